@@ -1,0 +1,383 @@
+//! The encodings selected by field attributes, as zero-sized codec types.
+//!
+//! The derive turns each field's attributes into one codec type (`#[desc] #[fixed(16)]` is
+//! `Desc<Fixed<16>>`) and calls it once per field, so every attribute's logic lives here,
+//! compiled and tested once, and a codec that does not fit the field's type is a type error
+//! that names both.
+
+use std::borrow::Cow;
+use std::marker::PhantomData;
+
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::field::{Decode, Encode};
+use crate::hashed::Hashed;
+use crate::sink::{Invert, Sink};
+use crate::source::{Inverted, Source};
+use crate::text::{write_escaped, FromKeyBytes, KeyBytes};
+
+/// How one field of type `T` is encoded.
+#[diagnostic::on_unimplemented(
+    message = "this field attribute cannot encode a field of type `{T}`",
+    label = "`{Self}` does not apply to `{T}`"
+)]
+pub trait Codec<T: ?Sized> {
+    /// The width of every encoding, if they all have the same width.
+    const FIXED_WIDTH: Option<usize>;
+    /// An upper bound on the encoded width, if there is one.
+    const MAX_WIDTH: Option<usize>;
+    /// A short description of the encoding, for layout docs.
+    const ENCODING: &'static str;
+    /// Whether the encoding preserves the value's order (`false` for `reverse` and `hash`).
+    const ORDERED: bool = true;
+    /// The layout of a nested key type.
+    const NESTED: Option<&'static crate::schema::Schema> = None;
+
+    /// Checks that `v` can be encoded and returns its encoded width.
+    fn width(v: &T) -> Result<usize, EncodeError>;
+    /// Writes `v`, already checked by [`Codec::width`].
+    fn write<S: Sink>(v: &T, sink: &mut S);
+}
+
+/// How one field of type `T` is decoded.
+pub trait CodecDecode<'de, T>: Codec<T> {
+    /// Reads one value; never panics, whatever the bytes.
+    fn read<S: Source<'de>>(src: &mut S) -> Result<T, DecodeError>;
+}
+
+/// The type's own ascending encoding ([`Encode`]); also used for `#[timestamp]`.
+pub struct Natural;
+
+impl<T: Encode + ?Sized> Codec<T> for Natural {
+    const FIXED_WIDTH: Option<usize> = T::FIXED_WIDTH;
+    const MAX_WIDTH: Option<usize> = T::MAX_WIDTH;
+    const ENCODING: &'static str = T::ENCODING;
+    const NESTED: Option<&'static crate::schema::Schema> = T::NESTED;
+
+    #[inline(always)]
+    fn width(v: &T) -> Result<usize, EncodeError> {
+        v.encoded_width()
+    }
+
+    #[inline(always)]
+    fn write<S: Sink>(v: &T, sink: &mut S) {
+        v.write(sink)
+    }
+}
+
+impl<'de, T: Decode<'de> + Encode> CodecDecode<'de, T> for Natural {
+    #[inline(always)]
+    fn read<S: Source<'de>>(src: &mut S) -> Result<T, DecodeError> {
+        T::read(src)
+    }
+}
+
+/// `#[fixed(N)]`: exactly `N` bytes, right-padded with `0x00`.
+///
+/// A longer value is refused, never truncated; so is a value ending in `0x00`, which the
+/// padding would swallow on the way back.
+pub struct Fixed<const N: usize>;
+
+/// Right-pads `src` (at most `N` bytes) with zeros into an array, without a variable-length
+/// copy for `N <= 16`: the bytes are gathered with two overlapping loads into one register.
+#[inline(always)]
+pub fn pad<const N: usize>(src: &[u8]) -> [u8; N] {
+    let src = src.get(..N).unwrap_or(src);
+    if N <= 16 {
+        let n = src.len();
+        let word: u128 = if let (Some(lo), Some(hi)) = (src.first_chunk::<8>(), src.last_chunk::<8>()) {
+            u128::from(u64::from_le_bytes(*lo)) | (u128::from(u64::from_le_bytes(*hi)) << ((n - 8) * 8))
+        } else if let (Some(lo), Some(hi)) = (src.first_chunk::<4>(), src.last_chunk::<4>()) {
+            u128::from(u32::from_le_bytes(*lo)) | (u128::from(u32::from_le_bytes(*hi)) << ((n - 4) * 8))
+        } else if let (Some(&a), Some(&c)) = (src.first(), src.last()) {
+            let b = src.get(n / 2).copied().unwrap_or(0);
+            u128::from(a) | (u128::from(b) << ((n / 2) * 8)) | (u128::from(c) << ((n - 1) * 8))
+        } else {
+            0
+        };
+        let wide = word.to_le_bytes();
+        let mut out = [0u8; N];
+        out.copy_from_slice(&wide[..N]);
+        out
+    } else {
+        let mut out = [0u8; N];
+        out[..src.len()].copy_from_slice(src);
+        out
+    }
+}
+
+impl<T: KeyBytes + ?Sized, const N: usize> Codec<T> for Fixed<N> {
+    const FIXED_WIDTH: Option<usize> = Some(N);
+    const MAX_WIDTH: Option<usize> = Some(N);
+    const ENCODING: &'static str = "fixed width, right-padded with 0x00";
+
+    #[inline(always)]
+    fn width(v: &T) -> Result<usize, EncodeError> {
+        let b = v.key_bytes();
+        if b.len() > N {
+            Err(EncodeError::new(EncodeErrorKind::TooLongForFixed { len: b.len(), width: N }))
+        } else if b.last() == Some(&0) {
+            Err(EncodeError::new(EncodeErrorKind::TrailingNul { len: b.len() }))
+        } else {
+            Ok(N)
+        }
+    }
+
+    #[inline(always)]
+    fn write<S: Sink>(v: &T, sink: &mut S) {
+        sink.put_array(pad::<N>(v.key_bytes()));
+    }
+}
+
+impl<'de, T: KeyBytes + FromKeyBytes<'de>, const N: usize> CodecDecode<'de, T> for Fixed<N> {
+    #[inline(always)]
+    fn read<S: Source<'de>>(src: &mut S) -> Result<T, DecodeError> {
+        let at = src.pos();
+        let stored = src.take_fixed(N)?;
+        let trimmed = match stored {
+            Cow::Borrowed(b) => {
+                let end = b.iter().rposition(|&x| x != 0).map_or(0, |i| i + 1);
+                Cow::Borrowed(&b[..end])
+            }
+            Cow::Owned(mut v) => {
+                let end = v.iter().rposition(|&x| x != 0).map_or(0, |i| i + 1);
+                v.truncate(end);
+                Cow::Owned(v)
+            }
+        };
+        T::from_key_bytes(trimmed).map_err(|k| DecodeError::new(at, k))
+    }
+}
+
+/// `#[max_len(N)]` on a variable-length field: the value may hold at most `N` bytes, which
+/// bounds the key's `MAX_LEN`. A longer value is refused.
+pub struct MaxLen<const N: usize>;
+
+impl<T: KeyBytes + Encode + ?Sized, const N: usize> Codec<T> for MaxLen<N> {
+    const FIXED_WIDTH: Option<usize> = None;
+    // Every byte may be a zero that escapes to two, plus the terminator.
+    const MAX_WIDTH: Option<usize> = Some(2 * N + 2);
+    const ENCODING: &'static str = T::ENCODING;
+
+    #[inline]
+    fn width(v: &T) -> Result<usize, EncodeError> {
+        let len = v.key_bytes().len();
+        if len > N {
+            return Err(EncodeError::new(EncodeErrorKind::TooLongForField { len, max: N }));
+        }
+        v.encoded_width()
+    }
+
+    #[inline]
+    fn write<S: Sink>(v: &T, sink: &mut S) {
+        write_escaped(v.key_bytes(), sink);
+    }
+}
+
+impl<'de, T: KeyBytes + Encode + Decode<'de>, const N: usize> CodecDecode<'de, T> for MaxLen<N> {
+    #[inline]
+    fn read<S: Source<'de>>(src: &mut S) -> Result<T, DecodeError> {
+        // A longer stored value still decodes: the bound guards writes, and refusing to
+        // read data already in the table would only lose it.
+        T::read(src)
+    }
+}
+
+/// A timestamp type accepted by `#[reverse_ts]`.
+pub trait Timestamp: Copy {
+    /// The timestamp as a wide integer, for the range check.
+    fn to_i128(self) -> i128;
+    /// The timestamp from a value known to be in `0..=i64::MAX`.
+    fn from_i64(v: i64) -> Self;
+}
+
+impl Timestamp for u64 {
+    #[inline(always)]
+    fn to_i128(self) -> i128 {
+        i128::from(self)
+    }
+    #[inline(always)]
+    fn from_i64(v: i64) -> Self {
+        v.unsigned_abs()
+    }
+}
+
+impl Timestamp for i64 {
+    #[inline(always)]
+    fn to_i128(self) -> i128 {
+        i128::from(self)
+    }
+    #[inline(always)]
+    fn from_i64(v: i64) -> Self {
+        v
+    }
+}
+
+/// `#[reverse_ts]`: `i64::MAX - ts` as 8 bytes big-endian, byte-identical to HBase's
+/// `Bytes.toBytes(Long.MAX_VALUE - ts)`; newest sorts first.
+pub struct ReverseTs;
+
+impl<T: Timestamp> Codec<T> for ReverseTs {
+    const FIXED_WIDTH: Option<usize> = Some(8);
+    const MAX_WIDTH: Option<usize> = Some(8);
+    const ENCODING: &'static str = "i64::MAX - ts, 8 bytes big-endian (HBase reverse timestamp)";
+
+    #[inline(always)]
+    fn width(v: &T) -> Result<usize, EncodeError> {
+        let value = v.to_i128();
+        if (0..=i128::from(i64::MAX)).contains(&value) {
+            Ok(8)
+        } else {
+            Err(EncodeError::new(EncodeErrorKind::TimestampOutOfRange { value }))
+        }
+    }
+
+    #[inline(always)]
+    fn write<S: Sink>(v: &T, sink: &mut S) {
+        // In range after `width`; the clamp only keeps an unchecked call from wrapping.
+        let ts = v.to_i128().clamp(0, i128::from(i64::MAX)) as i64;
+        sink.put_array((i64::MAX - ts).to_be_bytes());
+    }
+}
+
+impl<'de, T: Timestamp> CodecDecode<'de, T> for ReverseTs {
+    #[inline(always)]
+    fn read<S: Source<'de>>(src: &mut S) -> Result<T, DecodeError> {
+        let at = src.pos();
+        let stored = i64::from_be_bytes(src.take_array()?);
+        if stored < 0 {
+            return Err(DecodeError::new(at, DecodeErrorKind::BadTimestamp));
+        }
+        Ok(T::from_i64(i64::MAX - stored))
+    }
+}
+
+/// A fixed-width type accepted by `#[reverse]`.
+pub trait Reversible: Sized {
+    /// Writes the type's fixed-width encoding with its bytes in reverse order.
+    fn write_reversed<S: Sink>(&self, sink: &mut S);
+    /// Reads a value written by [`Reversible::write_reversed`].
+    fn read_reversed<'de, S: Source<'de>>(src: &mut S) -> Result<Self, DecodeError>;
+}
+
+macro_rules! reversible {
+    ($($t:ty),*) => {$(
+        impl Reversible for $t {
+            #[inline(always)]
+            fn write_reversed<S: Sink>(&self, sink: &mut S) {
+                let mut a = [0u8; core::mem::size_of::<$t>()];
+                let mut tmp = crate::sink::SliceSink::new(&mut a);
+                Encode::write(self, &mut tmp);
+                a.reverse();
+                sink.put_array(a);
+            }
+
+            #[inline(always)]
+            fn read_reversed<'de, S: Source<'de>>(src: &mut S) -> Result<Self, DecodeError> {
+                let mut a: [u8; core::mem::size_of::<$t>()] = src.take_array()?;
+                a.reverse();
+                <$t as Decode>::read(&mut crate::source::Reader::new(&a))
+            }
+        }
+    )*};
+}
+reversible!(u8, u16, u32, u64, u128, i8, i16, i32, i64, i128);
+
+impl<const N: usize> Reversible for [u8; N] {
+    #[inline(always)]
+    fn write_reversed<S: Sink>(&self, sink: &mut S) {
+        let mut a = *self;
+        a.reverse();
+        sink.put_array(a);
+    }
+
+    #[inline(always)]
+    fn read_reversed<'de, S: Source<'de>>(src: &mut S) -> Result<Self, DecodeError> {
+        let mut a: [u8; N] = src.take_array()?;
+        a.reverse();
+        Ok(a)
+    }
+}
+
+/// `#[reverse]`: the fixed-width encoding with its bytes reversed, so sequential ids spread
+/// over the key space. Order is given up: only equality prefixes can scan on the field.
+pub struct Reverse;
+
+impl<T: Reversible + Encode> Codec<T> for Reverse {
+    const FIXED_WIDTH: Option<usize> = T::FIXED_WIDTH;
+    const MAX_WIDTH: Option<usize> = T::MAX_WIDTH;
+    const ENCODING: &'static str = "fixed-width bytes in reverse order (unordered)";
+    const ORDERED: bool = false;
+
+    #[inline(always)]
+    fn width(v: &T) -> Result<usize, EncodeError> {
+        v.encoded_width()
+    }
+
+    #[inline(always)]
+    fn write<S: Sink>(v: &T, sink: &mut S) {
+        v.write_reversed(sink)
+    }
+}
+
+impl<'de, T: Reversible + Encode> CodecDecode<'de, T> for Reverse {
+    #[inline(always)]
+    fn read<S: Source<'de>>(src: &mut S) -> Result<T, DecodeError> {
+        T::read_reversed(src)
+    }
+}
+
+/// `#[hash(md5)]` / `#[hash(md5, len = N)]`: the field is stored as (the first `N` bytes of)
+/// its MD5 digest, and decodes to that digest; the field's type is [`Hashed<T, N>`].
+pub struct Md5<const LEN: usize>;
+
+impl<T, const LEN: usize> Codec<Hashed<T, LEN>> for Md5<LEN> {
+    const FIXED_WIDTH: Option<usize> = Some(LEN);
+    const MAX_WIDTH: Option<usize> = Some(LEN);
+    const ENCODING: &'static str = "MD5 digest prefix (unordered)";
+    const ORDERED: bool = false;
+
+    #[inline(always)]
+    fn width(_: &Hashed<T, LEN>) -> Result<usize, EncodeError> {
+        Ok(LEN)
+    }
+
+    #[inline(always)]
+    fn write<S: Sink>(v: &Hashed<T, LEN>, sink: &mut S) {
+        sink.put_array(*v.digest());
+    }
+}
+
+impl<'de, T, const LEN: usize> CodecDecode<'de, Hashed<T, LEN>> for Md5<LEN> {
+    #[inline(always)]
+    fn read<S: Source<'de>>(src: &mut S) -> Result<Hashed<T, LEN>, DecodeError> {
+        src.take_array().map(Hashed::from_digest)
+    }
+}
+
+/// `#[desc]`: the inner codec's bytes, every one inverted, so the field sorts descending.
+pub struct Desc<C>(PhantomData<C>);
+
+impl<T: ?Sized, C: Codec<T>> Codec<T> for Desc<C> {
+    const FIXED_WIDTH: Option<usize> = C::FIXED_WIDTH;
+    const MAX_WIDTH: Option<usize> = C::MAX_WIDTH;
+    const ENCODING: &'static str = C::ENCODING;
+    const ORDERED: bool = C::ORDERED;
+    const NESTED: Option<&'static crate::schema::Schema> = C::NESTED;
+
+    #[inline(always)]
+    fn width(v: &T) -> Result<usize, EncodeError> {
+        C::width(v)
+    }
+
+    #[inline(always)]
+    fn write<S: Sink>(v: &T, sink: &mut S) {
+        C::write(v, &mut Invert(sink))
+    }
+}
+
+impl<'de, T, C: CodecDecode<'de, T>> CodecDecode<'de, T> for Desc<C> {
+    #[inline(always)]
+    fn read<S: Source<'de>>(src: &mut S) -> Result<T, DecodeError> {
+        C::read(&mut Inverted(src))
+    }
+}

@@ -1,0 +1,191 @@
+//! The [`RowKey`] trait: whole keys, with the salt byte, length limits and buffer handling.
+//! The derive supplies the field layout; everything here is written once for all keys.
+
+use bytes::{BufMut, Bytes};
+
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::field::{Decode, Encode};
+use crate::schema::Schema;
+use crate::sink::{BufSink, CountSink, Md5Sink, Sink, SliceSink};
+use crate::source::{Reader, Source};
+
+/// A row key: a struct whose fields, in declaration order, encode to bytes that sort in the
+/// fields' logical order. Implement it with `#[derive(RowKey)]`; the hidden items are the
+/// derive's and are not part of the public API.
+///
+/// ```
+/// use rowkey::RowKey;
+///
+/// #[derive(RowKey, Debug, PartialEq)]
+/// struct Event {
+///     #[salt(buckets = 16)]
+///     user_id: u64,
+///     #[fixed(16)]
+///     event_type: String,
+///     #[reverse_ts]
+///     ts: u64,
+/// }
+///
+/// let ev = Event { user_id: 7, event_type: "click".into(), ts: 1_700_000_000_000 };
+/// let mut buf = [0u8; Event::MAX_LEN];
+/// let n = ev.encode_to_slice(&mut buf)?;
+/// assert_eq!(n, 33);
+/// assert_eq!(Event::decode(&buf[..n])?, ev);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait RowKey: Encode + Sized {
+    /// The longest key this type can encode to: fixed widths plus each variable field's
+    /// `#[max_len(N)]` bound, capped by the key limit `#[rowkey(max_len = N)]` (default 32767,
+    /// HBase's limit). A longer key is an [`EncodeError`].
+    const MAX_LEN: usize;
+    /// The width of every key, when all fields are fixed width.
+    const FIXED_LEN: Option<usize>;
+    /// The key's layout as data.
+    const SCHEMA: &'static Schema;
+
+    #[doc(hidden)]
+    const __SALT_BUCKETS: u16;
+    #[doc(hidden)]
+    const __LIMIT: usize;
+    #[doc(hidden)]
+    fn __write_head<S: Sink>(&self, sink: &mut S);
+    #[doc(hidden)]
+    fn __write_tail<S: Sink>(&self, sink: &mut S);
+
+    /// The salt bucket this key lands in, or `None` for an unsalted key: the first 8 bytes of
+    /// the MD5 of the encoded fields up to and including the salted one, big-endian, modulo
+    /// the number of buckets.
+    #[inline]
+    fn salt_bucket(&self) -> Option<u8> {
+        if Self::__SALT_BUCKETS == 0 {
+            return None;
+        }
+        let mut h = Md5Sink::new();
+        self.__write_head(&mut h);
+        Some(crate::salt::bucket(&h.finish(), Self::__SALT_BUCKETS))
+    }
+
+    /// The number of bytes `encode_*` writes for this key. For a value that cannot be encoded
+    /// (see [`EncodeError`]), the length it would have without the checks.
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        let mut n = CountSink(usize::from(Self::__SALT_BUCKETS != 0));
+        self.__write_head(&mut n);
+        self.__write_tail(&mut n);
+        n.0
+    }
+
+    /// Checks every field and the key limit; returns the key's length.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __checked_len(&self) -> Result<usize, EncodeError> {
+        let len = usize::from(Self::__SALT_BUCKETS != 0) + self.encoded_width()?;
+        if len > Self::__LIMIT {
+            return Err(EncodeError::new(EncodeErrorKind::KeyTooLong { len, max: Self::__LIMIT }));
+        }
+        Ok(len)
+    }
+
+    /// Encodes into the start of `out` and returns the number of bytes written. Allocates
+    /// nothing; a buffer of [`RowKey::MAX_LEN`] bytes always suffices. On error nothing
+    /// meaningful is written and the error says why.
+    #[inline]
+    fn encode_to_slice(&self, out: &mut [u8]) -> Result<usize, EncodeError> {
+        self.encode_to_slice_with_salt(self.salt_bucket(), out)
+    }
+
+    /// [`RowKey::encode_to_slice`] with the salt byte computed by the caller, to time or
+    /// cache the hash separately. `salt` must be `self.salt_bucket()`: this is checked in
+    /// debug builds, and a wrong salt writes a key that [`RowKey::decode`] refuses.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn encode_to_slice_with_salt(&self, salt: Option<u8>, out: &mut [u8]) -> Result<usize, EncodeError> {
+        debug_assert_eq!(salt, self.salt_bucket(), "wrong salt byte");
+        let len = self.__checked_len()?;
+        let Some(out) = out.get_mut(..len) else {
+            return Err(EncodeError::new(EncodeErrorKind::BufferTooSmall { needed: len, available: out.len() }));
+        };
+        let mut sink = SliceSink::new(out);
+        if let Some(b) = salt {
+            sink.put_array([b]);
+        }
+        self.__write_head(&mut sink);
+        self.__write_tail(&mut sink);
+        match sink.written() {
+            Some(n) if n == len => Ok(n),
+            _ => Err(EncodeError::new(EncodeErrorKind::Internal)),
+        }
+    }
+
+    /// Appends the key to `buf`. Allocates nothing beyond what `buf` itself does to grow; a
+    /// buffer without room for the key (a full `&mut [u8]`) gets an error and no bytes.
+    #[inline]
+    fn encode_into<B: BufMut + ?Sized>(&self, buf: &mut B) -> Result<(), EncodeError> {
+        let len = self.__checked_len()?;
+        if buf.remaining_mut() < len {
+            return Err(EncodeError::new(EncodeErrorKind::BufferTooSmall {
+                needed: len,
+                available: buf.remaining_mut(),
+            }));
+        }
+        let mut sink = BufSink(buf);
+        if let Some(b) = self.salt_bucket() {
+            sink.put_array([b]);
+        }
+        self.__write_head(&mut sink);
+        self.__write_tail(&mut sink);
+        Ok(())
+    }
+
+    /// The key as [`Bytes`]: exactly one allocation, of exactly the key's length.
+    #[inline]
+    fn to_bytes(&self) -> Result<Bytes, EncodeError> {
+        let len = self.__checked_len()?;
+        let mut v = vec![0u8; len];
+        self.encode_to_slice_with_salt(self.salt_bucket(), &mut v)?;
+        Ok(Bytes::from(v))
+    }
+
+    /// Decodes a key, checking the salt byte against the salted fields (one hash). Never
+    /// panics: any input gives the key or a [`DecodeError`] naming the field and offset.
+    /// Borrowed fields (`&str`, `&[u8]`) borrow from `bytes` without copying.
+    #[inline]
+    fn decode<'de>(bytes: &'de [u8]) -> Result<Self, DecodeError>
+    where
+        Self: Decode<'de>,
+    {
+        let key = Self::decode_trusted(bytes)?;
+        if let (Some(expected), Some(&found)) = (key.salt_bucket(), bytes.first()) {
+            if expected != found {
+                return Err(DecodeError::new(0, DecodeErrorKind::WrongSalt { expected, found })
+                    .in_field(Self::SCHEMA.salt_field().unwrap_or("")));
+            }
+        }
+        Ok(key)
+    }
+
+    /// Decodes a key without re-hashing the salted fields: for hot scans of keys this schema
+    /// wrote itself. Every other check of [`RowKey::decode`] still applies (a salt byte
+    /// beyond the buckets is still refused), and it never panics; a key whose salt byte is
+    /// wrong decodes to the fields it holds.
+    #[inline]
+    fn decode_trusted<'de>(bytes: &'de [u8]) -> Result<Self, DecodeError>
+    where
+        Self: Decode<'de>,
+    {
+        let mut r = Reader::new(bytes);
+        if Self::__SALT_BUCKETS != 0 {
+            let [found] = r.take_array::<1>()?;
+            if u16::from(found) >= Self::__SALT_BUCKETS {
+                return Err(DecodeError::new(0, DecodeErrorKind::SaltOutOfRange {
+                    found,
+                    buckets: Self::__SALT_BUCKETS,
+                })
+                .in_field(Self::SCHEMA.salt_field().unwrap_or("")));
+            }
+        }
+        let key = <Self as Decode<'de>>::read(&mut r)?;
+        r.finish()?;
+        Ok(key)
+    }
+}

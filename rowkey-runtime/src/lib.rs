@@ -1,0 +1,38 @@
+//! The runtime of [rowkey](https://docs.rs/rowkey): encoding primitives, errors, the schema
+//! data and salt hashing. Depend on the `rowkey` crate, which re-exports this one together with
+//! the derive; the `__private` module is the derive's and not public API.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod codec;
+pub mod error;
+pub mod field;
+pub mod fmt;
+mod hashed;
+mod key;
+pub mod salt;
+pub mod schema;
+pub mod sink;
+pub mod source;
+pub mod text;
+
+pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+pub use crate::field::{Decode, Encode};
+pub use crate::hashed::{HashInput, Hashed};
+pub use crate::key::RowKey;
+pub use crate::schema::{FieldSchema, Order, SaltSchema, Schema};
+
+/// What the generated code names; not public API, and may change in any release.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::codec::{Codec, CodecDecode, Desc, Fixed, MaxLen, Md5, Natural, Reverse, ReverseTs};
+    pub use crate::error::{DecodeError, EncodeError};
+    pub use crate::field::{Decode, Encode};
+    pub use crate::key::RowKey;
+    pub use crate::schema::{add, max_len, FieldSchema, Order, SaltSchema, Schema};
+    pub use crate::sink::Sink;
+    pub use crate::source::Source;
+    pub use core::option::Option::{self, None, Some};
+    pub use core::result::Result::{self, Err, Ok};
+}
