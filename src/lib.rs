@@ -1,1 +1,33 @@
+//! # rowkey
+//!
+//! Declarative, order-preserving row keys for sorted, range-partitioned stores: HBase, Cloud
+//! Bigtable and local LSM trees.
+//!
+//! ```
+//! use rowkey::RowKey;
+//!
+//! /// One event of one user; newest first within a user, spread over 16 salt buckets.
+//! #[derive(RowKey, Debug, Clone, PartialEq)]
+//! struct Event {
+//!     #[salt(buckets = 16)]
+//!     user_id: u64,
+//!     #[fixed(16)]
+//!     event_type: String,
+//!     #[reverse_ts]
+//!     ts: u64,
+//! }
+//!
+//! let ev = Event { user_id: 7, event_type: "click".into(), ts: 1_700_000_000_000 };
+//! let mut buf = [0u8; Event::MAX_LEN];   // 33 bytes on the stack
+//! let n = ev.encode_to_slice(&mut buf)?;
+//! assert_eq!(Event::decode(&buf[..n])?, ev);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+extern crate self as rowkey;
+
+pub use rowkey_derive::RowKey;
+pub use rowkey_runtime::*;

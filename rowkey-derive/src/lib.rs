@@ -1,1 +1,47 @@
-extern crate proc_macro;
+//! `#[derive(RowKey)]`, the derive of [rowkey](https://docs.rs/rowkey). Use it through the
+//! `rowkey` crate, whose docs hold the attribute reference.
+//!
+//! The derive runs in stages that only depend forward: `ast` reads the input (with `attr`
+//! parsing each attribute), `validate` checks the rules that relate attributes and fields,
+//! `model` lowers the checked input, and `codegen` emits tokens. Every error is collected
+//! (`ctxt`) and reported at once; on error `fallback` emits stub impls so the user's other
+//! code does not fail in a cascade.
+
+mod ast;
+mod attr;
+mod codegen;
+mod ctxt;
+mod fallback;
+mod model;
+mod validate;
+
+use proc_macro::TokenStream;
+use syn::{parse_macro_input, DeriveInput};
+
+/// Derives `rowkey::RowKey`: an order-preserving, zero-allocation key encoder and a decoder
+/// that never panics. See the `rowkey` crate's `attributes` module for every attribute.
+#[proc_macro_derive(
+    RowKey,
+    attributes(
+        rowkey, salt, fixed, max_len, hash, reverse_ts, desc, reverse, timestamp, tag
+    )
+)]
+pub fn derive_row_key(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    expand(&input).into()
+}
+
+fn expand(input: &DeriveInput) -> proc_macro2::TokenStream {
+    let cx = ctxt::Ctxt::new();
+    let key = ast::Input::from_syn(&cx, input).map(|ast| {
+        validate::check(&cx, &ast);
+        ast
+    });
+    match (cx.check(), key) {
+        (Ok(()), Some(ast)) => codegen::expand(&model::Key::from_ast(&ast)),
+        (Err(e), _) => fallback::expand(input, e),
+        (Ok(()), None) => {
+            fallback::expand(input, syn::Error::new_spanned(input, "unsupported input"))
+        }
+    }
+}

@@ -84,16 +84,19 @@ pub fn pad<const N: usize>(src: &[u8]) -> [u8; N] {
     let src = src.get(..N).unwrap_or(src);
     if N <= 16 {
         let n = src.len();
-        let word: u128 = if let (Some(lo), Some(hi)) = (src.first_chunk::<8>(), src.last_chunk::<8>()) {
-            u128::from(u64::from_le_bytes(*lo)) | (u128::from(u64::from_le_bytes(*hi)) << ((n - 8) * 8))
-        } else if let (Some(lo), Some(hi)) = (src.first_chunk::<4>(), src.last_chunk::<4>()) {
-            u128::from(u32::from_le_bytes(*lo)) | (u128::from(u32::from_le_bytes(*hi)) << ((n - 4) * 8))
-        } else if let (Some(&a), Some(&c)) = (src.first(), src.last()) {
-            let b = src.get(n / 2).copied().unwrap_or(0);
-            u128::from(a) | (u128::from(b) << ((n / 2) * 8)) | (u128::from(c) << ((n - 1) * 8))
-        } else {
-            0
-        };
+        let word: u128 =
+            if let (Some(lo), Some(hi)) = (src.first_chunk::<8>(), src.last_chunk::<8>()) {
+                u128::from(u64::from_le_bytes(*lo))
+                    | (u128::from(u64::from_le_bytes(*hi)) << ((n - 8) * 8))
+            } else if let (Some(lo), Some(hi)) = (src.first_chunk::<4>(), src.last_chunk::<4>()) {
+                u128::from(u32::from_le_bytes(*lo))
+                    | (u128::from(u32::from_le_bytes(*hi)) << ((n - 4) * 8))
+            } else if let (Some(&a), Some(&c)) = (src.first(), src.last()) {
+                let b = src.get(n / 2).copied().unwrap_or(0);
+                u128::from(a) | (u128::from(b) << ((n / 2) * 8)) | (u128::from(c) << ((n - 1) * 8))
+            } else {
+                0
+            };
         let wide = word.to_le_bytes();
         let mut out = [0u8; N];
         out.copy_from_slice(&wide[..N]);
@@ -114,9 +117,14 @@ impl<T: KeyBytes + ?Sized, const N: usize> Codec<T> for Fixed<N> {
     fn width(v: &T) -> Result<usize, EncodeError> {
         let b = v.key_bytes();
         if b.len() > N {
-            Err(EncodeError::new(EncodeErrorKind::TooLongForFixed { len: b.len(), width: N }))
+            Err(EncodeError::new(EncodeErrorKind::TooLongForFixed {
+                len: b.len(),
+                width: N,
+            }))
         } else if b.last() == Some(&0) {
-            Err(EncodeError::new(EncodeErrorKind::TrailingNul { len: b.len() }))
+            Err(EncodeError::new(EncodeErrorKind::TrailingNul {
+                len: b.len(),
+            }))
         } else {
             Ok(N)
         }
@@ -162,7 +170,10 @@ impl<T: KeyBytes + Encode + ?Sized, const N: usize> Codec<T> for MaxLen<N> {
     fn width(v: &T) -> Result<usize, EncodeError> {
         let len = v.key_bytes().len();
         if len > N {
-            return Err(EncodeError::new(EncodeErrorKind::TooLongForField { len, max: N }));
+            return Err(EncodeError::new(EncodeErrorKind::TooLongForField {
+                len,
+                max: N,
+            }));
         }
         v.encoded_width()
     }
@@ -227,7 +238,9 @@ impl<T: Timestamp> Codec<T> for ReverseTs {
         if (0..=i128::from(i64::MAX)).contains(&value) {
             Ok(8)
         } else {
-            Err(EncodeError::new(EncodeErrorKind::TimestampOutOfRange { value }))
+            Err(EncodeError::new(EncodeErrorKind::TimestampOutOfRange {
+                value,
+            }))
         }
     }
 

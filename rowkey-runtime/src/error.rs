@@ -63,7 +63,11 @@ pub enum EncodeErrorKind {
 impl EncodeError {
     /// An error of `kind`, not yet attributed to a field.
     pub const fn new(kind: EncodeErrorKind) -> Self {
-        EncodeError { field: "", offset: None, kind }
+        EncodeError {
+            field: "",
+            offset: None,
+            kind,
+        }
     }
 
     /// Attributes the error to `field` unless a nested field already claimed it.
@@ -75,12 +79,14 @@ impl EncodeError {
         self
     }
 
-    /// Records the byte offset in the key at which the failing field starts.
+    /// Shifts the error's offset by `start`, the offset at which the enclosing field or key
+    /// begins: offsets accumulate as the error travels out of nested keys.
     #[must_use]
-    pub const fn at(mut self, offset: usize) -> Self {
-        if self.offset.is_none() {
-            self.offset = Some(offset);
-        }
+    pub const fn within(mut self, start: usize) -> Self {
+        self.offset = Some(match self.offset {
+            Some(o) => o + start,
+            None => start,
+        });
         self
     }
 
@@ -89,7 +95,7 @@ impl EncodeError {
         self.field
     }
 
-    /// The byte offset of that field in the key, when the fields before it are fixed width.
+    /// The byte offset in the key at which the refused field starts.
     pub const fn offset(&self) -> Option<usize> {
         self.offset
     }
@@ -211,7 +217,11 @@ pub enum DecodeErrorKind {
 impl DecodeError {
     /// An error of `kind` at byte `offset`, not yet attributed to a field.
     pub const fn new(offset: usize, kind: DecodeErrorKind) -> Self {
-        DecodeError { field: "", offset, kind }
+        DecodeError {
+            field: "",
+            offset,
+            kind,
+        }
     }
 
     /// Attributes the error to `field` unless a nested field already claimed it.

@@ -35,7 +35,16 @@ macro_rules! hash_bytes {
         }
     )*};
 }
-hash_bytes!(String, &str, Box<str>, std::borrow::Cow<'_, str>, Vec<u8>, &[u8], Box<[u8]>, std::borrow::Cow<'_, [u8]>);
+hash_bytes!(
+    String,
+    &str,
+    Box<str>,
+    std::borrow::Cow<'_, str>,
+    Vec<u8>,
+    &[u8],
+    Box<[u8]>,
+    std::borrow::Cow<'_, [u8]>
+);
 
 impl<const N: usize> HashInput for [u8; N] {
     fn feed(&self, h: &mut Md5Sink) {
@@ -66,20 +75,33 @@ pub struct Hashed<T, const LEN: usize = 16> {
 impl<T: HashInput, const LEN: usize> Hashed<T, LEN> {
     /// Hashes `value` and keeps both.
     pub fn new(value: T) -> Self {
-        const { assert!(LEN >= 1 && LEN <= 16, "a `Hashed` digest keeps 1 to 16 bytes of MD5") };
+        const {
+            assert!(
+                LEN >= 1 && LEN <= 16,
+                "a `Hashed` digest keeps 1 to 16 bytes of MD5"
+            )
+        };
         let mut h = Md5Sink::new();
         value.feed(&mut h);
         let full = h.finish();
         let mut digest = [0u8; LEN];
         digest.copy_from_slice(&full[..LEN]);
-        Hashed { value: Some(value), digest, _t: PhantomData }
+        Hashed {
+            value: Some(value),
+            digest,
+            _t: PhantomData,
+        }
     }
 }
 
 impl<T, const LEN: usize> Hashed<T, LEN> {
     /// A `Hashed` known only by its digest, as decoding produces.
     pub const fn from_digest(digest: [u8; LEN]) -> Self {
-        Hashed { value: None, digest, _t: PhantomData }
+        Hashed {
+            value: None,
+            digest,
+            _t: PhantomData,
+        }
     }
 
     /// The digest stored in the key.
@@ -95,7 +117,11 @@ impl<T, const LEN: usize> Hashed<T, LEN> {
 
 impl<T: Clone, const LEN: usize> Clone for Hashed<T, LEN> {
     fn clone(&self) -> Self {
-        Hashed { value: self.value.clone(), digest: self.digest, _t: PhantomData }
+        Hashed {
+            value: self.value.clone(),
+            digest: self.digest,
+            _t: PhantomData,
+        }
     }
 }
 

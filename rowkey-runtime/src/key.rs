@@ -79,9 +79,13 @@ pub trait RowKey: Encode + Sized {
     #[doc(hidden)]
     #[inline(always)]
     fn __checked_len(&self) -> Result<usize, EncodeError> {
-        let len = usize::from(Self::__SALT_BUCKETS != 0) + self.encoded_width()?;
+        let salt = usize::from(Self::__SALT_BUCKETS != 0);
+        let len = salt + self.encoded_width().map_err(|e| e.within(salt))?;
         if len > Self::__LIMIT {
-            return Err(EncodeError::new(EncodeErrorKind::KeyTooLong { len, max: Self::__LIMIT }));
+            return Err(EncodeError::new(EncodeErrorKind::KeyTooLong {
+                len,
+                max: Self::__LIMIT,
+            }));
         }
         Ok(len)
     }
@@ -99,11 +103,18 @@ pub trait RowKey: Encode + Sized {
     /// debug builds, and a wrong salt writes a key that [`RowKey::decode`] refuses.
     #[doc(hidden)]
     #[inline(always)]
-    fn encode_to_slice_with_salt(&self, salt: Option<u8>, out: &mut [u8]) -> Result<usize, EncodeError> {
+    fn encode_to_slice_with_salt(
+        &self,
+        salt: Option<u8>,
+        out: &mut [u8],
+    ) -> Result<usize, EncodeError> {
         debug_assert_eq!(salt, self.salt_bucket(), "wrong salt byte");
         let len = self.__checked_len()?;
         let Some(out) = out.get_mut(..len) else {
-            return Err(EncodeError::new(EncodeErrorKind::BufferTooSmall { needed: len, available: out.len() }));
+            return Err(EncodeError::new(EncodeErrorKind::BufferTooSmall {
+                needed: len,
+                available: out.len(),
+            }));
         };
         let mut sink = SliceSink::new(out);
         if let Some(b) = salt {
@@ -157,8 +168,10 @@ pub trait RowKey: Encode + Sized {
         let key = Self::decode_trusted(bytes)?;
         if let (Some(expected), Some(&found)) = (key.salt_bucket(), bytes.first()) {
             if expected != found {
-                return Err(DecodeError::new(0, DecodeErrorKind::WrongSalt { expected, found })
-                    .in_field(Self::SCHEMA.salt_field().unwrap_or("")));
+                return Err(
+                    DecodeError::new(0, DecodeErrorKind::WrongSalt { expected, found })
+                        .in_field(Self::SCHEMA.salt_field().unwrap_or("")),
+                );
             }
         }
         Ok(key)
@@ -177,10 +190,13 @@ pub trait RowKey: Encode + Sized {
         if Self::__SALT_BUCKETS != 0 {
             let [found] = r.take_array::<1>()?;
             if u16::from(found) >= Self::__SALT_BUCKETS {
-                return Err(DecodeError::new(0, DecodeErrorKind::SaltOutOfRange {
-                    found,
-                    buckets: Self::__SALT_BUCKETS,
-                })
+                return Err(DecodeError::new(
+                    0,
+                    DecodeErrorKind::SaltOutOfRange {
+                        found,
+                        buckets: Self::__SALT_BUCKETS,
+                    },
+                )
                 .in_field(Self::SCHEMA.salt_field().unwrap_or("")));
             }
         }

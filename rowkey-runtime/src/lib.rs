@@ -26,7 +26,9 @@ pub use crate::schema::{FieldSchema, Order, SaltSchema, Schema};
 /// What the generated code names; not public API, and may change in any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::codec::{Codec, CodecDecode, Desc, Fixed, MaxLen, Md5, Natural, Reverse, ReverseTs};
+    pub use crate::codec::{
+        Codec, CodecDecode, Desc, Fixed, MaxLen, Md5, Natural, Reverse, ReverseTs,
+    };
     pub use crate::error::{DecodeError, EncodeError};
     pub use crate::field::{Decode, Encode};
     pub use crate::key::RowKey;

@@ -100,7 +100,9 @@ impl Schema {
             row += 1;
         }
         for f in self.fields {
-            let offset = f.offset.map_or_else(|| "variable".to_string(), |o| o.to_string());
+            let offset = f
+                .offset
+                .map_or_else(|| "variable".to_string(), |o| o.to_string());
             let width = match (f.width, f.max_width) {
                 (Some(w), _) => w.to_string(),
                 (None, Some(m)) => format!("variable, <= {m}"),

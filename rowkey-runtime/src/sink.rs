@@ -34,7 +34,11 @@ impl<'a> SliceSink<'a> {
     /// A sink writing from the start of `buf`.
     #[inline(always)]
     pub fn new(buf: &'a mut [u8]) -> Self {
-        SliceSink { buf, pos: 0, overflow: false }
+        SliceSink {
+            buf,
+            pos: 0,
+            overflow: false,
+        }
     }
 
     /// Bytes written so far, or `None` if a write did not fit.

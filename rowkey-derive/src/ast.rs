@@ -1,0 +1,336 @@
+//! The user's struct as a borrowed tree: each field with its type, the syntactic class of that
+//! type, and its parsed attributes. Nothing here emits tokens.
+
+use syn::{Data, DeriveInput, Fields, GenericArgument, Ident, PathArguments, Type};
+
+use crate::attr::{ContainerAttrs, FieldAttrs};
+use crate::ctxt::Ctxt;
+
+pub struct Input<'a> {
+    pub ident: &'a Ident,
+    pub generics: &'a syn::Generics,
+    pub attrs: ContainerAttrs,
+    pub fields: Vec<Field<'a>>,
+}
+
+pub struct Field<'a> {
+    pub ident: &'a Ident,
+    pub ty: &'a Type,
+    pub class: TyClass,
+    pub attrs: FieldAttrs,
+}
+
+/// What a field's type looks like, as far as the tokens tell. Type aliases and user types are
+/// `Other`: their rules are enforced by trait bounds instead, with their own messages.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TyClass {
+    /// `u8`..`u128`, `i8`..`i128`; `signed`, width in bytes.
+    Int {
+        signed: bool,
+        width: usize,
+    },
+    /// `usize` / `isize`: refused, their width depends on the platform.
+    PlatformInt,
+    Bool,
+    /// `f32` / `f64`, width in bytes.
+    Float {
+        width: usize,
+    },
+    /// `String`, `Box<str>`, `Cow<str>`, or borrowed `&str`.
+    Text {
+        borrowed: bool,
+    },
+    /// `Vec<u8>`, `Box<[u8]>`, `Cow<[u8]>`, or borrowed `&[u8]`.
+    Bytes {
+        borrowed: bool,
+    },
+    /// `[u8; N]` with a literal `N`.
+    ByteArray {
+        len: Option<usize>,
+    },
+    Option,
+    /// `Hashed<T>` / `Hashed<T, N>` (`N` when a literal).
+    Hashed {
+        len: Option<usize>,
+    },
+    Other,
+}
+
+impl TyClass {
+    /// The encoded width when the type alone fixes it.
+    pub fn fixed_width(self) -> Option<usize> {
+        match self {
+            TyClass::Int { width, .. } | TyClass::Float { width } => Some(width),
+            TyClass::Bool => Some(1),
+            TyClass::ByteArray { len } => len,
+            _ => None,
+        }
+    }
+
+    pub fn is_text_or_bytes(self) -> bool {
+        matches!(self, TyClass::Text { .. } | TyClass::Bytes { .. })
+    }
+
+    pub fn is_borrowed(self) -> bool {
+        matches!(
+            self,
+            TyClass::Text { borrowed: true } | TyClass::Bytes { borrowed: true }
+        )
+    }
+}
+
+fn last_segment(ty: &Type) -> Option<&syn::PathSegment> {
+    match ty {
+        Type::Path(p) if p.qself.is_none() => p.path.segments.last(),
+        Type::Group(g) => last_segment(&g.elem),
+        Type::Paren(p) => last_segment(&p.elem),
+        _ => None,
+    }
+}
+
+fn generic_types(seg: &syn::PathSegment) -> Vec<&Type> {
+    match &seg.arguments {
+        PathArguments::AngleBracketed(a) => a
+            .args
+            .iter()
+            .filter_map(|g| match g {
+                GenericArgument::Type(t) => Some(t),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn is_ident(ty: &Type, name: &str) -> bool {
+    last_segment(ty).is_some_and(|s| s.ident == name && s.arguments.is_none())
+}
+
+fn is_u8_slice(ty: &Type) -> bool {
+    matches!(ty, Type::Slice(s) if is_ident(&s.elem, "u8"))
+}
+
+fn literal_usize(expr: &syn::Expr) -> Option<usize> {
+    match expr {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => i.base10_parse().ok(),
+        _ => None,
+    }
+}
+
+/// Classifies a field type by its tokens.
+pub fn classify(ty: &Type) -> TyClass {
+    match ty {
+        Type::Reference(r) => {
+            if is_ident(&r.elem, "str") {
+                TyClass::Text { borrowed: true }
+            } else if is_u8_slice(&r.elem) {
+                TyClass::Bytes { borrowed: true }
+            } else {
+                TyClass::Other
+            }
+        }
+        Type::Array(a) if is_ident(&a.elem, "u8") => TyClass::ByteArray {
+            len: literal_usize(&a.len),
+        },
+        Type::Group(g) => classify(&g.elem),
+        Type::Paren(p) => classify(&p.elem),
+        _ => {
+            let Some(seg) = last_segment(ty) else {
+                return TyClass::Other;
+            };
+            let args = generic_types(seg);
+            match (seg.ident.to_string().as_str(), args.as_slice()) {
+                ("u8", []) => TyClass::Int {
+                    signed: false,
+                    width: 1,
+                },
+                ("u16", []) => TyClass::Int {
+                    signed: false,
+                    width: 2,
+                },
+                ("u32", []) => TyClass::Int {
+                    signed: false,
+                    width: 4,
+                },
+                ("u64", []) => TyClass::Int {
+                    signed: false,
+                    width: 8,
+                },
+                ("u128", []) => TyClass::Int {
+                    signed: false,
+                    width: 16,
+                },
+                ("i8", []) => TyClass::Int {
+                    signed: true,
+                    width: 1,
+                },
+                ("i16", []) => TyClass::Int {
+                    signed: true,
+                    width: 2,
+                },
+                ("i32", []) => TyClass::Int {
+                    signed: true,
+                    width: 4,
+                },
+                ("i64", []) => TyClass::Int {
+                    signed: true,
+                    width: 8,
+                },
+                ("i128", []) => TyClass::Int {
+                    signed: true,
+                    width: 16,
+                },
+                ("usize" | "isize", []) => TyClass::PlatformInt,
+                ("bool", []) => TyClass::Bool,
+                ("f32", []) => TyClass::Float { width: 4 },
+                ("f64", []) => TyClass::Float { width: 8 },
+                ("String", []) => TyClass::Text { borrowed: false },
+                ("Box" | "Cow", [inner]) if is_ident(inner, "str") => {
+                    TyClass::Text { borrowed: false }
+                }
+                ("Box" | "Cow", [inner]) if is_u8_slice(inner) => {
+                    TyClass::Bytes { borrowed: false }
+                }
+                ("Vec", [inner]) if is_ident(inner, "u8") => TyClass::Bytes { borrowed: false },
+                ("Option", [_]) => TyClass::Option,
+                ("Hashed", [_]) => {
+                    // `Hashed<T>` keeps 16 bytes; `Hashed<T, N>` names its length.
+                    let consts: Vec<&GenericArgument> = match &seg.arguments {
+                        PathArguments::AngleBracketed(a) => a
+                            .args
+                            .iter()
+                            .filter(|g| matches!(g, GenericArgument::Const(_)))
+                            .collect(),
+                        _ => Vec::new(),
+                    };
+                    let len = match consts.as_slice() {
+                        [] => Some(16),
+                        [GenericArgument::Const(e)] => literal_usize(e),
+                        _ => None,
+                    };
+                    TyClass::Hashed { len }
+                }
+                _ => TyClass::Other,
+            }
+        }
+    }
+}
+
+impl<'a> Input<'a> {
+    /// Reads the derive input; `None` (with errors recorded) for anything but a struct with
+    /// named fields.
+    pub fn from_syn(cx: &Ctxt, input: &'a DeriveInput) -> Option<Self> {
+        let attrs = ContainerAttrs::from_input(cx, &input.attrs);
+        let named = match &input.data {
+            Data::Struct(s) => match &s.fields {
+                Fields::Named(named) => named,
+                Fields::Unnamed(u) => {
+                    cx.error(u, "`RowKey` needs named fields, so that scans and errors can name them: write `struct Key { id: u64, .. }`");
+                    return None;
+                }
+                Fields::Unit => {
+                    cx.error(input, "a row key needs at least one field");
+                    return None;
+                }
+            },
+            Data::Enum(e) => {
+                cx.error(
+                    e.enum_token,
+                    "`RowKey` on enums (record-type tagged tables) is not supported yet; derive it on a struct",
+                );
+                return None;
+            }
+            Data::Union(u) => {
+                cx.error(
+                    u.union_token,
+                    "`RowKey` cannot be derived for a union; use a struct",
+                );
+                return None;
+            }
+        };
+        if named.named.is_empty() {
+            cx.error(&input.ident, "a row key needs at least one field");
+        }
+        let fields = named
+            .named
+            .iter()
+            .filter_map(|f| {
+                let ident = f.ident.as_ref()?;
+                Some(Field {
+                    ident,
+                    ty: &f.ty,
+                    class: classify(&f.ty),
+                    attrs: FieldAttrs::from_field(cx, &f.attrs),
+                })
+            })
+            .collect();
+        Some(Input {
+            ident: &input.ident,
+            generics: &input.generics,
+            attrs,
+            fields,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn class(ty: Type) -> TyClass {
+        classify(&ty)
+    }
+
+    #[test]
+    fn classifies_the_supported_types() {
+        assert_eq!(
+            class(syn::parse_quote!(u64)),
+            TyClass::Int {
+                signed: false,
+                width: 8
+            }
+        );
+        assert_eq!(
+            class(syn::parse_quote!(::core::primitive::i32)),
+            TyClass::Int {
+                signed: true,
+                width: 4
+            }
+        );
+        assert_eq!(
+            class(syn::parse_quote!(&'a str)),
+            TyClass::Text { borrowed: true }
+        );
+        assert_eq!(
+            class(syn::parse_quote!(Cow<'a, str>)),
+            TyClass::Text { borrowed: false }
+        );
+        assert_eq!(
+            class(syn::parse_quote!(&'a [u8])),
+            TyClass::Bytes { borrowed: true }
+        );
+        assert_eq!(
+            class(syn::parse_quote!(std::vec::Vec<u8>)),
+            TyClass::Bytes { borrowed: false }
+        );
+        assert_eq!(
+            class(syn::parse_quote!([u8; 4])),
+            TyClass::ByteArray { len: Some(4) }
+        );
+        assert_eq!(class(syn::parse_quote!(Option<u8>)), TyClass::Option);
+        assert_eq!(
+            class(syn::parse_quote!(Hashed<String>)),
+            TyClass::Hashed { len: Some(16) }
+        );
+        assert_eq!(
+            class(syn::parse_quote!(Hashed<String, 8>)),
+            TyClass::Hashed { len: Some(8) }
+        );
+        assert_eq!(class(syn::parse_quote!(usize)), TyClass::PlatformInt);
+        assert_eq!(class(syn::parse_quote!(Vec<u16>)), TyClass::Other);
+        assert_eq!(class(syn::parse_quote!(UserId)), TyClass::Other);
+    }
+}

@@ -1,0 +1,440 @@
+//! Hand-written parsing of rowkey's attributes, one function per attribute. Checks that involve
+//! a single attribute (a width of zero, buckets out of range, an unknown key) happen here, at
+//! the offending token; rules that relate attributes or fields live in `validate.rs`.
+
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+use syn::{Attribute, LitInt, Meta};
+
+use crate::ctxt::Ctxt;
+
+/// HBase's row-key limit (`Short.MAX_VALUE`), the default and the largest `max_len`.
+pub const HBASE_KEY_LIMIT: usize = 32767;
+
+/// An attribute value with the span of the attribute that gave it.
+#[derive(Clone, Copy)]
+pub struct Located<T> {
+    /// The attribute's path (`fixed` in `#[fixed(16)]`): where misuse is reported.
+    pub span: Span,
+    /// The span of the value itself (`16`), for errors about the value.
+    pub value_span: Span,
+    pub value: T,
+}
+
+/// Every rowkey attribute a field can carry.
+#[derive(Default)]
+pub struct FieldAttrs {
+    pub salt: Option<Located<u16>>,
+    pub fixed: Option<Located<usize>>,
+    pub max_len: Option<Located<usize>>,
+    pub hash: Option<Located<usize>>,
+    pub reverse_ts: Option<Span>,
+    pub desc: Option<Span>,
+    pub reverse: Option<Span>,
+    pub timestamp: Option<Span>,
+    /// The attributes as written, for the layout docs (`fixed(16)`).
+    pub rendered: Vec<String>,
+}
+
+/// The `#[rowkey(...)]` attribute on the struct.
+pub struct ContainerAttrs {
+    pub max_len: Option<Located<usize>>,
+    pub allow_hotspot: Option<Span>,
+}
+
+const FIELD_ATTRS: &[&str] = &[
+    "salt",
+    "fixed",
+    "max_len",
+    "hash",
+    "reverse_ts",
+    "desc",
+    "reverse",
+    "timestamp",
+];
+
+/// Records `value` into `slot`, or reports a duplicate at the second occurrence.
+fn set<T>(cx: &Ctxt, slot: &mut Option<T>, value: T, name: &str, span: Span) {
+    if slot.is_some() {
+        cx.error_at(span, format_args!("duplicate `{name}` attribute"));
+    } else {
+        *slot = Some(value);
+    }
+}
+
+/// Parses an integer literal within `lo..=hi`, reporting at the literal.
+fn int_in(
+    cx: &Ctxt,
+    lit: &LitInt,
+    lo: usize,
+    hi: usize,
+    what: &str,
+    example: &str,
+) -> Option<usize> {
+    match lit.base10_parse::<usize>() {
+        Ok(v) if (lo..=hi).contains(&v) => Some(v),
+        _ => {
+            cx.error(
+                lit,
+                format_args!("expected {what} between {lo} and {hi}, e.g. `{example}`"),
+            );
+            None
+        }
+    }
+}
+
+/// "did you mean" for a misspelled key.
+fn suggest(found: &str, expected: &[&str]) -> String {
+    let best = expected
+        .iter()
+        .map(|e| (edit_distance(found, e), e))
+        .min()
+        .filter(|(d, _)| *d <= 2);
+    match best {
+        Some((_, e)) => format!("; did you mean `{e}`?"),
+        None => String::new(),
+    }
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+fn list_keys(keys: &[&str]) -> String {
+    let quoted: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
+    match quoted.len() {
+        1 => quoted[0].clone(),
+        n => format!("{} or {}", quoted[..n - 1].join(", "), quoted[n - 1]),
+    }
+}
+
+/// Reports arguments on a flag attribute such as `#[desc]`; returns whether it was clean.
+fn flag(cx: &Ctxt, attr: &Attribute, name: &str) -> bool {
+    match &attr.meta {
+        Meta::Path(_) => true,
+        other => {
+            cx.error(
+                other,
+                format_args!("`{name}` takes no arguments: write `#[{name}]`"),
+            );
+            false
+        }
+    }
+}
+
+/// `#[fixed(16)]`, `#[max_len(64)]`: one integer argument.
+fn int_arg(
+    cx: &Ctxt,
+    attr: &Attribute,
+    name: &str,
+    lo: usize,
+    hi: usize,
+    what: &str,
+) -> Option<(LitInt, usize)> {
+    let example = format!("#[{name}(16)]");
+    if let Meta::Path(p) = &attr.meta {
+        cx.error(p, format_args!("`{name}` needs {what}: `{example}`"));
+        return None;
+    }
+    match attr.parse_args::<LitInt>() {
+        Ok(lit) => {
+            let v = int_in(cx, &lit, lo, hi, what, &example)?;
+            Some((lit, v))
+        }
+        Err(e) => {
+            cx.syn_error(syn::Error::new(
+                e.span(),
+                format_args!("expected {what}, e.g. `{example}`"),
+            ));
+            None
+        }
+    }
+}
+
+impl FieldAttrs {
+    /// Reads the rowkey attributes of one field; other attributes are left alone.
+    pub fn from_field(cx: &Ctxt, attrs: &[Attribute]) -> Self {
+        let mut out = FieldAttrs::default();
+        for attr in attrs {
+            let path = attr.path();
+            let span = path.span();
+            let Some(name) = path.get_ident().map(|i| i.to_string()) else {
+                continue;
+            };
+            match name.as_str() {
+                "salt" => {
+                    if let Some(buckets) = parse_salt(cx, attr) {
+                        out.rendered.push(format!("salt(buckets = {})", buckets.value));
+                        set(cx, &mut out.salt, Located { span, ..buckets }, "salt", span);
+                    }
+                }
+                "fixed" => {
+                    if let Some((lit, v)) = int_arg(cx, attr, "fixed", 1, HBASE_KEY_LIMIT, "a width in bytes") {
+                        out.rendered.push(format!("fixed({v})"));
+                        set(cx, &mut out.fixed, Located { span, value_span: lit.span(), value: v }, "fixed", span);
+                    }
+                }
+                "max_len" => {
+                    let what = "a length in bytes";
+                    if let Some((lit, v)) = int_arg(cx, attr, "max_len", 1, HBASE_KEY_LIMIT, what) {
+                        out.rendered.push(format!("max_len({v})"));
+                        set(cx, &mut out.max_len, Located { span, value_span: lit.span(), value: v }, "max_len", span);
+                    }
+                }
+                "hash" => {
+                    if let Some(len) = parse_hash(cx, attr) {
+                        out.rendered.push(if len.value == 16 {
+                            "hash(md5)".to_string()
+                        } else {
+                            format!("hash(md5, len = {})", len.value)
+                        });
+                        set(cx, &mut out.hash, Located { span, ..len }, "hash", span);
+                    }
+                }
+                "reverse_ts" | "desc" | "reverse" | "timestamp" => {
+                    if flag(cx, attr, &name) {
+                        out.rendered.push(name.clone());
+                        let slot = match name.as_str() {
+                            "reverse_ts" => &mut out.reverse_ts,
+                            "desc" => &mut out.desc,
+                            "reverse" => &mut out.reverse,
+                            _ => &mut out.timestamp,
+                        };
+                        set(cx, slot, span, &name, span);
+                    }
+                }
+                "rowkey" => cx.error_at(
+                    span,
+                    "`#[rowkey(...)]` goes on the struct; on a field use `salt`, `fixed`, `max_len`, `hash`, `reverse_ts`, `desc`, `reverse` or `timestamp`",
+                ),
+                "tag" => cx.error_at(span, "`tag` goes on an enum variant, not on a field"),
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
+/// `#[salt(buckets = N)]`, N in 2..=256.
+fn parse_salt(cx: &Ctxt, attr: &Attribute) -> Option<Located<u16>> {
+    if let Meta::Path(p) = &attr.meta {
+        cx.error(
+            p,
+            "`salt` needs the number of buckets: `#[salt(buckets = 16)]`",
+        );
+        return None;
+    }
+    let mut buckets = None;
+    let res = attr.parse_nested_meta(|meta| {
+        if meta.path.is_ident("buckets") {
+            let lit: LitInt = meta.value()?.parse()?;
+            if let Some(v) = int_in(cx, &lit, 2, 256, "`buckets`", "#[salt(buckets = 16)]") {
+                set(
+                    cx,
+                    &mut buckets,
+                    Located {
+                        span: lit.span(),
+                        value_span: lit.span(),
+                        value: v as u16,
+                    },
+                    "buckets",
+                    meta.path.span(),
+                );
+            }
+            Ok(())
+        } else {
+            let key = meta
+                .path
+                .get_ident()
+                .map(|i| i.to_string())
+                .unwrap_or_default();
+            Err(meta.error(format_args!(
+                "unknown `salt` key `{key}`; expected `buckets`, e.g. `#[salt(buckets = 16)]`{}",
+                suggest(&key, &["buckets"])
+            )))
+        }
+    });
+    if let Err(e) = res {
+        cx.syn_error(e);
+        return None;
+    }
+    if buckets.is_none() {
+        cx.error(
+            &attr.meta,
+            "`salt` needs the number of buckets: `#[salt(buckets = 16)]`",
+        );
+    }
+    buckets
+}
+
+/// `#[hash(md5)]` or `#[hash(md5, len = N)]`, N in 1..=16; the value is the digest length.
+fn parse_hash(cx: &Ctxt, attr: &Attribute) -> Option<Located<usize>> {
+    if let Meta::Path(p) = &attr.meta {
+        cx.error(
+            p,
+            "`hash` needs an algorithm: `#[hash(md5)]` or `#[hash(md5, len = 8)]`",
+        );
+        return None;
+    }
+    let mut algo = None;
+    let mut len: Option<Located<usize>> = None;
+    let res = attr.parse_nested_meta(|meta| {
+        if meta.path.is_ident("md5") {
+            set(cx, &mut algo, (), "md5", meta.path.span());
+            Ok(())
+        } else if meta.path.is_ident("len") {
+            let lit: LitInt = meta.value()?.parse()?;
+            if let Some(v) = int_in(cx, &lit, 1, 16, "`len`", "#[hash(md5, len = 8)]") {
+                set(cx, &mut len, Located { span: lit.span(), value_span: lit.span(), value: v }, "len", meta.path.span());
+            }
+            Ok(())
+        } else {
+            let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+            Err(meta.error(format_args!(
+                "unknown `hash` argument `{key}`; expected `md5` and optionally `len = N`, e.g. `#[hash(md5, len = 8)]`{}",
+                suggest(&key, &["md5", "len"])
+            )))
+        }
+    });
+    if let Err(e) = res {
+        cx.syn_error(e);
+        return None;
+    }
+    if algo.is_none() {
+        cx.error(
+            &attr.meta,
+            "`hash` needs an algorithm: `#[hash(md5)]` or `#[hash(md5, len = 8)]`",
+        );
+        return None;
+    }
+    let span = attr.path().span();
+    Some(len.unwrap_or(Located {
+        span,
+        value_span: span,
+        value: 16,
+    }))
+}
+
+impl ContainerAttrs {
+    /// Reads `#[rowkey(...)]` on the struct, and reports field attributes put on the struct.
+    pub fn from_input(cx: &Ctxt, attrs: &[Attribute]) -> Self {
+        let mut out = ContainerAttrs {
+            max_len: None,
+            allow_hotspot: None,
+        };
+        for attr in attrs {
+            let path = attr.path();
+            if path.is_ident("rowkey") {
+                let res = attr.parse_nested_meta(|meta| {
+                    if meta.path.is_ident("max_len") {
+                        let lit: LitInt = meta.value()?.parse()?;
+                        if let Some(v) = int_in(
+                            cx,
+                            &lit,
+                            1,
+                            HBASE_KEY_LIMIT,
+                            "`max_len`",
+                            "#[rowkey(max_len = 4096)]",
+                        ) {
+                            let loc = Located {
+                                span: meta.path.span(),
+                                value_span: lit.span(),
+                                value: v,
+                            };
+                            set(cx, &mut out.max_len, loc, "max_len", meta.path.span());
+                        }
+                        Ok(())
+                    } else if meta.path.is_ident("allow_hotspot") {
+                        set(
+                            cx,
+                            &mut out.allow_hotspot,
+                            meta.path.span(),
+                            "allow_hotspot",
+                            meta.path.span(),
+                        );
+                        Ok(())
+                    } else {
+                        let key = meta
+                            .path
+                            .get_ident()
+                            .map(|i| i.to_string())
+                            .unwrap_or_default();
+                        let expected = ["max_len", "allow_hotspot"];
+                        Err(meta.error(format_args!(
+                            "unknown `rowkey` key `{key}`; expected {}{}",
+                            list_keys(&expected),
+                            suggest(&key, &expected)
+                        )))
+                    }
+                });
+                if let Err(e) = res {
+                    cx.syn_error(e);
+                }
+            } else if let Some(name) = FIELD_ATTRS.iter().find(|n| path.is_ident(n)) {
+                cx.error(
+                    path,
+                    format_args!("`{name}` goes on a field, not on the struct"),
+                );
+            }
+        }
+        out
+    }
+
+    /// The key limit in bytes.
+    pub fn limit(&self) -> usize {
+        self.max_len.map_or(HBASE_KEY_LIMIT, |m| m.value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field_errors(field: syn::Field) -> String {
+        let cx = Ctxt::new();
+        let _ = FieldAttrs::from_field(&cx, &field.attrs);
+        cx.check().err().map(|e| e.to_string()).unwrap_or_default()
+    }
+
+    #[test]
+    fn buckets_out_of_range_reports_the_range() {
+        let f: syn::Field = syn::parse_quote! { #[salt(buckets = 1)] id: u64 };
+        assert_eq!(
+            field_errors(f),
+            "expected `buckets` between 2 and 256, e.g. `#[salt(buckets = 16)]`"
+        );
+    }
+
+    #[test]
+    fn misspelled_key_gets_a_suggestion() {
+        let f: syn::Field = syn::parse_quote! { #[salt(bucket = 4)] id: u64 };
+        assert!(field_errors(f).ends_with("did you mean `buckets`?"));
+    }
+
+    #[test]
+    fn attributes_are_rendered_for_docs() {
+        let f: syn::Field = syn::parse_quote! { #[fixed(16)] #[desc] name: String };
+        let cx = Ctxt::new();
+        let a = FieldAttrs::from_field(&cx, &f.attrs);
+        cx.check().unwrap();
+        assert_eq!(a.rendered, ["fixed(16)", "desc"]);
+        assert_eq!(a.fixed.map(|f| f.value), Some(16));
+    }
+
+    #[test]
+    fn edit_distance_counts_edits() {
+        assert_eq!(edit_distance("bucket", "buckets"), 1);
+        assert_eq!(edit_distance("maxlen", "max_len"), 1);
+        assert_eq!(edit_distance("abc", "xyz"), 3);
+    }
+}

@@ -1,0 +1,58 @@
+//! Turns the model into tokens: the `Encode`, `Decode` and `RowKey` impls. The generated code
+//! is thin: one runtime codec call per field, every path fully qualified through the runtime's
+//! hidden `__private` module, every local prefixed `__rowkey_`.
+
+mod decode;
+mod encode;
+mod schema;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::model::{Codec, Key, KeyField};
+
+/// The runtime's hidden module, as generated code names it.
+pub fn private() -> TokenStream {
+    quote!(::rowkey::__private)
+}
+
+/// The codec type of a field: `Desc<Fixed<16>>` for `#[desc] #[fixed(16)]`.
+pub fn codec_ty(field: &KeyField) -> TokenStream {
+    let p = private();
+    let base = match field.codec {
+        Codec::Natural => quote!(#p::Natural),
+        Codec::Fixed(n) => quote!(#p::Fixed<#n>),
+        Codec::MaxLen(n) => quote!(#p::MaxLen<#n>),
+        Codec::ReverseTs => quote!(#p::ReverseTs),
+        Codec::Reverse => quote!(#p::Reverse),
+        Codec::Md5(n) => quote!(#p::Md5<#n>),
+    };
+    if field.desc {
+        quote!(#p::Desc<#base>)
+    } else {
+        base
+    }
+}
+
+/// `<Codec as Codec<FieldType>>`, the path every per-field call goes through.
+pub fn codec_of(field: &KeyField) -> TokenStream {
+    let p = private();
+    let c = codec_ty(field);
+    let ty = field.ty;
+    quote!(<#c as #p::Codec<#ty>>)
+}
+
+pub fn expand(key: &Key) -> TokenStream {
+    let encode = encode::expand(key);
+    let decode = decode::expand(key);
+    let rowkey = schema::expand(key);
+    quote! {
+        #[allow(non_upper_case_globals, unused_qualifications, clippy::all, clippy::pedantic)]
+        #[doc(hidden)]
+        const _: () = {
+            #encode
+            #decode
+            #rowkey
+        };
+    }
+}

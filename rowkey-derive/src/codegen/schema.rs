@@ -1,0 +1,117 @@
+//! The `RowKey` impl: the key-level constants, the layout as `SCHEMA`, and the writes split at
+//! the salted field.
+
+use proc_macro2::TokenStream;
+use quote::{quote, ToTokens};
+
+use super::encode::writes;
+use super::{codec_of, private};
+use crate::model::{Key, Order};
+
+pub fn expand(key: &Key) -> TokenStream {
+    let p = private();
+    let ident = key.ident;
+    let name = ident.to_string();
+    let (impl_generics, ty_generics, where_clause) = key.generics.split_for_impl();
+    let salted = key.salt.is_some();
+    let salt_len = usize::from(salted);
+    let buckets = key.salt.as_ref().map_or(0u16, |s| s.buckets);
+    let limit = key.limit;
+    let allow_hotspot = key.allow_hotspot;
+
+    let mut offset = quote!(#p::Some(#salt_len));
+    let fields = key.fields.iter().enumerate().map(|(i, f)| {
+        let codec = codec_of(f);
+        let fname = f.ident.to_string();
+        let rust_type =
+            f.ty.to_token_stream()
+                .to_string()
+                .replace(" < ", "<")
+                .replace(" >", ">")
+                .replace("& ", "&");
+        let order = match f.order {
+            Order::Ascending => quote!(#p::Order::Ascending),
+            Order::Descending => quote!(#p::Order::Descending),
+            Order::Unordered => quote!(#p::Order::Unordered),
+        };
+        let attributes = &f.attributes;
+        let in_salt = key.salt.as_ref().is_some_and(|s| i <= s.field);
+        let this_offset = offset.clone();
+        offset = quote!(#p::add(#offset, #codec::FIXED_WIDTH));
+        quote! {
+            #p::FieldSchema {
+                name: #fname,
+                rust_type: #rust_type,
+                offset: #this_offset,
+                width: #codec::FIXED_WIDTH,
+                max_width: #codec::MAX_WIDTH,
+                encoding: #codec::ENCODING,
+                order: #order,
+                attributes: &[#(#attributes),*],
+                salted: #in_salt,
+                nested: #codec::NESTED,
+            }
+        }
+    });
+    let salt = match &key.salt {
+        Some(s) => {
+            let names = key.fields[..=s.field].iter().map(|f| f.ident.to_string());
+            let b = s.buckets;
+            quote!(#p::Some(#p::SaltSchema { buckets: #b, hash: "md5", fields: &[#(#names),*] }))
+        }
+        None => quote!(#p::None),
+    };
+    let head = writes(key.head());
+    let tail = writes(key.tail());
+    let static_ty = {
+        // For the compile-time length check: the type with every lifetime set to 'static.
+        let args = key.generics.lifetimes().map(|_| quote!('static));
+        if key.generics.params.is_empty() {
+            quote!(#ident)
+        } else {
+            quote!(#ident<#(#args),*>)
+        }
+    };
+    let too_long = format!(
+        "every `{name}` key is longer than its key limit of {limit} bytes; shorten the fields or raise `#[rowkey(max_len = N)]`"
+    );
+
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #p::RowKey for #ident #ty_generics #where_clause {
+            const MAX_LEN: usize = #p::max_len(#salted, <Self as #p::Encode>::MAX_WIDTH, #limit);
+            const FIXED_LEN: #p::Option<usize> =
+                #p::add(#p::Some(#salt_len), <Self as #p::Encode>::FIXED_WIDTH);
+            const SCHEMA: &'static #p::Schema = &#p::Schema {
+                name: #name,
+                fields: &[#(#fields),*],
+                salt: #salt,
+                fixed_len: <Self as #p::RowKey>::FIXED_LEN,
+                max_len: <Self as #p::RowKey>::MAX_LEN,
+                limit: #limit,
+                allow_hotspot: #allow_hotspot,
+            };
+            const __SALT_BUCKETS: u16 = #buckets;
+            const __LIMIT: usize = #limit;
+
+            #[inline(always)]
+            fn __write_head<__RowkeySink: #p::Sink>(&self, __rowkey_sink: &mut __RowkeySink) {
+                #head
+            }
+
+            #[inline(always)]
+            fn __write_tail<__RowkeySink: #p::Sink>(&self, __rowkey_sink: &mut __RowkeySink) {
+                #tail
+            }
+        }
+
+        // Nested keys' widths are only known to the compiler: check the limit here too.
+        const _: () = {
+            if let #p::Some(__rowkey_len) = <#static_ty as #p::RowKey>::FIXED_LEN {
+                if __rowkey_len > #limit {
+                    ::core::panic!(#too_long);
+                }
+            }
+        };
+    }
+}

@@ -1,0 +1,343 @@
+//! The rules that relate a field's type to its attributes, attributes to each other, and
+//! fields to the whole key. One `check_*` function per rule; each reports at the offending
+//! token and shows what to write instead.
+
+use proc_macro2::Span;
+use syn::GenericParam;
+
+use crate::ast::{Field, Input, TyClass};
+use crate::ctxt::Ctxt;
+
+pub fn check(cx: &Ctxt, input: &Input) {
+    check_generics(cx, input);
+    for field in &input.fields {
+        check_platform_int(cx, field);
+        check_fixed_type(cx, field);
+        check_max_len_type(cx, field);
+        check_reverse_ts_type(cx, field);
+        check_timestamp_type(cx, field);
+        check_reverse_type(cx, field);
+        check_hash_type(cx, field);
+        check_encoding_conflicts(cx, field);
+        check_desc(cx, field);
+    }
+    check_single_salt(cx, input);
+    check_hotspot(cx, input);
+    check_fixed_len_limit(cx, input);
+}
+
+/// A key's layout must be fixed: type and const parameters could change it per use, so only
+/// lifetimes are accepted (`struct Key<'a> { host: &'a str }`).
+fn check_generics(cx: &Ctxt, input: &Input) {
+    for param in &input.generics.params {
+        match param {
+            GenericParam::Lifetime(_) => {}
+            GenericParam::Type(t) => cx.error(
+                &t.ident,
+                "a row key cannot be generic over types: its byte layout must be fixed; use concrete field types",
+            ),
+            GenericParam::Const(c) => cx.error(
+                &c.ident,
+                "a row key cannot be generic over constants: its byte layout must be fixed",
+            ),
+        }
+    }
+}
+
+/// `usize`/`isize` change width between platforms, so keys written on one could not be read
+/// on another: `struct K { n: usize }` is refused; write `u64`.
+fn check_platform_int(cx: &Ctxt, field: &Field) {
+    if field.class == TyClass::PlatformInt {
+        cx.error(
+            field.ty,
+            "`usize` and `isize` have a platform-dependent width, so keys would not read back elsewhere; use `u64` or `i64`",
+        );
+    }
+}
+
+/// `#[fixed(N)] id: u64` is refused: integers are already fixed width; `fixed` pads text and
+/// byte strings.
+fn check_fixed_type(cx: &Ctxt, field: &Field) {
+    let Some(fixed) = field.attrs.fixed else {
+        return;
+    };
+    if field.class.is_text_or_bytes() || field.class == TyClass::Other {
+        return;
+    }
+    let hint = match field.class {
+        TyClass::Int { .. } | TyClass::Float { .. } | TyClass::Bool | TyClass::ByteArray { .. } => {
+            "; this type is already fixed width: remove `#[fixed]`"
+        }
+        _ => "",
+    };
+    cx.error_at(
+        fixed.span,
+        format_args!(
+            "`fixed` applies to text and byte strings (`String`, `&str`, `Vec<u8>`, `&[u8]`, `Cow`, `Box`){hint}"
+        ),
+    );
+}
+
+/// `#[max_len(N)]` bounds a variable-length text or byte string.
+fn check_max_len_type(cx: &Ctxt, field: &Field) {
+    let Some(max) = field.attrs.max_len else {
+        return;
+    };
+    if !field.class.is_text_or_bytes() && field.class != TyClass::Other {
+        cx.error_at(
+            max.span,
+            "`max_len` bounds a variable-length text or byte string (`String`, `&str`, `Vec<u8>`, ...); this field's width is already known",
+        );
+    }
+}
+
+/// `#[reverse_ts]` stores `i64::MAX - ts`, defined for `u64` and `i64` timestamps only.
+fn check_reverse_ts_type(cx: &Ctxt, field: &Field) {
+    let Some(span) = field.attrs.reverse_ts else {
+        return;
+    };
+    match field.class {
+        TyClass::Int { width: 8, .. } | TyClass::Other => {}
+        _ => cx.error_at(
+            span,
+            "`reverse_ts` applies to `u64` or `i64` timestamps (e.g. milliseconds since the epoch)",
+        ),
+    }
+}
+
+/// `#[timestamp]` marks an ascending time field stored as its integer type.
+fn check_timestamp_type(cx: &Ctxt, field: &Field) {
+    let Some(span) = field.attrs.timestamp else {
+        return;
+    };
+    if !matches!(field.class, TyClass::Int { .. } | TyClass::Other) {
+        cx.error_at(
+            span,
+            "`timestamp` marks an integer time field (`u64`, `i64`, `u32`, ...)",
+        );
+    }
+}
+
+/// `#[reverse]` reverses the bytes of a fixed-width integer or byte array.
+fn check_reverse_type(cx: &Ctxt, field: &Field) {
+    let Some(span) = field.attrs.reverse else {
+        return;
+    };
+    if !matches!(
+        field.class,
+        TyClass::Int { .. } | TyClass::ByteArray { .. } | TyClass::Other
+    ) {
+        cx.error_at(
+            span,
+            "`reverse` applies to fixed-width integers and byte arrays (`u64`, `[u8; 8]`, ...)",
+        );
+    }
+}
+
+/// A hashed field decodes to its digest, never to the value, so its type must be able to hold
+/// just a digest: `rowkey::Hashed<T>` (16 bytes) or `Hashed<T, N>` with `len = N`.
+fn check_hash_type(cx: &Ctxt, field: &Field) {
+    match (field.attrs.hash, field.class) {
+        (Some(hash), TyClass::Hashed { len: Some(n) }) if n != hash.value => cx.error_at(
+            hash.value_span,
+            format_args!(
+                "`hash` keeps {} bytes but the field type keeps {n}: write `Hashed<_, {}>` or `#[hash(md5, len = {n})]`",
+                hash.value, hash.value
+            ),
+        ),
+        (Some(_), TyClass::Hashed { .. } | TyClass::Other) | (None, TyClass::Other) => {}
+        (Some(hash), _) => cx.error(
+            field.ty,
+            format_args!(
+                "a `hash` field decodes to its digest, not its value, so its type must be `rowkey::Hashed<T{}>`: write `{}: Hashed<{}>`",
+                if hash.value == 16 { String::new() } else { format!(", {}", hash.value) },
+                field.ident,
+                quote::ToTokens::to_token_stream(field.ty),
+            ),
+        ),
+        (None, TyClass::Hashed { .. }) => cx.error(
+            field.ty,
+            "a `Hashed` field needs its hash named: add `#[hash(md5)]`",
+        ),
+        (None, _) => {}
+    }
+}
+
+/// At most one attribute may choose a field's encoding.
+fn check_encoding_conflicts(cx: &Ctxt, field: &Field) {
+    let a = &field.attrs;
+    let set: Vec<(&str, Span)> = [
+        ("fixed", a.fixed.map(|l| l.span)),
+        ("max_len", a.max_len.map(|l| l.span)),
+        ("hash", a.hash.map(|l| l.span)),
+        ("reverse_ts", a.reverse_ts),
+        ("reverse", a.reverse),
+        ("timestamp", a.timestamp),
+    ]
+    .into_iter()
+    .filter_map(|(n, s)| s.map(|s| (n, s)))
+    .collect();
+    if let [(first, _), rest @ ..] = set.as_slice() {
+        for (name, span) in rest {
+            cx.error_at(
+                *span,
+                format_args!("`{name}` cannot be combined with `{first}` on one field"),
+            );
+        }
+    }
+}
+
+/// `#[desc]` inverts an ordered encoding. It is refused with `reverse_ts` (already newest
+/// first: `desc` would undo it), on unordered fields (it would change nothing), and on
+/// borrowed fields (inverted bytes cannot be borrowed back).
+fn check_desc(cx: &Ctxt, field: &Field) {
+    let Some(desc) = field.attrs.desc else { return };
+    if field.attrs.reverse_ts.is_some() {
+        cx.error_at(
+            desc,
+            "`desc` cannot be combined with `reverse_ts`, which already sorts newest first; remove `#[desc]`",
+        );
+    } else if field.attrs.reverse.is_some() || field.attrs.hash.is_some() {
+        cx.error_at(
+            desc,
+            "`desc` has no effect on an unordered `reverse` or `hash` field; remove `#[desc]`",
+        );
+    } else if field.class.is_borrowed() {
+        cx.error_at(
+            desc,
+            "a `desc` field is stored inverted and cannot be borrowed from the key; declare it as `String`, `Vec<u8>` or `Cow`",
+        );
+    }
+}
+
+/// The salt byte is computed from every field up to and including the salted one, so a key
+/// has at most one.
+fn check_single_salt(cx: &Ctxt, input: &Input) {
+    let mut salted = input
+        .fields
+        .iter()
+        .filter_map(|f| f.attrs.salt.map(|s| (f.ident, s)));
+    let Some((first, _)) = salted.next() else {
+        return;
+    };
+    for (_, salt) in salted {
+        cx.error_at(
+            salt.span,
+            format_args!(
+                "only one field can carry `salt`: the salt byte already hashes every field up to `{first}`; move `#[salt]` to the last field the bucket should depend on"
+            ),
+        );
+    }
+}
+
+/// The guide's first warning: a monotonically increasing lead field sends every write to the
+/// last region. A `#[timestamp]` or `#[reverse_ts]` field first in an unsalted key is refused
+/// unless the struct says `#[rowkey(allow_hotspot)]`.
+fn check_hotspot(cx: &Ctxt, input: &Input) {
+    if input.attrs.allow_hotspot.is_some() || input.fields.iter().any(|f| f.attrs.salt.is_some()) {
+        return;
+    }
+    let Some(lead) = input.fields.first() else {
+        return;
+    };
+    let (name, span) = match (lead.attrs.timestamp, lead.attrs.reverse_ts) {
+        (Some(s), _) => ("timestamp", s),
+        (_, Some(s)) => ("reverse_ts", s),
+        _ => return,
+    };
+    cx.error_at(
+        span,
+        format_args!(
+            "a `{name}` field leads the key, so every new row goes to the same region (a hotspot); put an entity field such as a host or user id first, salt the key with `#[salt(buckets = 16)]`, or accept it with `#[rowkey(allow_hotspot)]` on the struct"
+        ),
+    );
+}
+
+/// The encoded width of a field when its tokens fix it.
+pub fn syntactic_width(field: &Field) -> Option<usize> {
+    let a = &field.attrs;
+    if let Some(f) = a.fixed {
+        return Some(f.value);
+    }
+    if let Some(h) = a.hash {
+        return Some(h.value);
+    }
+    if a.reverse_ts.is_some() {
+        return Some(8);
+    }
+    field.class.fixed_width()
+}
+
+/// A fixed-length key longer than the key limit could never be written.
+fn check_fixed_len_limit(cx: &Ctxt, input: &Input) {
+    let salt = usize::from(input.fields.iter().any(|f| f.attrs.salt.is_some()));
+    let widths: Option<usize> = input.fields.iter().map(syntactic_width).sum();
+    let Some(len) = widths.map(|w| w + salt) else {
+        return;
+    };
+    let limit = input.attrs.limit();
+    if len > limit {
+        let msg = format!(
+            "every key is {len} bytes, longer than the key limit of {limit} bytes; shorten the fields or raise `#[rowkey(max_len = N)]` (HBase allows 32767, Bigtable 4096)"
+        );
+        match input.attrs.max_len {
+            Some(m) => cx.error_at(m.value_span, msg),
+            None => cx.error(input.ident, msg),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn errors(input: syn::DeriveInput) -> Vec<String> {
+        let cx = Ctxt::new();
+        if let Some(ast) = Input::from_syn(&cx, &input) {
+            check(&cx, &ast);
+        }
+        match cx.check() {
+            Ok(()) => Vec::new(),
+            Err(e) => e.into_iter().map(|e| e.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn a_valid_key_has_no_errors() {
+        let input = syn::parse_quote! {
+            struct Event { #[salt(buckets = 16)] user_id: u64, #[fixed(16)] kind: String, #[reverse_ts] ts: u64 }
+        };
+        assert!(errors(input).is_empty());
+    }
+
+    #[test]
+    fn all_errors_are_collected() {
+        let input = syn::parse_quote! {
+            struct Bad { #[fixed(4)] id: u64, #[reverse_ts] name: String, n: usize }
+        };
+        let errs = errors(input);
+        assert_eq!(errs.len(), 3, "{errs:?}");
+    }
+
+    #[test]
+    fn hotspot_is_refused_unless_allowed_or_salted() {
+        let hot: syn::DeriveInput =
+            syn::parse_quote! { struct K { #[timestamp] ts: u64, host: String } };
+        assert_eq!(errors(hot).len(), 1);
+        let allowed =
+            syn::parse_quote! { #[rowkey(allow_hotspot)] struct K { #[timestamp] ts: u64 } };
+        assert!(errors(allowed).is_empty());
+        let salted = syn::parse_quote! { struct K { #[timestamp] ts: u64, #[salt(buckets = 4)] host: String } };
+        assert!(errors(salted).is_empty());
+        let second = syn::parse_quote! { struct K { host: String, #[reverse_ts] ts: u64 } };
+        assert!(errors(second).is_empty());
+    }
+
+    #[test]
+    fn fixed_key_over_the_limit_is_refused() {
+        let input = syn::parse_quote! { #[rowkey(max_len = 10)] struct K { a: u64, b: u64 } };
+        assert_eq!(errors(input).len(), 1);
+        let fits = syn::parse_quote! { #[rowkey(max_len = 16)] struct K { a: u64, b: u64 } };
+        assert!(errors(fits).is_empty());
+    }
+}
