@@ -1,0 +1,12 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+/// Lower-case hex, for golden vectors.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Hex with spaces and underscores removed, so vectors can be grouped by field.
+pub fn h(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace() && *c != '_').collect()
+}
