@@ -28,10 +28,10 @@ pub fn expand(input: &DeriveInput, error: syn::Error) -> TokenStream {
         const _: () = {
             #[automatically_derived]
             impl #impl_generics #p::Encode for #ident #ty_generics #where_clause {
-                const FIXED_WIDTH: #p::Option<usize> = #p::None;
-                const MAX_WIDTH: #p::Option<usize> = #p::None;
-                const ENCODING: &'static str = "";
-                fn encoded_width(&self) -> #p::Result<usize, #p::EncodeError> {
+                const FIXED_WIDTH: #p::Option<#p::usize> = #p::None;
+                const MAX_WIDTH: #p::Option<#p::usize> = #p::None;
+                const ENCODING: &'static #p::str = "";
+                fn encoded_width(&self) -> #p::Result<#p::usize, #p::EncodeError> {
                     ::core::unreachable!()
                 }
                 fn write<__RowkeySink: #p::Sink>(&self, _: &mut __RowkeySink) {
@@ -48,8 +48,8 @@ pub fn expand(input: &DeriveInput, error: syn::Error) -> TokenStream {
 
             #[automatically_derived]
             impl #impl_generics #p::RowKey for #ident #ty_generics #where_clause {
-                const MAX_LEN: usize = 0;
-                const FIXED_LEN: #p::Option<usize> = #p::None;
+                const MAX_LEN: #p::usize = 0;
+                const FIXED_LEN: #p::Option<#p::usize> = #p::None;
                 const SCHEMA: &'static #p::Schema = &#p::Schema {
                     name: #name,
                     fields: &[],
@@ -59,8 +59,8 @@ pub fn expand(input: &DeriveInput, error: syn::Error) -> TokenStream {
                     limit: 0,
                     allow_hotspot: false,
                 };
-                const __SALT_BUCKETS: u16 = 0;
-                const __LIMIT: usize = 0;
+                const __SALT_BUCKETS: #p::u16 = 0;
+                const __LIMIT: #p::usize = 0;
                 fn __write_head<__RowkeySink: #p::Sink>(&self, _: &mut __RowkeySink) {
                     ::core::unreachable!()
                 }

@@ -36,5 +36,6 @@ pub mod __private {
     pub use crate::sink::Sink;
     pub use crate::source::Source;
     pub use core::option::Option::{self, None, Some};
+    pub use core::primitive::{str, u16, usize};
     pub use core::result::Result::{self, Err, Ok};
 }

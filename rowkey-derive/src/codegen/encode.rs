@@ -48,14 +48,14 @@ pub fn expand(key: &Key) -> TokenStream {
     quote! {
         #[automatically_derived]
         impl #impl_generics #p::Encode for #ident #ty_generics #where_clause {
-            const FIXED_WIDTH: #p::Option<usize> = #fixed;
-            const MAX_WIDTH: #p::Option<usize> = #max;
-            const ENCODING: &'static str = #encoding;
+            const FIXED_WIDTH: #p::Option<#p::usize> = #fixed;
+            const MAX_WIDTH: #p::Option<#p::usize> = #max;
+            const ENCODING: &'static #p::str = #encoding;
             const NESTED: #p::Option<&'static #p::Schema> =
                 #p::Some(<Self as #p::RowKey>::SCHEMA);
 
             #[inline]
-            fn encoded_width(&self) -> #p::Result<usize, #p::EncodeError> {
+            fn encoded_width(&self) -> #p::Result<#p::usize, #p::EncodeError> {
                 let mut __rowkey_n = 0usize;
                 #(#widths)*
                 #p::Ok(__rowkey_n)

@@ -79,8 +79,8 @@ pub fn expand(key: &Key) -> TokenStream {
     quote! {
         #[automatically_derived]
         impl #impl_generics #p::RowKey for #ident #ty_generics #where_clause {
-            const MAX_LEN: usize = #p::max_len(#salted, <Self as #p::Encode>::MAX_WIDTH, #limit);
-            const FIXED_LEN: #p::Option<usize> =
+            const MAX_LEN: #p::usize = #p::max_len(#salted, <Self as #p::Encode>::MAX_WIDTH, #limit);
+            const FIXED_LEN: #p::Option<#p::usize> =
                 #p::add(#p::Some(#salt_len), <Self as #p::Encode>::FIXED_WIDTH);
             const SCHEMA: &'static #p::Schema = &#p::Schema {
                 name: #name,
@@ -91,8 +91,8 @@ pub fn expand(key: &Key) -> TokenStream {
                 limit: #limit,
                 allow_hotspot: #allow_hotspot,
             };
-            const __SALT_BUCKETS: u16 = #buckets;
-            const __LIMIT: usize = #limit;
+            const __SALT_BUCKETS: #p::u16 = #buckets;
+            const __LIMIT: #p::usize = #limit;
 
             #[inline(always)]
             fn __write_head<__RowkeySink: #p::Sink>(&self, __rowkey_sink: &mut __RowkeySink) {
