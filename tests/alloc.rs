@@ -79,8 +79,18 @@ fn counting_allocator_sees_allocations() {
 
 #[test]
 fn encoding_into_a_slice_allocates_nothing() {
-    let ev = Event { user_id: 7, event_type: "click".into(), ts: 1_700_000_000_000 };
-    let hk = HostKey { host: "web-01", level: 3, path: b"/index", ts: 5, tag: Some("x") };
+    let ev = Event {
+        user_id: 7,
+        event_type: "click".into(),
+        ts: 1_700_000_000_000,
+    };
+    let hk = HostKey {
+        host: "web-01",
+        level: 3,
+        path: b"/index",
+        ts: 5,
+        tag: Some("x"),
+    };
     let mut buf = [0u8; 128];
     let (r, n, _) = count(|| {
         let a = ev.encode_to_slice(&mut buf).unwrap();
@@ -93,7 +103,11 @@ fn encoding_into_a_slice_allocates_nothing() {
 
 #[test]
 fn encoding_into_a_buffer_with_room_allocates_nothing() {
-    let ev = Event { user_id: 7, event_type: "click".into(), ts: 1 };
+    let ev = Event {
+        user_id: 7,
+        event_type: "click".into(),
+        ts: 1,
+    };
     let mut out = bytes::BytesMut::with_capacity(256);
     let (_, n, _) = count(|| {
         for _ in 0..4 {
@@ -106,8 +120,18 @@ fn encoding_into_a_buffer_with_room_allocates_nothing() {
 
 #[test]
 fn decoding_borrowed_keys_allocates_nothing() {
-    let ev = Event { user_id: 7, event_type: "click".into(), ts: 1 };
-    let hk = HostKey { host: "web-01", level: 3, path: b"/index", ts: 5, tag: Some("x") };
+    let ev = Event {
+        user_id: 7,
+        event_type: "click".into(),
+        ts: 1,
+    };
+    let hk = HostKey {
+        host: "web-01",
+        level: 3,
+        path: b"/index",
+        ts: 5,
+        tag: Some("x"),
+    };
     let hk_bytes = hk.to_bytes().unwrap();
     let ev_bytes = ev.to_bytes().unwrap();
     let (r, n, _) = count(|| {
@@ -126,8 +150,18 @@ fn decoding_borrowed_keys_allocates_nothing() {
 
 #[test]
 fn to_bytes_allocates_once_with_the_exact_size() {
-    let ev = Event { user_id: 7, event_type: "click".into(), ts: 1 };
-    let hk = HostKey { host: "web-01", level: 3, path: b"/a\0b", ts: 5, tag: None };
+    let ev = Event {
+        user_id: 7,
+        event_type: "click".into(),
+        ts: 1,
+    };
+    let hk = HostKey {
+        host: "web-01",
+        level: 3,
+        path: b"/a\0b",
+        ts: 5,
+        tag: None,
+    };
     let (b, n, size) = count(|| ev.to_bytes().unwrap());
     assert_eq!((n, size, b.len()), (1, 33, 33));
     let (b, n, size) = count(|| hk.to_bytes().unwrap());

@@ -30,13 +30,20 @@ struct Flags<'a> {
 }
 
 fn event(kind: &str, ts: u64) -> Event {
-    Event { user_id: 7, event_type: kind.into(), ts }
+    Event {
+        user_id: 7,
+        event_type: kind.into(),
+        ts,
+    }
 }
 
 #[test]
 fn too_long_fixed_value_is_refused_not_truncated() {
     let e = event("a-very-long-event-type", 1).to_bytes().unwrap_err();
-    assert_eq!(e.kind(), EncodeErrorKind::TooLongForFixed { len: 22, width: 16 });
+    assert_eq!(
+        e.kind(),
+        EncodeErrorKind::TooLongForFixed { len: 22, width: 16 }
+    );
     assert_eq!(e.field(), "event_type");
     assert_eq!(e.offset(), Some(9));
     assert_eq!(
@@ -57,18 +64,41 @@ fn trailing_nul_in_fixed_field_is_refused() {
 #[test]
 fn reverse_ts_out_of_range_is_refused() {
     let e = event("x", u64::MAX).to_bytes().unwrap_err();
-    assert_eq!(e.kind(), EncodeErrorKind::TimestampOutOfRange { value: u64::MAX as i128 });
+    assert_eq!(
+        e.kind(),
+        EncodeErrorKind::TimestampOutOfRange {
+            value: u64::MAX as i128
+        }
+    );
     assert_eq!(e.field(), "ts");
     assert_eq!(e.offset(), Some(25));
-    let neg = Flags { a: true, b: None, s: "", ts: -1 }.to_bytes().unwrap_err();
-    assert_eq!(neg.kind(), EncodeErrorKind::TimestampOutOfRange { value: -1 });
+    let neg = Flags {
+        a: true,
+        b: None,
+        s: "",
+        ts: -1,
+    }
+    .to_bytes()
+    .unwrap_err();
+    assert_eq!(
+        neg.kind(),
+        EncodeErrorKind::TimestampOutOfRange { value: -1 }
+    );
 }
 
 #[test]
 fn key_over_max_len_is_refused() {
-    let ok = Short { id: 1, name: "123456".into() };
+    let ok = Short {
+        id: 1,
+        name: "123456".into(),
+    };
     assert_eq!(ok.to_bytes().unwrap().len(), 12);
-    let e = Short { id: 1, name: "1234567".into() }.to_bytes().unwrap_err();
+    let e = Short {
+        id: 1,
+        name: "1234567".into(),
+    }
+    .to_bytes()
+    .unwrap_err();
     assert_eq!(e.kind(), EncodeErrorKind::KeyTooLong { len: 13, max: 12 });
     assert_eq!(Short::MAX_LEN, 12);
 }
@@ -78,11 +108,23 @@ fn small_buffers_get_an_error_and_no_bytes() {
     let ev = event("click", 5);
     let mut buf = [0xAAu8; 32];
     let e = ev.encode_to_slice(&mut buf).unwrap_err();
-    assert_eq!(e.kind(), EncodeErrorKind::BufferTooSmall { needed: 33, available: 32 });
+    assert_eq!(
+        e.kind(),
+        EncodeErrorKind::BufferTooSmall {
+            needed: 33,
+            available: 32
+        }
+    );
     assert!(buf.iter().all(|&b| b == 0xAA), "nothing written");
     let mut slice: &mut [u8] = &mut buf[..];
     let e = ev.encode_into(&mut slice).unwrap_err();
-    assert_eq!(e.kind(), EncodeErrorKind::BufferTooSmall { needed: 33, available: 32 });
+    assert_eq!(
+        e.kind(),
+        EncodeErrorKind::BufferTooSmall {
+            needed: 33,
+            available: 32
+        }
+    );
 }
 
 #[test]
@@ -102,12 +144,18 @@ fn truncated_input_names_field_and_offset() {
     let bytes = event("click", 5).to_bytes().unwrap();
     for n in 0..bytes.len() {
         let e = Event::decode(&bytes[..n]).unwrap_err();
-        assert!(matches!(e.kind(), DecodeErrorKind::Truncated { .. }), "{n}: {e}");
+        assert!(
+            matches!(e.kind(), DecodeErrorKind::Truncated { .. }),
+            "{n}: {e}"
+        );
     }
     let e = Event::decode(&bytes[..20]).unwrap_err();
     assert_eq!(e.field(), "event_type");
     assert_eq!(e.offset(), 9);
-    assert_eq!(e.to_string(), "field `event_type` at byte 9: input ends early, at least 5 more byte(s) needed");
+    assert_eq!(
+        e.to_string(),
+        "field `event_type` at byte 9: input ends early, at least 5 more byte(s) needed"
+    );
 }
 
 #[test]
@@ -126,54 +174,95 @@ fn wrong_salt_is_refused_unless_trusted() {
     let good = bytes[0];
     bytes[0] = (good + 1) % 16;
     let e = Event::decode(&bytes).unwrap_err();
-    assert_eq!(e.kind(), DecodeErrorKind::WrongSalt { expected: good, found: (good + 1) % 16 });
+    assert_eq!(
+        e.kind(),
+        DecodeErrorKind::WrongSalt {
+            expected: good,
+            found: (good + 1) % 16
+        }
+    );
     assert_eq!(e.field(), "user_id");
     assert_eq!(e.offset(), 0);
     // The trusted path skips the hash but still refuses a byte beyond the buckets.
     assert_eq!(Event::decode_trusted(&bytes).unwrap(), ev);
     bytes[0] = 16;
     let e = Event::decode_trusted(&bytes).unwrap_err();
-    assert_eq!(e.kind(), DecodeErrorKind::SaltOutOfRange { found: 16, buckets: 16 });
+    assert_eq!(
+        e.kind(),
+        DecodeErrorKind::SaltOutOfRange {
+            found: 16,
+            buckets: 16
+        }
+    );
 }
 
 #[test]
 fn bad_bytes_are_named() {
-    let k = Flags { a: true, b: Some(3), s: "hi", ts: 9 };
+    let k = Flags {
+        a: true,
+        b: Some(3),
+        s: "hi",
+        ts: 9,
+    };
     let good = k.to_bytes().unwrap().to_vec();
     assert_eq!(Flags::decode(&good).unwrap(), k);
 
     let mut bad = good.clone();
     bad[0] = 2;
     let e = Flags::decode(&bad).unwrap_err();
-    assert_eq!((e.field(), e.offset(), e.kind()), ("a", 0, DecodeErrorKind::BadBool { byte: 2 }));
+    assert_eq!(
+        (e.field(), e.offset(), e.kind()),
+        ("a", 0, DecodeErrorKind::BadBool { byte: 2 })
+    );
 
     let mut bad = good.clone();
     bad[1] = 7;
     let e = Flags::decode(&bad).unwrap_err();
-    assert_eq!((e.field(), e.offset(), e.kind()), ("b", 1, DecodeErrorKind::BadOption { byte: 7 }));
+    assert_eq!(
+        (e.field(), e.offset(), e.kind()),
+        ("b", 1, DecodeErrorKind::BadOption { byte: 7 })
+    );
 
     // "hi" 00 01 at 3..7: make it "h" 0xFF then a bad escape 00 05.
     let mut bad = good.clone();
     bad[4] = 0xFF;
-    assert_eq!(Flags::decode(&bad).unwrap_err().kind(), DecodeErrorKind::BadUtf8);
+    assert_eq!(
+        Flags::decode(&bad).unwrap_err().kind(),
+        DecodeErrorKind::BadUtf8
+    );
     let mut bad = good.clone();
     bad[6] = 5;
     let e = Flags::decode(&bad).unwrap_err();
-    assert_eq!((e.field(), e.offset(), e.kind()), ("s", 6, DecodeErrorKind::BadEscape { byte: 5 }));
+    assert_eq!(
+        (e.field(), e.offset(), e.kind()),
+        ("s", 6, DecodeErrorKind::BadEscape { byte: 5 })
+    );
 
     let mut bad = good;
     bad[7] = 0x80;
     let e = Flags::decode(&bad).unwrap_err();
-    assert_eq!((e.field(), e.offset(), e.kind()), ("ts", 7, DecodeErrorKind::BadTimestamp));
+    assert_eq!(
+        (e.field(), e.offset(), e.kind()),
+        ("ts", 7, DecodeErrorKind::BadTimestamp)
+    );
 }
 
 #[test]
 fn borrowed_field_with_escapes_says_to_use_an_owned_type() {
-    let k = Flags { a: false, b: None, s: "a\0b", ts: 0 };
+    let k = Flags {
+        a: false,
+        b: None,
+        s: "a\0b",
+        ts: 0,
+    };
     let bytes = k.to_bytes().unwrap();
     let e = Flags::decode(&bytes).unwrap_err();
     assert_eq!(e.kind(), DecodeErrorKind::NeedsCopy);
-    assert!(e.to_string().contains("declare the field as `String`, `Vec<u8>` or `Cow`"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("declare the field as `String`, `Vec<u8>` or `Cow`"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -44,28 +44,71 @@ one_field!(TextCow<'a>, Cow<'a, str>);
 one_field!(Bytes_, Vec<u8>);
 one_field!(BytesRef<'a>, &'a [u8]);
 one_field!(Arr, [u8; 3]);
-one_field!(Fixed4, #[fixed(4)] String);
+one_field!(
+    Fixed4,
+    #[fixed(4)]
+    String
+);
 one_field!(OptU8, Option<u8>);
 one_field!(OptText, Option<String>);
-one_field!(RevTsU, #[reverse_ts] u64);
-one_field!(RevTsI, #[reverse_ts] i64);
-one_field!(DescU16, #[desc] u16);
-one_field!(DescText, #[desc] String);
-one_field!(DescFixed, #[desc] #[fixed(3)] String);
-one_field!(Rev, #[reverse] u32);
+one_field!(
+    RevTsU,
+    #[reverse_ts]
+    u64
+);
+one_field!(
+    RevTsI,
+    #[reverse_ts]
+    i64
+);
+one_field!(
+    DescU16,
+    #[desc]
+    u16
+);
+one_field!(
+    DescText,
+    #[desc]
+    String
+);
+one_field!(
+    DescFixed,
+    #[desc]
+    #[fixed(3)]
+    String
+);
+one_field!(
+    Rev,
+    #[reverse]
+    u32
+);
 one_field!(Md5Full, #[hash(md5)] Hashed<String>);
 one_field!(Md5Four, #[hash(md5, len = 4)] Hashed<String, 4>);
 one_field!(Md5Int, #[hash(md5)] Hashed<i64>);
-one_field!(Ts, #[timestamp] u64);
+one_field!(
+    Ts,
+    #[timestamp]
+    u64
+);
 
 #[test]
 fn unsigned_integers_are_big_endian() {
     assert_eq!(enc(&U8 { v: 0xAB }), "ab");
     assert_eq!(enc(&U16 { v: 0x0102 }), "0102");
     assert_eq!(enc(&U32 { v: 1 }), "00000001");
-    assert_eq!(enc(&U64 { v: 0x0102030405060708 }), "0102030405060708");
+    assert_eq!(
+        enc(&U64 {
+            v: 0x0102030405060708
+        }),
+        "0102030405060708"
+    );
     assert_eq!(enc(&U128 { v: 1 }), h("00000000000000000000000000000001"));
-    assert_eq!(enc(&Ts { v: 1_700_000_000_000 }), "0000018bcfe56800");
+    assert_eq!(
+        enc(&Ts {
+            v: 1_700_000_000_000
+        }),
+        "0000018bcfe56800"
+    );
 }
 
 #[test]
@@ -76,7 +119,10 @@ fn signed_integers_flip_the_sign_bit() {
     assert_eq!(enc(&I32 { v: -1 }), "7fffffff");
     assert_eq!(enc(&I32 { v: 1 }), "80000001");
     assert_eq!(enc(&I64 { v: i64::MAX }), "ffffffffffffffff");
-    assert_eq!(enc(&I128 { v: -2 }), h("7fffffff ffffffff ffffffff fffffffe"));
+    assert_eq!(
+        enc(&I128 { v: -2 }),
+        h("7fffffff ffffffff ffffffff fffffffe")
+    );
 }
 
 #[test]
@@ -92,7 +138,12 @@ fn floats_use_the_total_order_transform() {
     assert_eq!(enc(&F64 { v: 0.0 }), "8000000000000000");
     assert_eq!(enc(&F64 { v: -0.0 }), "7fffffffffffffff");
     assert_eq!(enc(&F32 { v: 1.0 }), "bf800000");
-    assert_eq!(enc(&F32 { v: f32::NEG_INFINITY }), "007fffff");
+    assert_eq!(
+        enc(&F32 {
+            v: f32::NEG_INFINITY
+        }),
+        "007fffff"
+    );
 }
 
 #[test]
@@ -102,7 +153,12 @@ fn strings_escape_zero_and_terminate() {
     assert_eq!(enc(&Text { v: "100".into() }), "3130300001");
     assert_eq!(enc(&Text { v: "a\0b".into() }), "6100ff620001");
     assert_eq!(enc(&TextRef { v: "a\0" }), "6100ff0001");
-    assert_eq!(enc(&TextCow { v: Cow::Borrowed("ab") }), "61620001");
+    assert_eq!(
+        enc(&TextCow {
+            v: Cow::Borrowed("ab")
+        }),
+        "61620001"
+    );
     assert_eq!(enc(&Bytes_ { v: vec![0, 0] }), "00ff00ff0001");
     assert_eq!(enc(&BytesRef { v: &[0xFF, 0x01] }), "ff010001");
 }
@@ -124,14 +180,29 @@ fn fixed_pads_with_zeros() {
 fn option_has_a_marker_byte() {
     assert_eq!(enc(&OptU8 { v: None }), "00");
     assert_eq!(enc(&OptU8 { v: Some(5) }), "0105");
-    assert_eq!(enc(&OptText { v: Some(String::new()) }), "010001");
+    assert_eq!(
+        enc(&OptText {
+            v: Some(String::new())
+        }),
+        "010001"
+    );
 }
 
 #[test]
 fn reverse_ts_matches_hbase_long_max_minus_ts() {
     // Bytes.toBytes(Long.MAX_VALUE - 1700000000000L)
-    assert_eq!(enc(&RevTsU { v: 1_700_000_000_000 }), "7ffffe74301a97ff");
-    assert_eq!(enc(&RevTsI { v: 1_700_000_000_000 }), "7ffffe74301a97ff");
+    assert_eq!(
+        enc(&RevTsU {
+            v: 1_700_000_000_000
+        }),
+        "7ffffe74301a97ff"
+    );
+    assert_eq!(
+        enc(&RevTsI {
+            v: 1_700_000_000_000
+        }),
+        "7ffffe74301a97ff"
+    );
     assert_eq!(enc(&RevTsU { v: 0 }), "7fffffffffffffff");
     assert_eq!(enc(&RevTsU { v: i64::MAX as u64 }), "0000000000000000");
 }
@@ -152,15 +223,30 @@ fn reverse_reverses_the_bytes() {
 #[test]
 fn hash_stores_the_md5_digest() {
     // md5("foo") = acbd18db4cc2f85cedef654fccc4a4d8
-    assert_eq!(enc(&Md5Full { v: Hashed::new("foo".into()) }), "acbd18db4cc2f85cedef654fccc4a4d8");
-    assert_eq!(enc(&Md5Four { v: Hashed::new("foo".into()) }), "acbd18db");
+    assert_eq!(
+        enc(&Md5Full {
+            v: Hashed::new("foo".into())
+        }),
+        "acbd18db4cc2f85cedef654fccc4a4d8"
+    );
+    assert_eq!(
+        enc(&Md5Four {
+            v: Hashed::new("foo".into())
+        }),
+        "acbd18db"
+    );
     // Integers hash as Java's Bytes.toBytes(long): md5(ff ff ff ff ff ff ff ff)
-    assert_eq!(enc(&Md5Int { v: Hashed::new(-1) }), "c2cb56f4c5bf656faca0986e7eba0308");
+    assert_eq!(
+        enc(&Md5Int { v: Hashed::new(-1) }),
+        "c2cb56f4c5bf656faca0986e7eba0308"
+    );
 }
 
 #[test]
 fn hashed_fields_decode_to_the_digest_only() {
-    let k = Md5Four { v: Hashed::new("foo".into()) };
+    let k = Md5Four {
+        v: Hashed::new("foo".into()),
+    };
     let back = Md5Four::decode(&k.to_bytes().unwrap()).unwrap();
     assert_eq!(back.v.digest(), &[0xac, 0xbd, 0x18, 0xdb]);
     assert_eq!(back.v.value(), None);
@@ -186,7 +272,13 @@ fn guide_salting_example() {
     assert_eq!(keys[1], h("00 666f6f30303032"));
     assert_eq!(keys[2], h("00 666f6f30303033"));
     assert_eq!(keys[3], h("00 666f6f30303034"));
-    assert_eq!(GuideRow { row: "foo0003".into() }.salt_bucket(), Some(0));
+    assert_eq!(
+        GuideRow {
+            row: "foo0003".into()
+        }
+        .salt_bucket(),
+        Some(0)
+    );
 }
 
 /// DESIGN.md's 33-byte `Event` key: `[salt][u64][16-byte padded str][reverse ts]`.
@@ -202,7 +294,11 @@ struct Event {
 
 #[test]
 fn event_key_layout() {
-    let ev = Event { user_id: 7, event_type: "click".into(), ts: 1_700_000_000_000 };
+    let ev = Event {
+        user_id: 7,
+        event_type: "click".into(),
+        ts: 1_700_000_000_000,
+    };
     // salt: md5(00 00 00 00 00 00 00 07)[0..8] % 16 = 9
     assert_eq!(
         enc(&ev),
@@ -224,7 +320,13 @@ struct HostEvent {
 #[test]
 fn salt_hashes_the_encoded_fields() {
     // md5("host1" 00 01)[0..8] % 8 = 0
-    assert_eq!(enc(&HostEvent { host: "host1".into(), ts: 0 }), h("00 686f737431 0001 7fffffffffffffff"));
+    assert_eq!(
+        enc(&HostEvent {
+            host: "host1".into(),
+            ts: 0
+        }),
+        h("00 686f737431 0001 7fffffffffffffff")
+    );
 }
 
 #[derive(RowKey, Debug, PartialEq)]
@@ -246,8 +348,14 @@ struct Outer {
 fn nested_keys_are_inlined_without_salt() {
     let k = Outer {
         id: 1,
-        inner: Inner { a: 2, b: "x".into() },
-        inner_desc: Inner { a: 2, b: "x".into() },
+        inner: Inner {
+            a: 2,
+            b: "x".into(),
+        },
+        inner_desc: Inner {
+            a: 2,
+            b: "x".into(),
+        },
     };
     let bytes = enc(&k);
     assert_eq!(&bytes[2..], h("0001 02 780001 fd 87fffe"));

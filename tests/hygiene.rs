@@ -2,7 +2,13 @@
 //! prelude, where `Result`, `Ok`, `Option`, `Some`, `None`, `Vec`, `String` and `Err` mean
 //! something else, and under strict lints in user code.
 
-#![deny(missing_docs, unused_qualifications, unsafe_code, clippy::all, clippy::pedantic)]
+#![deny(
+    missing_docs,
+    unused_qualifications,
+    unsafe_code,
+    clippy::all,
+    clippy::pedantic
+)]
 #![allow(clippy::missing_panics_doc)]
 
 //! (crate docs for `missing_docs`)

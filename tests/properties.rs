@@ -82,7 +82,10 @@ fn text() -> impl Strategy<Value = String> {
 }
 
 fn bytes() -> impl Strategy<Value = Vec<u8>> {
-    prop::collection::vec(prop_oneof![Just(0u8), Just(1), Just(0xFF), Just(0xFE), any::<u8>()], 0..6)
+    prop::collection::vec(
+        prop_oneof![Just(0u8), Just(1), Just(0xFF), Just(0xFE), any::<u8>()],
+        0..6,
+    )
 }
 
 /// A value for a `fixed(n)` field: at most `n` bytes, not ending in 0x00.
@@ -123,18 +126,57 @@ fn float64() -> impl Strategy<Value = f64> {
 fn mixed() -> impl Strategy<Value = Mixed> {
     // Small domains for some fields so that ties happen and later fields get compared.
     (
-        (-2i32..2, text(), prop::option::of(0u16..3), 0u64..=i64::MAX as u64, float64(), bytes()),
-        (any::<bool>(), fixed_text(6), -2i64..2, inner(), inner(), any::<[u8; 2]>()),
-        (prop::option::of(bytes()), 0u128..3, any::<f32>(), 0i64..=i64::MAX, fixed_bytes(3)),
+        (
+            -2i32..2,
+            text(),
+            prop::option::of(0u16..3),
+            0u64..=i64::MAX as u64,
+            float64(),
+            bytes(),
+        ),
+        (
+            any::<bool>(),
+            fixed_text(6),
+            -2i64..2,
+            inner(),
+            inner(),
+            any::<[u8; 2]>(),
+        ),
+        (
+            prop::option::of(bytes()),
+            0u128..3,
+            any::<f32>(),
+            0i64..=i64::MAX,
+            fixed_bytes(3),
+        ),
     )
-        .prop_map(|((a, b, c, ts, d, e), (f, g, h, i, j, k), (l, m, n, o, p))| Mixed {
-            a, b, c, ts, d, e, f, g, h, i, j, k, l, m, n, o, p,
-        })
+        .prop_map(
+            |((a, b, c, ts, d, e), (f, g, h, i, j, k), (l, m, n, o, p))| Mixed {
+                a,
+                b,
+                c,
+                ts,
+                d,
+                e,
+                f,
+                g,
+                h,
+                i,
+                j,
+                k,
+                l,
+                m,
+                n,
+                o,
+                p,
+            },
+        )
 }
 
-
 fn enc<K: RowKey>(k: &K) -> Vec<u8> {
-    k.to_bytes().expect("generated values are encodable").to_vec()
+    k.to_bytes()
+        .expect("generated values are encodable")
+        .to_vec()
 }
 
 /// Decodes `bytes`; if they decode, they must re-encode to themselves.
@@ -292,7 +334,11 @@ struct Hashy {
 
 #[test]
 fn hashed_and_reversed_round_trip() {
-    let k = Hashy { id: Hashed::new(42), seq: 0x0102_0304, tag: "ab".into() };
+    let k = Hashy {
+        id: Hashed::new(42),
+        seq: 0x0102_0304,
+        tag: "ab".into(),
+    };
     let bytes = enc(&k);
     assert_eq!(Hashy::decode(&bytes).unwrap(), k);
 }

@@ -1,1 +1,11 @@
+//! trybuild ui-tests: every compile-time rule of the derive, with its exact message and span
+//! snapshotted in the `.stderr` beside each case. Regenerate with `TRYBUILD=overwrite`.
 
+#[test]
+fn ui() {
+    let t = trybuild::TestCases::new();
+    t.compile_fail("ui-tests/attr/*.rs");
+    t.compile_fail("ui-tests/types/*.rs");
+    t.compile_fail("ui-tests/layout/*.rs");
+    t.pass("ui-tests/pass/*.rs");
+}

@@ -235,8 +235,10 @@ fn parse_salt(cx: &Ctxt, attr: &Attribute) -> Option<Located<u16>> {
         return None;
     }
     let mut buckets = None;
+    let mut seen = false;
     let res = attr.parse_nested_meta(|meta| {
         if meta.path.is_ident("buckets") {
+            seen = true;
             let lit: LitInt = meta.value()?.parse()?;
             if let Some(v) = int_in(cx, &lit, 2, 256, "`buckets`", "#[salt(buckets = 16)]") {
                 set(
@@ -268,7 +270,7 @@ fn parse_salt(cx: &Ctxt, attr: &Attribute) -> Option<Located<u16>> {
         cx.syn_error(e);
         return None;
     }
-    if buckets.is_none() {
+    if !seen {
         cx.error(
             &attr.meta,
             "`salt` needs the number of buckets: `#[salt(buckets = 16)]`",

@@ -8,5 +8,7 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// Hex with spaces and underscores removed, so vectors can be grouped by field.
 pub fn h(s: &str) -> String {
-    s.chars().filter(|c| !c.is_whitespace() && *c != '_').collect()
+    s.chars()
+        .filter(|c| !c.is_whitespace() && *c != '_')
+        .collect()
 }

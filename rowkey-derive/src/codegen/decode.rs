@@ -1,7 +1,8 @@
 //! The `Decode` impl: one codec read per field, errors attributed to the field.
 
 use proc_macro2::{Span, TokenStream};
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::{GenericParam, Lifetime, LifetimeParam};
 
 use super::{codec_ty, private};
@@ -26,8 +27,10 @@ pub fn expand(key: &Key) -> TokenStream {
         let ty = f.ty;
         let name = f.ident;
         let label = name.to_string();
+        let ps = super::private_at(ty.span());
+        let read = quote_spanned!(ty.span()=> <#codec as #ps::CodecDecode<#de, #ty>>::read);
         quote! {
-            #name: match <#codec as #p::CodecDecode<#de, #ty>>::read(__rowkey_src) {
+            #name: match #read(__rowkey_src) {
                 #p::Ok(__rowkey_v) => __rowkey_v,
                 #p::Err(__rowkey_e) => return #p::Err(__rowkey_e.in_field(#label)),
             },

@@ -7,7 +7,8 @@ mod encode;
 mod schema;
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 
 use crate::model::{Codec, Key, KeyField};
 
@@ -16,9 +17,14 @@ pub fn private() -> TokenStream {
     quote!(::rowkey::__private)
 }
 
+/// The same path with every token spanned at `span`, so errors land there.
+pub fn private_at(span: proc_macro2::Span) -> TokenStream {
+    quote_spanned!(span=> ::rowkey::__private)
+}
+
 /// The codec type of a field: `Desc<Fixed<16>>` for `#[desc] #[fixed(16)]`.
 pub fn codec_ty(field: &KeyField) -> TokenStream {
-    let p = private();
+    let p = private_at(field.ty.span());
     let base = match field.codec {
         Codec::Natural => quote!(#p::Natural),
         Codec::Fixed(n) => quote!(#p::Fixed<#n>),
@@ -34,12 +40,13 @@ pub fn codec_ty(field: &KeyField) -> TokenStream {
     }
 }
 
-/// `<Codec as Codec<FieldType>>`, the path every per-field call goes through.
+/// `<Codec as Codec<FieldType>>`, the path every per-field call goes through. Spanned at the
+/// field's type, so a type the codec cannot encode is reported there.
 pub fn codec_of(field: &KeyField) -> TokenStream {
-    let p = private();
+    let p = private_at(field.ty.span());
     let c = codec_ty(field);
     let ty = field.ty;
-    quote!(<#c as #p::Codec<#ty>>)
+    quote_spanned!(ty.span()=> <#c as #p::Codec<#ty>>)
 }
 
 pub fn expand(key: &Key) -> TokenStream {

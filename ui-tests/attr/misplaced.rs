@@ -1,0 +1,12 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+#[salt(buckets = 4)]
+struct Key {
+    #[rowkey(max_len = 10)]
+    id: u64,
+    #[tag(1)]
+    n: u8,
+}
+
+fn main() {}

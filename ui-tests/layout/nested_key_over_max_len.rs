@@ -1,0 +1,16 @@
+// The nested key's width is only known to the compiler: the limit is checked in const eval.
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct Inner {
+    a: u64,
+    b: u64,
+}
+
+#[derive(RowKey)]
+#[rowkey(max_len = 10)]
+struct Outer {
+    inner: Inner,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct Key<T> {
+    id: T,
+}
+
+fn main() {}

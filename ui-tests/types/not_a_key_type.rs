@@ -1,0 +1,8 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct Key {
+    ids: Vec<u16>,
+}
+
+fn main() {}

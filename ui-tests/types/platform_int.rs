@@ -1,0 +1,8 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct Key {
+    id: usize,
+}
+
+fn main() {}

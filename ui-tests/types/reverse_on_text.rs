@@ -1,0 +1,9 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct Key {
+    #[reverse]
+    name: String,
+}
+
+fn main() {}
