@@ -17,6 +17,8 @@
 pub mod shadowed {
     #![no_implicit_prelude]
     #![allow(dead_code, non_camel_case_types, missing_docs)]
+    // The user's own field name, chosen to collide with the expansion's locals.
+    #![allow(clippy::pub_underscore_fields)]
 
     pub struct Result;
     pub struct Ok;

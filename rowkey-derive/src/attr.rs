@@ -201,8 +201,8 @@ impl FieldAttrs {
                         set(cx, &mut out.hash, Located { span, ..len }, "hash", span);
                     }
                 }
-                "reverse_ts" | "desc" | "reverse" | "timestamp" => {
-                    if flag(cx, attr, &name) {
+                "reverse_ts" | "desc" | "reverse" | "timestamp" if flag(cx, attr, &name) => {
+                    {
                         out.rendered.push(name.clone());
                         let slot = match name.as_str() {
                             "reverse_ts" => &mut out.reverse_ts,

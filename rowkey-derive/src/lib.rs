@@ -33,10 +33,7 @@ pub fn derive_row_key(input: TokenStream) -> TokenStream {
 
 fn expand(input: &DeriveInput) -> proc_macro2::TokenStream {
     let cx = ctxt::Ctxt::new();
-    let key = ast::Input::from_syn(&cx, input).map(|ast| {
-        validate::check(&cx, &ast);
-        ast
-    });
+    let key = ast::Input::from_syn(&cx, input).inspect(|ast| validate::check(&cx, ast));
     match (cx.check(), key) {
         (Ok(()), Some(ast)) => codegen::expand(&model::Key::from_ast(&ast)),
         (Err(e), _) => fallback::expand(input, e),
