@@ -1,1 +1,316 @@
-fn main() {}
+//! The 33-byte `Event` key of DESIGN.md, `[salt][u64 user][16-byte padded type][reverse ts]`,
+//! timed in one run against a hand-written encoder/decoder of the same bytes and against the
+//! peer crates `storekey` and `memcomparable` on the same tuple. Prints the ratios at the end.
+//!
+//! Like with like: the generated encoder is timed with the salt byte given (the MD5 is timed on
+//! its own), as is the hand-written one; decoders are compared on the trusted path (salt byte
+//! range-checked, not re-hashed), borrowing the event type. The full salted encode and decode
+//! are timed too, so users see what MD5 costs them.
+//!
+//! Run: `cargo bench --bench event_key` (about two minutes).
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput};
+use rowkey::RowKey;
+
+#[derive(RowKey, Debug, PartialEq)]
+struct Event<'a> {
+    #[salt(buckets = 16)]
+    user_id: u64,
+    #[fixed(16)]
+    event_type: &'a str,
+    #[reverse_ts]
+    ts: u64,
+}
+
+/// The same fields without the salt, to show `to_bytes`'s allocation apart from MD5.
+#[derive(RowKey)]
+struct Unsalted<'a> {
+    user_id: u64,
+    #[fixed(16)]
+    event_type: &'a str,
+    #[reverse_ts]
+    ts: u64,
+}
+
+/// A careful hand-written encoder of the same bytes, with the same checks (fixed field fits
+/// and has no trailing NUL, timestamp in range, buffer large enough) and the same register
+/// padding a performance-minded engineer would write.
+mod hand {
+    #[derive(Debug)]
+    pub struct Error;
+
+    #[inline(always)]
+    fn pad16(s: &[u8]) -> [u8; 16] {
+        let n = s.len();
+        let w: u128 = if n >= 8 {
+            let lo = u64::from_le_bytes(s[..8].try_into().unwrap());
+            let hi = u64::from_le_bytes(s[n - 8..].try_into().unwrap());
+            u128::from(lo) | (u128::from(hi) << ((n - 8) * 8))
+        } else if n >= 4 {
+            let lo = u32::from_le_bytes(s[..4].try_into().unwrap());
+            let hi = u32::from_le_bytes(s[n - 4..].try_into().unwrap());
+            u128::from(lo) | (u128::from(hi) << ((n - 4) * 8))
+        } else if n > 0 {
+            u128::from(s[0])
+                | (u128::from(s[n / 2]) << ((n / 2) * 8))
+                | (u128::from(s[n - 1]) << ((n - 1) * 8))
+        } else {
+            0
+        };
+        w.to_le_bytes()
+    }
+
+    #[inline(never)]
+    pub fn encode(
+        salt: u8,
+        user_id: u64,
+        event_type: &str,
+        ts: u64,
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
+        let t = event_type.as_bytes();
+        if t.len() > 16 || t.last() == Some(&0) || ts > i64::MAX as u64 {
+            return Err(Error);
+        }
+        let out: &mut [u8; 33] = out
+            .get_mut(..33)
+            .ok_or(Error)?
+            .try_into()
+            .map_err(|_| Error)?;
+        out[0] = salt;
+        out[1..9].copy_from_slice(&user_id.to_be_bytes());
+        out[9..25].copy_from_slice(&pad16(t));
+        out[25..33].copy_from_slice(&(i64::MAX - ts as i64).to_be_bytes());
+        Ok(33)
+    }
+
+    /// The naive padding: copy into a zeroed array (a variable-length memcpy).
+    #[inline(never)]
+    pub fn encode_naive(
+        salt: u8,
+        user_id: u64,
+        event_type: &str,
+        ts: u64,
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
+        let t = event_type.as_bytes();
+        if t.len() > 16 || t.last() == Some(&0) || ts > i64::MAX as u64 {
+            return Err(Error);
+        }
+        let out: &mut [u8; 33] = out
+            .get_mut(..33)
+            .ok_or(Error)?
+            .try_into()
+            .map_err(|_| Error)?;
+        out[0] = salt;
+        out[1..9].copy_from_slice(&user_id.to_be_bytes());
+        let mut pad = [0u8; 16];
+        pad[..t.len()].copy_from_slice(t);
+        out[9..25].copy_from_slice(&pad);
+        out[25..33].copy_from_slice(&(i64::MAX - ts as i64).to_be_bytes());
+        Ok(33)
+    }
+
+    /// Decodes with the same checks as the generated trusted path: exact length, salt byte
+    /// below the bucket count, UTF-8, timestamp sign bit; the type is borrowed.
+    #[inline(never)]
+    pub fn decode(b: &[u8]) -> Result<(u64, &str, u64), Error> {
+        let b: &[u8; 33] = b.try_into().map_err(|_| Error)?;
+        if b[0] >= 16 {
+            return Err(Error);
+        }
+        let user = u64::from_be_bytes(b[1..9].try_into().unwrap());
+        let t = &b[9..25];
+        let end = t.iter().rposition(|&x| x != 0).map_or(0, |i| i + 1);
+        let s = std::str::from_utf8(&t[..end]).map_err(|_| Error)?;
+        let rev = i64::from_be_bytes(b[25..33].try_into().unwrap());
+        if rev < 0 {
+            return Err(Error);
+        }
+        Ok((user, s, (i64::MAX - rev) as u64))
+    }
+}
+
+#[inline(never)]
+fn gen_encode(ev: &Event, salt: u8, out: &mut [u8]) -> usize {
+    ev.encode_to_slice_with_salt(Some(salt), out).unwrap()
+}
+
+#[inline(never)]
+fn gen_decode(b: &[u8]) -> Event<'_> {
+    Event::decode_trusted(b).unwrap()
+}
+
+type Tuple<'a> = (u8, u64, &'a str, u64);
+
+fn benches(c: &mut Criterion) {
+    let ev = Event {
+        user_id: 7_000_123,
+        event_type: "click",
+        ts: 1_700_000_000_000,
+    };
+    let salt = ev.salt_bucket().unwrap();
+    let rev = (i64::MAX - ev.ts as i64) as u64;
+    let tuple: Tuple = (salt, ev.user_id, ev.event_type, rev);
+    let key = ev.to_bytes().unwrap();
+    let mut hand_buf = [0u8; 33];
+    assert_eq!(
+        hand::encode(salt, ev.user_id, ev.event_type, ev.ts, &mut hand_buf).unwrap(),
+        33
+    );
+    assert_eq!(
+        &hand_buf[..],
+        &key[..],
+        "hand-written and generated bytes differ"
+    );
+    let sk = storekey::serialize(&tuple).unwrap();
+    let mc = memcomparable::to_vec(&tuple).unwrap();
+
+    let mut g = c.benchmark_group("encode");
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("generated", |b| {
+        let mut buf = [0u8; Event::MAX_LEN];
+        b.iter(|| gen_encode(black_box(&ev), black_box(salt), &mut buf))
+    });
+    g.bench_function("hand", |b| {
+        let mut buf = [0u8; 33];
+        b.iter(|| {
+            hand::encode(
+                black_box(salt),
+                black_box(ev.user_id),
+                black_box(ev.event_type),
+                black_box(ev.ts),
+                &mut buf,
+            )
+            .unwrap()
+        })
+    });
+    g.bench_function("hand_naive_pad", |b| {
+        let mut buf = [0u8; 33];
+        b.iter(|| {
+            hand::encode_naive(
+                black_box(salt),
+                black_box(ev.user_id),
+                black_box(ev.event_type),
+                black_box(ev.ts),
+                &mut buf,
+            )
+            .unwrap()
+        })
+    });
+    g.bench_function("storekey", |b| {
+        let mut buf = Vec::with_capacity(64);
+        b.iter(|| {
+            buf.clear();
+            storekey::serialize_into(&mut buf, black_box(&tuple)).unwrap();
+            buf.len()
+        })
+    });
+    g.bench_function("memcomparable", |b| {
+        let mut buf = Vec::with_capacity(64);
+        b.iter(|| {
+            buf.clear();
+            let mut s = memcomparable::Serializer::new(&mut buf);
+            serde::Serialize::serialize(black_box(&tuple), &mut s).unwrap();
+            buf.len()
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("alloc");
+    g.bench_function("generated_to_bytes", |b| {
+        b.iter(|| black_box(&ev).to_bytes().unwrap())
+    });
+    let unsalted = Unsalted {
+        user_id: ev.user_id,
+        event_type: ev.event_type,
+        ts: ev.ts,
+    };
+    g.bench_function("generated_to_bytes_unsalted", |b| {
+        b.iter(|| black_box(&unsalted).to_bytes().unwrap())
+    });
+    g.bench_function("storekey", |b| {
+        b.iter(|| storekey::serialize(black_box(&tuple)).unwrap())
+    });
+    g.bench_function("memcomparable", |b| {
+        b.iter(|| memcomparable::to_vec(black_box(&tuple)).unwrap())
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("decode");
+    g.bench_function("generated", |b| b.iter(|| gen_decode(black_box(&key))));
+    g.bench_function("hand", |b| {
+        b.iter(|| hand::decode(black_box(&key)).unwrap())
+    });
+    g.bench_function("storekey", |b| {
+        b.iter(|| storekey::deserialize::<Tuple>(black_box(&sk)).unwrap())
+    });
+    g.bench_function("memcomparable", |b| {
+        b.iter(|| memcomparable::from_slice::<(u8, u64, String, u64)>(black_box(&mc)).unwrap())
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("salted");
+    g.bench_function("md5_salt", |b| b.iter(|| black_box(&ev).salt_bucket()));
+    g.bench_function("encode_with_md5", |b| {
+        let mut buf = [0u8; Event::MAX_LEN];
+        b.iter(|| black_box(&ev).encode_to_slice(&mut buf).unwrap())
+    });
+    g.bench_function("decode_checking_salt", |b| {
+        b.iter(|| Event::decode(black_box(&key)).unwrap())
+    });
+    g.finish();
+}
+
+/// Criterion's median estimate of one benchmark, in nanoseconds.
+fn median_ns(group: &str, name: &str) -> Option<f64> {
+    let dir = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into());
+    let path = format!("{dir}/criterion/{group}/{name}/new/estimates.json");
+    let text = std::fs::read_to_string(path).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    v["median"]["point_estimate"].as_f64()
+}
+
+fn report() {
+    let rows: &[(&str, &str, &str, &str)] = &[
+        ("encode", "generated", "encode", "hand"),
+        ("encode", "hand_naive_pad", "encode", "hand"),
+        ("encode", "storekey", "encode", "hand"),
+        ("encode", "memcomparable", "encode", "hand"),
+        ("alloc", "generated_to_bytes", "encode", "hand"),
+        ("alloc", "generated_to_bytes_unsalted", "encode", "hand"),
+        ("alloc", "storekey", "encode", "hand"),
+        ("alloc", "memcomparable", "encode", "hand"),
+        ("decode", "generated", "decode", "hand"),
+        ("decode", "storekey", "decode", "hand"),
+        ("decode", "memcomparable", "decode", "hand"),
+        ("salted", "md5_salt", "encode", "hand"),
+        ("salted", "encode_with_md5", "encode", "hand"),
+        ("salted", "decode_checking_salt", "decode", "hand"),
+    ];
+    println!(
+        "\n{:<40} {:>10} {:>14}",
+        "benchmark (median)", "ns", "x hand-written"
+    );
+    for (g, n, bg, bn) in rows {
+        match (median_ns(g, n), median_ns(bg, bn)) {
+            (Some(t), Some(base)) => {
+                println!("{:<40} {:>10.2} {:>14.2}", format!("{g}/{n}"), t, t / base)
+            }
+            _ => println!("{:<40} {:>10} {:>14}", format!("{g}/{n}"), "-", "-"),
+        }
+    }
+}
+
+fn main() {
+    let mut c = Criterion::default()
+        .warm_up_time(Duration::from_millis(800))
+        .measurement_time(Duration::from_secs(3))
+        .configure_from_args();
+    benches(&mut c);
+    c.final_summary();
+    report();
+}
