@@ -23,11 +23,21 @@
 //! assert_eq!(Event::decode(&buf[..n])?, ev);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! See [`attributes`] for every attribute, [`RowKey`] for the encode and decode methods, and
+//! [`Schema`] for a key's layout as data.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 extern crate self as rowkey;
+
+pub mod attributes;
+
+/// The README's examples, compiled and run as doctests so they cannot drift.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
 
 pub use rowkey_derive::RowKey;
 pub use rowkey_runtime::*;

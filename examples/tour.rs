@@ -1,0 +1,140 @@
+//! A tour of rowkey on the HBase guide's key designs: encode, print as HBase shows keys,
+//! decode, and print each key's layout (as Markdown, and as JSON for tools).
+//!
+//! Run: `cargo run --release --example tour`
+
+use std::error::Error;
+
+use rowkey::{fmt::binary, Hashed, RowKey};
+
+/// DESIGN.md's event key: one user's events, newest first, spread over 16 salt buckets.
+#[derive(RowKey, Debug, PartialEq)]
+struct Event {
+    #[salt(buckets = 16)]
+    user_id: u64,
+    #[fixed(16)]
+    event_type: String,
+    #[reverse_ts]
+    ts: u64,
+}
+
+/// The guide's log-data design with the host in the lead and a reverse timestamp, so the latest
+/// events of one host are the first rows of a prefix scan. Borrowed fields decode zero-copy.
+#[derive(RowKey, Debug, PartialEq)]
+struct HostLog<'a> {
+    host: &'a str,
+    #[reverse_ts]
+    ts: i64,
+    event_type: &'a str,
+}
+
+/// The guide's customer/order case study: `[MD5 of customer number][reverse order date]`.
+#[derive(RowKey, Debug, PartialEq)]
+struct CustomerOrder {
+    #[hash(md5)]
+    customer: Hashed<String>,
+    #[reverse_ts]
+    order_date: u64,
+    order_id: u32,
+}
+
+/// The Flurry article's funnel: signed metrics and a descending score.
+#[derive(RowKey, Debug, PartialEq)]
+struct Leaderboard {
+    game: String,
+    #[desc]
+    score: i64,
+    player: String,
+}
+
+fn show<K: RowKey + std::fmt::Debug>(key: &K) -> Result<Vec<u8>, Box<dyn Error>> {
+    let bytes = key.to_bytes()?;
+    println!("  {key:?}");
+    println!("    {} bytes: {}", bytes.len(), binary(&bytes));
+    Ok(bytes.to_vec())
+}
+
+fn main() -> Result<(), Box<dyn Error>> {
+    println!("== Event: [salt][user_id][event_type: fixed 16][Long.MAX_VALUE - ts]");
+    let ev = Event {
+        user_id: 7,
+        event_type: "click".into(),
+        ts: 1_700_000_000_000,
+    };
+    let mut buf = [0u8; Event::MAX_LEN];
+    let n = ev.encode_to_slice(&mut buf)?;
+    println!("  {ev:?}\n    {n} bytes: {}", binary(&buf[..n]));
+    assert_eq!(Event::decode(&buf[..n])?, ev);
+    println!("    decodes back; salt bucket {:?}", ev.salt_bucket());
+
+    println!("\n== HostLog: host first, newest first within a host");
+    let mut rows = Vec::new();
+    for (ts, kind) in [
+        (1_700_000_000_000, "login"),
+        (1_700_000_060_000, "click"),
+        (1_700_000_120_000, "logout"),
+    ] {
+        rows.push(show(&HostLog {
+            host: "web-01",
+            ts,
+            event_type: kind,
+        })?);
+    }
+    rows.sort();
+    let latest = HostLog::decode(&rows[0])?;
+    println!("  first row in key order is the latest: {latest:?}");
+    assert_eq!(latest.event_type, "logout");
+
+    println!("\n== CustomerOrder: [MD5(customer)][reverse order date][order id]");
+    let order = CustomerOrder {
+        customer: Hashed::new("customer-1234".into()),
+        order_date: 1_700_000_000_000,
+        order_id: 42,
+    };
+    let bytes = show(&order)?;
+    let back = CustomerOrder::decode(&bytes)?;
+    println!("  decoded: {back:?} (the digest only: a hash cannot be undone)");
+
+    println!("\n== Leaderboard: negative scores sort correctly, highest first");
+    let mut board: Vec<Vec<u8>> = [(-5, "ann"), (120, "bob"), (0, "cy"), (7, "dee")]
+        .iter()
+        .map(|&(score, p)| {
+            Leaderboard {
+                game: "chess".into(),
+                score,
+                player: p.into(),
+            }
+            .to_bytes()
+            .map(|b| b.to_vec())
+        })
+        .collect::<Result<_, _>>()?;
+    board.sort();
+    for row in &board {
+        let k = Leaderboard::decode(row)?;
+        println!("  {:>5} {}", k.score, k.player);
+    }
+
+    println!("\n== Bad input is refused, never truncated");
+    let bad = Event {
+        user_id: 1,
+        event_type: "a-much-too-long-event-type".into(),
+        ts: 1,
+    };
+    println!("  {}", bad.to_bytes().unwrap_err());
+    println!("  {}", Event::decode(&buf[..20]).unwrap_err());
+
+    println!("\n== Layouts");
+    for schema in [
+        Event::SCHEMA,
+        HostLog::SCHEMA,
+        CustomerOrder::SCHEMA,
+        Leaderboard::SCHEMA,
+    ] {
+        println!("\n{}", schema.to_markdown());
+    }
+    println!(
+        "== Event::SCHEMA as JSON\n{}",
+        serde_json::to_string_pretty(Event::SCHEMA)?
+    );
+    Ok(())
+}

@@ -1,0 +1,194 @@
+//! The attribute reference: every attribute `#[derive(RowKey)]` accepts, with an example.
+//!
+//! This module holds documentation only. The byte format of each is permanent: keys written by
+//! one release read back in every later one.
+//!
+//! # Field types without attributes
+//!
+//! | type | encoding |
+//! |---|---|
+//! | `u8`..`u128` | big-endian, fixed width |
+//! | `i8`..`i128` | big-endian with the sign bit flipped (`v ^ MIN`), so negatives sort first |
+//! | `bool` | `0x00` / `0x01` |
+//! | `f32`, `f64` | IEEE bits; negative: all bits inverted; else sign bit set (a total order) |
+//! | text and bytes | `0x00` escaped as `0x00 0xFF`, then the terminator `0x00 0x01` |
+//! | `[u8; N]` | the N bytes |
+//! | `Option<T>` | `0x00` for None; `0x01` then T |
+//! | a `#[derive(RowKey)]` type | its encoding, salt excluded |
+//!
+//! Text and bytes are `String`, `&str`, `Box<str>`, `Cow<str>`, `Vec<u8>`, `&[u8]`,
+//! `Box<[u8]>` and `Cow<[u8]>`. Borrowed types decode without copying; their bytes must not
+//! need unescaping (a value with a `0x00`), otherwise decoding says to use an owned type.
+//! `usize`/`isize` are refused: their width depends on the platform.
+//!
+//! ```
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey, Debug, PartialEq)]
+//! struct Reading<'a> {
+//!     sensor: &'a str,
+//!     delta: i32,
+//!     value: f64,
+//!     tag: Option<u8>,
+//! }
+//!
+//! let lo = Reading { sensor: "s1", delta: -5, value: 0.5, tag: None }.to_bytes()?;
+//! let hi = Reading { sensor: "s1", delta: 3, value: -1.0, tag: None }.to_bytes()?;
+//! assert!(lo < hi); // -5 < 3, even though the value field says otherwise
+//! assert_eq!(Reading::decode(&lo)?.sensor, "s1");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # `#[fixed(N)]`
+//!
+//! On text or bytes: exactly N bytes, right-padded with `0x00`. A longer value is an
+//! [`EncodeError`](crate::EncodeError), never truncated; so is a value ending in `0x00`, which the
+//! padding would swallow. Decoding strips the padding.
+//!
+//! ```
+//! use rowkey::{EncodeErrorKind, RowKey};
+//!
+//! #[derive(RowKey)]
+//! struct Code { #[fixed(4)] code: String }
+//!
+//! assert_eq!(&Code { code: "ab".into() }.to_bytes()?[..], b"ab\0\0");
+//! let err = Code { code: "abcde".into() }.to_bytes().unwrap_err();
+//! assert_eq!(err.kind(), EncodeErrorKind::TooLongForFixed { len: 5, width: 4 });
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # `#[max_len(N)]`
+//!
+//! On variable-length text or bytes: the value may hold at most N bytes. It bounds the key's
+//! `MAX_LEN` (each byte may escape to two, plus the terminator), so keys fit stack buffers.
+//!
+//! ```
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey)]
+//! struct Host { #[max_len(8)] host: String, port: u16 }
+//!
+//! assert_eq!(Host::MAX_LEN, 2 * 8 + 2 + 2);
+//! assert!(Host { host: "a-long-hostname".into(), port: 80 }.to_bytes().is_err());
+//! ```
+//!
+//! # `#[reverse_ts]`
+//!
+//! On `u64` or `i64`: `i64::MAX - ts` as 8 bytes big-endian, byte-identical to HBase's
+//! `Bytes.toBytes(Long.MAX_VALUE - ts)`, so the newest row of a prefix sorts first. A timestamp
+//! outside `0..=i64::MAX` is an error. Cannot be combined with `desc`.
+//!
+//! ```
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey)]
+//! struct Version { id: u32, #[reverse_ts] ts: u64 }
+//!
+//! let old = Version { id: 1, ts: 100 }.to_bytes()?;
+//! let new = Version { id: 1, ts: 200 }.to_bytes()?;
+//! assert!(new < old);
+//! assert_eq!(&old[4..], (i64::MAX - 100).to_be_bytes());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # `#[timestamp]`
+//!
+//! On an integer: marks an ascending time field, encoded as its integer type. It exists for the
+//! hotspot rule below and for the layout docs.
+//!
+//! # `#[desc]`
+//!
+//! On any ordered field: every byte of its encoding inverted, so the field sorts descending.
+//! Variable-length fields stay prefix-free. A borrowed field cannot be `desc` (its bytes are
+//! stored inverted): use `String` or `Cow`.
+//!
+//! ```
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey)]
+//! struct Score { game: u16, #[desc] points: i64 }
+//!
+//! assert!(Score { game: 1, points: 10 }.to_bytes()? < Score { game: 1, points: -10 }.to_bytes()?);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # `#[reverse]`
+//!
+//! On integers and `[u8; N]`: the fixed-width bytes reversed, so sequential ids (whose low
+//! bytes change fastest) spread over the key space, as the HBase guide's "reversing the key".
+//! Order is given up: scans may fix the field by equality only.
+//!
+//! ```
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey)]
+//! struct Msg { #[reverse] id: u32 }
+//!
+//! assert_eq!(&Msg { id: 0x0102_0304 }.to_bytes()?[..], [4, 3, 2, 1]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # `#[hash(md5)]`, `#[hash(md5, len = N)]`
+//!
+//! The field is stored as (the first N bytes of) the MD5 of its value, as the guide's
+//! "[MD5 of customer number] = 16 bytes". Since the value cannot be recovered, the field's type
+//! is [`Hashed<T>`](crate::Hashed) (or `Hashed<T, N>`), which decodes to the digest alone.
+//! Text hashes its UTF-8 bytes and integers their big-endian bytes, as Java's
+//! `MessageDigest.digest(Bytes.toBytes(x))` does.
+//!
+//! ```
+//! use rowkey::{Hashed, RowKey};
+//!
+//! #[derive(RowKey, Debug, PartialEq)]
+//! struct Order { #[hash(md5, len = 4)] customer: Hashed<String, 4>, order: u32 }
+//!
+//! let o = Order { customer: Hashed::new("foo".into()), order: 1 };
+//! let bytes = o.to_bytes()?;
+//! assert_eq!(&bytes[..4], [0xac, 0xbd, 0x18, 0xdb]); // md5("foo") begins acbd18db
+//! let back = Order::decode(&bytes)?;
+//! assert_eq!(back, o);
+//! assert_eq!(back.customer.value(), None);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # `#[salt(buckets = N)]`
+//!
+//! On one field F: the key starts with a salt byte, `md5(encoded fields up to and including
+//! F)`, first 8 bytes big-endian, modulo N (2..=256). Writes spread over N key ranges, while
+//! every key of one entity (same fields up to F) lands in one bucket, so a read that knows them
+//! rebuilds the full key. `decode` checks the salt byte (one hash); `decode_trusted` skips that.
+//!
+//! ```
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey, Debug, PartialEq)]
+//! struct Row { #[salt(buckets = 4)] #[fixed(7)] row: String }
+//!
+//! let k = Row { row: "foo0003".into() };
+//! assert_eq!(k.salt_bucket(), Some(0));
+//! assert_eq!(&k.to_bytes()?[..], b"\x00foo0003");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # `#[rowkey(max_len = N)]`, `#[rowkey(allow_hotspot)]`
+//!
+//! On the struct. `max_len` is the key limit (default 32767, HBase's; Bigtable's is 4096): a
+//! longer key is an encode error, and a fixed-length key longer than the limit a compile error.
+//!
+//! `allow_hotspot` accepts a `#[timestamp]` or `#[reverse_ts]` field leading an unsalted key.
+//! Without it that is a compile error: every new row would go to the same region.
+//!
+//! ```compile_fail
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey)]
+//! struct Log { #[timestamp] ts: u64, host: String } // error: a write hotspot
+//! ```
+//!
+//! ```
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey)]
+//! #[rowkey(allow_hotspot, max_len = 4096)]
+//! struct Log { #[timestamp] ts: u64, host: String }
+//! ```
