@@ -271,3 +271,63 @@ fn errors_are_std_errors() {
     is_error(&event("x", u64::MAX).to_bytes().unwrap_err());
     is_error(&Event::decode(&[]).unwrap_err());
 }
+
+#[derive(RowKey, Debug, PartialEq)]
+struct Inner {
+    a: u16,
+    #[fixed(2)]
+    code: String,
+}
+
+#[derive(RowKey, Debug, PartialEq)]
+struct Outer {
+    #[salt(buckets = 4)]
+    id: u32,
+    name: String,
+    inner: Inner,
+}
+
+#[test]
+fn nested_errors_name_the_inner_field_at_its_absolute_offset() {
+    let k = Outer {
+        id: 1,
+        name: "ab".into(),
+        inner: Inner {
+            a: 1,
+            code: "xyz".into(),
+        },
+    };
+    let e = k.to_bytes().unwrap_err();
+    // salt (1) + id (4) + "ab" 00 01 (4) + a (2) = 11
+    assert_eq!((e.field(), e.offset()), ("code", Some(11)));
+    assert_eq!(
+        e.kind(),
+        EncodeErrorKind::TooLongForFixed { len: 3, width: 2 }
+    );
+
+    let good = Outer {
+        id: 1,
+        name: "ab".into(),
+        inner: Inner {
+            a: 1,
+            code: "xy".into(),
+        },
+    };
+    let bytes = good.to_bytes().unwrap();
+    let mut bad = bytes.to_vec();
+    bad.truncate(12);
+    let e = Outer::decode(&bad).unwrap_err();
+    assert_eq!((e.field(), e.offset()), ("code", 11));
+}
+
+#[test]
+fn the_bytes_crate_is_reexported() {
+    let mut buf = rowkey::bytes::BytesMut::new();
+    Short {
+        id: 1,
+        name: "x".into(),
+    }
+    .encode_into(&mut buf)
+    .unwrap();
+    assert_eq!(&buf[..], b"\x00\x00\x00\x01x\x00\x01");
+}

@@ -17,6 +17,9 @@ pub mod sink;
 pub mod source;
 pub mod text;
 
+/// The `bytes` crate, re-exported so that `encode_into(&mut BytesMut)` needs no version match.
+pub use bytes;
+
 pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use crate::field::{Decode, Encode};
 pub use crate::hashed::{HashInput, Hashed};
@@ -29,6 +32,9 @@ pub mod __private {
     pub use crate::codec::{
         Codec, CodecDecode, Desc, Fixed, MaxLen, Md5, Natural, Reverse, ReverseTs,
     };
+    /// The `bytes` crate, re-exported so that `encode_into(&mut BytesMut)` needs no version match.
+    pub use bytes;
+
     pub use crate::error::{DecodeError, EncodeError};
     pub use crate::field::{Decode, Encode};
     pub use crate::key::RowKey;
