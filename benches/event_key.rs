@@ -63,6 +63,39 @@ mod hand {
         w.to_le_bytes()
     }
 
+    /// The naive padding: copy into a zeroed array (a variable-length memcpy).
+    #[inline(always)]
+    fn pad16_naive(s: &[u8]) -> [u8; 16] {
+        let mut pad = [0u8; 16];
+        pad[..s.len()].copy_from_slice(s);
+        pad
+    }
+
+    #[inline(always)]
+    fn encode_padded(
+        salt: u8,
+        user_id: u64,
+        event_type: &str,
+        ts: u64,
+        out: &mut [u8],
+        pad: fn(&[u8]) -> [u8; 16],
+    ) -> Result<usize, Error> {
+        let t = event_type.as_bytes();
+        if t.len() > 16 || t.last() == Some(&0) || ts > i64::MAX as u64 {
+            return Err(Error);
+        }
+        let out: &mut [u8; 33] = out
+            .get_mut(..33)
+            .ok_or(Error)?
+            .try_into()
+            .map_err(|_| Error)?;
+        out[0] = salt;
+        out[1..9].copy_from_slice(&user_id.to_be_bytes());
+        out[9..25].copy_from_slice(&pad(t));
+        out[25..33].copy_from_slice(&(i64::MAX - ts as i64).to_be_bytes());
+        Ok(33)
+    }
+
     #[inline(never)]
     pub fn encode(
         salt: u8,
@@ -71,23 +104,9 @@ mod hand {
         ts: u64,
         out: &mut [u8],
     ) -> Result<usize, Error> {
-        let t = event_type.as_bytes();
-        if t.len() > 16 || t.last() == Some(&0) || ts > i64::MAX as u64 {
-            return Err(Error);
-        }
-        let out: &mut [u8; 33] = out
-            .get_mut(..33)
-            .ok_or(Error)?
-            .try_into()
-            .map_err(|_| Error)?;
-        out[0] = salt;
-        out[1..9].copy_from_slice(&user_id.to_be_bytes());
-        out[9..25].copy_from_slice(&pad16(t));
-        out[25..33].copy_from_slice(&(i64::MAX - ts as i64).to_be_bytes());
-        Ok(33)
+        encode_padded(salt, user_id, event_type, ts, out, pad16)
     }
 
-    /// The naive padding: copy into a zeroed array (a variable-length memcpy).
     #[inline(never)]
     pub fn encode_naive(
         salt: u8,
@@ -96,22 +115,7 @@ mod hand {
         ts: u64,
         out: &mut [u8],
     ) -> Result<usize, Error> {
-        let t = event_type.as_bytes();
-        if t.len() > 16 || t.last() == Some(&0) || ts > i64::MAX as u64 {
-            return Err(Error);
-        }
-        let out: &mut [u8; 33] = out
-            .get_mut(..33)
-            .ok_or(Error)?
-            .try_into()
-            .map_err(|_| Error)?;
-        out[0] = salt;
-        out[1..9].copy_from_slice(&user_id.to_be_bytes());
-        let mut pad = [0u8; 16];
-        pad[..t.len()].copy_from_slice(t);
-        out[9..25].copy_from_slice(&pad);
-        out[25..33].copy_from_slice(&(i64::MAX - ts as i64).to_be_bytes());
-        Ok(33)
+        encode_padded(salt, user_id, event_type, ts, out, pad16_naive)
     }
 
     /// Decodes with the same checks as the generated trusted path: exact length, salt byte

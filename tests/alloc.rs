@@ -5,6 +5,9 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
+mod common;
+
+use common::Event;
 use rowkey::RowKey;
 
 struct Counting;
@@ -46,16 +49,6 @@ fn count<R>(f: impl FnOnce() -> R) -> (R, usize, usize) {
     let (c0, b0) = (COUNT.with(Cell::get), BYTES.with(Cell::get));
     let r = f();
     (r, COUNT.with(Cell::get) - c0, BYTES.with(Cell::get) - b0)
-}
-
-#[derive(RowKey, Debug, PartialEq)]
-struct Event {
-    #[salt(buckets = 16)]
-    user_id: u64,
-    #[fixed(16)]
-    event_type: String,
-    #[reverse_ts]
-    ts: u64,
 }
 
 #[derive(RowKey, Debug, PartialEq)]

@@ -1,17 +1,10 @@
 //! Bad input always gets a clear error that names the field and the offset, and loses nothing:
 //! encoders refuse rather than truncate, decoders refuse rather than guess or panic.
 
-use rowkey::{DecodeErrorKind, EncodeErrorKind, RowKey};
+mod common;
 
-#[derive(RowKey, Debug, PartialEq)]
-struct Event {
-    #[salt(buckets = 16)]
-    user_id: u64,
-    #[fixed(16)]
-    event_type: String,
-    #[reverse_ts]
-    ts: u64,
-}
+use common::Event;
+use rowkey::{DecodeErrorKind, EncodeErrorKind, RowKey};
 
 #[derive(RowKey, Debug, PartialEq)]
 #[rowkey(max_len = 12)]

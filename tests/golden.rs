@@ -7,7 +7,7 @@ mod common;
 
 use std::borrow::Cow;
 
-use common::{h, hex};
+use common::{h, hex, Event};
 use rowkey::{Hashed, RowKey};
 
 fn enc<K: RowKey>(k: &K) -> String {
@@ -279,17 +279,6 @@ fn guide_salting_example() {
         .salt_bucket(),
         Some(0)
     );
-}
-
-/// DESIGN.md's 33-byte `Event` key: `[salt][u64][16-byte padded str][reverse ts]`.
-#[derive(RowKey, Debug, PartialEq)]
-struct Event {
-    #[salt(buckets = 16)]
-    user_id: u64,
-    #[fixed(16)]
-    event_type: String,
-    #[reverse_ts]
-    ts: u64,
 }
 
 #[test]

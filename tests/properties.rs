@@ -8,6 +8,9 @@ use std::borrow::Cow;
 use std::cmp::Ordering;
 
 use proptest::prelude::*;
+mod common;
+
+use common::Event;
 use rowkey::{Decode, Hashed, RowKey};
 
 #[derive(RowKey, Debug, Clone, PartialEq)]
@@ -300,16 +303,6 @@ proptest! {
             prop_assert_eq!(rowkey::codec::pad::<12>(&src), naive::<12>(&src));
         }
     }
-}
-
-#[derive(RowKey, Debug, Clone, PartialEq)]
-struct Event {
-    #[salt(buckets = 16)]
-    user_id: u64,
-    #[fixed(16)]
-    event_type: String,
-    #[reverse_ts]
-    ts: u64,
 }
 
 #[derive(RowKey, Debug, PartialEq)]

@@ -118,6 +118,25 @@ fn list_keys(keys: &[&str]) -> String {
     }
 }
 
+/// The error for an unknown key inside `#[attr(...)]`, with the accepted keys and a suggestion.
+fn unknown_key(
+    meta: &syn::meta::ParseNestedMeta,
+    attr: &str,
+    expected: &[&str],
+    example: &str,
+) -> syn::Error {
+    let key = meta
+        .path
+        .get_ident()
+        .map(|i| i.to_string())
+        .unwrap_or_default();
+    meta.error(format_args!(
+        "unknown `{attr}` key `{key}`; expected {}{example}{}",
+        list_keys(expected),
+        suggest(&key, expected)
+    ))
+}
+
 /// Reports arguments on a flag attribute such as `#[desc]`; returns whether it was clean.
 fn flag(cx: &Ctxt, attr: &Attribute, name: &str) -> bool {
     match &attr.meta {
@@ -255,15 +274,12 @@ fn parse_salt(cx: &Ctxt, attr: &Attribute) -> Option<Located<u16>> {
             }
             Ok(())
         } else {
-            let key = meta
-                .path
-                .get_ident()
-                .map(|i| i.to_string())
-                .unwrap_or_default();
-            Err(meta.error(format_args!(
-                "unknown `salt` key `{key}`; expected `buckets`, e.g. `#[salt(buckets = 16)]`{}",
-                suggest(&key, &["buckets"])
-            )))
+            Err(unknown_key(
+                &meta,
+                "salt",
+                &["buckets"],
+                ", e.g. `#[salt(buckets = 16)]`",
+            ))
         }
     });
     if let Err(e) = res {
@@ -366,17 +382,12 @@ impl ContainerAttrs {
                         );
                         Ok(())
                     } else {
-                        let key = meta
-                            .path
-                            .get_ident()
-                            .map(|i| i.to_string())
-                            .unwrap_or_default();
-                        let expected = ["max_len", "allow_hotspot"];
-                        Err(meta.error(format_args!(
-                            "unknown `rowkey` key `{key}`; expected {}{}",
-                            list_keys(&expected),
-                            suggest(&key, &expected)
-                        )))
+                        Err(unknown_key(
+                            &meta,
+                            "rowkey",
+                            &["max_len", "allow_hotspot"],
+                            "",
+                        ))
                     }
                 });
                 if let Err(e) = res {

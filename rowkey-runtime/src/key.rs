@@ -186,22 +186,33 @@ pub trait RowKey: Encode + Sized {
     where
         Self: Decode<'de>,
     {
-        let mut r = Reader::new(bytes);
-        if Self::__SALT_BUCKETS != 0 {
-            let [found] = r.take_array::<1>()?;
-            if u16::from(found) >= Self::__SALT_BUCKETS {
-                return Err(DecodeError::new(
-                    0,
-                    DecodeErrorKind::SaltOutOfRange {
-                        found,
-                        buckets: Self::__SALT_BUCKETS,
-                    },
-                )
-                .in_field(Self::SCHEMA.salt_field().unwrap_or("")));
-            }
+        // The same body twice: in the first arm the compiler knows the input's length, so the
+        // per-field bounds checks of a fixed-length key fold away, as in a hand-written decoder.
+        match Self::FIXED_LEN {
+            Some(n) if bytes.len() == n => decode_fields(bytes),
+            _ => decode_fields(bytes),
         }
-        let key = <Self as Decode<'de>>::read(&mut r)?;
-        r.finish()?;
-        Ok(key)
     }
+}
+
+/// Reads the salt byte (range-checked, not re-hashed), every field, and the end of input.
+#[inline(always)]
+fn decode_fields<'de, K: RowKey + Decode<'de>>(bytes: &'de [u8]) -> Result<K, DecodeError> {
+    let mut r = Reader::new(bytes);
+    if K::__SALT_BUCKETS != 0 {
+        let [found] = r.take_array::<1>()?;
+        if u16::from(found) >= K::__SALT_BUCKETS {
+            return Err(DecodeError::new(
+                0,
+                DecodeErrorKind::SaltOutOfRange {
+                    found,
+                    buckets: K::__SALT_BUCKETS,
+                },
+            )
+            .in_field(K::SCHEMA.salt_field().unwrap_or("")));
+        }
+    }
+    let key = <K as Decode<'de>>::read(&mut r)?;
+    r.finish()?;
+    Ok(key)
 }
