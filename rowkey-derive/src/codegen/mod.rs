@@ -54,7 +54,6 @@ pub fn expand(key: &Key) -> TokenStream {
     let decode = decode::expand(key);
     let rowkey = schema::expand(key);
     quote! {
-        #[allow(non_upper_case_globals, unused_qualifications, clippy::all, clippy::pedantic)]
         #[doc(hidden)]
         const _: () = {
             #encode
