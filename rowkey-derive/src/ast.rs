@@ -8,6 +8,7 @@ use crate::ctxt::Ctxt;
 
 pub struct Input<'a> {
     pub ident: &'a Ident,
+    pub vis: &'a syn::Visibility,
     pub generics: &'a syn::Generics,
     pub attrs: ContainerAttrs,
     pub fields: Vec<Field<'a>>,
@@ -269,6 +270,7 @@ impl<'a> Input<'a> {
             .collect();
         Some(Input {
             ident: &input.ident,
+            vis: &input.vis,
             generics: &input.generics,
             attrs,
             fields,

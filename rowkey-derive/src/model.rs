@@ -1,12 +1,13 @@
 //! The lowered key: what code generation needs and nothing it could misread. Built only from an
 //! input that passed validation, so every field has exactly one encoding.
 
-use syn::{Generics, Ident, Type};
+use syn::{Generics, Ident, Type, Visibility};
 
-use crate::ast::Input;
+use crate::ast::{Input, TyClass};
 
 pub struct Key<'a> {
     pub ident: &'a Ident,
+    pub vis: &'a Visibility,
     pub generics: &'a Generics,
     pub fields: Vec<KeyField<'a>>,
     pub salt: Option<Salt>,
@@ -26,6 +27,7 @@ pub struct KeyField<'a> {
     pub codec: Codec,
     pub desc: bool,
     pub order: Order,
+    pub class: TyClass,
     /// The attributes as written, for the layout docs.
     pub attributes: Vec<String>,
 }
@@ -80,6 +82,7 @@ impl<'a> Key<'a> {
                     codec,
                     desc: a.desc.is_some(),
                     order,
+                    class: f.class,
                     attributes: a.rendered.clone(),
                 }
             })
@@ -92,6 +95,7 @@ impl<'a> Key<'a> {
         });
         Key {
             ident: input.ident,
+            vis: input.vis,
             generics: input.generics,
             fields,
             salt,

@@ -15,6 +15,19 @@ use crate::sink::{Invert, Sink};
 use crate::source::{Inverted, Source};
 use crate::text::{write_escaped, FromKeyBytes, KeyBytes};
 
+/// What a range bound on a field becomes once rewritten onto the values the field can hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoundKind {
+    /// Every value the field can hold is inside the bound: no constraint.
+    Unbounded,
+    /// No value the field can hold is inside the bound: the scan is empty.
+    Empty,
+    /// The written bytes are an inclusive bound.
+    Inclusive,
+    /// The written bytes are an exclusive bound.
+    Exclusive,
+}
+
 /// How one field of type `T` is encoded.
 #[diagnostic::on_unimplemented(
     message = "this field attribute cannot encode a field of type `{T}`",
@@ -31,11 +44,42 @@ pub trait Codec<T: ?Sized> {
     const ORDERED: bool = true;
     /// The layout of a nested key type.
     const NESTED: Option<&'static crate::schema::Schema> = None;
+    /// Whether the bytes sort in the reverse order of the values (`desc`, `reverse_ts`).
+    const DESCENDING: bool = false;
 
     /// Checks that `v` can be encoded and returns its encoded width.
     fn width(v: &T) -> Result<usize, EncodeError>;
     /// Writes `v`, already checked by [`Codec::width`].
     fn write<S: Sink>(v: &T, sink: &mut S);
+
+    /// Writes `v` as an equality prefix; `false` (and nothing written) when no stored key can
+    /// hold `v`, so the scan is empty.
+    #[inline]
+    fn write_eq<S: Sink>(v: &T, sink: &mut S) -> bool {
+        let ok = Self::width(v).is_ok();
+        if ok {
+            Self::write(v, sink);
+        }
+        ok
+    }
+
+    /// Writes a range bound on the field: the lower bound if `lower`, inclusive if `inclusive`.
+    /// A bound the field cannot hold is rewritten as the equivalent bound on values it can
+    /// hold; the result says what the written bytes mean. The default suits codecs whose every
+    /// value encodes; a value that does not is treated as matching nothing.
+    #[inline]
+    fn write_bound<S: Sink>(v: &T, lower: bool, inclusive: bool, sink: &mut S) -> BoundKind {
+        let _ = lower;
+        if Self::write_eq(v, sink) {
+            if inclusive {
+                BoundKind::Inclusive
+            } else {
+                BoundKind::Exclusive
+            }
+        } else {
+            BoundKind::Empty
+        }
+    }
 }
 
 /// How one field of type `T` is decoded.
@@ -134,6 +178,31 @@ impl<T: KeyBytes + ?Sized, const N: usize> Codec<T> for Fixed<N> {
     fn write<S: Sink>(v: &T, sink: &mut S) {
         sink.put_array(pad::<N>(v.key_bytes()));
     }
+
+    /// Stored values are at most `N` bytes and never end in 0x00. A bound `b` outside that set
+    /// is rewritten onto it: cut `b` to `N` bytes (`b'`, a proper prefix of `b` if it was longer)
+    /// and drop trailing zeros (`t`). No stored value lies strictly between `t` and `b`, so
+    /// `v < b` and `v <= b` become `v <= t`, and `v > b` and `v >= b` become `v > t`.
+    fn write_bound<S: Sink>(v: &T, lower: bool, inclusive: bool, sink: &mut S) -> BoundKind {
+        let b = v.key_bytes();
+        let cut = &b[..b.len().min(N)];
+        let end = cut.iter().rposition(|&x| x != 0).map_or(0, |i| i + 1);
+        let t = &cut[..end];
+        if t.len() == b.len() {
+            sink.put_array(pad::<N>(b));
+            return if inclusive {
+                BoundKind::Inclusive
+            } else {
+                BoundKind::Exclusive
+            };
+        }
+        sink.put_array(pad::<N>(t));
+        if lower {
+            BoundKind::Exclusive
+        } else {
+            BoundKind::Inclusive
+        }
+    }
 }
 
 impl<'de, T: KeyBytes + FromKeyBytes<'de>, const N: usize> CodecDecode<'de, T> for Fixed<N> {
@@ -181,6 +250,13 @@ impl<T: KeyBytes + Encode + ?Sized, const N: usize> Codec<T> for MaxLen<N> {
     #[inline]
     fn write<S: Sink>(v: &T, sink: &mut S) {
         write_escaped(v.key_bytes(), sink);
+    }
+
+    /// The bound guards writes only: a scan for a longer value looks for it as stored.
+    #[inline]
+    fn write_eq<S: Sink>(v: &T, sink: &mut S) -> bool {
+        write_escaped(v.key_bytes(), sink);
+        true
     }
 }
 
@@ -244,11 +320,34 @@ impl<T: Timestamp> Codec<T> for ReverseTs {
         }
     }
 
+    const DESCENDING: bool = true;
+
     #[inline(always)]
     fn write<S: Sink>(v: &T, sink: &mut S) {
         // In range after `width`; the clamp only keeps an unchecked call from wrapping.
         let ts = v.to_i128().clamp(0, i128::from(i64::MAX)) as i64;
         sink.put_array((i64::MAX - ts).to_be_bytes());
+    }
+
+    /// Stored timestamps are `0..=i64::MAX`: a bound beyond that end constrains nothing, and
+    /// a bound beyond the other end leaves nothing.
+    fn write_bound<S: Sink>(v: &T, lower: bool, inclusive: bool, sink: &mut S) -> BoundKind {
+        let value = v.to_i128();
+        let max = i128::from(i64::MAX);
+        match (lower, value) {
+            (true, v) if v < 0 || (v == 0 && inclusive) => BoundKind::Unbounded,
+            (true, v) if v > max || (v == max && !inclusive) => BoundKind::Empty,
+            (false, v) if v > max || (v == max && inclusive) => BoundKind::Unbounded,
+            (false, v) if v < 0 || (v == 0 && !inclusive) => BoundKind::Empty,
+            _ => {
+                Self::write(v, sink);
+                if inclusive {
+                    BoundKind::Inclusive
+                } else {
+                    BoundKind::Exclusive
+                }
+            }
+        }
     }
 }
 
@@ -376,6 +475,7 @@ impl<T: ?Sized, C: Codec<T>> Codec<T> for Desc<C> {
     const ENCODING: &'static str = C::ENCODING;
     const ORDERED: bool = C::ORDERED;
     const NESTED: Option<&'static crate::schema::Schema> = C::NESTED;
+    const DESCENDING: bool = !C::DESCENDING;
 
     #[inline(always)]
     fn width(v: &T) -> Result<usize, EncodeError> {
@@ -385,6 +485,16 @@ impl<T: ?Sized, C: Codec<T>> Codec<T> for Desc<C> {
     #[inline(always)]
     fn write<S: Sink>(v: &T, sink: &mut S) {
         C::write(v, &mut Invert(sink))
+    }
+
+    #[inline]
+    fn write_eq<S: Sink>(v: &T, sink: &mut S) -> bool {
+        C::write_eq(v, &mut Invert(sink))
+    }
+
+    #[inline]
+    fn write_bound<S: Sink>(v: &T, lower: bool, inclusive: bool, sink: &mut S) -> BoundKind {
+        C::write_bound(v, lower, inclusive, &mut Invert(sink))
     }
 }
 

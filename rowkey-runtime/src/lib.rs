@@ -12,6 +12,7 @@ pub mod fmt;
 mod hashed;
 mod key;
 pub mod salt;
+pub mod scan;
 pub mod schema;
 pub mod sink;
 pub mod source;
@@ -24,6 +25,7 @@ pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKin
 pub use crate::field::{Decode, Encode};
 pub use crate::hashed::{HashInput, Hashed};
 pub use crate::key::RowKey;
+pub use crate::scan::{KeyRange, KeyRanges, ScanRange};
 pub use crate::schema::{FieldSchema, Order, SaltSchema, Schema};
 
 /// What the generated code names; not public API, and may change in any release.
@@ -35,12 +37,15 @@ pub mod __private {
     /// The `bytes` crate, re-exported so that `encode_into(&mut BytesMut)` needs no version match.
     pub use bytes;
 
+    pub use crate::__value_arg;
     pub use crate::error::{DecodeError, EncodeError};
     pub use crate::field::{Decode, Encode};
     pub use crate::key::RowKey;
+    pub use crate::scan::{KeyRanges, ScanArg, ScanRange, ScanState, ScanValue};
     pub use crate::schema::{add, max_len, FieldSchema, Order, SaltSchema, Schema};
     pub use crate::sink::Sink;
     pub use crate::source::Source;
+    pub use core::ops::Bound;
     pub use core::option::Option::{self, None, Some};
     pub use core::primitive::{str, u16, usize};
     pub use core::result::Result::{self, Err, Ok};

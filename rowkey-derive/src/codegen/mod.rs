@@ -4,6 +4,7 @@
 
 mod decode;
 mod encode;
+mod scan;
 mod schema;
 
 use proc_macro2::TokenStream;
@@ -53,7 +54,10 @@ pub fn expand(key: &Key) -> TokenStream {
     let encode = encode::expand(key);
     let decode = decode::expand(key);
     let rowkey = schema::expand(key);
+    let scan = scan::expand(key);
     quote! {
+        #scan
+
         #[doc(hidden)]
         const _: () = {
             #encode
