@@ -160,3 +160,34 @@ fn to_bytes_allocates_once_with_the_exact_size() {
     let (b, n, size) = count(|| hk.to_bytes().unwrap());
     assert_eq!((n, size), (1, b.len()));
 }
+
+#[derive(RowKey)]
+struct Unsalted {
+    user_id: u64,
+    #[fixed(16)]
+    event_type: String,
+    #[reverse_ts]
+    ts: u64,
+}
+
+#[test]
+fn ranges_over_short_keys_allocate_nothing() {
+    let last = Unsalted { user_id: 7, event_type: "click".into(), ts: 15 }.to_bytes().unwrap();
+    let (r, n, _) = count(|| {
+        let a = Unsalted::scan().user_id(7).event_type("click").ts(10..20).ranges();
+        let b = Unsalted::scan().user_id(7).ranges();
+        let c = Event::scan().user_id(7).event_type("click").ranges();
+        let d = HostKey::scan().host("web-01").level(3).ranges();
+        let e = a.after(&last);
+        (a.len(), b.len(), c.len(), d.len(), e.len())
+    });
+    assert_eq!(r, (1, 1, 1, 1, 1));
+    assert_eq!(n, 0, "single-range scans allocated");
+}
+
+#[test]
+fn fanned_out_ranges_allocate_once() {
+    let (r, n, _) = count(|| Event::scan().ranges().len());
+    assert_eq!(r, 16);
+    assert_eq!(n, 1, "one allocation for all 16 bucket ranges");
+}

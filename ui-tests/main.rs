@@ -7,5 +7,6 @@ fn ui() {
     t.compile_fail("ui-tests/attr/*.rs");
     t.compile_fail("ui-tests/types/*.rs");
     t.compile_fail("ui-tests/layout/*.rs");
+    t.compile_fail("ui-tests/scan/*.rs");
     t.pass("ui-tests/pass/*.rs");
 }

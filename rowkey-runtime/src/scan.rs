@@ -182,86 +182,93 @@ impl fmt::Debug for KeyRange {
 }
 
 /// The ranges of one scan, in key order: one for an unsalted key or a prefix that decides the
-/// salt bucket, one per bucket otherwise, none when no key can match.
+/// salt bucket, one per bucket otherwise, none when no key can match. The first range is kept
+/// inline, so a one-range scan over keys of up to 64 bytes allocates nothing.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct KeyRanges {
-    ranges: Vec<KeyRange>,
+    first: Option<KeyRange>,
+    rest: Vec<KeyRange>,
     salted: bool,
 }
 
+/// Iterator over `&KeyRange`, in key order.
+pub type Iter<'a> = core::iter::Chain<core::option::Iter<'a, KeyRange>, core::slice::Iter<'a, KeyRange>>;
+
 impl KeyRanges {
+    fn from_iter(ranges: impl Iterator<Item = KeyRange>, salted: bool) -> Self {
+        let mut out = KeyRanges { first: None, rest: Vec::new(), salted };
+        for r in ranges {
+            out.push(r);
+        }
+        out
+    }
+
+    fn push(&mut self, r: KeyRange) {
+        if self.first.is_none() {
+            self.first = Some(r);
+        } else {
+            self.rest.push(r);
+        }
+    }
+
     /// How many ranges.
     #[inline]
     pub fn len(&self) -> usize {
-        self.ranges.len()
+        usize::from(self.first.is_some()) + self.rest.len()
     }
 
     /// Whether no key can match.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.ranges.is_empty()
+        self.first.is_none()
     }
 
     /// The ranges, in key order.
-    pub fn iter(&self) -> core::slice::Iter<'_, KeyRange> {
-        self.ranges.iter()
+    pub fn iter(&self) -> Iter<'_> {
+        self.first.iter().chain(self.rest.iter())
     }
 
     /// Whether any range contains `key`.
     pub fn contains(&self, key: &[u8]) -> bool {
-        self.ranges.iter().any(|r| r.contains(key))
+        self.iter().any(|r| r.contains(key))
     }
 
     /// The same scan continued strictly after `key` (the last key a previous page returned), as
     /// in the HBase guide's list-data case study. For a salted key, each bucket continues after
     /// the same unsalted key, which is how a merged, logically ordered listing pages.
     pub fn after(&self, key: &[u8]) -> KeyRanges {
-        let ranges = self
-            .ranges
-            .iter()
-            .filter_map(|r| {
-                let mut next = KeyBuf::new();
-                match (self.salted, r.start().first()) {
-                    (true, Some(&bucket)) => {
-                        next.push(bucket);
-                        next.put(key.get(1..).unwrap_or(&[]));
-                    }
-                    _ => next.put(key),
+        let ranges = self.iter().filter_map(|r| {
+            let mut next = KeyBuf::new();
+            match (self.salted, r.start().first()) {
+                (true, Some(&bucket)) => {
+                    next.push(bucket);
+                    next.put(key.get(1..).unwrap_or(&[]));
                 }
-                // The smallest key strictly greater than `next` is `next` followed by 0x00.
-                next.push(0);
-                let start = if next.as_slice() > r.start() {
-                    next
-                } else {
-                    r.start.clone()
-                };
-                let range = KeyRange {
-                    start,
-                    end: r.end.clone(),
-                };
-                (!range.is_empty()).then_some(range)
-            })
-            .collect();
-        KeyRanges {
-            ranges,
-            salted: self.salted,
-        }
+                _ => next.put(key),
+            }
+            // The smallest key strictly greater than `next` is `next` followed by 0x00.
+            next.push(0);
+            let start = if next.as_slice() > r.start() { next } else { r.start.clone() };
+            let range = KeyRange { start, end: r.end.clone() };
+            (!range.is_empty()).then_some(range)
+        });
+        KeyRanges::from_iter(ranges, self.salted)
     }
 }
 
 impl<'a> IntoIterator for &'a KeyRanges {
     type Item = &'a KeyRange;
-    type IntoIter = core::slice::Iter<'a, KeyRange>;
+    type IntoIter = Iter<'a>;
     fn into_iter(self) -> Self::IntoIter {
-        self.ranges.iter()
+        self.iter()
     }
 }
 
 impl IntoIterator for KeyRanges {
     type Item = KeyRange;
-    type IntoIter = std::vec::IntoIter<KeyRange>;
+    type IntoIter = core::iter::Chain<core::option::IntoIter<KeyRange>, std::vec::IntoIter<KeyRange>>;
     fn into_iter(self) -> Self::IntoIter {
-        self.ranges.into_iter()
+        self.first.into_iter().chain(self.rest)
     }
 }
 
@@ -388,7 +395,11 @@ impl ScanState {
 
     fn materialize(&self, start: &Edge, end: &Edge) -> KeyRanges {
         let salted = self.buckets != 0;
-        let mut ranges = Vec::new();
+        let mut ranges = KeyRanges { first: None, rest: Vec::new(), salted };
+        if salted && self.bucket.is_none() && !self.impossible {
+            // One allocation for all the buckets' ranges.
+            ranges.rest.reserve(usize::from(self.buckets) - 1);
+        }
         if !self.impossible {
             let mut add = |bucket: Option<u8>| {
                 // No start means past every key: the range is empty.
@@ -408,7 +419,7 @@ impl ScanState {
                 (true, None) => (0..self.buckets).for_each(|b| add(Some(b as u8))),
             }
         }
-        KeyRanges { ranges, salted }
+        ranges
     }
 }
 
