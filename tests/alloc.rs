@@ -172,9 +172,19 @@ struct Unsalted {
 
 #[test]
 fn ranges_over_short_keys_allocate_nothing() {
-    let last = Unsalted { user_id: 7, event_type: "click".into(), ts: 15 }.to_bytes().unwrap();
+    let last = Unsalted {
+        user_id: 7,
+        event_type: "click".into(),
+        ts: 15,
+    }
+    .to_bytes()
+    .unwrap();
     let (r, n, _) = count(|| {
-        let a = Unsalted::scan().user_id(7).event_type("click").ts(10..20).ranges();
+        let a = Unsalted::scan()
+            .user_id(7)
+            .event_type("click")
+            .ts(10..20)
+            .ranges();
         let b = Unsalted::scan().user_id(7).ranges();
         let c = Event::scan().user_id(7).event_type("click").ranges();
         let d = HostKey::scan().host("web-01").level(3).ranges();

@@ -31,6 +31,7 @@ pub fn expand(input: &DeriveInput, error: syn::Error) -> TokenStream {
                 const FIXED_WIDTH: #p::Option<#p::usize> = #p::None;
                 const MAX_WIDTH: #p::Option<#p::usize> = #p::None;
                 const ENCODING: &'static #p::str = "";
+                const DOMAIN: #p::Domain = #p::Domain::full(1);
                 fn encoded_width(&self) -> #p::Result<#p::usize, #p::EncodeError> {
                     ::core::unreachable!()
                 }

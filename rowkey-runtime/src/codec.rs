@@ -13,6 +13,7 @@ use crate::field::{Decode, Encode};
 use crate::hashed::Hashed;
 use crate::sink::{Invert, Sink};
 use crate::source::{Inverted, Source};
+use crate::split::Domain;
 use crate::text::{write_escaped, FromKeyBytes, KeyBytes};
 
 /// What a range bound on a field becomes once rewritten onto the values the field can hold.
@@ -46,6 +47,8 @@ pub trait Codec<T: ?Sized> {
     const NESTED: Option<&'static crate::schema::Schema> = None;
     /// Whether the bytes sort in the reverse order of the values (`desc`, `reverse_ts`).
     const DESCENDING: bool = false;
+    /// What the leading encoded bytes range over, for split points.
+    const DOMAIN: Domain;
 
     /// Checks that `v` can be encoded and returns its encoded width.
     fn width(v: &T) -> Result<usize, EncodeError>;
@@ -96,6 +99,7 @@ impl<T: Encode + ?Sized> Codec<T> for Natural {
     const MAX_WIDTH: Option<usize> = T::MAX_WIDTH;
     const ENCODING: &'static str = T::ENCODING;
     const NESTED: Option<&'static crate::schema::Schema> = T::NESTED;
+    const DOMAIN: Domain = T::DOMAIN;
 
     #[inline(always)]
     fn width(v: &T) -> Result<usize, EncodeError> {
@@ -156,6 +160,7 @@ impl<T: KeyBytes + ?Sized, const N: usize> Codec<T> for Fixed<N> {
     const FIXED_WIDTH: Option<usize> = Some(N);
     const MAX_WIDTH: Option<usize> = Some(N);
     const ENCODING: &'static str = "fixed width, right-padded with 0x00";
+    const DOMAIN: Domain = T::DOMAIN;
 
     #[inline(always)]
     fn width(v: &T) -> Result<usize, EncodeError> {
@@ -234,6 +239,7 @@ impl<T: KeyBytes + Encode + ?Sized, const N: usize> Codec<T> for MaxLen<N> {
     // Every byte may be a zero that escapes to two, plus the terminator.
     const MAX_WIDTH: Option<usize> = Some(2 * N + 2);
     const ENCODING: &'static str = T::ENCODING;
+    const DOMAIN: Domain = <T as KeyBytes>::DOMAIN;
 
     #[inline]
     fn width(v: &T) -> Result<usize, EncodeError> {
@@ -321,6 +327,8 @@ impl<T: Timestamp> Codec<T> for ReverseTs {
     }
 
     const DESCENDING: bool = true;
+    // `i64::MAX - ts` for ts in `0..=i64::MAX`: the upper half of the 8-byte space is unused.
+    const DOMAIN: Domain = Domain::interval(8, 0, 1 << 63);
 
     #[inline(always)]
     fn write<S: Sink>(v: &T, sink: &mut S) {
@@ -419,6 +427,7 @@ impl<T: Reversible + Encode> Codec<T> for Reverse {
     const MAX_WIDTH: Option<usize> = T::MAX_WIDTH;
     const ENCODING: &'static str = "fixed-width bytes in reverse order (unordered)";
     const ORDERED: bool = false;
+    const DOMAIN: Domain = T::DOMAIN;
 
     #[inline(always)]
     fn width(v: &T) -> Result<usize, EncodeError> {
@@ -447,6 +456,7 @@ impl<T, const LEN: usize> Codec<Hashed<T, LEN>> for Md5<LEN> {
     const MAX_WIDTH: Option<usize> = Some(LEN);
     const ENCODING: &'static str = "MD5 digest prefix (unordered)";
     const ORDERED: bool = false;
+    const DOMAIN: Domain = Domain::full(LEN);
 
     #[inline(always)]
     fn width(_: &Hashed<T, LEN>) -> Result<usize, EncodeError> {
@@ -476,6 +486,7 @@ impl<T: ?Sized, C: Codec<T>> Codec<T> for Desc<C> {
     const ORDERED: bool = C::ORDERED;
     const NESTED: Option<&'static crate::schema::Schema> = C::NESTED;
     const DESCENDING: bool = !C::DESCENDING;
+    const DOMAIN: Domain = C::DOMAIN.inverted();
 
     #[inline(always)]
     fn width(v: &T) -> Result<usize, EncodeError> {

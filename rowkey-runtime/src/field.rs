@@ -6,9 +6,9 @@
 //! is how keys nest. The format of each type is stable: see the table in the crate docs.
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
-
 use crate::sink::Sink;
 use crate::source::Source;
+use crate::split::Domain;
 
 /// A type that has an order-preserving key encoding.
 ///
@@ -28,6 +28,8 @@ pub trait Encode {
     const ENCODING: &'static str;
     /// The layout of a nested key type (set by the derive).
     const NESTED: Option<&'static crate::schema::Schema> = None;
+    /// What the leading bytes of the encoding range over, for split points.
+    const DOMAIN: Domain;
 
     /// Checks that the value can be encoded and returns its encoded width.
     fn encoded_width(&self) -> Result<usize, EncodeError>;
@@ -54,6 +56,7 @@ macro_rules! unsigned {
             const FIXED_WIDTH: Option<usize> = Some(core::mem::size_of::<$t>());
             const MAX_WIDTH: Option<usize> = Self::FIXED_WIDTH;
             const ENCODING: &'static str = concat!(stringify!($t), " big-endian");
+            const DOMAIN: Domain = Domain::full(core::mem::size_of::<$t>());
 
             #[inline(always)]
             fn encoded_width(&self) -> Result<usize, EncodeError> {
@@ -82,6 +85,7 @@ macro_rules! signed {
             const FIXED_WIDTH: Option<usize> = Some(core::mem::size_of::<$t>());
             const MAX_WIDTH: Option<usize> = Self::FIXED_WIDTH;
             const ENCODING: &'static str = concat!(stringify!($t), " big-endian, sign bit flipped");
+            const DOMAIN: Domain = Domain::full(core::mem::size_of::<$t>());
 
             #[inline(always)]
             fn encoded_width(&self) -> Result<usize, EncodeError> {
@@ -111,6 +115,7 @@ macro_rules! float {
             const MAX_WIDTH: Option<usize> = Self::FIXED_WIDTH;
             const ENCODING: &'static str =
                 concat!(stringify!($t), " IEEE bits: negative inverted, else sign bit set");
+            const DOMAIN: Domain = Domain::full(core::mem::size_of::<$t>());
 
             #[inline(always)]
             fn encoded_width(&self) -> Result<usize, EncodeError> {
@@ -143,6 +148,7 @@ impl Encode for bool {
     const FIXED_WIDTH: Option<usize> = Some(1);
     const MAX_WIDTH: Option<usize> = Some(1);
     const ENCODING: &'static str = "bool 0x00 / 0x01";
+    const DOMAIN: Domain = Domain::interval(1, 0, 2);
 
     #[inline(always)]
     fn encoded_width(&self) -> Result<usize, EncodeError> {
@@ -171,6 +177,7 @@ impl<const N: usize> Encode for [u8; N] {
     const FIXED_WIDTH: Option<usize> = Some(N);
     const MAX_WIDTH: Option<usize> = Some(N);
     const ENCODING: &'static str = "raw bytes, fixed width";
+    const DOMAIN: Domain = Domain::full(N);
 
     #[inline(always)]
     fn encoded_width(&self) -> Result<usize, EncodeError> {
@@ -201,6 +208,7 @@ impl<T: Encode> Encode for Option<T> {
         None => None,
     };
     const ENCODING: &'static str = "0x00 for None; 0x01 then the value";
+    const DOMAIN: Domain = Domain::interval(1, 0, 2);
 
     #[inline]
     fn encoded_width(&self) -> Result<usize, EncodeError> {

@@ -20,3 +20,47 @@ pub fn binary(bytes: &[u8]) -> String {
     }
     out
 }
+
+/// An HBase shell command creating `table` with column family `family`, pre-split at `splits`
+/// (from `RowKey::split_points`): `create 't', 'd', SPLITS => ["\x01", "\x02"]`. Split keys are
+/// Ruby double-quoted strings, so binary bytes survive the shell.
+///
+/// ```
+/// use rowkey::bytes;
+/// let splits = [bytes::Bytes::from_static(b"\x01"), bytes::Bytes::from_static(b"a\"#")];
+/// assert_eq!(
+///     rowkey::fmt::hbase_create("t", "d", &splits),
+///     r#"create 't', 'd', SPLITS => ["\x01", "a\"\#"]"#
+/// );
+/// ```
+pub fn hbase_create(table: &str, family: &str, splits: &[bytes::Bytes]) -> String {
+    let quoted: Vec<String> = splits.iter().map(|s| ruby_string(s)).collect();
+    format!(
+        "create {}, {}, SPLITS => [{}]",
+        ruby_single(table),
+        ruby_single(family),
+        quoted.join(", ")
+    )
+}
+
+fn ruby_single(s: &str) -> String {
+    format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
+}
+
+fn ruby_string(bytes: &[u8]) -> String {
+    let mut out = String::from("\"");
+    for &b in bytes {
+        match b {
+            b'"' | b'\\' | b'#' => {
+                out.push('\\');
+                out.push(b as char);
+            }
+            0x20..=0x7E => out.push(b as char),
+            _ => {
+                let _ = write!(out, "\\x{b:02X}");
+            }
+        }
+    }
+    out.push('"');
+    out
+}

@@ -52,6 +52,14 @@ pub trait RowKey: Encode + Sized {
     #[doc(hidden)]
     fn __write_tail<S: Sink>(&self, sink: &mut S);
 
+    /// `regions - 1` ascending keys that split a table of these keys into `regions` regions of
+    /// equal shares of the key space, every region reachable: at salt-bucket boundaries for a
+    /// salted key (buckets subdivided over the next field when there are more regions than
+    /// buckets), evenly over the leading field's domain otherwise. See [`crate::split`].
+    fn split_points(regions: usize) -> Vec<Bytes> {
+        crate::split::split_points(Self::SCHEMA, regions)
+    }
+
     /// The salt bucket this key lands in, or `None` for an unsalted key: the first 8 bytes of
     /// the MD5 of the encoded fields up to and including the salted one, big-endian, modulo
     /// the number of buckets.

@@ -16,6 +16,7 @@ pub mod scan;
 pub mod schema;
 pub mod sink;
 pub mod source;
+pub mod split;
 pub mod text;
 
 /// The `bytes` crate, re-exported so that `encode_into(&mut BytesMut)` needs no version match.
@@ -45,6 +46,7 @@ pub mod __private {
     pub use crate::schema::{add, max_len, FieldSchema, Order, SaltSchema, Schema};
     pub use crate::sink::Sink;
     pub use crate::source::Source;
+    pub use crate::split::Domain;
     pub use core::ops::Bound;
     pub use core::option::Option::{self, None, Some};
     pub use core::primitive::{str, u16, usize};

@@ -192,11 +192,16 @@ pub struct KeyRanges {
 }
 
 /// Iterator over `&KeyRange`, in key order.
-pub type Iter<'a> = core::iter::Chain<core::option::Iter<'a, KeyRange>, core::slice::Iter<'a, KeyRange>>;
+pub type Iter<'a> =
+    core::iter::Chain<core::option::Iter<'a, KeyRange>, core::slice::Iter<'a, KeyRange>>;
 
 impl KeyRanges {
     fn from_iter(ranges: impl Iterator<Item = KeyRange>, salted: bool) -> Self {
-        let mut out = KeyRanges { first: None, rest: Vec::new(), salted };
+        let mut out = KeyRanges {
+            first: None,
+            rest: Vec::new(),
+            salted,
+        };
         for r in ranges {
             out.push(r);
         }
@@ -248,8 +253,15 @@ impl KeyRanges {
             }
             // The smallest key strictly greater than `next` is `next` followed by 0x00.
             next.push(0);
-            let start = if next.as_slice() > r.start() { next } else { r.start.clone() };
-            let range = KeyRange { start, end: r.end.clone() };
+            let start = if next.as_slice() > r.start() {
+                next
+            } else {
+                r.start.clone()
+            };
+            let range = KeyRange {
+                start,
+                end: r.end.clone(),
+            };
             (!range.is_empty()).then_some(range)
         });
         KeyRanges::from_iter(ranges, self.salted)
@@ -266,7 +278,8 @@ impl<'a> IntoIterator for &'a KeyRanges {
 
 impl IntoIterator for KeyRanges {
     type Item = KeyRange;
-    type IntoIter = core::iter::Chain<core::option::IntoIter<KeyRange>, std::vec::IntoIter<KeyRange>>;
+    type IntoIter =
+        core::iter::Chain<core::option::IntoIter<KeyRange>, std::vec::IntoIter<KeyRange>>;
     fn into_iter(self) -> Self::IntoIter {
         self.first.into_iter().chain(self.rest)
     }
@@ -395,7 +408,11 @@ impl ScanState {
 
     fn materialize(&self, start: &Edge, end: &Edge) -> KeyRanges {
         let salted = self.buckets != 0;
-        let mut ranges = KeyRanges { first: None, rest: Vec::new(), salted };
+        let mut ranges = KeyRanges {
+            first: None,
+            rest: Vec::new(),
+            salted,
+        };
         if salted && self.bucket.is_none() && !self.impossible {
             // One allocation for all the buckets' ranges.
             ranges.rest.reserve(usize::from(self.buckets) - 1);

@@ -47,6 +47,8 @@ pub struct FieldSchema {
     pub salted: bool,
     /// The nested key's layout, for a field whose type is itself a `RowKey`.
     pub nested: Option<&'static Schema>,
+    /// What the field's leading encoded bytes range over (for split points).
+    pub domain: crate::split::Domain,
 }
 
 /// How a field's bytes sort relative to its values.

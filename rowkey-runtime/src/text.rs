@@ -11,9 +11,18 @@ use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::field::{Decode, Encode};
 use crate::sink::Sink;
 use crate::source::Source;
+use crate::split::Domain;
+
+/// Text is assumed to start with printable ASCII.
+const TEXT: Domain = Domain::interval(1, 0x20, 0x7F);
+/// Byte strings may start with anything.
+const BYTES: Domain = Domain::full(2);
 
 /// The bytes of a text or byte-string value, as stored (UTF-8 for text).
 pub trait KeyBytes {
+    /// What the leading bytes range over: printable ASCII for text (an assumption, stated in
+    /// the split-point docs), every 2-byte prefix for byte strings.
+    const DOMAIN: Domain;
     /// The value's bytes.
     fn key_bytes(&self) -> &[u8];
 }
@@ -55,8 +64,9 @@ pub fn read_escaped<'de, T: FromKeyBytes<'de>, S: Source<'de>>(
 }
 
 macro_rules! key_bytes {
-    ($($t:ty => |$v:ident| $e:expr;)*) => {$(
+    ($($t:ty, $d:ident => |$v:ident| $e:expr;)*) => {$(
         impl KeyBytes for $t {
+            const DOMAIN: Domain = $d;
             #[inline(always)]
             fn key_bytes(&self) -> &[u8] {
                 let $v = self;
@@ -66,14 +76,14 @@ macro_rules! key_bytes {
     )*};
 }
 key_bytes! {
-    String => |v| v.as_bytes();
-    &str => |v| v.as_bytes();
-    Box<str> => |v| v.as_bytes();
-    Cow<'_, str> => |v| v.as_bytes();
-    Vec<u8> => |v| v.as_slice();
-    &[u8] => |v| v;
-    Box<[u8]> => |v| v;
-    Cow<'_, [u8]> => |v| v;
+    String, TEXT => |v| v.as_bytes();
+    &str, TEXT => |v| v.as_bytes();
+    Box<str>, TEXT => |v| v.as_bytes();
+    Cow<'_, str>, TEXT => |v| v.as_bytes();
+    Vec<u8>, BYTES => |v| v.as_slice();
+    &[u8], BYTES => |v| v;
+    Box<[u8]>, BYTES => |v| v;
+    Cow<'_, [u8]>, BYTES => |v| v;
 }
 
 fn utf8(bytes: Vec<u8>) -> Result<String, DecodeErrorKind> {
@@ -149,6 +159,7 @@ macro_rules! text_field {
             const FIXED_WIDTH: Option<usize> = None;
             const MAX_WIDTH: Option<usize> = None;
             const ENCODING: &'static str = $enc;
+            const DOMAIN: Domain = <$t as KeyBytes>::DOMAIN;
 
             #[inline]
             fn encoded_width(&self) -> Result<usize, EncodeError> {

@@ -45,6 +45,13 @@ pub fn expand(key: &Key) -> TokenStream {
         }
     });
     let encoding = format!("nested key `{ident}`");
+    let domain = match key.fields.first() {
+        Some(f) => {
+            let codec = codec_of(f);
+            quote!(#codec::DOMAIN)
+        }
+        None => quote!(#p::Domain::full(1)),
+    };
     quote! {
         #[automatically_derived]
         impl #impl_generics #p::Encode for #ident #ty_generics #where_clause {
@@ -53,6 +60,7 @@ pub fn expand(key: &Key) -> TokenStream {
             const ENCODING: &'static #p::str = #encoding;
             const NESTED: #p::Option<&'static #p::Schema> =
                 #p::Some(<Self as #p::RowKey>::SCHEMA);
+            const DOMAIN: #p::Domain = #domain;
 
             #[inline]
             fn encoded_width(&self) -> #p::Result<#p::usize, #p::EncodeError> {

@@ -50,6 +50,7 @@ pub fn expand(key: &Key) -> TokenStream {
                 attributes: &[#(#attributes),*],
                 salted: #in_salt,
                 nested: #codec::NESTED,
+                domain: #codec::DOMAIN,
             }
         }
     });

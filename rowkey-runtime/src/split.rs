@@ -1,0 +1,132 @@
+//! Pre-split points: `n - 1` keys that divide a key space into `n` regions holding equal shares
+//! of it, every region reachable (the HBase guide's hex-split lesson).
+//!
+//! Each field type knows its [`Domain`]: the leading bytes of its encoding and the interval they
+//! actually range over. A `u64` spans all 8 bytes; a `reverse_ts` only `[0, 2^63)` (timestamps
+//! are never negative, so the upper half of the byte space is never used); text is assumed to
+//! start with printable ASCII. Splits are spaced evenly over that interval, never over byte
+//! values the field cannot produce.
+
+use bytes::Bytes;
+use serde::Serialize;
+
+use crate::schema::Schema;
+
+/// The interval a field's leading encoded bytes range over, read as a big-endian number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Domain {
+    /// How many leading bytes the interval describes (1..=8).
+    pub bytes: u8,
+    /// The lowest value (inclusive).
+    pub lo: u64,
+    /// One past the highest value (exclusive), at most `2^(8 * bytes)`, as u128 to hold 2^64.
+    #[serde(serialize_with = "ser_u128")]
+    pub hi: u128,
+}
+
+fn ser_u128<S: serde::Serializer>(v: &u128, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&v.to_string())
+}
+
+impl Domain {
+    /// Every value of the first `bytes` bytes (at most 8).
+    pub const fn full(bytes: usize) -> Domain {
+        let bytes = if bytes > 8 {
+            8
+        } else if bytes == 0 {
+            1
+        } else {
+            bytes
+        };
+        Domain {
+            bytes: bytes as u8,
+            lo: 0,
+            hi: 1u128 << (8 * bytes),
+        }
+    }
+
+    /// `[lo, hi)` of the first `bytes` bytes.
+    pub const fn interval(bytes: u8, lo: u64, hi: u128) -> Domain {
+        Domain { bytes, lo, hi }
+    }
+
+    /// The same domain with every byte inverted (`#[desc]`).
+    pub const fn inverted(self) -> Domain {
+        let top = 1u128 << (8 * self.bytes as u32);
+        Domain {
+            bytes: self.bytes,
+            lo: (top - self.hi) as u64,
+            hi: top - self.lo as u128,
+        }
+    }
+
+    /// The point `num / den` of the way through the domain, as key bytes.
+    fn point(&self, num: u128, den: u128) -> Vec<u8> {
+        let span = self.hi - u128::from(self.lo);
+        let v = u128::from(self.lo) + span * num / den;
+        let be = (v as u64).to_be_bytes();
+        be[8 - usize::from(self.bytes)..].to_vec()
+    }
+}
+
+/// `regions - 1` ascending split keys for a table of `schema` keys (fewer when the leading
+/// field has fewer distinct prefixes than regions, e.g. a `bool`). A salted key is split at
+/// bucket boundaries, buckets subdivided over the next field's domain when there are more
+/// regions than buckets; an unsalted key over its leading field's domain.
+pub fn split_points(schema: &Schema, regions: usize) -> Vec<Bytes> {
+    let n = regions.max(1) as u128;
+    let lead = leading_domain(schema);
+    let mut out: Vec<Vec<u8>> = Vec::with_capacity(regions.saturating_sub(1));
+    for i in 1..n {
+        let key = match schema.salt {
+            Some(salt) => {
+                // Position i/n through the key space in bucket units: bucket, then the
+                // remaining fraction of that bucket.
+                let b = u128::from(salt.buckets);
+                let bucket = (i * b / n) as u8;
+                let rem = (i * b) % n;
+                let mut k = vec![bucket];
+                if rem != 0 {
+                    k.extend(lead.point(rem, n));
+                }
+                k
+            }
+            None => lead.point(i, n),
+        };
+        if out.last().is_none_or(|last| *last < key)
+            && !key.is_empty()
+            && key.iter().any(|&x| x != 0)
+        {
+            out.push(key);
+        }
+    }
+    out.into_iter().map(Bytes::from).collect()
+}
+
+/// The domain of the first field, looking through nested keys.
+fn leading_domain(schema: &Schema) -> Domain {
+    match schema.fields.first() {
+        Some(f) => f.domain,
+        None => Domain::full(1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inverted_domain_mirrors_the_interval() {
+        let d = Domain::interval(1, 0x20, 0x7F).inverted();
+        assert_eq!((d.lo, d.hi), (0x81, 0xE0));
+    }
+
+    #[test]
+    fn points_are_spaced_evenly() {
+        let d = Domain::full(2);
+        assert_eq!(d.point(1, 4), [0x40, 0x00]);
+        assert_eq!(d.point(3, 4), [0xC0, 0x00]);
+        let ts = Domain::interval(8, 0, 1 << 63);
+        assert_eq!(ts.point(1, 2), [0x40, 0, 0, 0, 0, 0, 0, 0]);
+    }
+}
