@@ -114,6 +114,44 @@ fn main() -> Result<(), Box<dyn Error>> {
         println!("  {:>5} {}", k.score, k.player);
     }
 
+    println!("\n== Scans: exact start/stop rows for a prefix and a range on the next field");
+    let one_user = Event::scan().user_id(7).ranges();
+    println!(
+        "  user 7 (bucket known, one range):   {:?}",
+        one_user.iter().collect::<Vec<_>>()
+    );
+    let window = Event::scan()
+        .user_id(7)
+        .event_type("click")
+        .ts(1_699_000_000_000..1_700_000_000_001)
+        .ranges();
+    println!(
+        "  user 7 clicks in a time window:    {:?}",
+        window.iter().collect::<Vec<_>>()
+    );
+    assert!(window.contains(&buf[..n]));
+    println!(
+        "  whole table: {} ranges, one per salt bucket",
+        Event::scan().ranges().len()
+    );
+    let host = HostLog::scan().host("web-01").ranges();
+    println!(
+        "  all of host web-01 (\"web-01\" never matches \"web-010\"): {:?}",
+        host.iter().collect::<Vec<_>>()
+    );
+
+    println!("\n== Pre-split points (every region reachable)");
+    println!(
+        "  {}",
+        rowkey::fmt::hbase_create("events", "d", &Event::split_points(4))
+    );
+    let splits: Vec<String> = HostLog::split_points(4).iter().map(|s| binary(s)).collect();
+    println!("  HostLog over printable host names: {splits:?}");
+
+    println!("\n== explain");
+    print!("{}", Event::explain(&buf[..n]));
+    print!("{}", Event::explain(&buf[..20]));
+
     println!("\n== Bad input is refused, never truncated");
     let bad = Event {
         user_id: 1,

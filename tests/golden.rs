@@ -41,7 +41,7 @@ one_field!(F64, f64);
 one_field!(Text, String);
 one_field!(TextRef<'a>, &'a str);
 one_field!(TextCow<'a>, Cow<'a, str>);
-one_field!(Bytes_, Vec<u8>);
+one_field!(ByteVec, Vec<u8>);
 one_field!(BytesRef<'a>, &'a [u8]);
 one_field!(Arr, [u8; 3]);
 one_field!(
@@ -159,7 +159,7 @@ fn strings_escape_zero_and_terminate() {
         }),
         "61620001"
     );
-    assert_eq!(enc(&Bytes_ { v: vec![0, 0] }), "00ff00ff0001");
+    assert_eq!(enc(&ByteVec { v: vec![0, 0] }), "00ff00ff0001");
     assert_eq!(enc(&BytesRef { v: &[0xFF, 0x01] }), "ff010001");
 }
 

@@ -226,7 +226,7 @@ fn plain_ranges(q: &PlainQuery) -> KeyRanges {
     let s = Plain::scan();
     match (q.k, q.ranged) {
         (0, false) => s.ranges(),
-        (0, true) => s.a(q.a.clone()).ranges(),
+        (0, true) => s.a(q.a).ranges(),
         (1, false) => s.a(p.a).ranges(),
         (1, true) => s.a(p.a).b(bs).ranges(),
         (2, false) => s.a(p.a).b(&p.b).ranges(),

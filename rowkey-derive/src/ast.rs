@@ -54,6 +54,8 @@ pub enum TyClass {
     Hashed {
         len: Option<usize>,
     },
+    /// A type with no key encoding, recognised by its tokens; the message says what to use.
+    Unsupported(&'static str),
     Other,
 }
 
@@ -121,14 +123,26 @@ fn literal_usize(expr: &syn::Expr) -> Option<usize> {
     }
 }
 
+const LIST: &str = "a list of values has no key encoding; byte strings are `Vec<u8>`, `&[u8]` or `[u8; N]`, and a fixed group of values is a nested `#[derive(RowKey)]` struct";
+const CHAR: &str = "`char` is not a key field type; use `u32` (its scalar value) or a `String`";
+const TUPLE: &str =
+    "a tuple is not a key field type; name its parts in a nested `#[derive(RowKey)]` struct";
+const COLLECTION: &str =
+    "a map or set has no key encoding; store one row per entry, with the entry's key as a field";
+
 /// Classifies a field type by its tokens.
 pub fn classify(ty: &Type) -> TyClass {
     match ty {
+        Type::Tuple(_) => TyClass::Unsupported(TUPLE),
+        Type::Array(a) if !is_ident(&a.elem, "u8") => TyClass::Unsupported(LIST),
+        Type::Slice(_) => TyClass::Unsupported(LIST),
         Type::Reference(r) => {
             if is_ident(&r.elem, "str") {
                 TyClass::Text { borrowed: true }
             } else if is_u8_slice(&r.elem) {
                 TyClass::Bytes { borrowed: true }
+            } else if matches!(&*r.elem, Type::Slice(_)) {
+                TyClass::Unsupported(LIST)
             } else {
                 TyClass::Other
             }
@@ -196,6 +210,11 @@ pub fn classify(ty: &Type) -> TyClass {
                     TyClass::Bytes { borrowed: false }
                 }
                 ("Vec", [inner]) if is_ident(inner, "u8") => TyClass::Bytes { borrowed: false },
+                ("Vec" | "VecDeque", [_]) => TyClass::Unsupported(LIST),
+                ("char", []) => TyClass::Unsupported(CHAR),
+                ("HashMap" | "BTreeMap" | "HashSet" | "BTreeSet" | "IndexMap" | "IndexSet", _) => {
+                    TyClass::Unsupported(COLLECTION)
+                }
                 ("Option", [_]) => TyClass::Option,
                 ("Hashed", [_]) => {
                     // `Hashed<T>` keeps 16 bytes; `Hashed<T, N>` names its length.
@@ -332,7 +351,14 @@ mod tests {
             TyClass::Hashed { len: Some(8) }
         );
         assert_eq!(class(syn::parse_quote!(usize)), TyClass::PlatformInt);
-        assert_eq!(class(syn::parse_quote!(Vec<u16>)), TyClass::Other);
+        assert_eq!(
+            class(syn::parse_quote!(Vec<u16>)),
+            TyClass::Unsupported(LIST)
+        );
+        assert_eq!(
+            class(syn::parse_quote!((u8, u8))),
+            TyClass::Unsupported(TUPLE)
+        );
         assert_eq!(class(syn::parse_quote!(UserId)), TyClass::Other);
     }
 }

@@ -11,6 +11,7 @@ use crate::ctxt::Ctxt;
 pub fn check(cx: &Ctxt, input: &Input) {
     check_generics(cx, input);
     for field in &input.fields {
+        check_unsupported(cx, field);
         check_platform_int(cx, field);
         check_fixed_type(cx, field);
         check_max_len_type(cx, field);
@@ -41,6 +42,14 @@ fn check_generics(cx: &Ctxt, input: &Input) {
                 "a row key cannot be generic over constants: its byte layout must be fixed",
             ),
         }
+    }
+}
+
+/// Types with no key encoding that the tokens already show (`Vec<u16>`, `char`, tuples, maps)
+/// are reported at the type with what to use instead, rather than as a trait error.
+fn check_unsupported(cx: &Ctxt, field: &Field) {
+    if let TyClass::Unsupported(why) = field.class {
+        cx.error(field.ty, why);
     }
 }
 

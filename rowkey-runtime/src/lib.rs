@@ -7,6 +7,7 @@
 
 pub mod codec;
 pub mod error;
+pub mod explain;
 pub mod field;
 pub mod fmt;
 mod hashed;
@@ -40,6 +41,7 @@ pub mod __private {
 
     pub use crate::__value_arg;
     pub use crate::error::{DecodeError, EncodeError};
+    pub use crate::explain::{Explain, Explainer};
     pub use crate::field::{Decode, Encode};
     pub use crate::key::RowKey;
     pub use crate::scan::{KeyRanges, ScanArg, ScanRange, ScanState, ScanValue};

@@ -549,8 +549,8 @@ macro_rules! __value_arg {
             fn dispatch<__S, __N, __D>(
                 self,
                 state: __S,
-                eq: impl FnOnce(__S, $v) -> __N,
-                _range: impl FnOnce(__S, ::core::ops::Bound<$v>, ::core::ops::Bound<$v>) -> __D,
+                eq: impl ::core::ops::FnOnce(__S, $v) -> __N,
+                _range: impl ::core::ops::FnOnce(__S, ::core::ops::Bound<$v>, ::core::ops::Bound<$v>) -> __D,
             ) -> __N {
                 let $s = self;
                 eq(state, $e)

@@ -4,6 +4,7 @@
 
 mod decode;
 mod encode;
+mod explain;
 mod scan;
 mod schema;
 
@@ -55,6 +56,7 @@ pub fn expand(key: &Key) -> TokenStream {
     let decode = decode::expand(key);
     let rowkey = schema::expand(key);
     let scan = scan::expand(key);
+    let explain = explain::expand(key);
     quote! {
         #scan
 
@@ -63,6 +65,7 @@ pub fn expand(key: &Key) -> TokenStream {
             #encode
             #decode
             #rowkey
+            #explain
         };
     }
 }

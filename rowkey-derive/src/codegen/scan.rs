@@ -32,8 +32,11 @@ impl VisitMut for Relifetime {
 /// `&str` for text, `&[u8]` for bytes, the field's own type otherwise.
 fn arg_type(field: &KeyField) -> (Type, bool) {
     match field.class {
-        TyClass::Text { .. } => (syn::parse_quote!(&'__rowkey_a str), true),
-        TyClass::Bytes { .. } => (syn::parse_quote!(&'__rowkey_a [u8]), true),
+        TyClass::Text { .. } => (syn::parse_quote!(&'__rowkey_a ::core::primitive::str), true),
+        TyClass::Bytes { .. } => (
+            syn::parse_quote!(&'__rowkey_a [::core::primitive::u8]),
+            true,
+        ),
         _ => {
             let mut ty = field.ty.clone();
             let mut v = Relifetime(false);
@@ -187,12 +190,13 @@ pub fn expand(key: &Key) -> TokenStream {
     quote! {
         #[doc = #struct_doc]
         #[derive(Clone)]
-        #vis struct #scan<const STEP: usize> {
+        #[allow(non_camel_case_types)]
+        #vis struct #scan<const STEP: #p::usize> {
             st: #p::ScanState,
         }
 
         #[automatically_derived]
-        impl<const STEP: usize> #scan<STEP> {
+        impl<const STEP: #p::usize> #scan<STEP> {
             /// The key ranges of every key whose leading fields are the ones fixed so far, in
             /// key order.
             #[inline]

@@ -1,0 +1,231 @@
+//! `T::explain(&[u8])`: a key broken down field by field, with offsets, the raw bytes as HBase
+//! prints them, the decoded values, and a clear message where a key does not parse.
+
+use core::fmt::Write as _;
+use std::borrow::Cow;
+
+use crate::codec::CodecDecode;
+use crate::fmt::binary;
+use crate::hashed::Hashed;
+use crate::schema::{Order, Schema};
+use crate::sink::{Md5Sink, Sink};
+use crate::source::{Reader, Source};
+
+/// How a decoded field value is shown by `explain`.
+pub trait Explain {
+    /// Appends the value.
+    fn explain(&self, out: &mut String);
+}
+
+macro_rules! explain_display {
+    ($($t:ty),*) => {$(
+        impl Explain for $t {
+            fn explain(&self, out: &mut String) {
+                let _ = write!(out, "{self}");
+            }
+        }
+    )*};
+}
+explain_display!(u8, u16, u32, u64, u128, i8, i16, i32, i64, i128, bool);
+
+macro_rules! explain_debug {
+    ($($t:ty),*) => {$(
+        impl Explain for $t {
+            fn explain(&self, out: &mut String) {
+                let _ = write!(out, "{self:?}");
+            }
+        }
+    )*};
+}
+explain_debug!(f32, f64, String, &str, Box<str>, Cow<'_, str>);
+
+macro_rules! explain_bytes {
+    ($($t:ty),*) => {$(
+        impl Explain for $t {
+            fn explain(&self, out: &mut String) {
+                let _ = write!(out, "b\"{}\"", binary(self.as_ref()));
+            }
+        }
+    )*};
+}
+explain_bytes!(Vec<u8>, &[u8], Box<[u8]>, Cow<'_, [u8]>);
+
+impl<const N: usize> Explain for [u8; N] {
+    fn explain(&self, out: &mut String) {
+        let _ = write!(out, "b\"{}\"", binary(self));
+    }
+}
+
+impl<T: Explain> Explain for Option<T> {
+    fn explain(&self, out: &mut String) {
+        match self {
+            None => out.push_str("None"),
+            Some(v) => {
+                out.push_str("Some(");
+                v.explain(out);
+                out.push(')');
+            }
+        }
+    }
+}
+
+impl<T, const N: usize> Explain for Hashed<T, N> {
+    fn explain(&self, out: &mut String) {
+        out.push_str("md5 ");
+        for b in self.digest() {
+            let _ = write!(out, "{b:02x}");
+        }
+    }
+}
+
+/// Builds an explanation; the generated `explain` drives it field by field.
+pub struct Explainer<'de> {
+    bytes: &'de [u8],
+    reader: Reader<'de>,
+    schema: &'static Schema,
+    rows: Vec<[String; 4]>,
+    field: usize,
+    failed: Option<String>,
+    salt: Option<u8>,
+    salted_end: Option<usize>,
+}
+
+impl<'de> Explainer<'de> {
+    /// Starts on `bytes`, a key of `schema`; reads the salt byte if the key has one.
+    pub fn new(bytes: &'de [u8], schema: &'static Schema) -> Self {
+        let mut ex = Explainer {
+            bytes,
+            reader: Reader::new(bytes),
+            schema,
+            rows: Vec::new(),
+            field: 0,
+            failed: None,
+            salt: None,
+            salted_end: None,
+        };
+        if let Some(salt) = schema.salt {
+            match ex.reader.take_array::<1>() {
+                Ok([b]) => {
+                    ex.salt = Some(b);
+                    let note = if u16::from(b) < salt.buckets {
+                        format!("bucket {b} of {}", salt.buckets)
+                    } else {
+                        format!("INVALID: not below the {} buckets", salt.buckets)
+                    };
+                    ex.rows
+                        .push(["0..1".into(), "(salt)".into(), binary(&[b]), note]);
+                }
+                Err(e) => ex.failed = Some(format!("no salt byte: {e}")),
+            }
+        }
+        ex
+    }
+
+    /// Reads the next field with codec `C` as a `T`.
+    pub fn field<C: CodecDecode<'de, T>, T: Explain>(&mut self) {
+        let Some(f) = self.schema.fields.get(self.field) else {
+            return;
+        };
+        self.field += 1;
+        if self.failed.is_some() {
+            return;
+        }
+        let start = self.reader.pos();
+        match C::read(&mut self.reader) {
+            Ok(v) => {
+                let end = self.reader.pos();
+                let mut value = String::new();
+                v.explain(&mut value);
+                let mut notes = Vec::new();
+                notes.extend(f.attributes.iter().map(|a| format!("#[{a}]")));
+                match f.order {
+                    Order::Descending => notes.push("descending".into()),
+                    Order::Unordered => notes.push("unordered".into()),
+                    Order::Ascending => {}
+                }
+                if !notes.is_empty() {
+                    let _ = write!(value, "  [{}]", notes.join(", "));
+                }
+                self.rows.push([
+                    format!("{start}..{end}"),
+                    f.name.into(),
+                    binary(self.bytes.get(start..end).unwrap_or(&[])),
+                    value,
+                ]);
+                if f.salted
+                    && self
+                        .schema
+                        .salt
+                        .is_some_and(|s| s.fields.last() == Some(&f.name))
+                {
+                    self.salted_end = Some(end);
+                }
+            }
+            Err(e) => {
+                self.failed = Some(e.in_field(f.name).to_string());
+            }
+        }
+    }
+
+    /// The explanation: one row per field, then what is wrong with the key, if anything.
+    pub fn finish(mut self) -> String {
+        let mut out = format!(
+            "{} key, {} bytes: {}\n",
+            self.schema.name,
+            self.bytes.len(),
+            binary(self.bytes)
+        );
+        if self.failed.is_none() {
+            if let Err(e) = self.reader.finish() {
+                self.failed = Some(e.to_string());
+            }
+        }
+        if let (Some(found), Some(end), Some(salt)) = (self.salt, self.salted_end, self.schema.salt)
+        {
+            let mut h = Md5Sink::new();
+            h.put(self.bytes.get(1..end).unwrap_or(&[]));
+            let expected = crate::salt::bucket(&h.finish(), salt.buckets);
+            if let Some(row) = self.rows.first_mut() {
+                if expected == found {
+                    let _ = write!(
+                        row[3],
+                        ", matches md5({}) % {}",
+                        salt.fields.join(", "),
+                        salt.buckets
+                    );
+                } else {
+                    let _ = write!(
+                        row[3],
+                        ", WRONG: the salted fields hash to bucket {expected}"
+                    );
+                }
+            }
+        }
+        let widths: Vec<usize> = (0..3)
+            .map(|c| {
+                self.rows
+                    .iter()
+                    .map(|r| r[c].chars().count())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        for r in &self.rows {
+            let _ = writeln!(
+                out,
+                "  {:<w0$}  {:<w1$}  {:<w2$}  {}",
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                w0 = widths[0],
+                w1 = widths[1],
+                w2 = widths[2]
+            );
+        }
+        if let Some(why) = self.failed {
+            let _ = writeln!(out, "  error: {why}");
+        }
+        out
+    }
+}
