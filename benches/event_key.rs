@@ -118,6 +118,43 @@ mod hand {
         encode_padded(salt, user_id, event_type, ts, out, pad16_naive)
     }
 
+    /// The prefix successor of `buf[..len]`: drop trailing 0xFF, increment the last byte.
+    #[inline(always)]
+    fn successor(buf: &mut [u8; 32], mut len: usize) -> Option<usize> {
+        while len > 0 && buf[len - 1] == 0xFF {
+            len -= 1;
+        }
+        if len == 0 {
+            return None;
+        }
+        buf[len - 1] += 1;
+        Some(len)
+    }
+
+    /// Start and stop rows of `user_id = u, event_type = t, ts in t0..t1` on the unsalted key
+    /// (reverse timestamps swap the ends): both successors of `prefix + (i64::MAX - ts)`.
+    #[inline(never)]
+    pub fn range(
+        user_id: u64,
+        event_type: &str,
+        t0: u64,
+        t1: u64,
+    ) -> Option<([u8; 32], usize, [u8; 32], usize)> {
+        let t = event_type.as_bytes();
+        if t.len() > 16 || t.last() == Some(&0) || t1 > i64::MAX as u64 || t0 > t1 {
+            return None;
+        }
+        let mut start = [0u8; 32];
+        start[..8].copy_from_slice(&user_id.to_be_bytes());
+        start[8..24].copy_from_slice(&pad16(t));
+        let mut end = start;
+        start[24..].copy_from_slice(&(i64::MAX - t1 as i64).to_be_bytes());
+        end[24..].copy_from_slice(&(i64::MAX - t0 as i64).to_be_bytes());
+        let s = successor(&mut start, 32)?;
+        let e = successor(&mut end, 32)?;
+        Some((start, s, end, e))
+    }
+
     /// Decodes with the same checks as the generated trusted path: exact length, salt byte
     /// below the bucket count, UTF-8, timestamp sign bit; the type is borrowed.
     #[inline(never)]
@@ -257,6 +294,48 @@ fn benches(c: &mut Criterion) {
     });
     g.finish();
 
+    let mut g = c.benchmark_group("range");
+    let (t0, t1) = (1_699_000_000_000u64, 1_700_000_000_000u64);
+    let generated = Unsalted::scan()
+        .user_id(ev.user_id)
+        .event_type(ev.event_type)
+        .ts(t0..t1)
+        .ranges();
+    let (hs, hl, he, hel) = hand::range(ev.user_id, ev.event_type, t0, t1).unwrap();
+    let only = generated.iter().next().unwrap();
+    assert_eq!(
+        (only.start(), only.end()),
+        (&hs[..hl], Some(&he[..hel])),
+        "hand-written and generated ranges differ"
+    );
+    g.bench_function("generated", |b| {
+        b.iter(|| {
+            Unsalted::scan()
+                .user_id(black_box(ev.user_id))
+                .event_type(black_box(ev.event_type))
+                .ts(black_box(t0)..black_box(t1))
+                .ranges()
+        })
+    });
+    g.bench_function("hand", |b| {
+        b.iter(|| {
+            hand::range(
+                black_box(ev.user_id),
+                black_box(ev.event_type),
+                black_box(t0),
+                black_box(t1),
+            )
+            .unwrap()
+        })
+    });
+    g.bench_function("generated_salted_prefix", |b| {
+        b.iter(|| Event::scan().user_id(black_box(ev.user_id)).ranges())
+    });
+    g.bench_function("generated_salted_fan_out", |b| {
+        b.iter(|| Event::scan().ranges())
+    });
+    g.finish();
+
     let mut g = c.benchmark_group("salted");
     g.bench_function("md5_salt", |b| b.iter(|| black_box(&ev).salt_bucket()));
     g.bench_function("encode_with_md5", |b| {
@@ -291,6 +370,9 @@ fn report() {
         ("decode", "generated", "decode", "hand"),
         ("decode", "storekey", "decode", "hand"),
         ("decode", "memcomparable", "decode", "hand"),
+        ("range", "generated", "range", "hand"),
+        ("range", "generated_salted_prefix", "range", "hand"),
+        ("range", "generated_salted_fan_out", "range", "hand"),
         ("salted", "md5_salt", "encode", "hand"),
         ("salted", "encode_with_md5", "encode", "hand"),
         ("salted", "decode_checking_salt", "decode", "hand"),

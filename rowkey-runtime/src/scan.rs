@@ -22,25 +22,35 @@ use crate::codec::{BoundKind, Codec};
 use crate::sink::{Md5Sink, Sink};
 
 /// Bytes kept inline up to this length: ranges over keys this short allocate nothing.
-const INLINE: usize = 64;
+const INLINE: usize = 62;
 
-/// A key-sized byte buffer that stays on the stack up to 64 bytes.
+/// A key-sized byte buffer that stays on the stack up to 62 bytes (64 bytes in all).
 #[derive(Clone)]
-pub struct KeyBuf {
-    len: usize,
-    inline: [u8; INLINE],
-    heap: Vec<u8>,
+pub struct KeyBuf(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    Inline(Inline),
+    Heap(Vec<u8>),
+}
+
+/// Data first and 8-aligned, so 8-byte field writes and whole-buffer copies stay aligned
+/// (a misaligned layout costs store-forwarding stalls on every range built).
+#[derive(Clone, Copy)]
+#[repr(C, align(8))]
+struct Inline {
+    data: [u8; INLINE],
+    len: u8,
 }
 
 impl KeyBuf {
     /// An empty buffer.
     #[inline]
     pub const fn new() -> Self {
-        KeyBuf {
+        KeyBuf(Repr::Inline(Inline {
+            data: [0; INLINE],
             len: 0,
-            inline: [0; INLINE],
-            heap: Vec::new(),
-        }
+        }))
     }
 
     /// A buffer holding `bytes`.
@@ -51,47 +61,79 @@ impl KeyBuf {
     }
 
     /// The bytes.
-    #[inline]
+    #[inline(always)]
     pub fn as_slice(&self) -> &[u8] {
-        if self.len <= INLINE {
-            &self.inline[..self.len]
-        } else {
-            &self.heap
+        match &self.0 {
+            Repr::Inline(Inline { len, data }) => &data[..usize::from(*len).min(INLINE)],
+            Repr::Heap(v) => v,
+        }
+    }
+
+    #[inline(always)]
+    fn as_mut_slice(&mut self) -> &mut [u8] {
+        match &mut self.0 {
+            Repr::Inline(Inline { len, data }) => &mut data[..usize::from(*len).min(INLINE)],
+            Repr::Heap(v) => v,
+        }
+    }
+
+    /// The number of bytes.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        match &self.0 {
+            Repr::Inline(Inline { len, .. }) => usize::from(*len),
+            Repr::Heap(v) => v.len(),
+        }
+    }
+
+    /// Whether there are no bytes.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Overwrites the first byte (a salted key's bucket slot).
+    #[inline(always)]
+    fn set_first(&mut self, b: u8) {
+        if let Some(first) = self.as_mut_slice().first_mut() {
+            *first = b;
         }
     }
 
     /// Appends one byte.
     #[inline]
     pub fn push(&mut self, b: u8) {
-        self.put(&[b]);
+        self.put_array([b]);
     }
 
     /// Shortens to `len` bytes.
-    pub fn truncate(&mut self, len: usize) {
-        if len < self.len {
-            if self.len > INLINE && len <= INLINE {
-                self.inline[..len].copy_from_slice(&self.heap[..len]);
-                self.heap = Vec::new();
-            } else if len > INLINE {
-                self.heap.truncate(len);
+    #[inline]
+    pub fn truncate(&mut self, new_len: usize) {
+        match &mut self.0 {
+            Repr::Inline(Inline { len, .. }) => {
+                if new_len < usize::from(*len) {
+                    *len = new_len as u8;
+                }
             }
-            self.len = len;
+            Repr::Heap(v) => v.truncate(new_len),
         }
     }
 
     /// The smallest byte string greater than every string that starts with these bytes, or
     /// `None` when there is none (empty, or all `0xFF`).
+    #[inline]
     pub fn successor(mut self) -> Option<KeyBuf> {
-        let bytes = self.as_slice();
-        let keep = bytes.iter().rposition(|&b| b != 0xFF)?;
-        let last = bytes[keep] + 1;
-        self.truncate(keep + 1);
-        if self.len <= INLINE {
-            self.inline[keep] = last;
-        } else {
-            self.heap[keep] = last;
+        let bytes = self.as_mut_slice();
+        let mut n = bytes.len();
+        while n > 0 {
+            if bytes[n - 1] != 0xFF {
+                bytes[n - 1] += 1;
+                self.truncate(n);
+                return Some(self);
+            }
+            n -= 1;
         }
-        Some(self)
+        None
     }
 }
 
@@ -102,19 +144,37 @@ impl Default for KeyBuf {
 }
 
 impl Sink for KeyBuf {
+    #[inline(always)]
+    fn put_array<const N: usize>(&mut self, bytes: [u8; N]) {
+        // A constant-length copy stays in registers; the general path handles the spill.
+        if let Repr::Inline(Inline { len, data }) = &mut self.0 {
+            let at = usize::from(*len);
+            if let Some(dst) = data.get_mut(at..at + N) {
+                dst.copy_from_slice(&bytes);
+                *len = (at + N) as u8;
+                return;
+            }
+        }
+        self.put(&bytes);
+    }
+
     #[inline]
     fn put(&mut self, bytes: &[u8]) {
-        let end = self.len + bytes.len();
-        if end <= INLINE {
-            self.inline[self.len..end].copy_from_slice(bytes);
-        } else {
-            if self.len <= INLINE {
-                self.heap.reserve(end);
-                self.heap.extend_from_slice(&self.inline[..self.len]);
+        match &mut self.0 {
+            Repr::Inline(Inline { len, data }) => {
+                let at = usize::from(*len);
+                if let Some(dst) = data.get_mut(at..at + bytes.len()) {
+                    dst.copy_from_slice(bytes);
+                    *len = (at + bytes.len()) as u8;
+                } else {
+                    let mut v = Vec::with_capacity(at + bytes.len());
+                    v.extend_from_slice(&data[..at]);
+                    v.extend_from_slice(bytes);
+                    self.0 = Repr::Heap(v);
+                }
             }
-            self.heap.extend_from_slice(bytes);
+            Repr::Heap(v) => v.extend_from_slice(bytes),
         }
-        self.len = end;
     }
 }
 
@@ -285,7 +345,8 @@ impl IntoIterator for KeyRanges {
     }
 }
 
-/// One end of a scan before the salt byte is added: these bytes, or their successor.
+/// One end of a scan: these bytes (a salted key's first byte is the bucket's slot), or their
+/// successor.
 #[derive(Clone)]
 struct Edge {
     bytes: KeyBuf,
@@ -293,16 +354,18 @@ struct Edge {
 }
 
 impl Edge {
-    fn with_bucket(&self, bucket: Option<u8>) -> Option<KeyBuf> {
-        let mut full = KeyBuf::new();
+    /// The edge's key in `bucket` (a salted key's slot byte set), or `None` for the successor
+    /// of an all-0xFF key.
+    #[inline]
+    fn finish(mut self, bucket: Option<u8>) -> Option<KeyBuf> {
+        // (`truncate` to a length inside the inline buffer keeps it inline.)
         if let Some(b) = bucket {
-            full.push(b);
+            self.bytes.set_first(b);
         }
-        full.put(self.bytes.as_slice());
         if self.successor {
-            full.successor()
+            self.bytes.successor()
         } else {
-            Some(full)
+            Some(self.bytes)
         }
     }
 }
@@ -311,6 +374,7 @@ impl Edge {
 /// builders carry one; it is not meant to be used directly.
 #[derive(Clone)]
 pub struct ScanState {
+    /// A salted key's prefix starts with a slot for the bucket byte, filled in at the end.
     prefix: KeyBuf,
     buckets: u16,
     bucket: Option<u8>,
@@ -323,8 +387,12 @@ impl ScanState {
     /// The state of an empty prefix; `buckets` is 0 for an unsalted key.
     #[inline]
     pub fn new(buckets: u16) -> Self {
+        let mut prefix = KeyBuf::new();
+        if buckets != 0 {
+            prefix.push(0);
+        }
         ScanState {
-            prefix: KeyBuf::new(),
+            prefix,
             buckets,
             bucket: None,
             impossible: false,
@@ -344,23 +412,23 @@ impl ScanState {
     #[inline]
     pub fn salt_known(mut self) -> Self {
         let mut h = Md5Sink::new();
-        h.put(self.prefix.as_slice());
+        h.put(self.prefix.as_slice().get(1..).unwrap_or(&[]));
         self.bucket = Some(crate::salt::bucket(&h.finish(), self.buckets));
         self
     }
 
     /// Bounds the next field (logical bounds; swapped for a descending codec) and ends the scan.
+    #[inline]
     pub fn range<C: Codec<T>, T>(self, lo: Bound<T>, hi: Bound<T>) -> ScanRange {
+        let mut impossible = self.impossible;
         let mut start = Edge {
             bytes: self.prefix.clone(),
             successor: false,
         };
         let mut end = Edge {
-            bytes: self.prefix.clone(),
+            bytes: self.prefix,
             successor: true,
         };
-        let mut impossible = self.impossible;
-        // (logical bound, is it the lower one)
         for (bound, lower) in [(lo, true), (hi, false)] {
             let (value, inclusive) = match &bound {
                 Bound::Unbounded => continue,
@@ -370,31 +438,34 @@ impl ScanState {
             // The edge of the byte range this logical bound sets.
             let byte_start = lower != C::DESCENDING;
             let edge = if byte_start { &mut start } else { &mut end };
-            let mut bytes = self.prefix.clone();
-            let kind = C::write_bound(value, lower, inclusive, &mut bytes);
-            match kind {
+            let len = edge.bytes.len();
+            match C::write_bound(value, lower, inclusive, &mut edge.bytes) {
                 BoundKind::Unbounded => {}
                 BoundKind::Empty => impossible = true,
-                BoundKind::Inclusive | BoundKind::Exclusive => {
-                    let inclusive = kind == BoundKind::Inclusive;
+                kind => {
                     // A start at an included value is the value's bytes; at an excluded one,
                     // past every key holding it. An end is the reverse.
-                    *edge = Edge {
-                        bytes,
-                        successor: byte_start != inclusive,
-                    };
+                    edge.successor = byte_start != (kind == BoundKind::Inclusive);
+                    continue;
                 }
             }
+            // Nothing constrained (or nothing can match): back to the bare prefix.
+            edge.bytes.truncate(len);
         }
         ScanRange {
-            state: ScanState { impossible, ..self },
+            state: ScanState {
+                impossible,
+                prefix: KeyBuf::new(),
+                ..self
+            },
             start,
             end,
         }
     }
 
     /// The ranges of every key whose leading fields are the ones fixed so far.
-    pub fn ranges(&self) -> KeyRanges {
+    #[inline]
+    pub fn ranges(self) -> KeyRanges {
         let start = Edge {
             bytes: self.prefix.clone(),
             successor: false,
@@ -403,37 +474,40 @@ impl ScanState {
             bytes: self.prefix.clone(),
             successor: true,
         };
-        self.materialize(&start, &end)
+        self.materialize(start, end)
     }
 
-    fn materialize(&self, start: &Edge, end: &Edge) -> KeyRanges {
+    #[inline]
+    fn materialize(&self, start: Edge, end: Edge) -> KeyRanges {
         let salted = self.buckets != 0;
         let mut ranges = KeyRanges {
             first: None,
             rest: Vec::new(),
             salted,
         };
-        if salted && self.bucket.is_none() && !self.impossible {
-            // One allocation for all the buckets' ranges.
-            ranges.rest.reserve(usize::from(self.buckets) - 1);
+        if self.impossible {
+            return ranges;
         }
-        if !self.impossible {
-            let mut add = |bucket: Option<u8>| {
-                // No start means past every key: the range is empty.
-                if let Some(start) = start.with_bucket(bucket) {
-                    let range = KeyRange {
-                        start,
-                        end: end.with_bucket(bucket),
-                    };
-                    if !range.is_empty() {
-                        ranges.push(range);
+        let one = |start: Edge, end: Edge, bucket: Option<u8>| {
+            // No start means past every key: the range is empty.
+            let start = start.finish(bucket)?;
+            let range = KeyRange {
+                start,
+                end: end.finish(bucket),
+            };
+            (!range.is_empty()).then_some(range)
+        };
+        match (salted, self.bucket) {
+            (false, _) => ranges.first = one(start, end, None),
+            (true, Some(b)) => ranges.first = one(start, end, Some(b)),
+            (true, None) => {
+                // One allocation for all the buckets' ranges.
+                ranges.rest.reserve(usize::from(self.buckets) - 1);
+                for b in 0..self.buckets {
+                    if let Some(r) = one(start.clone(), end.clone(), Some(b as u8)) {
+                        ranges.push(r);
                     }
                 }
-            };
-            match (salted, self.bucket) {
-                (false, _) => add(None),
-                (true, Some(b)) => add(Some(b)),
-                (true, None) => (0..self.buckets).for_each(|b| add(Some(b as u8))),
             }
         }
         ranges
@@ -450,8 +524,9 @@ pub struct ScanRange {
 
 impl ScanRange {
     /// The key ranges of the scan, in key order.
-    pub fn ranges(&self) -> KeyRanges {
-        self.state.materialize(&self.start, &self.end)
+    #[inline]
+    pub fn ranges(self) -> KeyRanges {
+        self.state.materialize(self.start, self.end)
     }
 }
 

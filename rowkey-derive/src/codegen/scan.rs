@@ -201,7 +201,7 @@ pub fn expand(key: &Key) -> TokenStream {
             /// key order.
             #[inline]
             #[must_use]
-            pub fn ranges(&self) -> #p::KeyRanges {
+            pub fn ranges(self) -> #p::KeyRanges {
                 self.st.ranges()
             }
         }
