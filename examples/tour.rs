@@ -5,47 +5,8 @@
 
 use std::error::Error;
 
+use rowkey::example::{CustomerOrder, Event, HostLog, Leaderboard};
 use rowkey::{fmt::binary, Hashed, RowKey};
-
-/// DESIGN.md's event key: one user's events, newest first, spread over 16 salt buckets.
-#[derive(RowKey, Debug, PartialEq)]
-struct Event {
-    #[salt(buckets = 16)]
-    user_id: u64,
-    #[fixed(16)]
-    event_type: String,
-    #[reverse_ts]
-    ts: u64,
-}
-
-/// The guide's log-data design with the host in the lead and a reverse timestamp, so the latest
-/// events of one host are the first rows of a prefix scan. Borrowed fields decode zero-copy.
-#[derive(RowKey, Debug, PartialEq)]
-struct HostLog<'a> {
-    host: &'a str,
-    #[reverse_ts]
-    ts: i64,
-    event_type: &'a str,
-}
-
-/// The guide's customer/order case study: `[MD5 of customer number][reverse order date]`.
-#[derive(RowKey, Debug, PartialEq)]
-struct CustomerOrder {
-    #[hash(md5)]
-    customer: Hashed<String>,
-    #[reverse_ts]
-    order_date: u64,
-    order_id: u32,
-}
-
-/// The Flurry article's funnel: signed metrics and a descending score.
-#[derive(RowKey, Debug, PartialEq)]
-struct Leaderboard {
-    game: String,
-    #[desc]
-    score: i64,
-    player: String,
-}
 
 fn show<K: RowKey + std::fmt::Debug>(key: &K) -> Result<Vec<u8>, Box<dyn Error>> {
     let bytes = key.to_bytes()?;

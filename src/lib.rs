@@ -33,6 +33,7 @@
 extern crate self as rowkey;
 
 pub mod attributes;
+pub mod example;
 
 /// The README's examples, compiled and run as doctests so they cannot drift.
 #[doc = include_str!("../README.md")]
