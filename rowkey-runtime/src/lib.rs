@@ -39,7 +39,7 @@ pub mod __private {
     /// The `bytes` crate, re-exported so that `encode_into(&mut BytesMut)` needs no version match.
     pub use bytes;
 
-    pub use crate::__value_arg;
+    pub use crate::__scan_arg;
     pub use crate::error::{DecodeError, EncodeError};
     pub use crate::explain::{Explain, Explainer};
     pub use crate::field::{Decode, Encode};

@@ -612,11 +612,11 @@ impl<V> ScanArg<V> for RangeFull {
     }
 }
 
-/// Implements [`ScanArg`] and [`ScanValue`] for a value type: `value_arg!(V; Self => |s| v)`.
-/// The derive emits the same for each key type, so keys nest in scans.
+/// Implements [`ScanArg`] for a value type: `[generics] V, Self => |s| value;`. The derive
+/// emits it for each key type, so keys nest in scans.
 #[macro_export]
 #[doc(hidden)]
-macro_rules! __value_arg {
+macro_rules! __scan_arg {
     ($([$($g:tt)*] $v:ty, $ty:ty => |$s:ident| $e:expr;)*) => {$(
         impl<$($g)*> $crate::scan::ScanArg<$v> for $ty {
             type Out<__N, __D> = __N;
@@ -631,8 +631,15 @@ macro_rules! __value_arg {
                 eq(state, $e)
             }
         }
+    )*};
+}
 
-        impl<$($g)*> $crate::scan::ScanValue<$v> for $ty {
+/// [`ScanArg`] and [`ScanValue`] for the runtime's value types.
+macro_rules! value_arg {
+    ($([$($g:tt)*] $v:ty, $ty:ty => |$s:ident| $e:expr;)*) => {$(
+        __scan_arg! { [$($g)*] $v, $ty => |$s| $e; }
+
+        impl<$($g)*> ScanValue<$v> for $ty {
             #[inline]
             fn into_value(self) -> $v {
                 let $s = self;
@@ -642,7 +649,7 @@ macro_rules! __value_arg {
     )*};
 }
 
-__value_arg! {
+value_arg! {
     [] u8, u8 => |s| s;
     [] u16, u16 => |s| s;
     [] u32, u32 => |s| s;

@@ -218,7 +218,7 @@ pub fn expand(key: &Key) -> TokenStream {
             }
         }
 
-        #p::__value_arg! {
+        #p::__scan_arg! {
             [#(#value_arg_generics),*] #ident #ty_generics, #ident #ty_generics => |s| s;
         }
 
