@@ -53,6 +53,23 @@ pub mod shadowed {
         #[desc]
         pub write: i32,
     }
+
+    /// A record-type enum under the same conditions.
+    #[derive(::rowkey::RowKey, ::std::fmt::Debug, ::std::cmp::PartialEq)]
+    #[rowkey(prefix(sink))]
+    pub enum Records {
+        #[tag(1)]
+        A {
+            #[salt(buckets = 4)]
+            sink: u64,
+        },
+        #[tag(2)]
+        B {
+            #[salt(buckets = 4)]
+            sink: u64,
+            src: ::std::string::String,
+        },
+    }
 }
 
 use rowkey::RowKey;
@@ -70,4 +87,14 @@ fn expansion_is_hygienic() {
     };
     let bytes = k.to_bytes().unwrap();
     assert_eq!(Shadowed::decode(&bytes).unwrap(), k);
+    let r = shadowed::Records::B {
+        sink: 1,
+        src: "x".into(),
+    };
+    assert_eq!(
+        shadowed::Records::decode(&r.to_bytes().unwrap()).unwrap(),
+        r
+    );
+    assert_eq!(Shadowed::scan().sink(1).src("s").ranges().len(), 1);
+    assert!(Shadowed::explain(&bytes).contains("src"));
 }

@@ -8,5 +8,6 @@ fn ui() {
     t.compile_fail("ui-tests/types/*.rs");
     t.compile_fail("ui-tests/layout/*.rs");
     t.compile_fail("ui-tests/scan/*.rs");
+    t.compile_fail("ui-tests/records/*.rs");
     t.pass("ui-tests/pass/*.rs");
 }

@@ -11,6 +11,20 @@ pub struct Input<'a> {
     pub vis: &'a syn::Visibility,
     pub generics: &'a syn::Generics,
     pub attrs: ContainerAttrs,
+    /// A struct's fields (empty for an enum).
+    pub fields: Vec<Field<'a>>,
+    /// An enum's record types (`None` for a struct).
+    pub variants: Option<Vec<Variant<'a>>>,
+}
+
+/// One record type of an enum key.
+pub struct Variant<'a> {
+    pub ident: &'a Ident,
+    pub tag: Option<crate::attr::Located<u8>>,
+    /// Whether a `#[tag]` attribute was written, valid or not (an invalid one is already
+    /// reported; "missing" would be a follow-on error).
+    pub tag_written: bool,
+    /// All its fields, shared prefix included.
     pub fields: Vec<Field<'a>>,
 }
 
@@ -239,14 +253,40 @@ pub fn classify(ty: &Type) -> TyClass {
     }
 }
 
+fn read_fields<'a>(
+    cx: &Ctxt,
+    fields: &'a syn::punctuated::Punctuated<syn::Field, syn::Token![,]>,
+) -> Vec<Field<'a>> {
+    fields
+        .iter()
+        .filter_map(|f| {
+            let ident = f.ident.as_ref()?;
+            Some(Field {
+                ident,
+                ty: &f.ty,
+                class: classify(&f.ty),
+                attrs: FieldAttrs::from_field(cx, &f.attrs),
+            })
+        })
+        .collect()
+}
+
 impl<'a> Input<'a> {
     /// Reads the derive input; `None` (with errors recorded) for anything but a struct with
-    /// named fields.
+    /// named fields or an enum whose variants have named fields.
     pub fn from_syn(cx: &Ctxt, input: &'a DeriveInput) -> Option<Self> {
         let attrs = ContainerAttrs::from_input(cx, &input.attrs);
-        let named = match &input.data {
+        let (fields, variants) = match &input.data {
             Data::Struct(s) => match &s.fields {
-                Fields::Named(named) => named,
+                Fields::Named(named) => {
+                    if named.named.is_empty() {
+                        cx.error(&input.ident, "a row key needs at least one field");
+                    }
+                    if let Some((span, _)) = &attrs.prefix {
+                        cx.error_at(*span, "`prefix` declares the shared entity fields of an enum's record types; a struct's fields are all its own");
+                    }
+                    (read_fields(cx, &named.named), None)
+                }
                 Fields::Unnamed(u) => {
                     cx.error(u, "`RowKey` needs named fields, so that scans and errors can name them: write `struct Key { id: u64, .. }`");
                     return None;
@@ -257,43 +297,66 @@ impl<'a> Input<'a> {
                 }
             },
             Data::Enum(e) => {
-                cx.error(
-                    e.enum_token,
-                    "`RowKey` on enums (record-type tagged tables) is not supported yet; derive it on a struct",
-                );
-                return None;
+                if e.variants.is_empty() {
+                    cx.error(
+                        &input.ident,
+                        "a record-type enum needs at least one variant, each with `#[tag(N)]`",
+                    );
+                }
+                let variants = e
+                    .variants
+                    .iter()
+                    .filter_map(|v| {
+                        let fields = match &v.fields {
+                            Fields::Named(named) => read_fields(cx, &named.named),
+                            Fields::Unit => Vec::new(),
+                            Fields::Unnamed(u) => {
+                                cx.error(u, "record types need named fields, so that scans and errors can name them: write `Order { customer_id: u64, order_id: u64 }`");
+                                return None;
+                            }
+                        };
+                        Some(Variant {
+                            ident: &v.ident,
+                            tag: crate::attr::variant_tag(cx, &v.attrs),
+                            tag_written: v.attrs.iter().any(|a| a.path().is_ident("tag")),
+                            fields,
+                        })
+                    })
+                    .collect();
+                (Vec::new(), Some(variants))
             }
             Data::Union(u) => {
-                cx.error(
-                    u.union_token,
-                    "`RowKey` cannot be derived for a union; use a struct",
-                );
+                cx.error(u.union_token, "`RowKey` cannot be derived for a union; use a struct or an enum of record types");
                 return None;
             }
         };
-        if named.named.is_empty() {
-            cx.error(&input.ident, "a row key needs at least one field");
-        }
-        let fields = named
-            .named
-            .iter()
-            .filter_map(|f| {
-                let ident = f.ident.as_ref()?;
-                Some(Field {
-                    ident,
-                    ty: &f.ty,
-                    class: classify(&f.ty),
-                    attrs: FieldAttrs::from_field(cx, &f.attrs),
-                })
-            })
-            .collect();
         Some(Input {
             ident: &input.ident,
             vis: &input.vis,
             generics: &input.generics,
             attrs,
             fields,
+            variants,
         })
+    }
+
+    /// Every field of the struct, or of every variant.
+    pub fn all_fields(&self) -> impl Iterator<Item = &Field<'a>> {
+        self.fields
+            .iter()
+            .chain(self.variants.iter().flatten().flat_map(|v| v.fields.iter()))
+    }
+
+    /// The fields that lead every key: the struct's, or the shared prefix of the first variant.
+    pub fn lead_fields(&self) -> &[Field<'a>] {
+        match &self.variants {
+            None => &self.fields,
+            Some(vs) => {
+                let n = self.attrs.prefix.as_ref().map_or(0, |(_, p)| p.len());
+                vs.first()
+                    .map_or(&[], |v| &v.fields[..n.min(v.fields.len())])
+            }
+        }
     }
 }
 

@@ -40,6 +40,8 @@ pub struct FieldAttrs {
 pub struct ContainerAttrs {
     pub max_len: Option<Located<usize>>,
     pub allow_hotspot: Option<Span>,
+    /// `prefix(a, b)` on an enum: the entity fields every record type starts with.
+    pub prefix: Option<(Span, Vec<syn::Ident>)>,
 }
 
 const FIELD_ATTRS: &[&str] = &[
@@ -343,12 +345,39 @@ fn parse_hash(cx: &Ctxt, attr: &Attribute) -> Option<Located<usize>> {
     }))
 }
 
+/// `#[tag(N)]` on an enum variant: the record type's byte, 0..=255, stored in every key.
+pub fn variant_tag(cx: &Ctxt, attrs: &[Attribute]) -> Option<Located<u8>> {
+    let mut tag = None;
+    for attr in attrs {
+        let path = attr.path();
+        if path.is_ident("tag") {
+            if let Some((lit, v)) = int_arg(cx, attr, "tag", 0, 255, "the record type's byte") {
+                let loc = Located {
+                    span: path.span(),
+                    value_span: lit.span(),
+                    value: v as u8,
+                };
+                set(cx, &mut tag, loc, "tag", path.span());
+            }
+        } else if path.is_ident("rowkey") {
+            cx.error(path, "`#[rowkey(...)]` goes on the enum, not on a variant");
+        } else if let Some(name) = FIELD_ATTRS.iter().find(|n| path.is_ident(n)) {
+            cx.error(
+                path,
+                format_args!("`{name}` goes on a field, not on a variant"),
+            );
+        }
+    }
+    tag
+}
+
 impl ContainerAttrs {
     /// Reads `#[rowkey(...)]` on the struct, and reports field attributes put on the struct.
     pub fn from_input(cx: &Ctxt, attrs: &[Attribute]) -> Self {
         let mut out = ContainerAttrs {
             max_len: None,
             allow_hotspot: None,
+            prefix: None,
         };
         for attr in attrs {
             let path = attr.path();
@@ -381,11 +410,31 @@ impl ContainerAttrs {
                             meta.path.span(),
                         );
                         Ok(())
+                    } else if meta.path.is_ident("prefix") {
+                        let mut names = Vec::new();
+                        meta.parse_nested_meta(|inner| {
+                            match inner.path.get_ident() {
+                                Some(id) => names.push(id.clone()),
+                                None => cx.error(
+                                    &inner.path,
+                                    "expected a field name, e.g. `#[rowkey(prefix(customer_id))]`",
+                                ),
+                            }
+                            Ok(())
+                        })?;
+                        set(
+                            cx,
+                            &mut out.prefix,
+                            (meta.path.span(), names),
+                            "prefix",
+                            meta.path.span(),
+                        );
+                        Ok(())
                     } else {
                         Err(unknown_key(
                             &meta,
                             "rowkey",
-                            &["max_len", "allow_hotspot"],
+                            &["max_len", "allow_hotspot", "prefix"],
                             "",
                         ))
                     }
@@ -396,7 +445,7 @@ impl ContainerAttrs {
             } else if let Some(name) = FIELD_ATTRS.iter().find(|n| path.is_ident(n)) {
                 cx.error(
                     path,
-                    format_args!("`{name}` goes on a field, not on the struct"),
+                    format_args!("`{name}` goes on a field, not on the type"),
                 );
             }
         }

@@ -54,6 +54,7 @@ pub fn expand(input: &DeriveInput, error: syn::Error) -> TokenStream {
                 const SCHEMA: &'static #p::Schema = &#p::Schema {
                     name: #name,
                     fields: &[],
+                    variants: &[],
                     salt: #p::None,
                     fixed_len: #p::None,
                     max_len: 0,

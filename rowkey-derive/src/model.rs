@@ -3,16 +3,29 @@
 
 use syn::{Generics, Ident, Type, Visibility};
 
-use crate::ast::{Input, TyClass};
+use crate::ast::{Field, Input, TyClass};
 
 pub struct Key<'a> {
     pub ident: &'a Ident,
     pub vis: &'a Visibility,
     pub generics: &'a Generics,
+    /// A struct's fields, or the shared entity prefix of an enum's record types.
     pub fields: Vec<KeyField<'a>>,
+    /// An enum's record types, each after the prefix and its tag byte.
+    pub variants: Option<Vec<RecordType<'a>>>,
     pub salt: Option<Salt>,
     pub limit: usize,
     pub allow_hotspot: bool,
+}
+
+/// One record type of an enum key: `[prefix][tag][fields]`.
+pub struct RecordType<'a> {
+    pub ident: &'a Ident,
+    pub tag: u8,
+    /// The fields after the shared prefix.
+    pub fields: Vec<KeyField<'a>>,
+    /// The prefix fields' names as this variant spells them (the same as the model's).
+    pub prefix: Vec<&'a Ident>,
 }
 
 /// The salt byte: a hash of fields `0..=field` modulo `buckets`.
@@ -50,54 +63,64 @@ pub enum Order {
     Unordered,
 }
 
+fn lower<'a>(f: &Field<'a>) -> KeyField<'a> {
+    let a = &f.attrs;
+    let codec = if let Some(n) = a.fixed {
+        Codec::Fixed(n.value)
+    } else if let Some(n) = a.max_len {
+        Codec::MaxLen(n.value)
+    } else if let Some(n) = a.hash {
+        Codec::Md5(n.value)
+    } else if a.reverse_ts.is_some() {
+        Codec::ReverseTs
+    } else if a.reverse.is_some() {
+        Codec::Reverse
+    } else {
+        Codec::Natural
+    };
+    let order = match codec {
+        Codec::Reverse | Codec::Md5(_) => Order::Unordered,
+        Codec::ReverseTs => Order::Descending,
+        _ if a.desc.is_some() => Order::Descending,
+        _ => Order::Ascending,
+    };
+    KeyField {
+        ident: f.ident,
+        ty: f.ty,
+        codec,
+        desc: a.desc.is_some(),
+        order,
+        class: f.class,
+        attributes: a.rendered.clone(),
+    }
+}
+
 impl<'a> Key<'a> {
     pub fn from_ast(input: &Input<'a>) -> Self {
-        let fields = input
-            .fields
-            .iter()
-            .map(|f| {
-                let a = &f.attrs;
-                let codec = if let Some(n) = a.fixed {
-                    Codec::Fixed(n.value)
-                } else if let Some(n) = a.max_len {
-                    Codec::MaxLen(n.value)
-                } else if let Some(n) = a.hash {
-                    Codec::Md5(n.value)
-                } else if a.reverse_ts.is_some() {
-                    Codec::ReverseTs
-                } else if a.reverse.is_some() {
-                    Codec::Reverse
-                } else {
-                    Codec::Natural
-                };
-                let order = match codec {
-                    Codec::Reverse | Codec::Md5(_) => Order::Unordered,
-                    Codec::ReverseTs => Order::Descending,
-                    _ if a.desc.is_some() => Order::Descending,
-                    _ => Order::Ascending,
-                };
-                KeyField {
-                    ident: f.ident,
-                    ty: f.ty,
-                    codec,
-                    desc: a.desc.is_some(),
-                    order,
-                    class: f.class,
-                    attributes: a.rendered.clone(),
-                }
-            })
-            .collect();
-        let salt = input.fields.iter().enumerate().find_map(|(i, f)| {
+        let lead = input.lead_fields();
+        let fields: Vec<KeyField<'a>> = lead.iter().map(lower).collect();
+        let salt = lead.iter().enumerate().find_map(|(i, f)| {
             f.attrs.salt.map(|s| Salt {
                 field: i,
                 buckets: s.value,
             })
+        });
+        let variants = input.variants.as_ref().map(|vs| {
+            vs.iter()
+                .map(|v| RecordType {
+                    ident: v.ident,
+                    tag: v.tag.map_or(0, |t| t.value),
+                    fields: v.fields.iter().skip(lead.len()).map(lower).collect(),
+                    prefix: v.fields.iter().take(lead.len()).map(|f| f.ident).collect(),
+                })
+                .collect()
         });
         Key {
             ident: input.ident,
             vis: input.vis,
             generics: input.generics,
             fields,
+            variants,
             salt,
             limit: input.attrs.limit(),
             allow_hotspot: input.attrs.allow_hotspot.is_some(),

@@ -5,12 +5,14 @@
 use proc_macro2::Span;
 use syn::GenericParam;
 
-use crate::ast::{Field, Input, TyClass};
+use quote::ToTokens;
+
+use crate::ast::{Field, Input, TyClass, Variant};
 use crate::ctxt::Ctxt;
 
 pub fn check(cx: &Ctxt, input: &Input) {
     check_generics(cx, input);
-    for field in &input.fields {
+    for field in input.all_fields() {
         check_unsupported(cx, field);
         check_platform_int(cx, field);
         check_fixed_type(cx, field);
@@ -22,9 +24,127 @@ pub fn check(cx: &Ctxt, input: &Input) {
         check_encoding_conflicts(cx, field);
         check_desc(cx, field);
     }
-    check_single_salt(cx, input);
+    match &input.variants {
+        None => {
+            check_single_salt(cx, &input.fields);
+            check_fixed_len_limit(cx, input);
+        }
+        Some(variants) => {
+            check_tags(cx, input.ident, variants);
+            check_prefix(cx, input, variants);
+            for v in variants {
+                check_single_salt(cx, &v.fields);
+            }
+        }
+    }
     check_hotspot(cx, input);
-    check_fixed_len_limit(cx, input);
+}
+
+/// Every record type carries an explicit, unique `#[tag(N)]`: tags are stored in every key, so
+/// they are never inferred from declaration order (reordering variants would corrupt data).
+fn check_tags(cx: &Ctxt, ident: &syn::Ident, variants: &[Variant]) {
+    let mut seen: Vec<(u8, &syn::Ident)> = Vec::new();
+    for v in variants {
+        match v.tag {
+            None if v.tag_written => {}
+            None => cx.error(
+                v.ident,
+                format_args!(
+                    "record type `{}` needs an explicit `#[tag(N)]` (0..=255): tags are stored in every key, so they are never inferred from declaration order",
+                    v.ident
+                ),
+            ),
+            Some(tag) => match seen.iter().find(|(t, _)| *t == tag.value) {
+                Some((_, other)) => cx.error_at(
+                    tag.value_span,
+                    format_args!("tag {} is already used by `{other}`; every record type of `{ident}` needs its own tag", tag.value),
+                ),
+                None => seen.push((tag.value, v.ident)),
+            },
+        }
+    }
+}
+
+fn same_tokens(a: &impl quote::ToTokens, b: &impl quote::ToTokens) -> bool {
+    a.to_token_stream().to_string() == b.to_token_stream().to_string()
+}
+
+/// Every record type starts with the fields named in `#[rowkey(prefix(...))]`, in that order,
+/// with the same types and attributes as the first record type: the shared entity prefix that
+/// lets one scan return every record of an entity. The salt, if any, is computed from the
+/// prefix only, so all records of one entity land in one bucket.
+fn check_prefix(cx: &Ctxt, input: &Input, variants: &[Variant]) {
+    let names: &[syn::Ident] = input.attrs.prefix.as_ref().map_or(&[], |(_, n)| n);
+    let Some(first) = variants.first() else {
+        return;
+    };
+    for v in variants {
+        for (i, name) in names.iter().enumerate() {
+            match v.fields.get(i) {
+                Some(f) if f.ident == name => {
+                    let model = &first.fields[i];
+                    if !same_tokens(f.ty, model.ty) {
+                        cx.error(
+                            f.ty,
+                            format_args!(
+                                "`{name}` is `{}` in `{}` but `{}` here: the shared prefix must be the same in every record type",
+                                model.ty.to_token_stream(),
+                                first.ident,
+                                f.ty.to_token_stream()
+                            ),
+                        );
+                    } else if f.attrs.rendered != model.attrs.rendered {
+                        let show = |a: &[String]| {
+                            if a.is_empty() {
+                                "no attributes".to_string()
+                            } else {
+                                a.iter()
+                                    .map(|x| format!("`#[{x}]`"))
+                                    .collect::<Vec<_>>()
+                                    .join(" ")
+                            }
+                        };
+                        cx.error(
+                            f.ident,
+                            format_args!(
+                                "`{name}` has {} here but {} in `{}`: the shared prefix must be encoded the same in every record type",
+                                show(&f.attrs.rendered),
+                                show(&model.attrs.rendered),
+                                first.ident
+                            ),
+                        );
+                    }
+                }
+                other => {
+                    let at = other
+                        .map_or_else(|| v.ident.to_token_stream(), |f| f.ident.to_token_stream());
+                    cx.error(
+                        at,
+                        format_args!(
+                            "record type `{}` must start with the shared prefix `{}`: field {} should be `{name}`",
+                            v.ident,
+                            names.iter().map(ToString::to_string).collect::<Vec<_>>().join("`, `"),
+                            i + 1
+                        ),
+                    );
+                    break;
+                }
+            }
+        }
+        for f in v.fields.iter().skip(names.len()) {
+            if let Some(salt) = f.attrs.salt {
+                cx.error_at(
+                    salt.span,
+                    format_args!(
+                        "`salt` must be on a field of the shared prefix (`{}`), so that every record of one entity lands in the same bucket; `{}` is `{}`'s own field",
+                        if names.is_empty() { "none declared: add `#[rowkey(prefix(...))]`".to_string() } else { names.iter().map(ToString::to_string).collect::<Vec<_>>().join("`, `") },
+                        f.ident,
+                        v.ident
+                    ),
+                );
+            }
+        }
+    }
 }
 
 /// A key's layout must be fixed: type and const parameters could change it per use, so only
@@ -221,9 +341,8 @@ fn check_desc(cx: &Ctxt, field: &Field) {
 
 /// The salt byte is computed from every field up to and including the salted one, so a key
 /// has at most one.
-fn check_single_salt(cx: &Ctxt, input: &Input) {
-    let mut salted = input
-        .fields
+fn check_single_salt(cx: &Ctxt, fields: &[Field]) {
+    let mut salted = fields
         .iter()
         .filter_map(|f| f.attrs.salt.map(|s| (f.ident, s)));
     let Some((first, _)) = salted.next() else {
@@ -243,10 +362,11 @@ fn check_single_salt(cx: &Ctxt, input: &Input) {
 /// last region. A `#[timestamp]` or `#[reverse_ts]` field first in an unsalted key is refused
 /// unless the struct says `#[rowkey(allow_hotspot)]`.
 fn check_hotspot(cx: &Ctxt, input: &Input) {
-    if input.attrs.allow_hotspot.is_some() || input.fields.iter().any(|f| f.attrs.salt.is_some()) {
+    let lead_fields = input.lead_fields();
+    if input.attrs.allow_hotspot.is_some() || lead_fields.iter().any(|f| f.attrs.salt.is_some()) {
         return;
     }
-    let Some(lead) = input.fields.first() else {
+    let Some(lead) = lead_fields.first() else {
         return;
     };
     let (name, span) = match (lead.attrs.timestamp, lead.attrs.reverse_ts) {

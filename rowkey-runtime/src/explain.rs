@@ -84,6 +84,8 @@ pub struct Explainer<'de> {
     reader: Reader<'de>,
     schema: &'static Schema,
     rows: Vec<[String; 4]>,
+    /// The fields being read: the key's, then a record type's after its tag.
+    fields: &'static [crate::schema::FieldSchema],
     field: usize,
     failed: Option<String>,
     salt: Option<u8>,
@@ -98,6 +100,7 @@ impl<'de> Explainer<'de> {
             reader: Reader::new(bytes),
             schema,
             rows: Vec::new(),
+            fields: schema.fields,
             field: 0,
             failed: None,
             salt: None,
@@ -123,7 +126,7 @@ impl<'de> Explainer<'de> {
 
     /// Reads the next field with codec `C` as a `T`.
     pub fn field<C: CodecDecode<'de, T>, T: Explain>(&mut self) {
-        let Some(f) = self.schema.fields.get(self.field) else {
+        let Some(f) = self.fields.get(self.field) else {
             return;
         };
         self.field += 1;
@@ -163,6 +166,41 @@ impl<'de> Explainer<'de> {
             }
             Err(e) => {
                 self.failed = Some(e.in_field(f.name).to_string());
+            }
+        }
+    }
+
+    /// Reads a record-type enum's tag byte and switches to that record type's fields; `None`
+    /// (with the reason recorded) for an unknown tag or a key that already failed.
+    pub fn tag(&mut self) -> Option<u8> {
+        if self.failed.is_some() {
+            return None;
+        }
+        let at = self.reader.pos();
+        let [tag] = match self.reader.take_array::<1>() {
+            Ok(t) => t,
+            Err(e) => {
+                self.failed = Some(e.in_field("(tag)").to_string());
+                return None;
+            }
+        };
+        match self.schema.variants.iter().find(|v| v.tag == tag) {
+            Some(v) => {
+                self.rows.push([
+                    format!("{at}..{}", at + 1),
+                    "(tag)".into(),
+                    binary(&[tag]),
+                    format!("record type `{}`", v.name),
+                ]);
+                self.fields = v.fields;
+                self.field = 0;
+                Some(tag)
+            }
+            None => {
+                let e = crate::DecodeError::new(at, crate::DecodeErrorKind::UnknownTag { tag })
+                    .in_field("(tag)");
+                self.failed = Some(e.to_string());
+                None
             }
         }
     }

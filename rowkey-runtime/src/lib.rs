@@ -28,7 +28,7 @@ pub use crate::field::{Decode, Encode};
 pub use crate::hashed::{HashInput, Hashed};
 pub use crate::key::RowKey;
 pub use crate::scan::{KeyRange, KeyRanges, ScanRange};
-pub use crate::schema::{FieldSchema, Order, SaltSchema, Schema};
+pub use crate::schema::{FieldSchema, Order, SaltSchema, Schema, VariantSchema};
 
 /// What the generated code names; not public API, and may change in any release.
 #[doc(hidden)]
@@ -40,17 +40,19 @@ pub mod __private {
     pub use bytes;
 
     pub use crate::__scan_arg;
-    pub use crate::error::{DecodeError, EncodeError};
+    pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
     pub use crate::explain::{Explain, Explainer};
     pub use crate::field::{Decode, Encode};
     pub use crate::key::RowKey;
     pub use crate::scan::{KeyRanges, ScanArg, ScanRange, ScanState, ScanValue};
-    pub use crate::schema::{add, max_len, FieldSchema, Order, SaltSchema, Schema};
+    pub use crate::schema::{
+        add, max_len, most, same, FieldSchema, Order, SaltSchema, Schema, VariantSchema,
+    };
     pub use crate::sink::Sink;
     pub use crate::source::Source;
     pub use crate::split::Domain;
     pub use core::ops::Bound;
     pub use core::option::Option::{self, None, Some};
-    pub use core::primitive::{str, u16, usize};
+    pub use core::primitive::{str, u16, u8, usize};
     pub use core::result::Result::{self, Err, Ok};
 }

@@ -10,8 +10,12 @@ use serde::Serialize;
 pub struct Schema {
     /// The Rust type's name.
     pub name: &'static str,
-    /// The fields, in key order (the salt byte, if any, precedes them).
+    /// The fields, in key order (the salt byte, if any, precedes them); for a record-type enum,
+    /// the shared entity prefix.
     pub fields: &'static [FieldSchema],
+    /// A record-type enum's variants, each written after the prefix and its tag byte (empty
+    /// for a struct).
+    pub variants: &'static [VariantSchema],
     /// The salt byte, if the key is salted.
     pub salt: Option<SaltSchema>,
     /// The width of every key, when all fields are fixed width.
@@ -51,6 +55,17 @@ pub struct FieldSchema {
     pub domain: crate::split::Domain,
 }
 
+/// One record type of an enum key: `[salt][prefix][tag][fields]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct VariantSchema {
+    /// The variant's name.
+    pub name: &'static str,
+    /// Its tag byte.
+    pub tag: u8,
+    /// Its own fields, after the tag.
+    pub fields: &'static [FieldSchema],
+}
+
 /// How a field's bytes sort relative to its values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -80,7 +95,8 @@ impl Schema {
         self.salt.and_then(|s| s.fields.last().copied())
     }
 
-    /// The layout as a Markdown table: one row per byte range, salt first.
+    /// The layout as a Markdown table: one row per byte range, salt first; for a record-type
+    /// enum, the shared prefix and the tag once, then each record type's own fields.
     pub fn to_markdown(&self) -> String {
         let mut out = String::new();
         let len = match self.fixed_len {
@@ -88,8 +104,7 @@ impl Schema {
             None => format!("variable length, at most {} bytes", self.max_len),
         };
         let _ = writeln!(out, "`{}`: {len}\n", self.name);
-        out.push_str("| # | field | type | offset | width | encoding | order |\n");
-        out.push_str("|---|---|---|---|---|---|---|\n");
+        out.push_str(TABLE_HEAD);
         let mut row = 0;
         if let Some(salt) = &self.salt {
             let _ = writeln!(
@@ -102,33 +117,73 @@ impl Schema {
             row += 1;
         }
         for f in self.fields {
-            let offset = f
-                .offset
+            field_row(&mut out, row, f);
+            row += 1;
+        }
+        if !self.variants.is_empty() {
+            let tags: Vec<String> = self
+                .variants
+                .iter()
+                .map(|v| format!("{} = `{}`", v.tag, v.name))
+                .collect();
+            let offset = self
+                .fields
+                .iter()
+                .try_fold(usize::from(self.salt.is_some()), |acc, f| {
+                    f.width.map(|w| acc + w)
+                })
                 .map_or_else(|| "variable".to_string(), |o| o.to_string());
-            let width = match (f.width, f.max_width) {
-                (Some(w), _) => w.to_string(),
-                (None, Some(m)) => format!("variable, <= {m}"),
-                (None, None) => "variable".to_string(),
-            };
-            let order = match f.order {
-                Order::Ascending => "ascending",
-                Order::Descending => "descending",
-                Order::Unordered => "unordered",
-            };
-            let attrs = if f.attributes.is_empty() {
-                String::new()
-            } else {
-                format!(" `#[{}]`", f.attributes.join("] #["))
-            };
             let _ = writeln!(
                 out,
-                "| {row} | `{}` | `{}` | {offset} | {width} | {}{attrs} | {order} |",
-                f.name, f.rust_type, f.encoding
+                "| {row} | (tag) | u8 | {offset} | 1 | record type: {} | by tag |",
+                tags.join(", ")
             );
-            row += 1;
+            for v in self.variants {
+                let _ = writeln!(
+                    out,
+                    "\nrecord type `{}` (tag {}): after the tag\n",
+                    v.name, v.tag
+                );
+                out.push_str(TABLE_HEAD);
+                for (i, f) in v.fields.iter().enumerate() {
+                    field_row(&mut out, i, f);
+                }
+                if v.fields.is_empty() {
+                    out.push_str("| | (no fields of its own) | | | | | |\n");
+                }
+            }
         }
         out
     }
+}
+
+const TABLE_HEAD: &str =
+    "| # | field | type | offset | width | encoding | order |\n|---|---|---|---|---|---|---|\n";
+
+fn field_row(out: &mut String, row: usize, f: &FieldSchema) {
+    let offset = f
+        .offset
+        .map_or_else(|| "variable".to_string(), |o| o.to_string());
+    let width = match (f.width, f.max_width) {
+        (Some(w), _) => w.to_string(),
+        (None, Some(m)) => format!("variable, <= {m}"),
+        (None, None) => "variable".to_string(),
+    };
+    let order = match f.order {
+        Order::Ascending => "ascending",
+        Order::Descending => "descending",
+        Order::Unordered => "unordered",
+    };
+    let attrs = if f.attributes.is_empty() {
+        String::new()
+    } else {
+        format!(" `#[{}]`", f.attributes.join("] #["))
+    };
+    let _ = writeln!(
+        out,
+        "| {row} | `{}` | `{}` | {offset} | {width} | {}{attrs} | {order} |",
+        f.name, f.rust_type, f.encoding
+    );
 }
 
 /// `a + b` when both are known; for offsets and widths in generated constants.
@@ -136,6 +191,24 @@ impl Schema {
 pub const fn add(a: Option<usize>, b: Option<usize>) -> Option<usize> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a + b),
+        _ => None,
+    }
+}
+
+/// `a` if `a == b`, else `None`: the fixed width of record types that must all agree.
+#[doc(hidden)]
+pub const fn same(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    match (a, b) {
+        (Some(a), Some(b)) if a == b => Some(a),
+        _ => None,
+    }
+}
+
+/// The larger bound, `None` if either is unbounded.
+#[doc(hidden)]
+pub const fn most(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(if a > b { a } else { b }),
         _ => None,
     }
 }

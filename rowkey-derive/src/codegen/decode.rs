@@ -1,12 +1,29 @@
-//! The `Decode` impl: one codec read per field, errors attributed to the field.
+//! The `Decode` impl: one codec read per field, errors attributed to the field; for an enum, the
+//! shared prefix, then the tag byte chooses the record type.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{GenericParam, Lifetime, LifetimeParam};
 
-use super::{codec_ty, private};
-use crate::model::Key;
+use super::{codec_ty, local, private, private_at};
+use crate::model::{Key, KeyField};
+
+/// The expression reading one field (returning early on error).
+fn read(field: &KeyField, de: &Lifetime) -> TokenStream {
+    let p = private();
+    let codec = codec_ty(field);
+    let ty = field.ty;
+    let label = field.ident.to_string();
+    let ps = private_at(ty.span());
+    let call = quote_spanned!(ty.span()=> <#codec as #ps::CodecDecode<#de, #ty>>::read);
+    quote! {
+        match #call(__rowkey_src) {
+            #p::Ok(__rowkey_v) => __rowkey_v,
+            #p::Err(__rowkey_e) => return #p::Err(__rowkey_e.in_field(#label)),
+        }
+    }
+}
 
 pub fn expand(key: &Key) -> TokenStream {
     let p = private();
@@ -22,20 +39,52 @@ pub fn expand(key: &Key) -> TokenStream {
     let (impl_generics, _, _) = generics.split_for_impl();
     let (_, ty_generics, where_clause) = key.generics.split_for_impl();
 
-    let reads = key.fields.iter().map(|f| {
-        let codec = codec_ty(f);
-        let ty = f.ty;
-        let name = f.ident;
-        let label = name.to_string();
-        let ps = super::private_at(ty.span());
-        let read = quote_spanned!(ty.span()=> <#codec as #ps::CodecDecode<#de, #ty>>::read);
-        quote! {
-            #name: match #read(__rowkey_src) {
-                #p::Ok(__rowkey_v) => __rowkey_v,
-                #p::Err(__rowkey_e) => return #p::Err(__rowkey_e.in_field(#label)),
-            },
+    let body = match &key.variants {
+        None => {
+            let fields = key.fields.iter().map(|f| {
+                let name = f.ident;
+                let r = read(f, &de);
+                quote!(#name: #r,)
+            });
+            // Struct expressions evaluate their fields in the order written: key order.
+            quote!(#p::Ok(Self { #(#fields)* }))
         }
-    });
+        Some(variants) => {
+            let prefix = key.fields.iter().map(|f| {
+                let l = local(f);
+                let r = read(f, &de);
+                quote!(let #l = #r;)
+            });
+            let arms = variants.iter().map(|v| {
+                let vi = v.ident;
+                let tag = v.tag;
+                let shared = v.prefix.iter().zip(&key.fields).map(|(name, f)| {
+                    let l = local(f);
+                    quote!(#name: #l,)
+                });
+                let own = v.fields.iter().map(|f| {
+                    let name = f.ident;
+                    let r = read(f, &de);
+                    quote!(#name: #r,)
+                });
+                quote!(#tag => #p::Ok(Self::#vi { #(#shared)* #(#own)* }),)
+            });
+            quote! {
+                #(#prefix)*
+                let __rowkey_at = #p::Source::pos(__rowkey_src);
+                match #p::Source::take_array::<1>(__rowkey_src) {
+                    #p::Ok([__rowkey_tag]) => match __rowkey_tag {
+                        #(#arms)*
+                        __rowkey_tag => #p::Err(#p::DecodeError::new(
+                            __rowkey_at,
+                            #p::DecodeErrorKind::UnknownTag { tag: __rowkey_tag },
+                        ).in_field("(tag)")),
+                    },
+                    #p::Err(__rowkey_e) => #p::Err(__rowkey_e.in_field("(tag)")),
+                }
+            }
+        }
+    };
     quote! {
         #[automatically_derived]
         impl #impl_generics #p::Decode<#de> for #ident #ty_generics #where_clause {
@@ -43,8 +92,7 @@ pub fn expand(key: &Key) -> TokenStream {
             fn read<__RowkeySrc: #p::Source<#de>>(
                 __rowkey_src: &mut __RowkeySrc,
             ) -> #p::Result<Self, #p::DecodeError> {
-                // Struct expressions evaluate their fields in the order written: key order.
-                #p::Ok(Self { #(#reads)* })
+                #body
             }
         }
     }

@@ -1,9 +1,10 @@
-//! The `Encode` impl: validated width, and the writes split at the salted field.
+//! The `Encode` impl: validated width, and the field writes the `RowKey` impl splits at the
+//! salted field.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{codec_of, private};
+use super::{bind, codec_of, local, private, variant_match};
 use crate::model::{Key, KeyField};
 
 /// `Some(0) + w0 + w1 + ...` over the codecs' width constants.
@@ -16,27 +17,25 @@ pub fn width_sum(fields: &[KeyField], constant: &str) -> TokenStream {
     })
 }
 
+/// One write per field, from the fields' bound locals.
 pub fn writes(fields: &[KeyField]) -> TokenStream {
     let calls = fields.iter().map(|f| {
         let codec = codec_of(f);
-        let name = f.ident;
-        quote!(#codec::write(&self.#name, __rowkey_sink);)
+        let l = local(f);
+        quote!(#codec::write(#l, __rowkey_sink);)
     });
     quote!(#(#calls)*)
 }
 
-pub fn expand(key: &Key) -> TokenStream {
+/// Adds each field's checked width to `__rowkey_n`, attributing errors to the field and offset.
+fn widths(fields: &[KeyField]) -> TokenStream {
     let p = private();
-    let ident = key.ident;
-    let (impl_generics, ty_generics, where_clause) = key.generics.split_for_impl();
-    let fixed = width_sum(&key.fields, "FIXED_WIDTH");
-    let max = width_sum(&key.fields, "MAX_WIDTH");
-    let widths = key.fields.iter().map(|f| {
+    let steps = fields.iter().map(|f| {
         let codec = codec_of(f);
-        let name = f.ident;
-        let label = name.to_string();
+        let l = local(f);
+        let label = f.ident.to_string();
         quote! {
-            __rowkey_n += match #codec::width(&self.#name) {
+            __rowkey_n += match #codec::width(#l) {
                 #p::Ok(__rowkey_w) => __rowkey_w,
                 #p::Err(__rowkey_e) => {
                     return #p::Err(__rowkey_e.in_field(#label).within(__rowkey_n));
@@ -44,6 +43,42 @@ pub fn expand(key: &Key) -> TokenStream {
             };
         }
     });
+    quote!(#(#steps)*)
+}
+
+pub fn expand(key: &Key) -> TokenStream {
+    let p = private();
+    let ident = key.ident;
+    let (impl_generics, ty_generics, where_clause) = key.generics.split_for_impl();
+    let prefix_fixed = width_sum(&key.fields, "FIXED_WIDTH");
+    let prefix_max = width_sum(&key.fields, "MAX_WIDTH");
+    let bind_all = bind(key, &key.fields);
+    let prefix_widths = widths(&key.fields);
+    let (fixed, max, rest) = match &key.variants {
+        None => (prefix_fixed, prefix_max, quote!()),
+        Some(variants) => {
+            // [prefix][tag][fields]: fixed only if every record type has the same width.
+            let mut vf = variants.iter().map(|v| width_sum(&v.fields, "FIXED_WIDTH"));
+            let first = vf.next().unwrap_or_else(|| quote!(#p::Some(0usize)));
+            let same = vf.fold(first, |acc, w| quote!(#p::same(#acc, #w)));
+            let most = variants
+                .iter()
+                .map(|v| width_sum(&v.fields, "MAX_WIDTH"))
+                .fold(
+                    quote!(#p::Some(0usize)),
+                    |acc, w| quote!(#p::most(#acc, #w)),
+                );
+            let tail = variant_match(key, false, |v| widths(&v.fields));
+            (
+                quote!(#p::add(#prefix_fixed, #p::add(#p::Some(1usize), #same))),
+                quote!(#p::add(#prefix_max, #p::add(#p::Some(1usize), #most))),
+                quote! {
+                    __rowkey_n += 1;
+                    #tail
+                },
+            )
+        }
+    };
     let encoding = format!("nested key `{ident}`");
     let domain = match key.fields.first() {
         Some(f) => {
@@ -65,7 +100,9 @@ pub fn expand(key: &Key) -> TokenStream {
             #[inline]
             fn encoded_width(&self) -> #p::Result<#p::usize, #p::EncodeError> {
                 let mut __rowkey_n = 0usize;
-                #(#widths)*
+                #bind_all
+                #prefix_widths
+                #rest
                 #p::Ok(__rowkey_n)
             }
 
@@ -75,6 +112,5 @@ pub fn expand(key: &Key) -> TokenStream {
                 #p::RowKey::__write_tail(self, __rowkey_sink);
             }
         }
-
     }
 }

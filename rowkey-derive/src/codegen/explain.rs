@@ -5,7 +5,7 @@ use quote::quote;
 use syn::visit_mut::VisitMut;
 use syn::{Lifetime, Type};
 
-use super::{codec_ty, private};
+use super::{bind, codec_ty, local, private, variant_match};
 use crate::ast::TyClass;
 use crate::model::{Key, KeyField};
 
@@ -41,20 +41,61 @@ pub fn expand(key: &Key) -> TokenStream {
     let ident = key.ident;
     let vis = key.vis;
     let (impl_generics, ty_generics, where_clause) = key.generics.split_for_impl();
-    let reads = key.fields.iter().map(|f| {
-        let codec = codec_ty(f);
-        let ty = shown_type(f);
-        quote!(__rowkey_ex.field::<#codec, #ty>();)
-    });
-    let shows = key.fields.iter().enumerate().map(|(i, f)| {
-        let name = f.ident;
-        let label = format!("{}{name}: ", if i == 0 { "" } else { ", " });
+    let reads_of = |fields: &[KeyField]| {
+        let reads = fields.iter().map(|f| {
+            let codec = codec_ty(f);
+            let ty = shown_type(f);
+            quote!(__rowkey_ex.field::<#codec, #ty>();)
+        });
+        quote!(#(#reads)*)
+    };
+    let shows_of = |name: String, fields: Vec<&KeyField>| {
+        let open = format!("{name} {{ ");
+        let shows = fields.iter().enumerate().map(|(i, f)| {
+            let l = local(f);
+            let label = format!("{}{}: ", if i == 0 { "" } else { ", " }, f.ident);
+            quote! {
+                __rowkey_out.push_str(#label);
+                #p::Explain::explain(#l, __rowkey_out);
+            }
+        });
         quote! {
-            __rowkey_out.push_str(#label);
-            #p::Explain::explain(&self.#name, __rowkey_out);
+            __rowkey_out.push_str(#open);
+            #(#shows)*
+            __rowkey_out.push_str(" }");
         }
-    });
-    let open = format!("{ident} {{ ");
+    };
+    let prefix_reads = reads_of(&key.fields);
+    let (reads, show) = match &key.variants {
+        None => {
+            let bind_all = bind(key, &key.fields);
+            let show = shows_of(ident.to_string(), key.fields.iter().collect());
+            (prefix_reads, quote!(#bind_all #show))
+        }
+        Some(variants) => {
+            let arms = variants.iter().map(|v| {
+                let tag = v.tag;
+                let own = reads_of(&v.fields);
+                quote!(#p::Some(#tag) => { #own })
+            });
+            let show = variant_match(key, true, |v| {
+                shows_of(
+                    format!("{ident}::{}", v.ident),
+                    key.fields.iter().chain(&v.fields).collect(),
+                )
+            });
+            (
+                quote! {
+                    #prefix_reads
+                    match __rowkey_ex.tag() {
+                        #(#arms)*
+                        _ => {}
+                    }
+                },
+                show,
+            )
+        }
+    };
     let doc = format!(
         "Explains a `{ident}` key field by field: offsets, the raw bytes as HBase prints them, \
          the decoded values and attributes, the salt byte checked against the salted fields, and \
@@ -67,7 +108,7 @@ pub fn expand(key: &Key) -> TokenStream {
             #[must_use]
             #vis fn explain<'__rowkey_de>(bytes: &'__rowkey_de [::core::primitive::u8]) -> ::std::string::String {
                 let mut __rowkey_ex = #p::Explainer::new(bytes, <Self as #p::RowKey>::SCHEMA);
-                #(#reads)*
+                #reads
                 __rowkey_ex.finish()
             }
         }
@@ -75,9 +116,7 @@ pub fn expand(key: &Key) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics #p::Explain for #ident #ty_generics #where_clause {
             fn explain(&self, __rowkey_out: &mut ::std::string::String) {
-                __rowkey_out.push_str(#open);
-                #(#shows)*
-                __rowkey_out.push_str(" }");
+                #show
             }
         }
     }

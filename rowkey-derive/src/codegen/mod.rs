@@ -1,6 +1,8 @@
-//! Turns the model into tokens: the `Encode`, `Decode` and `RowKey` impls. The generated code
-//! is thin: one runtime codec call per field, every path fully qualified through the runtime's
-//! hidden `__private` module, every local prefixed `__rowkey_`.
+//! Turns the model into tokens: the `Encode`, `Decode`, `RowKey` and `Explain` impls, `explain`,
+//! and the typed scan builders. The generated code is thin: one runtime codec call per field,
+//! every path fully qualified through the runtime's hidden `__private` module, every local
+//! prefixed `__rowkey_`. Fields are read through locals bound by [`bind`] or [`variant_match`],
+//! so the same code serves a struct and an enum's record types.
 
 mod decode;
 mod encode;
@@ -8,11 +10,12 @@ mod explain;
 mod scan;
 mod schema;
 
-use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
-use crate::model::{Codec, Key, KeyField};
+use crate::model::{Codec, Key, KeyField, RecordType};
 
 /// The runtime's hidden module, as generated code names it.
 pub fn private() -> TokenStream {
@@ -49,6 +52,57 @@ pub fn codec_of(field: &KeyField) -> TokenStream {
     let c = codec_ty(field);
     let ty = field.ty;
     quote_spanned!(ty.span()=> <#c as #p::Codec<#ty>>)
+}
+
+/// The local a field's value (or reference) is bound to.
+pub fn local(field: &KeyField) -> Ident {
+    format_ident!(
+        "__rowkey_f_{}",
+        field.ident.unraw(),
+        span = proc_macro2::Span::call_site()
+    )
+}
+
+/// Binds a reference to each of `fields` (a struct's, or an enum's shared prefix) to its local.
+pub fn bind(key: &Key, fields: &[KeyField]) -> TokenStream {
+    if fields.is_empty() {
+        return quote!();
+    }
+    let names: Vec<_> = fields.iter().map(|f| f.ident).collect();
+    let locals: Vec<_> = fields.iter().map(local).collect();
+    match &key.variants {
+        None => quote!(let Self { #(#names: #locals,)* .. } = self;),
+        Some(variants) => {
+            let arms = variants.iter().map(|v| {
+                let vi = v.ident;
+                quote!(Self::#vi { #(#names: #locals,)* .. } => (#(#locals,)*))
+            });
+            quote!(let (#(#locals,)*) = match self { #(#arms,)* };)
+        }
+    }
+}
+
+/// `match self { Self::V { own fields bound } => body(V), .. }`; with `with_prefix`, the shared
+/// prefix fields are bound too.
+pub fn variant_match(
+    key: &Key,
+    with_prefix: bool,
+    body: impl Fn(&RecordType) -> TokenStream,
+) -> TokenStream {
+    let variants = key.variants.as_deref().unwrap_or(&[]);
+    let arms = variants.iter().map(|v| {
+        let vi = v.ident;
+        let mut fields: Vec<&KeyField> = Vec::new();
+        if with_prefix {
+            fields.extend(key.fields.iter());
+        }
+        fields.extend(v.fields.iter());
+        let names = fields.iter().map(|f| f.ident);
+        let locals = fields.iter().map(|f| local(f));
+        let b = body(v);
+        quote!(Self::#vi { #(#names: #locals,)* .. } => { #b })
+    });
+    quote!(match self { #(#arms)* })
 }
 
 pub fn expand(key: &Key) -> TokenStream {

@@ -97,34 +97,70 @@ pub fn layout_doc(key: &Key) -> String {
         ));
         row += 1;
     }
+    if let Some(variants) = &key.variants {
+        let tags: Vec<String> = variants
+            .iter()
+            .map(|v| format!("{} = `{}`", v.tag, v.ident))
+            .collect();
+        out.push_str(&format!(
+            "| {row} | tag | `u8` | 1 | {} | by tag |\n",
+            tags.join(", ")
+        ));
+        for v in variants {
+            let own: Vec<String> = v
+                .fields
+                .iter()
+                .map(|f| {
+                    format!(
+                        "`{}: {}`",
+                        f.ident,
+                        quote::ToTokens::to_token_stream(f.ty)
+                            .to_string()
+                            .replace(' ', "")
+                    )
+                })
+                .collect();
+            out.push_str(&format!(
+                "\n`{}` (tag {}) then: {}\n",
+                v.ident,
+                v.tag,
+                if own.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    own.join(", ")
+                }
+            ));
+        }
+    }
     out
 }
 
-pub fn expand(key: &Key) -> TokenStream {
-    let p = private();
-    let ident = key.ident;
-    let vis = key.vis;
-    let scan = format_ident!("{}Scan", ident);
-    let (impl_generics, ty_generics, where_clause) = key.generics.split_for_impl();
-    let buckets = key.salt.as_ref().map_or(0u16, |s| s.buckets);
-    let layout = layout_doc(key);
-    let names: Vec<String> = key
-        .fields
-        .iter()
-        .map(|f| format!("`{}`", f.ident))
-        .collect();
-    let order_doc = names.join(", ");
+/// `snake_case` of a variant name, for its selector method: `LineItem` -> `line_item`.
+fn snake(ident: &syn::Ident) -> syn::Ident {
+    let mut out = String::new();
+    for (i, c) in ident.to_string().chars().enumerate() {
+        if c.is_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    format_ident!("{}", out)
+}
 
-    let steps = key.fields.iter().enumerate().map(|(i, f)| {
+/// One impl per field: `impl Scan<i> { fn field(self, value or range) -> Scan<i + 1> or ScanRange }`.
+fn steps(scan: &syn::Ident, fields: &[KeyField], salt_field: Option<usize>) -> TokenStream {
+    let p = private();
+    let steps = fields.iter().enumerate().map(|(i, f)| {
         let name = f.ident;
         let codec = codec_ty(f);
         let (arg, lifetime) = arg_type(f);
         let lt = if lifetime { quote!('__rowkey_a,) } else { quote!() };
         let next = i + 1;
-        let salt_known = match &key.salt {
-            Some(s) if s.field == i => quote!(.salt_known()),
-            _ => quote!(),
-        };
+        let salt_known = if salt_field == Some(i) { quote!(.salt_known()) } else { quote!() };
         let doc = format!(
             "Fixes `{name}` to a value and continues with the next field{}.",
             if matches!(f.order, Order::Unordered) {
@@ -172,23 +208,14 @@ pub fn expand(key: &Key) -> TokenStream {
             }
         }
     });
+    quote!(#(#steps)*)
+}
 
-    let struct_doc = format!(
-        "The typed scan builder of [`{ident}`], from [`{ident}::scan`]: fix fields in key order \
-         ({order_doc}), optionally end with a range on the next one, then call `ranges()`.\n\n\
-         `STEP` counts the fields fixed so far; a field out of order has no method at that step.\n\n\
-         # Layout of `{ident}`\n\n{layout}"
-    );
-    let scan_doc =
-        format!(
-        "Starts a prefix scan of `{ident}` keys. With no field fixed, `ranges()` covers the whole \
-         table{}.\n\n# Layout\n\n{layout}",
-        if buckets > 0 { format!(" (one range per salt bucket, {buckets})") } else { String::new() }
-    );
-    let value_arg_generics = key.generics.lifetimes().map(|l| &l.lifetime);
-
+/// A builder type: `struct Scan<const STEP: usize>` with `ranges()` at every step.
+fn builder(vis: &syn::Visibility, scan: &syn::Ident, doc: &str) -> TokenStream {
+    let p = private();
     quote! {
-        #[doc = #struct_doc]
+        #[doc = #doc]
         #[derive(Clone)]
         #[allow(non_camel_case_types)]
         #vis struct #scan<const STEP: #p::usize> {
@@ -205,8 +232,122 @@ pub fn expand(key: &Key) -> TokenStream {
                 self.st.ranges()
             }
         }
+    }
+}
 
-        #(#steps)*
+pub fn expand(key: &Key) -> TokenStream {
+    let p = private();
+    let ident = key.ident;
+    let vis = key.vis;
+    let scan = format_ident!("{}Scan", ident);
+    let (impl_generics, ty_generics, where_clause) = key.generics.split_for_impl();
+    let buckets = key.salt.as_ref().map_or(0u16, |s| s.buckets);
+    let layout = layout_doc(key);
+    let names: Vec<String> = key
+        .fields
+        .iter()
+        .map(|f| format!("`{}`", f.ident))
+        .collect();
+    let salt_field = key.salt.as_ref().map(|s| s.field);
+    let prefix_steps = steps(&scan, &key.fields, salt_field);
+    let k = key.fields.len();
+
+    let (order_doc, records) = match &key.variants {
+        None => (names.join(", "), quote!()),
+        Some(variants) => {
+            let mut selectors = Vec::new();
+            let mut builders = Vec::new();
+            for v in variants {
+                let vscan = format_ident!("{}{}Scan", ident, v.ident);
+                let method = snake(v.ident);
+                let tag = v.tag;
+                let vnames: Vec<String> =
+                    v.fields.iter().map(|f| format!("`{}`", f.ident)).collect();
+                let sel_doc = format!(
+                    "Narrows the scan to `{}` records (tag {tag}) and continues with their own fields ({}).",
+                    v.ident,
+                    if vnames.is_empty() { "none".to_string() } else { vnames.join(", ") }
+                );
+                selectors.push(quote! {
+                    #[doc = #sel_doc]
+                    #[inline]
+                    #[must_use]
+                    pub fn #method(self) -> #vscan<0> {
+                        #vscan { st: self.st.eq::<#p::Natural, #p::u8>(&#tag) }
+                    }
+                });
+                let bdoc = format!(
+                    "The typed scan builder of `{ident}::{}` records, from [`{scan}::{method}`]: fix its fields in order, optionally end with a range, then call `ranges()`.",
+                    v.ident
+                );
+                builders.push(builder(vis, &vscan, &bdoc));
+                builders.push(steps(&vscan, &v.fields, None));
+            }
+            let tag_doc = "Narrows the scan to one record type by its tag byte, or, given a range of tags, to several; ends the scan.";
+            let selectors = quote! {
+                #[automatically_derived]
+                impl #scan<#k> {
+                    #(#selectors)*
+
+                    #[doc = #tag_doc]
+                    #[inline]
+                    #[must_use]
+                    pub fn tag<__RowkeyArg: #p::ScanArg<#p::u8>>(
+                        self,
+                        arg: __RowkeyArg,
+                    ) -> <__RowkeyArg as #p::ScanArg<#p::u8>>::Out<#scan<{ #k + 1 }>, #p::ScanRange> {
+                        #p::ScanArg::dispatch(
+                            arg,
+                            self.st,
+                            |__rowkey_st: #p::ScanState, __rowkey_v: #p::u8| #scan {
+                                st: __rowkey_st.eq::<#p::Natural, #p::u8>(&__rowkey_v),
+                            },
+                            |__rowkey_st: #p::ScanState, __rowkey_lo, __rowkey_hi| {
+                                __rowkey_st.range::<#p::Natural, #p::u8>(__rowkey_lo, __rowkey_hi)
+                            },
+                        )
+                    }
+                }
+                #(#builders)*
+            };
+            let kinds: Vec<String> = variants
+                .iter()
+                .map(|v| format!("`{}()`", snake(v.ident)))
+                .collect();
+            (
+                format!(
+                    "the shared prefix {}, then a record type ({} or `tag(n)`) and its own fields",
+                    if names.is_empty() {
+                        "(none)".to_string()
+                    } else {
+                        names.join(", ")
+                    },
+                    kinds.join(", ")
+                ),
+                selectors,
+            )
+        }
+    };
+
+    let struct_doc = format!(
+        "The typed scan builder of [`{ident}`], from [`{ident}::scan`]: fix fields in key order \
+         ({order_doc}), optionally end with a range on the next one, then call `ranges()`.\n\n\
+         `STEP` counts the fields fixed so far; a field out of order has no method at that step.\n\n\
+         # Layout of `{ident}`\n\n{layout}"
+    );
+    let scan_doc =
+        format!(
+        "Starts a prefix scan of `{ident}` keys. With no field fixed, `ranges()` covers the whole \
+         table{}.\n\n# Layout\n\n{layout}",
+        if buckets > 0 { format!(" (one range per salt bucket, {buckets})") } else { String::new() }
+    );
+    let value_arg_generics = key.generics.lifetimes().map(|l| &l.lifetime);
+    let main_builder = builder(vis, &scan, &struct_doc);
+
+    quote! {
+        #main_builder
+        #prefix_steps
+        #records
 
         #[automatically_derived]
         impl #impl_generics #ident #ty_generics #where_clause {
@@ -221,6 +362,5 @@ pub fn expand(key: &Key) -> TokenStream {
         #p::__scan_arg! {
             [#(#value_arg_generics),*] #ident #ty_generics, #ident #ty_generics => |s| s;
         }
-
     }
 }

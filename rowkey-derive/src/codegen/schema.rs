@@ -1,12 +1,62 @@
 //! The `RowKey` impl: the key-level constants, the layout as `SCHEMA`, and the writes split at
-//! the salted field.
+//! the salted field (the salt hashes the head).
 
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 
 use super::encode::writes;
-use super::{codec_of, private};
-use crate::model::{Key, Order};
+use super::{bind, codec_of, private, variant_match};
+use crate::model::{Key, KeyField, Order};
+
+/// The `FieldSchema` literals of `fields`, starting at byte `offset` (an `Option<usize>`
+/// expression); returns them and the offset after the last. `salted` counts the leading
+/// fields that feed the salt.
+fn field_schemas(
+    fields: &[KeyField],
+    mut offset: TokenStream,
+    salted: usize,
+) -> (Vec<TokenStream>, TokenStream) {
+    let p = private();
+    let out = fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let codec = codec_of(f);
+            let fname = f.ident.to_string();
+            let rust_type =
+                f.ty.to_token_stream()
+                    .to_string()
+                    .replace(" < ", "<")
+                    .replace(" >", ">")
+                    .replace("& ", "&");
+            let order = match f.order {
+                Order::Ascending => quote!(#p::Order::Ascending),
+                Order::Descending => quote!(#p::Order::Descending),
+                Order::Unordered => quote!(#p::Order::Unordered),
+            };
+            let attributes = &f.attributes;
+            let in_salt = i < salted;
+            let this_offset = offset.clone();
+            offset = quote!(#p::add(#offset, #codec::FIXED_WIDTH));
+            quote! {
+                #p::FieldSchema {
+                    name: #fname,
+                    rust_type: #rust_type,
+                    offset: #this_offset,
+                    width: #codec::FIXED_WIDTH,
+                    max_width: #codec::MAX_WIDTH,
+                    encoding: #codec::ENCODING,
+                    order: #order,
+                    attributes: &[#(#attributes),*],
+                    salted: #in_salt,
+                    nested: #codec::NESTED,
+                    domain: #codec::DOMAIN,
+                }
+            }
+        })
+        .collect();
+    (out, offset)
+}
 
 pub fn expand(key: &Key) -> TokenStream {
     let p = private();
@@ -18,41 +68,19 @@ pub fn expand(key: &Key) -> TokenStream {
     let buckets = key.salt.as_ref().map_or(0u16, |s| s.buckets);
     let limit = key.limit;
     let allow_hotspot = key.allow_hotspot;
+    let salted_count = key.salt.as_ref().map_or(0, |s| s.field + 1);
 
-    let mut offset = quote!(#p::Some(#salt_len));
-    let fields = key.fields.iter().enumerate().map(|(i, f)| {
-        let codec = codec_of(f);
-        let fname = f.ident.to_string();
-        let rust_type =
-            f.ty.to_token_stream()
-                .to_string()
-                .replace(" < ", "<")
-                .replace(" >", ">")
-                .replace("& ", "&");
-        let order = match f.order {
-            Order::Ascending => quote!(#p::Order::Ascending),
-            Order::Descending => quote!(#p::Order::Descending),
-            Order::Unordered => quote!(#p::Order::Unordered),
-        };
-        let attributes = &f.attributes;
-        let in_salt = key.salt.as_ref().is_some_and(|s| i <= s.field);
-        let this_offset = offset.clone();
-        offset = quote!(#p::add(#offset, #codec::FIXED_WIDTH));
-        quote! {
-            #p::FieldSchema {
-                name: #fname,
-                rust_type: #rust_type,
-                offset: #this_offset,
-                width: #codec::FIXED_WIDTH,
-                max_width: #codec::MAX_WIDTH,
-                encoding: #codec::ENCODING,
-                order: #order,
-                attributes: &[#(#attributes),*],
-                salted: #in_salt,
-                nested: #codec::NESTED,
-                domain: #codec::DOMAIN,
-            }
-        }
+    let (fields, after_prefix) =
+        field_schemas(&key.fields, quote!(#p::Some(#salt_len)), salted_count);
+    let variants = key.variants.as_deref().unwrap_or(&[]).iter().map(|v| {
+        let vname = v.ident.to_string();
+        let tag = v.tag;
+        let (vfields, _) = field_schemas(
+            &v.fields,
+            quote!(#p::add(#after_prefix, #p::Some(1usize))),
+            0,
+        );
+        quote!(#p::VariantSchema { name: #vname, tag: #tag, fields: &[#(#vfields),*] })
     });
     let salt = match &key.salt {
         Some(s) => {
@@ -62,8 +90,25 @@ pub fn expand(key: &Key) -> TokenStream {
         }
         None => quote!(#p::None),
     };
-    let head = writes(key.head());
-    let tail = writes(key.tail());
+
+    let head_fields = key.head();
+    let tail_fields = key.tail();
+    let bind_head = bind(key, head_fields);
+    let head = writes(head_fields);
+    let bind_tail = bind(key, tail_fields);
+    let tail = writes(tail_fields);
+    let records = if key.variants.is_some() {
+        variant_match(key, false, |v| {
+            let tag = v.tag;
+            let own = writes(&v.fields);
+            quote! {
+                #p::Sink::put_array(__rowkey_sink, [#tag]);
+                #own
+            }
+        })
+    } else {
+        quote!()
+    };
     let static_ty = {
         // For the compile-time length check: the type with every lifetime set to 'static.
         let args = key.generics.lifetimes().map(|_| quote!('static));
@@ -86,6 +131,7 @@ pub fn expand(key: &Key) -> TokenStream {
             const SCHEMA: &'static #p::Schema = &#p::Schema {
                 name: #name,
                 fields: &[#(#fields),*],
+                variants: &[#(#variants),*],
                 salt: #salt,
                 fixed_len: <Self as #p::RowKey>::FIXED_LEN,
                 max_len: <Self as #p::RowKey>::MAX_LEN,
@@ -97,12 +143,15 @@ pub fn expand(key: &Key) -> TokenStream {
 
             #[inline(always)]
             fn __write_head<__RowkeySink: #p::Sink>(&self, __rowkey_sink: &mut __RowkeySink) {
+                #bind_head
                 #head
             }
 
             #[inline(always)]
             fn __write_tail<__RowkeySink: #p::Sink>(&self, __rowkey_sink: &mut __RowkeySink) {
+                #bind_tail
                 #tail
+                #records
             }
         }
 
