@@ -192,3 +192,46 @@
 //! #[rowkey(allow_hotspot, max_len = 4096)]
 //! struct Log { #[timestamp] ts: u64, host: String }
 //! ```
+//!
+//! # Record types: `#[tag(N)]` and `#[rowkey(prefix(...))]`
+//!
+//! On an enum, each variant is a record type of one table: `[salt][prefix][tag][fields]`.
+//! `#[rowkey(prefix(a, b))]` names the entity fields every variant starts with (same names,
+//! types and attributes, checked); `#[tag(N)]` (0..=255, explicit and unique) is the byte
+//! that tells the record types apart. A salt must be on a prefix field, so all records of one
+//! entity share a bucket. An unknown tag decodes to `DecodeErrorKind::UnknownTag`.
+//!
+//! ```
+//! use rowkey::{DecodeErrorKind, RowKey};
+//!
+//! #[derive(RowKey, Debug, PartialEq)]
+//! #[rowkey(prefix(user))]
+//! enum UserRow {
+//!     #[tag(1)]
+//!     Profile { #[salt(buckets = 4)] user: u64 },
+//!     #[tag(2)]
+//!     Session { #[salt(buckets = 4)] user: u64, #[reverse_ts] started: u64 },
+//! }
+//!
+//! let s = UserRow::Session { user: 9, started: 100 };
+//! let bytes = s.to_bytes()?;
+//! assert_eq!(bytes[9], 2); // salt, 8-byte user, then the tag
+//! assert_eq!(UserRow::decode(&bytes)?, s);
+//! let latest_sessions = UserRow::scan().user(9).session().ranges();
+//! assert!(latest_sessions.contains(&bytes));
+//!
+//! let mut newer = bytes.to_vec();
+//! newer[9] = 3; // a record type this reader does not know
+//! assert_eq!(UserRow::decode_trusted(&newer).unwrap_err().kind(), DecodeErrorKind::UnknownTag { tag: 3 });
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ```compile_fail
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey)]
+//! enum Row {
+//!     #[tag(1)] A { id: u64 },
+//!     B { id: u64 }, // error: record type `B` needs an explicit `#[tag(N)]`
+//! }
+//! ```
