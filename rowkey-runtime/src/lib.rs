@@ -18,6 +18,7 @@ pub mod schema;
 pub mod sink;
 pub mod source;
 pub mod split;
+pub mod store;
 pub mod text;
 
 /// The `bytes` crate, re-exported so that `encode_into(&mut BytesMut)` needs no version match.

@@ -1,0 +1,110 @@
+//! [`FjallStore`]: the embedded default, a fjall LSM tree (the storage design of HBase itself)
+//! on local disk; no server.
+
+use std::ops::Bound;
+use std::path::Path;
+
+use fjall::{Database, Keyspace, KeyspaceCreateOptions};
+
+use super::{BatchError, Row, Store};
+use crate::scan::KeyRange;
+
+/// One fjall keyspace as a sorted store. Cheap to clone; clones share the database.
+#[derive(Clone)]
+pub struct FjallStore {
+    db: Database,
+    keyspace: Keyspace,
+}
+
+impl FjallStore {
+    /// Opens (creating if needed) the database at `path` and its keyspace `table`.
+    pub fn open(path: impl AsRef<Path>, table: &str) -> Result<Self, fjall::Error> {
+        let db = Database::builder(path.as_ref()).open()?;
+        FjallStore::with_database(db, table)
+    }
+
+    /// The keyspace `table` of an open database: several tables can share one database.
+    pub fn with_database(db: Database, table: &str) -> Result<Self, fjall::Error> {
+        let keyspace = db.keyspace(table, KeyspaceCreateOptions::default)?;
+        Ok(FjallStore { db, keyspace })
+    }
+
+    /// The database, for settings and durability (`persist`).
+    pub fn database(&self) -> &Database {
+        &self.db
+    }
+
+    fn bounds(range: &KeyRange) -> (Bound<Vec<u8>>, Bound<Vec<u8>>) {
+        let end = match range.end() {
+            Some(e) => Bound::Excluded(e.to_vec()),
+            None => Bound::Unbounded,
+        };
+        (Bound::Included(range.start().to_vec()), end)
+    }
+}
+
+fn row(guard: fjall::Guard) -> Result<Row, fjall::Error> {
+    guard.into_inner().map(|(k, v)| (k.to_vec(), v.to_vec()))
+}
+
+/// A fjall range iterator, forward or reversed.
+pub struct FjallScan {
+    iter: fjall::Iter,
+    reverse: bool,
+}
+
+impl Iterator for FjallScan {
+    type Item = Result<Row, fjall::Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let guard = if self.reverse {
+            self.iter.next_back()
+        } else {
+            self.iter.next()
+        }?;
+        Some(row(guard))
+    }
+}
+
+impl Store for FjallStore {
+    type Error = fjall::Error;
+    type Scan<'a> = FjallScan;
+
+    fn put(&self, key: &[u8], value: &[u8]) -> Result<(), fjall::Error> {
+        self.keyspace.insert(key, value)
+    }
+
+    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, fjall::Error> {
+        Ok(self.keyspace.get(key)?.map(|v| v.to_vec()))
+    }
+
+    fn delete(&self, key: &[u8]) -> Result<(), fjall::Error> {
+        self.keyspace.remove(key)
+    }
+
+    /// Atomic: either every row is written or none is, and then every key is reported.
+    fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<fjall::Error>> {
+        let mut batch = self.db.batch();
+        for (k, v) in rows {
+            batch.insert(&self.keyspace, k.as_slice(), v.as_slice());
+        }
+        batch.commit().map_err(|source| BatchError {
+            failed: rows.iter().map(|(k, _)| k.clone()).collect(),
+            source,
+        })
+    }
+
+    fn scan(&self, range: &KeyRange) -> FjallScan {
+        FjallScan {
+            iter: self.keyspace.range(Self::bounds(range)),
+            reverse: false,
+        }
+    }
+
+    fn scan_rev(&self, range: &KeyRange) -> Option<FjallScan> {
+        Some(FjallScan {
+            iter: self.keyspace.range(Self::bounds(range)),
+            reverse: true,
+        })
+    }
+}

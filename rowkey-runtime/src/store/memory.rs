@@ -1,0 +1,95 @@
+//! [`MemStore`]: a sorted in-memory store (a `BTreeMap` behind a lock), for tests and examples.
+
+use std::collections::BTreeMap;
+use std::convert::Infallible;
+use std::ops::Bound;
+use std::sync::RwLock;
+
+use super::{BatchError, Row, Store};
+use crate::scan::KeyRange;
+
+/// A sorted in-memory store. Scans copy the range's rows when they start, so they see a
+/// consistent snapshot.
+#[derive(Default)]
+pub struct MemStore {
+    rows: RwLock<BTreeMap<Vec<u8>, Vec<u8>>>,
+}
+
+impl MemStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        MemStore::default()
+    }
+
+    /// How many rows it holds.
+    pub fn len(&self) -> usize {
+        self.read().len()
+    }
+
+    /// Whether it holds no rows.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<Vec<u8>, Vec<u8>>> {
+        // A panic while holding the lock cannot leave the map half-written: every operation
+        // is a single map call.
+        self.rows
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, BTreeMap<Vec<u8>, Vec<u8>>> {
+        self.rows
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn collect(&self, range: &KeyRange) -> Vec<Row> {
+        let end = match range.end() {
+            Some(e) => Bound::Excluded(e.to_vec()),
+            None => Bound::Unbounded,
+        };
+        self.read()
+            .range((Bound::Included(range.start().to_vec()), end))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    }
+}
+
+impl Store for MemStore {
+    type Error = Infallible;
+    type Scan<'a> = std::iter::Map<std::vec::IntoIter<Row>, fn(Row) -> Result<Row, Infallible>>;
+
+    fn put(&self, key: &[u8], value: &[u8]) -> Result<(), Infallible> {
+        self.write().insert(key.to_vec(), value.to_vec());
+        Ok(())
+    }
+
+    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, Infallible> {
+        Ok(self.read().get(key).cloned())
+    }
+
+    fn delete(&self, key: &[u8]) -> Result<(), Infallible> {
+        self.write().remove(key);
+        Ok(())
+    }
+
+    fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<Infallible>> {
+        let mut map = self.write();
+        for (k, v) in rows {
+            map.insert(k.clone(), v.clone());
+        }
+        Ok(())
+    }
+
+    fn scan(&self, range: &KeyRange) -> Self::Scan<'_> {
+        self.collect(range).into_iter().map(Ok)
+    }
+
+    fn scan_rev(&self, range: &KeyRange) -> Option<Self::Scan<'_>> {
+        let mut rows = self.collect(range);
+        rows.reverse();
+        Some(rows.into_iter().map(Ok))
+    }
+}

@@ -1,0 +1,263 @@
+//! [`Table`]: typed keys over a [`Store`], and [`Merged`], the scan that merges a salted key's
+//! per-bucket ranges back into logical key order as it streams.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::fmt;
+use std::marker::PhantomData;
+
+use super::{BatchError, Row, Store};
+use crate::error::{DecodeError, EncodeError};
+use crate::field::Decode;
+use crate::key::RowKey;
+use crate::scan::KeyRanges;
+
+/// A failed table operation.
+#[derive(Debug)]
+pub enum TableError<E> {
+    /// A key could not be encoded; nothing was written. `index` is its place in a batch.
+    Encode {
+        /// The key's index in the batch (0 for single operations).
+        index: usize,
+        /// Why.
+        error: EncodeError,
+    },
+    /// A stored key is not a key of this type (another schema's row, or corruption).
+    Decode {
+        /// The stored key bytes.
+        key: Vec<u8>,
+        /// Why.
+        error: DecodeError,
+    },
+    /// The store failed.
+    Store(E),
+    /// A batch write failed; `failed` lists the keys that were not written.
+    Batch(BatchError<E>),
+}
+
+impl<E: fmt::Display> fmt::Display for TableError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableError::Encode { index, error } => {
+                write!(f, "key {index} cannot be encoded: {error}")
+            }
+            TableError::Decode { key, error } => {
+                write!(
+                    f,
+                    "stored key {} is not a key of this table: {error}",
+                    crate::fmt::binary(key)
+                )
+            }
+            TableError::Store(e) => write!(f, "store error: {e}"),
+            TableError::Batch(e) => write!(f, "batch write failed: {e}"),
+        }
+    }
+}
+
+impl<E: std::error::Error + 'static> std::error::Error for TableError<E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TableError::Encode { error, .. } => Some(error),
+            TableError::Decode { error, .. } => Some(error),
+            TableError::Store(e) => Some(e),
+            TableError::Batch(e) => Some(e),
+        }
+    }
+}
+
+/// Rows keyed by `K` in a store `S`; values are raw bytes (serialize them as you like).
+pub struct Table<S, K> {
+    store: S,
+    _key: PhantomData<fn() -> K>,
+}
+
+impl<S: Store, K: RowKey> Table<S, K> {
+    /// A table of `K` keys over `store`.
+    pub fn new(store: S) -> Self {
+        Table {
+            store,
+            _key: PhantomData,
+        }
+    }
+
+    /// The underlying store.
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    /// Writes one row.
+    pub fn put(&self, key: &K, value: &[u8]) -> Result<(), TableError<S::Error>> {
+        let k = key
+            .to_bytes()
+            .map_err(|error| TableError::Encode { index: 0, error })?;
+        self.store.put(&k, value).map_err(TableError::Store)
+    }
+
+    /// Reads one row.
+    pub fn get(&self, key: &K) -> Result<Option<Vec<u8>>, TableError<S::Error>> {
+        let k = key
+            .to_bytes()
+            .map_err(|error| TableError::Encode { index: 0, error })?;
+        self.store.get(&k).map_err(TableError::Store)
+    }
+
+    /// Deletes one row.
+    pub fn delete(&self, key: &K) -> Result<(), TableError<S::Error>> {
+        let k = key
+            .to_bytes()
+            .map_err(|error| TableError::Encode { index: 0, error })?;
+        self.store.delete(&k).map_err(TableError::Store)
+    }
+
+    /// Writes many rows. Every key is encoded first: a key that cannot be encoded fails the
+    /// batch before anything is written. A store failure reports the keys not written.
+    pub fn put_batch<'r, V: AsRef<[u8]> + 'r>(
+        &self,
+        rows: impl IntoIterator<Item = (&'r K, V)>,
+    ) -> Result<(), TableError<S::Error>>
+    where
+        K: 'r,
+    {
+        let mut encoded = Vec::new();
+        for (index, (key, value)) in rows.into_iter().enumerate() {
+            let k = key
+                .to_bytes()
+                .map_err(|error| TableError::Encode { index, error })?;
+            encoded.push((k.to_vec(), value.as_ref().to_vec()));
+        }
+        self.store.write_batch(&encoded).map_err(TableError::Batch)
+    }
+
+    /// The rows of `ranges` (from `K::scan()`), decoded, in `K`'s logical order: a salted key's
+    /// per-bucket ranges are read together and merged on the unsalted key bytes, lazily, one
+    /// row per range in memory at a time.
+    pub fn scan(&self, ranges: &KeyRanges) -> Merged<'_, S, K>
+    where
+        K: for<'de> Decode<'de>,
+    {
+        Merged::new(&self.store, ranges)
+    }
+
+    /// The rows of `ranges` range after range, without merging: for a salted key, bucket
+    /// order rather than key order, but each range streams on its own (the cheaper choice when
+    /// order does not matter).
+    pub fn scan_unordered(
+        &self,
+        ranges: &KeyRanges,
+    ) -> impl Iterator<Item = Result<(K, Vec<u8>), TableError<S::Error>>> + '_
+    where
+        K: for<'de> Decode<'de>,
+    {
+        let scans: Vec<S::Scan<'_>> = ranges.iter().map(|r| self.store.scan(r)).collect();
+        scans
+            .into_iter()
+            .flatten()
+            .map(|row| decode_row::<K, S::Error>(row.map_err(TableError::Store)?))
+    }
+}
+
+fn decode_row<K: RowKey + for<'de> Decode<'de>, E>(
+    (key, value): Row,
+) -> Result<(K, Vec<u8>), TableError<E>> {
+    match K::decode(&key) {
+        Ok(k) => Ok((k, value)),
+        Err(error) => Err(TableError::Decode { key, error }),
+    }
+}
+
+/// A row waiting in the merge, ordered by its key without the salt byte (then by range, so
+/// equal keys, which cannot occur in one table, would still come out deterministically).
+struct Head {
+    key: Vec<u8>,
+    value: Vec<u8>,
+    skip: usize,
+    range: usize,
+}
+
+impl Head {
+    fn sort_key(&self) -> &[u8] {
+        self.key.get(self.skip..).unwrap_or(&[])
+    }
+}
+
+impl PartialEq for Head {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Head {}
+
+impl PartialOrd for Head {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Head {
+    // Reversed: `BinaryHeap` is a max-heap and the merge wants the smallest key first.
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .sort_key()
+            .cmp(self.sort_key())
+            .then(other.range.cmp(&self.range))
+    }
+}
+
+/// The merged, decoded rows of a scan; see [`Table::scan`].
+pub struct Merged<'a, S: Store + 'a, K> {
+    scans: Vec<Option<S::Scan<'a>>>,
+    heap: BinaryHeap<Head>,
+    skip: usize,
+    pending: Vec<S::Error>,
+    _key: PhantomData<fn() -> K>,
+}
+
+impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> Merged<'a, S, K> {
+    fn new(store: &'a S, ranges: &KeyRanges) -> Self {
+        let mut m = Merged {
+            scans: ranges.iter().map(|r| Some(store.scan(r))).collect(),
+            heap: BinaryHeap::new(),
+            skip: usize::from(K::SCHEMA.salt.is_some()),
+            pending: Vec::new(),
+            _key: PhantomData,
+        };
+        for i in 0..m.scans.len() {
+            m.refill(i);
+        }
+        m
+    }
+
+    /// Moves range `i`'s next row into the heap; a store error is queued and ends that range.
+    fn refill(&mut self, i: usize) {
+        let Some(scan) = self.scans.get_mut(i).and_then(Option::as_mut) else {
+            return;
+        };
+        match scan.next() {
+            Some(Ok((key, value))) => self.heap.push(Head {
+                key,
+                value,
+                skip: self.skip,
+                range: i,
+            }),
+            Some(Err(e)) => {
+                self.pending.push(e);
+                self.scans[i] = None;
+            }
+            None => self.scans[i] = None,
+        }
+    }
+}
+
+impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> Iterator for Merged<'a, S, K> {
+    type Item = Result<(K, Vec<u8>), TableError<S::Error>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(e) = self.pending.pop() {
+            return Some(Err(TableError::Store(e)));
+        }
+        let head = self.heap.pop()?;
+        self.refill(head.range);
+        Some(decode_row((head.key, head.value)))
+    }
+}
