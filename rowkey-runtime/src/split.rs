@@ -103,6 +103,25 @@ pub fn split_points(schema: &Schema, regions: usize) -> Vec<Bytes> {
     out.into_iter().map(Bytes::from).collect()
 }
 
+/// `regions - 1` split keys at the quantiles of a sample of real keys: for leading fields whose
+/// distribution only the data knows (host names, user names), the HBase practice of pre-splitting
+/// from a sample. Duplicates collapse, so a sample with few distinct keys gives fewer splits.
+pub fn from_sample(sample: &mut [Vec<u8>], regions: usize) -> Vec<Bytes> {
+    sample.sort_unstable();
+    let n = sample.len();
+    let mut out: Vec<Bytes> = Vec::new();
+    if n == 0 {
+        return out;
+    }
+    for i in 1..regions.max(1) {
+        let key = &sample[(i * n / regions).min(n - 1)];
+        if out.last().is_none_or(|last| last.as_ref() < key.as_slice()) {
+            out.push(Bytes::copy_from_slice(key));
+        }
+    }
+    out
+}
+
 /// The domain of the first field, looking through nested keys.
 fn leading_domain(schema: &Schema) -> Domain {
     match schema.fields.first() {
@@ -119,6 +138,16 @@ mod tests {
     fn inverted_domain_mirrors_the_interval() {
         let d = Domain::interval(1, 0x20, 0x7F).inverted();
         assert_eq!((d.lo, d.hi), (0x81, 0xE0));
+    }
+
+    #[test]
+    fn sample_splits_are_quantiles() {
+        let mut sample: Vec<Vec<u8>> = (0..100u8).rev().map(|i| vec![i]).collect();
+        let splits = from_sample(&mut sample, 4);
+        assert_eq!(splits, [vec![25u8], vec![50], vec![75]]);
+        let mut few = vec![vec![1u8]; 10];
+        assert_eq!(from_sample(&mut few, 4), [vec![1u8]]);
+        assert!(from_sample(&mut [], 4).is_empty());
     }
 
     #[test]
