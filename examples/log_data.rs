@@ -130,6 +130,46 @@ impl<S: Store> Store for Counted<S> {
     }
 }
 
+/// The 10 newest timestamps among the rows of `ranges` that `pick` accepts: a reverse scan of
+/// each range, stopping at 10 matches, where the store has reverse scans; otherwise a forward
+/// scan of everything, keeping the newest.
+fn latest<S: Store>(
+    store: &S,
+    ranges: &KeyRanges,
+    pick: impl Fn(&[u8]) -> Option<u64>,
+) -> Result<Vec<u64>, Box<dyn Error>>
+where
+    S::Error: 'static,
+{
+    let mut found = Vec::new();
+    for range in ranges {
+        match store.scan_rev(range) {
+            Some(rows) => {
+                let mut here = 0;
+                for row in rows {
+                    if let Some(ts) = pick(&row?.0) {
+                        found.push(ts);
+                        here += 1;
+                        if here == 10 {
+                            break;
+                        }
+                    }
+                }
+            }
+            None => {
+                for row in store.scan(range) {
+                    if let Some(ts) = pick(&row?.0) {
+                        found.push(ts);
+                    }
+                }
+            }
+        }
+    }
+    found.sort_unstable_by(|a, b| b.cmp(a));
+    found.truncate(10);
+    Ok(found)
+}
+
 /// Progress on one line of a terminal; a few milestones otherwise.
 fn progress(label: &str, done: usize, total: usize) {
     let tty = std::io::stderr().is_terminal();
@@ -202,39 +242,88 @@ fn report(label: &str, per_region: &[usize], rate: f64) {
 
 fn main() -> Result<(), Box<dyn Error>> {
     let args: Vec<String> = std::env::args().collect();
-    let flag = |name: &str, default: usize| -> usize {
+    let value = |name: &str| {
         args.iter()
             .position(|a| a == name)
             .and_then(|i| args.get(i + 1))
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
+            .cloned()
     };
-    let n = flag("--events", 1_000_000);
-    let regions = flag("--regions", 16);
-    let hosts = 100;
-    let dir = tempfile::tempdir()?;
-    let db = fjall::Database::builder(dir.path()).open()?;
-    let open = |name: &str| -> Result<Counted<FjallStore>, fjall::Error> {
-        Ok(Counted {
-            inner: FjallStore::with_database(db.clone(), name)?,
-            rows: AtomicUsize::new(0),
-        })
+    let store = value("--store").unwrap_or_else(|| "fjall".into());
+    let default_events = if store == "bigtable" {
+        100_000
+    } else {
+        1_000_000
     };
-    let ts_lead = Table::<_, TsLead>::new(open("ts_lead")?);
-    let salted = Table::<_, Salted>::new(open("salted")?);
-    let host_lead = Table::<_, HostLead>::new(open("host_lead")?);
+    let n: usize = value("--events")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default_events);
+    let regions: usize = value("--regions")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(16);
+    match store.as_str() {
+        "fjall" => {
+            let dir = tempfile::tempdir()?;
+            let db = fjall::Database::builder(dir.path()).open()?;
+            println!("Store: fjall (embedded LSM) at {}", dir.path().display());
+            run(n, regions, |name, _splits| {
+                Ok(FjallStore::with_database(db.clone(), name)?)
+            })
+        }
+        "bigtable" => bigtable(n, regions),
+        other => Err(
+            format!("unknown store `{other}`: use `--store fjall` or `--store bigtable`").into(),
+        ),
+    }
+}
 
-    println!(
-        "Writing {n} log events ({hosts} hosts) under three key designs into fjall at {}",
-        dir.path().display()
+/// Bigtable: the emulator named by `BIGTABLE_EMULATOR_HOST` (tables are created there, split at
+/// the same points), or a real instance from `BIGTABLE_PROJECT` / `BIGTABLE_INSTANCE` whose
+/// tables `ts_lead`, `salted` and `host_lead` (family `d`) exist.
+#[cfg(feature = "bigtable")]
+fn bigtable(n: usize, regions: usize) -> Result<(), Box<dyn Error>> {
+    use rowkey::store::BigtableStore;
+    let project = std::env::var("BIGTABLE_PROJECT").unwrap_or_else(|_| "rowkey".into());
+    let instance = std::env::var("BIGTABLE_INSTANCE").unwrap_or_else(|_| "demo".into());
+    let emulator = std::env::var("BIGTABLE_EMULATOR_HOST").ok();
+    let place = emulator.as_deref().map_or_else(
+        || format!("projects/{project}/instances/{instance}"),
+        |h| format!("emulator at {h}"),
     );
-    println!("Each table is pre-split into {regions} regions.");
+    println!("Store: Cloud Bigtable, {place}");
+    let suffix = if emulator.is_some() {
+        format!("_{}", std::process::id())
+    } else {
+        String::new()
+    };
+    run(n, regions, |name, splits| {
+        let store = BigtableStore::connect(&project, &instance, &format!("{name}{suffix}"), "d")?;
+        if emulator.is_some() {
+            store.create_table_on_emulator(splits)?;
+        }
+        Ok(store)
+    })
+}
 
+#[cfg(not(feature = "bigtable"))]
+fn bigtable(_: usize, _: usize) -> Result<(), Box<dyn Error>> {
+    Err("this build has no Bigtable support: run `cargo run --release --features bigtable --example log_data -- --store bigtable`".into())
+}
+
+/// The case study on any store; `open(table, split_points)` gives each design's store.
+fn run<S: Store>(
+    n: usize,
+    regions: usize,
+    open: impl Fn(&str, &[rowkey::bytes::Bytes]) -> Result<S, Box<dyn Error>>,
+) -> Result<(), Box<dyn Error>>
+where
+    S::Error: 'static,
+{
+    let hosts = 100;
     // Split points from the schema: the timestamp's domain, the salt buckets. A host name's
     // distribution is only known from the data, so the host-led table is split on a sample.
     let ts_splits = TsLead::split_points(regions);
     let salt_splits = Salted::split_points(regions);
-    let mut sample: Vec<Vec<u8>> = events(20_000, hosts)
+    let mut sample: Vec<Vec<u8>> = events(20_000.min(n), hosts)
         .map(|e| {
             HostLead {
                 host: host_name(e.host),
@@ -246,6 +335,17 @@ fn main() -> Result<(), Box<dyn Error>> {
         })
         .collect::<Result<_, _>>()?;
     let host_splits = split::from_sample(&mut sample, regions);
+    let counted =
+        |name: &str, splits: &[rowkey::bytes::Bytes]| -> Result<Counted<S>, Box<dyn Error>> {
+            Ok(Counted {
+                inner: open(name, splits)?,
+                rows: AtomicUsize::new(0),
+            })
+        };
+    let ts_lead = Table::<_, TsLead>::new(counted("ts_lead", &ts_splits)?);
+    let salted = Table::<_, Salted>::new(counted("salted", &salt_splits)?);
+    let host_lead = Table::<_, HostLead>::new(counted("host_lead", &host_splits)?);
+    println!("Writing {n} log events ({hosts} hosts) under three key designs, each table pre-split into {regions} regions.");
 
     let name = |i: usize| EVENTS[i].to_string();
     let (a, ra) = ingest("ts-lead", &ts_lead, n, hosts, &ts_splits, |e| TsLead {
@@ -340,25 +440,16 @@ fn main() -> Result<(), Box<dyn Error>> {
     );
     let newest = got.first().map(|k| k.ts);
 
-    let all = TsLead::scan().ranges();
-    let mut found = Vec::new();
-    for range in &all {
-        if let Some(rows) = ts_lead.store().scan_rev(range) {
-            for row in rows {
-                let k = TsLead::decode(&row?.0)?;
-                if k.host == host {
-                    found.push(k.ts);
-                    if found.len() == 10 {
-                        break;
-                    }
-                }
-            }
-        }
-    }
+    let found = latest(ts_lead.store(), &TsLead::scan().ranges(), |k| {
+        TsLead::decode(k)
+            .ok()
+            .filter(|e| e.host == host)
+            .map(|e| e.ts)
+    })?;
     println!(
         "  {:<34} {:>7} {:>13} {:>8}",
-        "[timestamp][host][event] (reverse)",
-        all.len(),
+        "[timestamp][host][event]",
+        1,
         ts_lead.store().take(),
         found.len()
     );
@@ -368,29 +459,16 @@ fn main() -> Result<(), Box<dyn Error>> {
         "both designs find the same latest event"
     );
 
-    let all = Salted::scan().ranges();
-    let mut found = Vec::new();
-    for range in &all {
-        let mut in_bucket = 0;
-        if let Some(rows) = salted.store().scan_rev(range) {
-            for row in rows {
-                let k = Salted::decode(&row?.0)?;
-                if k.host == host {
-                    found.push(k.ts);
-                    in_bucket += 1;
-                    if in_bucket == 10 {
-                        break;
-                    }
-                }
-            }
-        }
-    }
-    found.sort_unstable_by(|x, y| y.cmp(x));
-    found.truncate(10);
+    let found = latest(salted.store(), &Salted::scan().ranges(), |k| {
+        Salted::decode(k)
+            .ok()
+            .filter(|e| e.host == host)
+            .map(|e| e.ts)
+    })?;
     println!(
         "  {:<34} {:>7} {:>13} {:>8}",
         "[salt][timestamp][host][event]",
-        all.len(),
+        Salted::scan().ranges().len(),
         salted.store().take(),
         found.len()
     );

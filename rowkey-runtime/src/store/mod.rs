@@ -12,6 +12,9 @@ mod table;
 #[cfg(feature = "fjall")]
 mod fjall_store;
 
+#[cfg(feature = "bigtable")]
+mod bigtable_store;
+
 use std::fmt;
 
 pub use memory::MemStore;
@@ -19,6 +22,9 @@ pub use table::{Merged, Table, TableError};
 
 #[cfg(feature = "fjall")]
 pub use fjall_store::FjallStore;
+
+#[cfg(feature = "bigtable")]
+pub use bigtable_store::{BigtableError, BigtableScan, BigtableStore};
 
 use crate::scan::KeyRange;
 
