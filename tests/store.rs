@@ -192,3 +192,77 @@ fn foreign_rows_are_reported_not_misread() {
         Err(rowkey::store::TableError::Decode { .. })
     ));
 }
+
+/// A store whose batch writes fail for keys starting with an odd byte, as a store that writes
+/// row by row can: the table must report exactly those keys.
+struct Flaky(MemStore);
+
+#[derive(Debug)]
+struct Refused;
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("refused")
+    }
+}
+
+impl std::error::Error for Refused {}
+
+impl Store for Flaky {
+    type Error = Refused;
+    type Scan<'a> = std::iter::Empty<Result<rowkey::store::Row, Refused>>;
+
+    fn put(&self, _: &[u8], _: &[u8]) -> Result<(), Refused> {
+        Err(Refused)
+    }
+    fn get(&self, _: &[u8]) -> Result<Option<Vec<u8>>, Refused> {
+        Ok(None)
+    }
+    fn delete(&self, _: &[u8]) -> Result<(), Refused> {
+        Ok(())
+    }
+    fn write_batch(
+        &self,
+        rows: &[rowkey::store::Row],
+    ) -> Result<(), rowkey::store::BatchError<Refused>> {
+        let (bad, good): (Vec<_>, Vec<_>) = rows.iter().cloned().partition(|(k, _)| k[1] % 2 == 1);
+        self.0.write_batch(&good).unwrap();
+        if bad.is_empty() {
+            Ok(())
+        } else {
+            Err(rowkey::store::BatchError {
+                failed: bad.into_iter().map(|(k, _)| k).collect(),
+                source: Refused,
+            })
+        }
+    }
+    fn scan(&self, _: &rowkey::KeyRange) -> Self::Scan<'_> {
+        std::iter::empty()
+    }
+    fn scan_rev(&self, _: &rowkey::KeyRange) -> Option<Self::Scan<'_>> {
+        None
+    }
+}
+
+#[test]
+fn failed_batch_rows_are_reported_by_key() {
+    #[derive(RowKey, Debug, PartialEq)]
+    struct Id {
+        #[salt(buckets = 2)]
+        id: u8,
+    }
+    let table = Table::<_, Id>::new(Flaky(MemStore::new()));
+    let keys: Vec<Id> = (0..6).map(|id| Id { id }).collect();
+    let err = table.put_batch(keys.iter().map(|k| (k, b"v"))).unwrap_err();
+    let rowkey::store::TableError::Batch(batch) = err else {
+        panic!("expected a batch error")
+    };
+    let failed: Vec<Id> = batch
+        .failed
+        .iter()
+        .map(|k| Id::decode(k).unwrap())
+        .collect();
+    assert_eq!(failed, [Id { id: 1 }, Id { id: 3 }, Id { id: 5 }]);
+    assert_eq!(table.store().0.len(), 3, "the others were written");
+    assert_eq!(batch.to_string(), "3 row(s) not written: refused");
+}

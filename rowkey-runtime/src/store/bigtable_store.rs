@@ -226,6 +226,42 @@ impl BigtableStore {
     }
 }
 
+/// Which rows of a batch Bigtable did not apply, from its per-entry statuses `(index, code,
+/// message)`: every row without a status `0` (OK), including rows it sent no status for.
+fn unapplied(
+    rows: &[Row],
+    statuses: &[(usize, i32, String)],
+) -> Result<(), BatchError<BigtableError>> {
+    let mut done = vec![false; rows.len()];
+    let mut first: Option<BigtableError> = None;
+    for (i, code, message) in statuses {
+        if *code == 0 {
+            if let Some(d) = done.get_mut(*i) {
+                *d = true;
+            }
+        } else if first.is_none() {
+            first = Some(BigtableError::Rejected {
+                code: *code,
+                message: message.clone(),
+            });
+        }
+    }
+    let failed: Vec<Vec<u8>> = rows
+        .iter()
+        .zip(&done)
+        .filter(|(_, d)| !**d)
+        .map(|((k, _), _)| k.clone())
+        .collect();
+    if failed.is_empty() {
+        return Ok(());
+    }
+    let source = first.unwrap_or(BigtableError::Rejected {
+        code: -1,
+        message: "no status for the row".into(),
+    });
+    Err(BatchError { failed, source })
+}
+
 type RowStream = Pin<
     Box<dyn Stream<Item = Result<(Vec<u8>, Vec<RowCell>), bigtable_rs::bigtable::Error>> + Send>,
 >;
@@ -347,32 +383,7 @@ impl Store for BigtableStore {
             failed: all(),
             source,
         })?;
-        let mut done = vec![false; rows.len()];
-        let mut first: Option<BigtableError> = None;
-        for (i, code, message) in statuses {
-            if code == 0 {
-                if let Some(d) = done.get_mut(i) {
-                    *d = true;
-                }
-            } else if first.is_none() {
-                first = Some(BigtableError::Rejected { code, message });
-            }
-        }
-        let failed: Vec<Vec<u8>> = rows
-            .iter()
-            .zip(&done)
-            .filter(|(_, d)| !**d)
-            .map(|((k, _), _)| k.clone())
-            .collect();
-        if failed.is_empty() {
-            Ok(())
-        } else {
-            let source = first.unwrap_or(BigtableError::Rejected {
-                code: -1,
-                message: "no status for the row".into(),
-            });
-            Err(BatchError { failed, source })
-        }
+        unapplied(rows, &statuses)
     }
 
     fn scan(&self, range: &KeyRange) -> BigtableScan<'_> {
@@ -399,5 +410,39 @@ impl Store for BigtableStore {
     /// `None`: the emulator has no reversed reads, so this store does not offer them.
     fn scan_rev(&self, _: &KeyRange) -> Option<BigtableScan<'_>> {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(n: u8) -> Vec<Row> {
+        (0..n).map(|i| (vec![i], vec![])).collect()
+    }
+
+    #[test]
+    fn every_row_without_an_ok_status_is_reported() {
+        let r = rows(4);
+        let ok: Vec<(usize, i32, String)> = (0..4).map(|i| (i, 0, String::new())).collect();
+        assert!(unapplied(&r, &ok).is_ok());
+        let err = unapplied(
+            &r,
+            &[
+                (0, 0, String::new()),
+                (1, 14, "unavailable".into()),
+                (3, 0, String::new()),
+            ],
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.failed,
+            [vec![1u8], vec![2u8]],
+            "row 1 failed, row 2 got no status"
+        );
+        assert!(matches!(
+            err.source,
+            BigtableError::Rejected { code: 14, .. }
+        ));
     }
 }
