@@ -227,9 +227,33 @@ impl KeyRange {
         self.start() <= key && self.end().is_none_or(|e| key < e)
     }
 
+    #[inline]
     fn is_empty(&self) -> bool {
-        self.end().is_some_and(|e| e <= self.start())
+        self.end().is_some_and(|e| key_cmp(e, self.start()).is_le())
     }
+}
+
+/// Byte-string order without a `memcmp` call: keys are short, so 16 bytes at a time as
+/// big-endian integers, the zero-padded tail compared the same way, then length (a proper prefix
+/// sorts first).
+#[inline]
+fn key_cmp(a: &[u8], b: &[u8]) -> core::cmp::Ordering {
+    let (mut a, mut b) = (a, b);
+    while let (Some((x, ra)), Some((y, rb))) =
+        (a.split_first_chunk::<16>(), b.split_first_chunk::<16>())
+    {
+        if x != y {
+            return u128::from_be_bytes(*x).cmp(&u128::from_be_bytes(*y));
+        }
+        (a, b) = (ra, rb);
+    }
+    let pad = |t: &[u8]| {
+        let mut w = [0u8; 16];
+        let n = t.len().min(16);
+        w[..n].copy_from_slice(&t[..n]);
+        u128::from_be_bytes(w)
+    };
+    pad(a).cmp(&pad(b)).then(a.len().cmp(&b.len()))
 }
 
 impl fmt::Debug for KeyRange {
@@ -356,7 +380,7 @@ struct Edge {
 impl Edge {
     /// The edge's key in `bucket` (a salted key's slot byte set), or `None` for the successor
     /// of an all-0xFF key.
-    #[inline]
+    #[inline(always)]
     fn finish(mut self, bucket: Option<u8>) -> Option<KeyBuf> {
         // (`truncate` to a length inside the inline buffer keeps it inline.)
         if let Some(b) = bucket {
@@ -421,6 +445,7 @@ impl ScanState {
     #[inline]
     pub fn range<C: Codec<T>, T>(self, lo: Bound<T>, hi: Bound<T>) -> ScanRange {
         let mut impossible = self.impossible;
+        let mut bounded = 0u8;
         let mut start = Edge {
             bytes: self.prefix.clone(),
             successor: false,
@@ -446,6 +471,7 @@ impl ScanState {
                     // A start at an included value is the value's bytes; at an excluded one,
                     // past every key holding it. An end is the reverse.
                     edge.successor = byte_start != (kind == BoundKind::Inclusive);
+                    bounded += 1;
                     continue;
                 }
             }
@@ -460,6 +486,7 @@ impl ScanState {
             },
             start,
             end,
+            bounded,
         }
     }
 
@@ -474,11 +501,14 @@ impl ScanState {
             bytes: self.prefix.clone(),
             successor: true,
         };
-        self.materialize(start, end)
+        // A bare prefix's range is never empty: its end is the prefix's successor (or none).
+        self.materialize(start, end, false)
     }
 
-    #[inline]
-    fn materialize(&self, start: Edge, end: Edge) -> KeyRanges {
+    /// The ranges from `start` to `end`, per bucket as needed; `may_be_empty` asks for the
+    /// start-before-end check, which only bounds on both ends or a start moved past a value need.
+    #[inline(always)]
+    fn materialize(&self, start: Edge, end: Edge, may_be_empty: bool) -> KeyRanges {
         let salted = self.buckets != 0;
         let mut ranges = KeyRanges {
             first: None,
@@ -495,7 +525,7 @@ impl ScanState {
                 start,
                 end: end.finish(bucket),
             };
-            (!range.is_empty()).then_some(range)
+            (!(may_be_empty && range.is_empty())).then_some(range)
         };
         match (salted, self.bucket) {
             (false, _) => ranges.first = one(start, end, None),
@@ -520,13 +550,16 @@ pub struct ScanRange {
     state: ScanState,
     start: Edge,
     end: Edge,
+    /// How many ends a bound constrains (0..=2).
+    bounded: u8,
 }
 
 impl ScanRange {
     /// The key ranges of the scan, in key order.
     #[inline]
     pub fn ranges(self) -> KeyRanges {
-        self.state.materialize(self.start, self.end)
+        let check = self.start.successor || self.bounded == 2;
+        self.state.materialize(self.start, self.end, check)
     }
 }
 
@@ -673,4 +706,21 @@ value_arg! {
     [const N: usize] [u8; N], [u8; N] => |s| s;
     [T] Option<T>, Option<T> => |s| s;
     [T, const N: usize] crate::Hashed<T, N>, crate::Hashed<T, N> => |s| s;
+}
+
+#[cfg(test)]
+mod key_cmp_tests {
+    use super::key_cmp;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn key_cmp_is_byte_order(a in prop::collection::vec(prop_oneof![Just(0u8), Just(0xFF), any::<u8>()], 0..40),
+                                 b in prop::collection::vec(prop_oneof![Just(0u8), Just(0xFF), any::<u8>()], 0..40)) {
+            prop_assert_eq!(key_cmp(&a, &b), a.cmp(&b));
+            let mut c = a.clone();
+            c.extend_from_slice(&b);
+            prop_assert_eq!(key_cmp(&a, &c), a.cmp(&c));
+        }
+    }
 }

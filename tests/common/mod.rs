@@ -14,12 +14,4 @@ pub fn h(s: &str) -> String {
 }
 
 /// DESIGN.md's 33-byte event key: `[salt][u64][16-byte padded str][reverse ts]`.
-#[derive(rowkey::RowKey, Debug, Clone, PartialEq)]
-pub struct Event {
-    #[salt(buckets = 16)]
-    pub user_id: u64,
-    #[fixed(16)]
-    pub event_type: String,
-    #[reverse_ts]
-    pub ts: u64,
-}
+pub use rowkey::example::Event;
