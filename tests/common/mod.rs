@@ -1,5 +1,5 @@
 //! Helpers shared by the integration tests.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
 /// Lower-case hex, for golden vectors.
 pub fn hex(bytes: &[u8]) -> String {
