@@ -594,7 +594,7 @@ pub trait ScanValue<V> {
 }
 
 macro_rules! range_arg {
-    ($($ty:ty => |$r:ident| ($lo:expr, $hi:expr);)*) => {$(
+    ($($ty:ty => |$r:ident| $bounds:expr;)*) => {$(
         impl<V> ScanArg<V> for $ty {
             type Out<N, D> = D;
             #[inline]
@@ -605,7 +605,8 @@ macro_rules! range_arg {
                 range: impl FnOnce(S, Bound<V>, Bound<V>) -> D,
             ) -> D {
                 let $r = self;
-                range(state, $lo, $hi)
+                let (lo, hi) = $bounds;
+                range(state, lo, hi)
             }
         }
     )*};
@@ -616,33 +617,14 @@ range_arg! {
     RangeTo<V> => |r| (Bound::Unbounded, Bound::Excluded(r.end));
     RangeToInclusive<V> => |r| (Bound::Unbounded, Bound::Included(r.end));
     (Bound<V>, Bound<V>) => |r| (r.0, r.1);
-}
-
-impl<V> ScanArg<V> for RangeInclusive<V> {
-    type Out<N, D> = D;
-    #[inline]
-    fn dispatch<S, N, D>(
-        self,
-        state: S,
-        _eq: impl FnOnce(S, V) -> N,
-        range: impl FnOnce(S, Bound<V>, Bound<V>) -> D,
-    ) -> D {
-        let (lo, hi) = self.into_inner();
-        range(state, Bound::Included(lo), Bound::Included(hi))
-    }
-}
-
-impl<V> ScanArg<V> for RangeFull {
-    type Out<N, D> = D;
-    #[inline]
-    fn dispatch<S, N, D>(
-        self,
-        state: S,
-        _eq: impl FnOnce(S, V) -> N,
-        range: impl FnOnce(S, Bound<V>, Bound<V>) -> D,
-    ) -> D {
-        range(state, Bound::Unbounded, Bound::Unbounded)
-    }
+    RangeInclusive<V> => |r| {
+        let (lo, hi) = r.into_inner();
+        (Bound::Included(lo), Bound::Included(hi))
+    };
+    RangeFull => |r| {
+        let RangeFull = r;
+        (Bound::Unbounded, Bound::Unbounded)
+    };
 }
 
 /// Implements [`ScanArg`] for a value type: `[generics] V, Self => |s| value;`. The derive
