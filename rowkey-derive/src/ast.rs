@@ -1,6 +1,7 @@
 //! The user's struct as a borrowed tree: each field with its type, the syntactic class of that
 //! type, and its parsed attributes. Nothing here emits tokens.
 
+use syn::ext::IdentExt;
 use syn::{Data, DeriveInput, Fields, GenericArgument, Ident, PathArguments, Type};
 
 use crate::attr::{ContainerAttrs, FieldAttrs};
@@ -26,6 +27,39 @@ pub struct Variant<'a> {
     pub tag_written: bool,
     /// All its fields, shared prefix included.
     pub fields: Vec<Field<'a>>,
+}
+
+impl Variant<'_> {
+    /// The name of the scan builder's selector method for this record type: the variant's
+    /// name in `snake_case` (`LineItem` -> `line_item`, `HTTPLog` -> `http_log`).
+    pub fn selector(&self) -> String {
+        snake_case(&self.ident.unraw().to_string())
+    }
+}
+
+/// `snake_case` of an `UpperCamelCase` name; a run of capitals is one word (`HTTPLog` ->
+/// `http_log`).
+pub fn snake_case(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_uppercase() {
+            let prev = i.checked_sub(1).map(|j| chars[j]);
+            let next = chars.get(i + 1);
+            let starts_word = match prev {
+                None | Some('_') => false,
+                Some(p) if p.is_lowercase() || p.is_ascii_digit() => true,
+                Some(p) => p.is_uppercase() && next.is_some_and(|n| n.is_lowercase()),
+            };
+            if starts_word {
+                out.push('_');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 pub struct Field<'a> {
@@ -423,5 +457,24 @@ mod tests {
             TyClass::Unsupported(TUPLE)
         );
         assert_eq!(class(syn::parse_quote!(UserId)), TyClass::Other);
+    }
+}
+
+#[cfg(test)]
+mod snake_case_tests {
+    use super::snake_case;
+
+    #[test]
+    fn snake_case_splits_words_and_keeps_acronyms_whole() {
+        for (camel, snake) in [
+            ("Order", "order"),
+            ("LineItem", "line_item"),
+            ("HTTPLog", "http_log"),
+            ("LogV2", "log_v2"),
+            ("ABC", "abc"),
+            ("Item2Box", "item2_box"),
+        ] {
+            assert_eq!(snake_case(camel), snake, "{camel}");
+        }
     }
 }

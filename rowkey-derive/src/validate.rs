@@ -31,6 +31,7 @@ pub fn check(cx: &Ctxt, input: &Input) {
         }
         Some(variants) => {
             check_tags(cx, input.ident, variants);
+            check_selectors(cx, input.ident, variants);
             check_prefix(cx, input, variants);
             for v in variants {
                 check_single_salt(cx, &v.fields);
@@ -62,6 +63,33 @@ fn check_tags(cx: &Ctxt, ident: &syn::Ident, variants: &[Variant]) {
                 None => seen.push((tag.value, v.ident)),
             },
         }
+    }
+}
+
+/// Each record type gets a selector method on the scan builder, named after it in
+/// `snake_case`: it must not be a method the builder already has, a name no method can take, or
+/// another record type's.
+fn check_selectors(cx: &Ctxt, ident: &syn::Ident, variants: &[Variant]) {
+    let mut seen: Vec<(String, &syn::Ident)> = Vec::new();
+    for v in variants {
+        let name = v.selector();
+        if let Some((_, other)) = seen.iter().find(|(n, _)| *n == name) {
+            cx.error(
+                v.ident,
+                format_args!("record types `{other}` and `{}` would both get the scan selector `{name}()`; rename one of them", v.ident),
+            );
+        } else if matches!(name.as_str(), "tag" | "ranges") {
+            cx.error(
+                v.ident,
+                format_args!("record type `{}` would get the scan selector `{name}()`, which the scan builder of `{ident}` already has; rename the variant", v.ident),
+            );
+        } else if matches!(name.as_str(), "self" | "super" | "crate") {
+            cx.error(
+                v.ident,
+                format_args!("record type `{}` would get the scan selector `{name}()`, which is not a valid method name; rename the variant", v.ident),
+            );
+        }
+        seen.push((name, v.ident));
     }
 }
 

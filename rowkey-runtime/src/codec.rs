@@ -188,6 +188,7 @@ impl<T: KeyBytes + ?Sized, const N: usize> Codec<T> for Fixed<N> {
     /// is rewritten onto it: cut `b` to `N` bytes (`b'`, a proper prefix of `b` if it was longer)
     /// and drop trailing zeros (`t`). No stored value lies strictly between `t` and `b`, so
     /// `v < b` and `v <= b` become `v <= t`, and `v > b` and `v >= b` become `v > t`.
+    #[inline]
     fn write_bound<S: Sink>(v: &T, lower: bool, inclusive: bool, sink: &mut S) -> BoundKind {
         let b = v.key_bytes();
         let cut = &b[..b.len().min(N)];
@@ -339,6 +340,7 @@ impl<T: Timestamp> Codec<T> for ReverseTs {
 
     /// Stored timestamps are `0..=i64::MAX`: a bound beyond that end constrains nothing, and
     /// a bound beyond the other end leaves nothing.
+    #[inline]
     fn write_bound<S: Sink>(v: &T, lower: bool, inclusive: bool, sink: &mut S) -> BoundKind {
         let value = v.to_i128();
         let max = i128::from(i64::MAX);

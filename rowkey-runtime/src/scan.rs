@@ -119,21 +119,18 @@ impl KeyBuf {
         }
     }
 
-    /// The smallest byte string greater than every string that starts with these bytes, or
-    /// `None` when there is none (empty, or all `0xFF`).
+    /// Replaces the bytes by the smallest byte string greater than every string that starts
+    /// with them: trailing `0xFF` bytes dropped, then the last byte incremented. `false` (and
+    /// the bytes left as they were) when there is none: empty, or all `0xFF`.
     #[inline]
-    pub fn successor(mut self) -> Option<KeyBuf> {
+    pub fn to_successor(&mut self) -> bool {
         let bytes = self.as_mut_slice();
-        let mut n = bytes.len();
-        while n > 0 {
-            if bytes[n - 1] != 0xFF {
-                bytes[n - 1] += 1;
-                self.truncate(n);
-                return Some(self);
-            }
-            n -= 1;
-        }
-        None
+        let Some(n) = bytes.iter().rposition(|&b| b != 0xFF) else {
+            return false;
+        };
+        bytes[n] += 1;
+        self.truncate(n + 1);
+        true
     }
 }
 
@@ -194,10 +191,13 @@ impl fmt::Debug for KeyBuf {
 
 /// A half-open key range with the semantics of HBase's `Scan.withStartRow(start)` /
 /// `withStopRow(end)`: `start` inclusive, `end` exclusive, no end meaning the end of the table.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, Default)]
 pub struct KeyRange {
     start: KeyBuf,
-    end: Option<KeyBuf>,
+    /// Meaningful only when `has_end`. The builders write both ends in place, from the first
+    /// field to the last, and decide only at the end whether the range has one.
+    end: KeyBuf,
+    has_end: bool,
 }
 
 impl KeyRange {
@@ -205,7 +205,8 @@ impl KeyRange {
     pub fn new(start: &[u8], end: Option<&[u8]>) -> Self {
         KeyRange {
             start: KeyBuf::from_slice(start),
-            end: end.map(KeyBuf::from_slice),
+            end: KeyBuf::from_slice(end.unwrap_or_default()),
+            has_end: end.is_some(),
         }
     }
 
@@ -218,7 +219,7 @@ impl KeyRange {
     /// The key the range stops before (exclusive); `None` means to the end of the table.
     #[inline]
     pub fn end(&self) -> Option<&[u8]> {
-        self.end.as_ref().map(KeyBuf::as_slice)
+        self.has_end.then(|| self.end.as_slice())
     }
 
     /// Whether `key` lies in the range.
@@ -229,9 +230,35 @@ impl KeyRange {
 
     #[inline]
     fn is_empty(&self) -> bool {
-        self.end().is_some_and(|e| key_cmp(e, self.start()).is_le())
+        self.has_end && key_cmp(self.end.as_slice(), self.start.as_slice()).is_le()
+    }
+
+    /// Turns the bytes written so far into the range: the salt `bucket` written into the
+    /// first byte of both ends, then each end flagged for it replaced by its successor. Returns
+    /// `false` when no key is left: the start has no successor (it was all `0xFF`), or, when
+    /// `check` asks, the start is not before the end.
+    #[inline(always)]
+    fn finish(&mut self, bucket: Option<u8>, edges: Edges, check: bool) -> bool {
+        if let Some(b) = bucket {
+            self.start.set_first(b);
+            self.end.set_first(b);
+        }
+        if edges.start_successor && !self.start.to_successor() {
+            return false;
+        }
+        // An all-0xFF end has no successor: the range runs to the end of the table.
+        self.has_end = !edges.end_successor || self.end.to_successor();
+        !(check && self.is_empty())
     }
 }
+
+impl PartialEq for KeyRange {
+    fn eq(&self, other: &Self) -> bool {
+        self.start() == other.start() && self.end() == other.end()
+    }
+}
+
+impl Eq for KeyRange {}
 
 /// Byte-string order without a `memcmp` call: keys are short, so 16 bytes at a time as
 /// big-endian integers, the zero-padded tail compared the same way, then length (a proper prefix
@@ -258,8 +285,8 @@ fn key_cmp(a: &[u8], b: &[u8]) -> core::cmp::Ordering {
 
 impl fmt::Debug for KeyRange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.end {
-            Some(e) => write!(f, "[{:?}, {:?})", self.start, e),
+        match self.end() {
+            Some(e) => write!(f, "[{:?}, {:?})", self.start, KeyBuf::from_slice(e)),
             None => write!(f, "[{:?}, end of table)", self.start),
         }
     }
@@ -267,24 +294,30 @@ impl fmt::Debug for KeyRange {
 
 /// The ranges of one scan, in key order: one for an unsalted key or a prefix that decides the
 /// salt bucket, one per bucket otherwise, none when no key can match. The first range is kept
-/// inline, so a one-range scan over keys of up to 64 bytes allocates nothing.
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
+/// inline, so a one-range scan over keys of up to 62 bytes allocates nothing.
+#[derive(Clone, Default)]
 pub struct KeyRanges {
-    first: Option<KeyRange>,
+    /// A range only when `has_first`; the builders construct it in place.
+    first: KeyRange,
+    has_first: bool,
     rest: Vec<KeyRange>,
     salted: bool,
+    /// While a builder writes: the salt bucket once the prefix decides it.
+    bucket: Option<u8>,
+    /// While a builder writes: a value no key can hold was given (a `fixed` value too long, a
+    /// negative `reverse_ts`), so the scan matches nothing.
+    impossible: bool,
 }
 
 /// Iterator over `&KeyRange`, in key order.
 pub type Iter<'a> =
-    core::iter::Chain<core::option::Iter<'a, KeyRange>, core::slice::Iter<'a, KeyRange>>;
+    core::iter::Chain<core::slice::Iter<'a, KeyRange>, core::slice::Iter<'a, KeyRange>>;
 
 impl KeyRanges {
     fn from_iter(ranges: impl Iterator<Item = KeyRange>, salted: bool) -> Self {
         let mut out = KeyRanges {
-            first: None,
-            rest: Vec::new(),
             salted,
+            ..KeyRanges::default()
         };
         for r in ranges {
             out.push(r);
@@ -293,28 +326,48 @@ impl KeyRanges {
     }
 
     fn push(&mut self, r: KeyRange) {
-        if self.first.is_none() {
-            self.first = Some(r);
-        } else {
+        if self.has_first {
             self.rest.push(r);
+        } else {
+            self.first = r;
+            self.has_first = true;
         }
     }
 
     /// How many ranges.
     #[inline]
     pub fn len(&self) -> usize {
-        usize::from(self.first.is_some()) + self.rest.len()
+        usize::from(self.has_first) + self.rest.len()
     }
 
     /// Whether no key can match.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.first.is_none()
+        !self.has_first
     }
 
     /// The ranges, in key order.
     pub fn iter(&self) -> Iter<'_> {
-        self.first.iter().chain(self.rest.iter())
+        let first: &[KeyRange] = if self.has_first {
+            core::slice::from_ref(&self.first)
+        } else {
+            &[]
+        };
+        first.iter().chain(self.rest.iter())
+    }
+
+    /// Turns the template range in `first` into one range per bucket (one allocation for all).
+    #[inline(never)]
+    fn fan_out(&mut self, buckets: u16, edges: Edges, check: bool) {
+        let template = self.first.clone();
+        self.rest.reserve(usize::from(buckets) - 1);
+        self.has_first = self.first.finish(Some(0), edges, check);
+        for b in 1..buckets {
+            let mut r = template.clone();
+            if r.finish(Some(b as u8), edges, check) {
+                self.push(r);
+            }
+        }
     }
 
     /// Whether any range contains `key`.
@@ -337,18 +390,27 @@ impl KeyRanges {
             }
             // The smallest key strictly greater than `next` is `next` followed by 0x00.
             next.push(0);
-            let start = if next.as_slice() > r.start() {
-                next
-            } else {
-                r.start.clone()
-            };
-            let range = KeyRange {
-                start,
-                end: r.end.clone(),
-            };
+            let mut range = r.clone();
+            if next.as_slice() > r.start() {
+                range.start = next;
+            }
             (!range.is_empty()).then_some(range)
         });
         KeyRanges::from_iter(ranges, self.salted)
+    }
+}
+
+impl PartialEq for KeyRanges {
+    fn eq(&self, other: &Self) -> bool {
+        self.salted == other.salted && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for KeyRanges {}
+
+impl fmt::Debug for KeyRanges {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
     }
 }
 
@@ -365,69 +427,84 @@ impl IntoIterator for KeyRanges {
     type IntoIter =
         core::iter::Chain<core::option::IntoIter<KeyRange>, std::vec::IntoIter<KeyRange>>;
     fn into_iter(self) -> Self::IntoIter {
-        self.first.into_iter().chain(self.rest)
+        self.has_first
+            .then_some(self.first)
+            .into_iter()
+            .chain(self.rest)
     }
 }
 
-/// One end of a scan: these bytes (a salted key's first byte is the bucket's slot), or their
-/// successor.
-#[derive(Clone)]
-struct Edge {
-    bytes: KeyBuf,
-    successor: bool,
+/// Which ends of a range are the successors of the bytes written for them.
+#[derive(Clone, Copy)]
+struct Edges {
+    start_successor: bool,
+    end_successor: bool,
 }
 
-impl Edge {
-    /// The edge's key in `bucket` (a salted key's slot byte set), or `None` for the successor
-    /// of an all-0xFF key.
+/// Writes every byte to both ends of a range: the fixed prefix is the same in both.
+struct Both<'a>(&'a mut KeyBuf, &'a mut KeyBuf);
+
+impl Sink for Both<'_> {
     #[inline(always)]
-    fn finish(mut self, bucket: Option<u8>) -> Option<KeyBuf> {
-        // (`truncate` to a length inside the inline buffer keeps it inline.)
-        if let Some(b) = bucket {
-            self.bytes.set_first(b);
-        }
-        if self.successor {
-            self.bytes.successor()
-        } else {
-            Some(self.bytes)
-        }
+    fn put_array<const N: usize>(&mut self, bytes: [u8; N]) {
+        self.0.put_array(bytes);
+        self.1.put_array(bytes);
+    }
+
+    #[inline(always)]
+    fn put(&mut self, bytes: &[u8]) {
+        self.0.put(bytes);
+        self.1.put(bytes);
     }
 }
 
-/// The bytes of the fields fixed so far and what is known of the salt bucket. The generated
-/// builders carry one; it is not meant to be used directly.
+/// The ranges under construction and what is known of the salt bucket. The generated builders
+/// carry one; it is not meant to be used directly.
+///
+/// Both ends of the first range are written in place as fields are fixed (the same bytes to
+/// each), so finishing a scan copies no key: the ranges are returned where they were built.
+///
+/// `BUCKETS` is the key's salt bucket count (0 for an unsalted key): a constant, so an unsalted
+/// key's scans carry no fan-out code.
 #[derive(Clone)]
-pub struct ScanState {
-    /// A salted key's prefix starts with a slot for the bucket byte, filled in at the end.
-    prefix: KeyBuf,
-    buckets: u16,
-    bucket: Option<u8>,
-    /// A value no key can hold was given (a `fixed` value too long, a negative `reverse_ts`):
-    /// the scan matches nothing.
-    impossible: bool,
+pub struct ScanState<const BUCKETS: u16> {
+    /// A salted key's ends start with a slot for the bucket byte, filled in at the end.
+    out: KeyRanges,
 }
 
-impl ScanState {
-    /// The state of an empty prefix; `buckets` is 0 for an unsalted key.
+impl<const BUCKETS: u16> Default for ScanState<BUCKETS> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const BUCKETS: u16> ScanState<BUCKETS> {
+    /// The state of an empty prefix.
     #[inline]
-    pub fn new(buckets: u16) -> Self {
-        let mut prefix = KeyBuf::new();
-        if buckets != 0 {
-            prefix.push(0);
+    pub fn new() -> Self {
+        let mut st = ScanState {
+            out: KeyRanges {
+                salted: BUCKETS != 0,
+                ..KeyRanges::default()
+            },
+        };
+        if BUCKETS != 0 {
+            st.both().put_array([0]);
         }
-        ScanState {
-            prefix,
-            buckets,
-            bucket: None,
-            impossible: false,
-        }
+        st
+    }
+
+    #[inline(always)]
+    fn both(&mut self) -> Both<'_> {
+        let r = &mut self.out.first;
+        Both(&mut r.start, &mut r.end)
     }
 
     /// Fixes the next field to `v`.
     #[inline]
     pub fn eq<C: Codec<T>, T: ?Sized>(mut self, v: &T) -> Self {
-        if !C::write_eq(v, &mut self.prefix) {
-            self.impossible = true;
+        if !C::write_eq(v, &mut self.both()) {
+            self.out.impossible = true;
         }
         self
     }
@@ -436,130 +513,92 @@ impl ScanState {
     #[inline]
     pub fn salt_known(mut self) -> Self {
         let mut h = Md5Sink::new();
-        h.put(self.prefix.as_slice().get(1..).unwrap_or(&[]));
-        self.bucket = Some(crate::salt::bucket(&h.finish(), self.buckets));
+        h.put(self.out.first.start().get(1..).unwrap_or(&[]));
+        self.out.bucket = Some(crate::salt::bucket(&h.finish(), BUCKETS));
         self
     }
 
     /// Bounds the next field (logical bounds; swapped for a descending codec) and ends the scan.
     #[inline]
-    pub fn range<C: Codec<T>, T>(self, lo: Bound<T>, hi: Bound<T>) -> ScanRange {
-        let mut impossible = self.impossible;
+    pub fn range<C: Codec<T>, T>(mut self, lo: Bound<T>, hi: Bound<T>) -> ScanRange {
+        let mut edges = Edges {
+            start_successor: false,
+            end_successor: true,
+        };
         let mut bounded = 0u8;
-        let mut start = Edge {
-            bytes: self.prefix.clone(),
-            successor: false,
-        };
-        let mut end = Edge {
-            bytes: self.prefix,
-            successor: true,
-        };
         for (bound, lower) in [(lo, true), (hi, false)] {
             let (value, inclusive) = match &bound {
                 Bound::Unbounded => continue,
                 Bound::Included(v) => (v, true),
                 Bound::Excluded(v) => (v, false),
             };
-            // The edge of the byte range this logical bound sets.
+            // The end of the byte range this logical bound sets.
             let byte_start = lower != C::DESCENDING;
-            let edge = if byte_start { &mut start } else { &mut end };
-            let len = edge.bytes.len();
-            match C::write_bound(value, lower, inclusive, &mut edge.bytes) {
+            let r = &mut self.out.first;
+            let buf = if byte_start { &mut r.start } else { &mut r.end };
+            let len = buf.len();
+            match C::write_bound(value, lower, inclusive, buf) {
                 BoundKind::Unbounded => {}
-                BoundKind::Empty => impossible = true,
+                BoundKind::Empty => self.out.impossible = true,
                 kind => {
                     // A start at an included value is the value's bytes; at an excluded one,
                     // past every key holding it. An end is the reverse.
-                    edge.successor = byte_start != (kind == BoundKind::Inclusive);
+                    let successor = byte_start != (kind == BoundKind::Inclusive);
+                    if byte_start {
+                        edges.start_successor = successor;
+                    } else {
+                        edges.end_successor = successor;
+                    }
                     bounded += 1;
                     continue;
                 }
             }
             // Nothing constrained (or nothing can match): back to the bare prefix.
-            edge.bytes.truncate(len);
+            buf.truncate(len);
         }
-        ScanRange {
-            state: ScanState {
-                impossible,
-                prefix: KeyBuf::new(),
-                ..self
-            },
-            start,
-            end,
-            bounded,
-        }
+        // Only bounds on both ends, or a start moved past a value, can cross.
+        let check = edges.start_successor || bounded == 2;
+        ScanRange(self.finish(edges, check))
     }
 
     /// The ranges of every key whose leading fields are the ones fixed so far.
     #[inline]
     pub fn ranges(self) -> KeyRanges {
-        let start = Edge {
-            bytes: self.prefix.clone(),
-            successor: false,
-        };
-        let end = Edge {
-            bytes: self.prefix.clone(),
-            successor: true,
-        };
         // A bare prefix's range is never empty: its end is the prefix's successor (or none).
-        self.materialize(start, end, false)
+        let edges = Edges {
+            start_successor: false,
+            end_successor: true,
+        };
+        self.finish(edges, false)
     }
 
-    /// The ranges from `start` to `end`, per bucket as needed; `may_be_empty` asks for the
-    /// start-before-end check, which only bounds on both ends or a start moved past a value need.
+    /// The finished ranges, per bucket as needed.
     #[inline(always)]
-    fn materialize(&self, start: Edge, end: Edge, may_be_empty: bool) -> KeyRanges {
-        let salted = self.buckets != 0;
-        let mut ranges = KeyRanges {
-            first: None,
-            rest: Vec::new(),
-            salted,
-        };
-        if self.impossible {
-            return ranges;
-        }
-        let one = |start: Edge, end: Edge, bucket: Option<u8>| {
-            // No start means past every key: the range is empty.
-            let start = start.finish(bucket)?;
-            let range = KeyRange {
-                start,
-                end: end.finish(bucket),
+    fn finish(mut self, edges: Edges, check: bool) -> KeyRanges {
+        if self.out.impossible {
+            return KeyRanges {
+                salted: self.out.salted,
+                ..KeyRanges::default()
             };
-            (!(may_be_empty && range.is_empty())).then_some(range)
-        };
-        match (salted, self.bucket) {
-            (false, _) => ranges.first = one(start, end, None),
-            (true, Some(b)) => ranges.first = one(start, end, Some(b)),
-            (true, None) => {
-                // One allocation for all the buckets' ranges.
-                ranges.rest.reserve(usize::from(self.buckets) - 1);
-                for b in 0..self.buckets {
-                    if let Some(r) = one(start.clone(), end.clone(), Some(b as u8)) {
-                        ranges.push(r);
-                    }
-                }
-            }
         }
-        ranges
+        match (BUCKETS, self.out.bucket) {
+            (0, _) => self.out.has_first = self.out.first.finish(None, edges, check),
+            (_, Some(b)) => self.out.has_first = self.out.first.finish(Some(b), edges, check),
+            (_, None) => self.out.fan_out(BUCKETS, edges, check),
+        }
+        self.out
     }
 }
 
 /// A scan ended by a range on its last field; [`ScanRange::ranges`] gives its key ranges.
 #[derive(Clone)]
-pub struct ScanRange {
-    state: ScanState,
-    start: Edge,
-    end: Edge,
-    /// How many ends a bound constrains (0..=2).
-    bounded: u8,
-}
+pub struct ScanRange(KeyRanges);
 
 impl ScanRange {
     /// The key ranges of the scan, in key order.
     #[inline]
     pub fn ranges(self) -> KeyRanges {
-        let check = self.start.successor || self.bounded == 2;
-        self.state.materialize(self.start, self.end, check)
+        self.0
     }
 }
 
@@ -704,5 +743,43 @@ mod key_cmp_tests {
             c.extend_from_slice(&b);
             prop_assert_eq!(key_cmp(&a, &c), a.cmp(&c));
         }
+    }
+}
+
+#[cfg(test)]
+mod in_place_tests {
+    use super::*;
+    use crate::codec::{Fixed, Natural};
+
+    /// The builders leave bytes in an end they then drop; equality and `Debug` must not see
+    /// them.
+    #[test]
+    fn a_dropped_end_is_invisible() {
+        // The successor of an all-0xFF prefix does not exist: the range runs to the end.
+        let r = ScanState::<0>::new().eq::<Natural, u16>(&0xFFFF).ranges();
+        let only = r.iter().next().unwrap();
+        assert_eq!(only.end(), None);
+        assert_eq!(*only, KeyRange::new(&[0xFF, 0xFF], None));
+        assert_eq!(format!("{only:?}"), r"[\xFF\xFF, end of table)");
+        assert_eq!(r.len(), 1);
+    }
+
+    #[test]
+    fn an_impossible_value_gives_no_range_and_keeps_the_salt_flag() {
+        let r = ScanState::<4>::new().eq::<Fixed<2>, &str>(&"long").ranges();
+        assert!(r.is_empty());
+        assert_eq!(r, KeyRanges::from_iter(core::iter::empty(), true));
+        assert_ne!(r, KeyRanges::default());
+    }
+
+    #[test]
+    fn fan_out_gives_one_range_per_bucket_in_order() {
+        let r = ScanState::<3>::new().eq::<Natural, u8>(&7).ranges();
+        let got: Vec<_> = r
+            .iter()
+            .map(|r| (r.start().to_vec(), r.end().map(<[u8]>::to_vec)))
+            .collect();
+        let want: Vec<_> = (0..3u8).map(|b| (vec![b, 7], Some(vec![b, 8]))).collect();
+        assert_eq!(got, want);
     }
 }

@@ -135,24 +135,21 @@ pub fn layout_doc(key: &Key) -> String {
     out
 }
 
-/// `snake_case` of a variant name, for its selector method: `LineItem` -> `line_item`.
-fn snake(ident: &syn::Ident) -> syn::Ident {
-    let mut out = String::new();
-    for (i, c) in ident.to_string().chars().enumerate() {
-        if c.is_uppercase() {
-            if i > 0 {
-                out.push('_');
-            }
-            out.extend(c.to_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    format_ident!("{}", out)
+/// A record type's selector method: its name in `snake_case` (see `ast::snake_case`), raw
+/// when that is a keyword (`Type` -> `r#type`).
+fn selector(ident: &syn::Ident) -> syn::Ident {
+    use syn::ext::IdentExt;
+    let name = crate::ast::snake_case(&ident.unraw().to_string());
+    syn::parse_str::<syn::Ident>(&name).unwrap_or_else(|_| syn::Ident::new_raw(&name, ident.span()))
 }
 
 /// One impl per field: `impl Scan<i> { fn field(self, value or range) -> Scan<i + 1> or ScanRange }`.
-fn steps(scan: &syn::Ident, fields: &[KeyField], salt_field: Option<usize>) -> TokenStream {
+fn steps(
+    scan: &syn::Ident,
+    fields: &[KeyField],
+    salt_field: Option<usize>,
+    buckets: u16,
+) -> TokenStream {
     let p = private();
     let steps = fields.iter().enumerate().map(|(i, f)| {
         let name = f.ident;
@@ -191,10 +188,10 @@ fn steps(scan: &syn::Ident, fields: &[KeyField], salt_field: Option<usize>) -> T
                     #p::ScanArg::dispatch(
                         arg,
                         self.st,
-                        |__rowkey_st: #p::ScanState, __rowkey_v: #arg| #scan {
+                        |__rowkey_st: #p::ScanState<#buckets>, __rowkey_v: #arg| #scan {
                             st: __rowkey_st.eq::<#codec, #arg>(&__rowkey_v) #salt_known,
                         },
-                        |__rowkey_st: #p::ScanState, __rowkey_lo, __rowkey_hi| {
+                        |__rowkey_st: #p::ScanState<#buckets>, __rowkey_lo, __rowkey_hi| {
                             __rowkey_st.range::<#codec, #arg>(__rowkey_lo, __rowkey_hi)
                         },
                     )
@@ -212,14 +209,14 @@ fn steps(scan: &syn::Ident, fields: &[KeyField], salt_field: Option<usize>) -> T
 }
 
 /// A builder type: `struct Scan<const STEP: usize>` with `ranges()` at every step.
-fn builder(vis: &syn::Visibility, scan: &syn::Ident, doc: &str) -> TokenStream {
+fn builder(vis: &syn::Visibility, scan: &syn::Ident, doc: &str, buckets: u16) -> TokenStream {
     let p = private();
     quote! {
         #[doc = #doc]
         #[derive(Clone)]
         #[allow(non_camel_case_types)]
         #vis struct #scan<const STEP: #p::usize> {
-            st: #p::ScanState,
+            st: #p::ScanState<#buckets>,
         }
 
         #[automatically_derived]
@@ -249,7 +246,7 @@ pub fn expand(key: &Key) -> TokenStream {
         .map(|f| format!("`{}`", f.ident))
         .collect();
     let salt_field = key.salt.as_ref().map(|s| s.field);
-    let prefix_steps = steps(&scan, &key.fields, salt_field);
+    let prefix_steps = steps(&scan, &key.fields, salt_field, buckets);
     let k = key.fields.len();
 
     let (order_doc, records) = match &key.variants {
@@ -259,7 +256,7 @@ pub fn expand(key: &Key) -> TokenStream {
             let mut builders = Vec::new();
             for v in variants {
                 let vscan = format_ident!("{}{}Scan", ident, v.ident);
-                let method = snake(v.ident);
+                let method = selector(v.ident);
                 let tag = v.tag;
                 let vnames: Vec<String> =
                     v.fields.iter().map(|f| format!("`{}`", f.ident)).collect();
@@ -280,8 +277,8 @@ pub fn expand(key: &Key) -> TokenStream {
                     "The typed scan builder of `{ident}::{}` records, from [`{scan}::{method}`]: fix its fields in order, optionally end with a range, then call `ranges()`.",
                     v.ident
                 );
-                builders.push(builder(vis, &vscan, &bdoc));
-                builders.push(steps(&vscan, &v.fields, None));
+                builders.push(builder(vis, &vscan, &bdoc, buckets));
+                builders.push(steps(&vscan, &v.fields, None, buckets));
             }
             let tag_doc = "Narrows the scan to one record type by its tag byte, or, given a range of tags, to several; ends the scan.";
             let selectors = quote! {
@@ -299,10 +296,10 @@ pub fn expand(key: &Key) -> TokenStream {
                         #p::ScanArg::dispatch(
                             arg,
                             self.st,
-                            |__rowkey_st: #p::ScanState, __rowkey_v: #p::u8| #scan {
+                            |__rowkey_st: #p::ScanState<#buckets>, __rowkey_v: #p::u8| #scan {
                                 st: __rowkey_st.eq::<#p::Natural, #p::u8>(&__rowkey_v),
                             },
-                            |__rowkey_st: #p::ScanState, __rowkey_lo, __rowkey_hi| {
+                            |__rowkey_st: #p::ScanState<#buckets>, __rowkey_lo, __rowkey_hi| {
                                 __rowkey_st.range::<#p::Natural, #p::u8>(__rowkey_lo, __rowkey_hi)
                             },
                         )
@@ -312,7 +309,7 @@ pub fn expand(key: &Key) -> TokenStream {
             };
             let kinds: Vec<String> = variants
                 .iter()
-                .map(|v| format!("`{}()`", snake(v.ident)))
+                .map(|v| format!("`{}()`", selector(v.ident)))
                 .collect();
             (
                 format!(
@@ -342,7 +339,7 @@ pub fn expand(key: &Key) -> TokenStream {
         if buckets > 0 { format!(" (one range per salt bucket, {buckets})") } else { String::new() }
     );
     let value_arg_generics = key.generics.lifetimes().map(|l| &l.lifetime);
-    let main_builder = builder(vis, &scan, &struct_doc);
+    let main_builder = builder(vis, &scan, &struct_doc, buckets);
 
     quote! {
         #main_builder
@@ -355,7 +352,7 @@ pub fn expand(key: &Key) -> TokenStream {
             #[inline]
             #[must_use]
             #vis fn scan() -> #scan<0> {
-                #scan { st: #p::ScanState::new(#buckets) }
+                #scan { st: #p::ScanState::new() }
             }
         }
 
