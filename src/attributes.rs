@@ -193,6 +193,32 @@
 //! struct Log { #[timestamp] ts: u64, host: String }
 //! ```
 //!
+//! # `#[rowkey(crate = "path")]`
+//!
+//! On the struct or enum, when `rowkey` is a renamed dependency (`keys = { package = "rowkey" }`)
+//! or reached through another crate's re-export: the generated code names the library through
+//! `path` instead of `::rowkey`. `ui-tests/renamed` is a crate that knows the library only as
+//! `keys`.
+//!
+//! ```
+//! mod facade {
+//!     pub(crate) use ::rowkey as keys;
+//! }
+//! use facade::keys::RowKey;
+//!
+//! #[derive(RowKey)]
+//! #[rowkey(crate = "facade::keys")]
+//! struct Visit { site: u32, page: String }
+//!
+//! assert_eq!(Visit { site: 1, page: "/".into() }.to_bytes()?.len(), 4 + 1 + 2);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Record types get a scan selector named after them in `snake_case` (`LineItem` ->
+//! `line_item()`, `HTTPLog` -> `http_log()`, a keyword such as `Type` -> `r#type()`); a name the
+//! builder already uses (`tag`, `ranges`) or two record types with the same selector are
+//! compile errors.
+//!
 //! # Record types: `#[tag(N)]` and `#[rowkey(prefix(...))]`
 //!
 //! On an enum, each variant is a record type of one table: `[salt][prefix][tag][fields]`.

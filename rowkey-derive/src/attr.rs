@@ -42,6 +42,9 @@ pub struct ContainerAttrs {
     pub allow_hotspot: Option<Span>,
     /// `prefix(a, b)` on an enum: the entity fields every record type starts with.
     pub prefix: Option<(Span, Vec<syn::Ident>)>,
+    /// `crate = "path"`: where the generated code finds `rowkey` when the dependency is
+    /// renamed or re-exported (as serde's `#[serde(crate = "...")]`).
+    pub crate_path: Option<syn::Path>,
 }
 
 const FIELD_ATTRS: &[&str] = &[
@@ -378,6 +381,7 @@ impl ContainerAttrs {
             max_len: None,
             allow_hotspot: None,
             prefix: None,
+            crate_path: None,
         };
         for attr in attrs {
             let path = attr.path();
@@ -410,6 +414,16 @@ impl ContainerAttrs {
                             meta.path.span(),
                         );
                         Ok(())
+                    } else if meta.path.is_ident("crate") {
+                        let lit: syn::LitStr = meta.value()?.parse()?;
+                        match lit.parse::<syn::Path>() {
+                            Ok(path) => set(cx, &mut out.crate_path, path, "crate", meta.path.span()),
+                            Err(_) => cx.error(
+                                &lit,
+                                "expected the path `rowkey` is reachable at, e.g. `#[rowkey(crate = \"my_facade::rowkey\")]`",
+                            ),
+                        }
+                        Ok(())
                     } else if meta.path.is_ident("prefix") {
                         let mut names = Vec::new();
                         meta.parse_nested_meta(|inner| {
@@ -434,7 +448,7 @@ impl ContainerAttrs {
                         Err(unknown_key(
                             &meta,
                             "rowkey",
-                            &["max_len", "allow_hotspot", "prefix"],
+                            &["max_len", "allow_hotspot", "prefix", "crate"],
                             "",
                         ))
                     }

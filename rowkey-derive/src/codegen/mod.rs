@@ -17,14 +17,32 @@ use syn::spanned::Spanned;
 
 use crate::model::{Codec, Key, KeyField, RecordType};
 
+std::thread_local! {
+    /// The `#[rowkey(crate = "...")]` path of the derive being expanded, if any.
+    static CRATE_PATH: std::cell::RefCell<Option<syn::Path>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` (one derive's code generation) with generated paths rooted at `path` instead of
+/// `::rowkey`. A macro expansion runs on one thread, start to end, so the setting cannot leak
+/// into another derive; it is cleared afterwards all the same.
+pub fn with_crate_path(path: Option<syn::Path>, f: impl FnOnce() -> TokenStream) -> TokenStream {
+    CRATE_PATH.with_borrow_mut(|p| *p = path);
+    let out = f();
+    CRATE_PATH.with_borrow_mut(|p| *p = None);
+    out
+}
+
 /// The runtime's hidden module, as generated code names it.
 pub fn private() -> TokenStream {
-    quote!(::rowkey::__private)
+    private_at(proc_macro2::Span::call_site())
 }
 
 /// The same path with every token spanned at `span`, so errors land there.
 pub fn private_at(span: proc_macro2::Span) -> TokenStream {
-    quote_spanned!(span=> ::rowkey::__private)
+    CRATE_PATH.with_borrow(|path| match path {
+        Some(path) => quote_spanned!(span=> #path::__private),
+        None => quote_spanned!(span=> ::rowkey::__private),
+    })
 }
 
 /// The codec type of a field: `Desc<Fixed<16>>` for `#[desc] #[fixed(16)]`.
