@@ -33,8 +33,13 @@ impl Variant<'_> {
     /// The name of the scan builder's selector method for this record type: the variant's
     /// name in `snake_case` (`LineItem` -> `line_item`, `HTTPLog` -> `http_log`).
     pub fn selector(&self) -> String {
-        snake_case(&self.ident.unraw().to_string())
+        selector_name(self.ident)
     }
+}
+
+/// The selector method name of a record type named `ident`; see [`Variant::selector`].
+pub fn selector_name(ident: &Ident) -> String {
+    snake_case(&ident.unraw().to_string())
 }
 
 /// `snake_case` of an `UpperCamelCase` name; a run of capitals is one word (`HTTPLog` ->

@@ -441,6 +441,14 @@ struct Edges {
     end_successor: bool,
 }
 
+impl Edges {
+    /// A bare prefix: it starts at its bytes and ends at their successor.
+    const PREFIX: Edges = Edges {
+        start_successor: false,
+        end_successor: true,
+    };
+}
+
 /// Writes every byte to both ends of a range: the fixed prefix is the same in both.
 struct Both<'a>(&'a mut KeyBuf, &'a mut KeyBuf);
 
@@ -521,10 +529,7 @@ impl<const BUCKETS: u16> ScanState<BUCKETS> {
     /// Bounds the next field (logical bounds; swapped for a descending codec) and ends the scan.
     #[inline]
     pub fn range<C: Codec<T>, T>(mut self, lo: Bound<T>, hi: Bound<T>) -> ScanRange {
-        let mut edges = Edges {
-            start_successor: false,
-            end_successor: true,
-        };
+        let mut edges = Edges::PREFIX;
         let mut bounded = 0u8;
         for (bound, lower) in [(lo, true), (hi, false)] {
             let (value, inclusive) = match &bound {
@@ -565,11 +570,7 @@ impl<const BUCKETS: u16> ScanState<BUCKETS> {
     #[inline]
     pub fn ranges(self) -> KeyRanges {
         // A bare prefix's range is never empty: its end is the prefix's successor (or none).
-        let edges = Edges {
-            start_successor: false,
-            end_successor: true,
-        };
-        self.finish(edges, false)
+        self.finish(Edges::PREFIX, false)
     }
 
     /// The finished ranges, per bucket as needed.
