@@ -318,6 +318,8 @@ fn salt_hashes_the_encoded_fields() {
     );
 }
 
+/// Deliberately not `Clone`: a key nesting it must still compile (its scan builder is then
+/// not `Clone`).
 #[derive(RowKey, Debug, PartialEq)]
 struct Inner {
     a: u8,

@@ -677,3 +677,33 @@ fn impossible_values_match_nothing() {
         .ranges()
         .is_empty());
 }
+
+#[test]
+fn a_builder_clones_to_branch_a_shared_prefix() {
+    let user = SaltSecond::scan().a(3).b(-9);
+    let text = String::from("xy");
+    let base = Plain::scan().a(-1).b(text.as_str());
+    for (branch, direct) in [
+        (
+            base.clone().ts(5..9).ranges(),
+            Plain::scan().a(-1).b("xy").ts(5..9).ranges(),
+        ),
+        (
+            base.clone().ts(7).ranges(),
+            Plain::scan().a(-1).b("xy").ts(7).ranges(),
+        ),
+        (base.ranges(), Plain::scan().a(-1).b("xy").ranges()),
+        (
+            user.clone().c(&b"q"[..]).ranges(),
+            SaltSecond::scan().a(3).b(-9).c(&b"q"[..]).ranges(),
+        ),
+        (user.ranges(), SaltSecond::scan().a(3).b(-9).ranges()),
+    ] {
+        assert_eq!(branch, direct);
+    }
+    // The branches differ from each other, so the comparison above sees the values.
+    assert_ne!(
+        Plain::scan().a(-1).b("xy").ts(5..9).ranges(),
+        Plain::scan().a(-1).b("xy").ts(7).ranges()
+    );
+}

@@ -23,6 +23,7 @@ pub fn check(cx: &Ctxt, input: &Input) {
         check_hash_type(cx, field);
         check_encoding_conflicts(cx, field);
         check_desc(cx, field);
+        check_field_name(cx, field);
     }
     match &input.variants {
         None => {
@@ -90,6 +91,17 @@ fn check_selectors(cx: &Ctxt, ident: &syn::Ident, variants: &[Variant]) {
             );
         }
         seen.push((name, v.ident));
+    }
+}
+
+/// Every key field gets a scan-builder method of its name, beside the `ranges()` every builder
+/// has; a field named `ranges` would give the builder two.
+fn check_field_name(cx: &Ctxt, field: &Field) {
+    if syn::ext::IdentExt::unraw(field.ident) == "ranges" {
+        cx.error(
+            field.ident,
+            "a key field cannot be named `ranges`: its scan-builder method would clash with `ranges()`, which ends every scan; rename the field",
+        );
     }
 }
 

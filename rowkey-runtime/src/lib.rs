@@ -45,15 +45,16 @@ pub mod __private {
     pub use crate::explain::{Explain, Explainer};
     pub use crate::field::{Decode, Encode};
     pub use crate::key::RowKey;
-    pub use crate::scan::{KeyRanges, ScanArg, ScanRange, ScanState, ScanValue};
+    pub use crate::scan::{CloneIf, CloneOf, KeyRanges, ScanArg, ScanRange, ScanState, ScanValue};
     pub use crate::schema::{
         add, max_len, most, same, FieldSchema, Order, SaltSchema, Schema, VariantSchema,
     };
     pub use crate::sink::Sink;
     pub use crate::source::Source;
     pub use crate::split::Domain;
+    pub use core::marker::PhantomData;
     pub use core::ops::Bound;
     pub use core::option::Option::{self, None, Some};
-    pub use core::primitive::{str, u16, u8, usize};
+    pub use core::primitive::{bool, str, u16, u8, usize};
     pub use core::result::Result::{self, Err, Ok};
 }

@@ -10,33 +10,30 @@ use super::{codec_ty, private};
 use crate::ast::TyClass;
 use crate::model::{Codec, Key, KeyField, Order};
 
-/// Replaces every lifetime in a type with `'__rowkey_a`, the scan method's own.
+/// Replaces every lifetime in a type with `'scan`, the builder's own.
 struct Relifetime(bool);
 
 impl VisitMut for Relifetime {
     fn visit_lifetime_mut(&mut self, l: &mut Lifetime) {
-        *l = Lifetime::new("'__rowkey_a", Span::call_site());
+        *l = Lifetime::new("'scan", Span::call_site());
         self.0 = true;
     }
 
     fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
         if r.lifetime.is_none() {
-            r.lifetime = Some(Lifetime::new("'__rowkey_a", Span::call_site()));
+            r.lifetime = Some(Lifetime::new("'scan", Span::call_site()));
         }
         self.0 = true;
         syn::visit_mut::visit_type_reference_mut(self, r);
     }
 }
 
-/// The type a scan method takes for a field, and whether it needs the `'__rowkey_a` lifetime:
+/// The type a scan method takes for a field, and whether it needs the `'scan` lifetime:
 /// `&str` for text, `&[u8]` for bytes, the field's own type otherwise.
 fn arg_type(field: &KeyField) -> (Type, bool) {
     match field.class {
-        TyClass::Text { .. } => (syn::parse_quote!(&'__rowkey_a ::core::primitive::str), true),
-        TyClass::Bytes { .. } => (
-            syn::parse_quote!(&'__rowkey_a [::core::primitive::u8]),
-            true,
-        ),
+        TyClass::Text { .. } => (syn::parse_quote!(&'scan ::core::primitive::str), true),
+        TyClass::Bytes { .. } => (syn::parse_quote!(&'scan [::core::primitive::u8]), true),
         _ => {
             let mut ty = field.ty.clone();
             let mut v = Relifetime(false);
@@ -142,21 +139,17 @@ fn selector(ident: &syn::Ident) -> syn::Ident {
     syn::parse_str::<syn::Ident>(&name).unwrap_or_else(|_| syn::Ident::new_raw(&name, ident.span()))
 }
 
-/// One impl per field: `impl Scan<i> { fn field(self, value or range) -> Scan<i + 1> or ScanRange }`.
-fn steps(
-    scan: &syn::Ident,
-    fields: &[KeyField],
-    salt_field: Option<usize>,
-    buckets: u16,
-) -> TokenStream {
+/// One impl per field: `impl Scan<'a, i> { fn field(self, value or range) -> Scan<'a, i + 1>
+/// or ScanRange }`. A value is only kept; a range writes the whole scan and ends it.
+fn steps(scan: &syn::Ident, fields: &[KeyField], codecs: &Codecs) -> TokenStream {
     let p = private();
+    let buckets = codecs.buckets;
     let steps = fields.iter().enumerate().map(|(i, f)| {
         let name = f.ident;
+        let slot = slot(f);
         let codec = codec_ty(f);
-        let (arg, lifetime) = arg_type(f);
-        let lt = if lifetime { quote!('__rowkey_a,) } else { quote!() };
+        let (arg, _) = arg_type(f);
         let next = i + 1;
-        let salt_known = if salt_field == Some(i) { quote!(.salt_known()) } else { quote!() };
         let doc = format!(
             "Fixes `{name}` to a value and continues with the next field{}.",
             if matches!(f.order, Order::Unordered) {
@@ -170,9 +163,13 @@ fn steps(
                 #[doc = #doc]
                 #[inline]
                 #[must_use]
-                pub fn #name<#lt __RowkeyArg: #p::ScanValue<#arg>>(self, value: __RowkeyArg) -> #scan<#next> {
-                    let __rowkey_v: #arg = #p::ScanValue::into_value(value);
-                    #scan { st: self.st.eq::<#codec, #arg>(&__rowkey_v) #salt_known }
+                pub fn #name<__RowkeyArg: #p::ScanValue<#arg>>(
+                    self,
+                    value: __RowkeyArg,
+                ) -> #scan<'scan, #next> {
+                    let mut __rowkey_next = self.__rowkey_step::<#next>();
+                    __rowkey_next.#slot = #p::Some(#p::ScanValue::into_value(value));
+                    __rowkey_next
                 }
             }
         } else {
@@ -180,17 +177,21 @@ fn steps(
                 #[doc = #doc]
                 #[inline]
                 #[must_use]
-                pub fn #name<#lt __RowkeyArg: #p::ScanArg<#arg>>(
+                pub fn #name<__RowkeyArg: #p::ScanArg<#arg>>(
                     self,
                     arg: __RowkeyArg,
-                ) -> <__RowkeyArg as #p::ScanArg<#arg>>::Out<#scan<#next>, #p::ScanRange> {
+                ) -> <__RowkeyArg as #p::ScanArg<#arg>>::Out<#scan<'scan, #next>, #p::ScanRange> {
                     #p::ScanArg::dispatch(
                         arg,
-                        self.st,
-                        |__rowkey_st: #p::ScanState<#buckets>, __rowkey_v: #arg| #scan {
-                            st: __rowkey_st.eq::<#codec, #arg>(&__rowkey_v) #salt_known,
+                        self,
+                        |__rowkey_s: Self, __rowkey_v: #arg| {
+                            let mut __rowkey_next = __rowkey_s.__rowkey_step::<#next>();
+                            __rowkey_next.#slot = #p::Some(__rowkey_v);
+                            __rowkey_next
                         },
-                        |__rowkey_st: #p::ScanState<#buckets>, __rowkey_lo, __rowkey_hi| {
+                        |__rowkey_s: Self, __rowkey_lo, __rowkey_hi| {
+                            let mut __rowkey_st = #p::ScanState::<#buckets>::new();
+                            __rowkey_s.__rowkey_write(&mut __rowkey_st);
                             __rowkey_st.range::<#codec, #arg>(__rowkey_lo, __rowkey_hi)
                         },
                     )
@@ -199,7 +200,7 @@ fn steps(
         };
         quote! {
             #[automatically_derived]
-            impl #scan<#i> {
+            impl<'scan> #scan<'scan, #i> {
                 #method
             }
         }
@@ -207,25 +208,186 @@ fn steps(
     quote!(#(#steps)*)
 }
 
-/// A builder type: `struct Scan<const STEP: usize>` with `ranges()` at every step.
-fn builder(vis: &syn::Visibility, scan: &syn::Ident, doc: &str, buckets: u16) -> TokenStream {
+/// The builder field holding a key field's value: not the field's own name, which is the
+/// step method's (a field of that name would turn "no such method" errors into "field, not a
+/// method").
+fn slot(field: &KeyField) -> syn::Ident {
+    format_ident!("__rowkey_f_{}", syn::ext::IdentExt::unraw(field.ident))
+}
+
+/// What a builder needs to know of the key as a whole.
+struct Codecs {
+    /// The salt bucket count, 0 for an unsalted key.
+    buckets: u16,
+    /// The field after which the salt bucket is known, if this builder writes it.
+    salt_field: Option<usize>,
+}
+
+/// What comes before a builder's own fields.
+enum Head<'a> {
+    /// Nothing: the builder of a struct key.
+    None,
+    /// The record tag, after the fields: the builder of an enum key's shared prefix.
+    Tag,
+    /// The shared prefix with its tag set: the builder of one record type.
+    Prefix(&'a syn::Ident, usize),
+}
+
+/// A builder type `Scan<'a, const STEP: usize>`: the values given so far (one `Option` per
+/// field, set in key order), `ranges()` at every step, and the private helpers the steps use.
+fn builder(
+    vis: &syn::Visibility,
+    scan: &syn::Ident,
+    doc: &str,
+    fields: &[KeyField],
+    head: Head,
+    codecs: &Codecs,
+) -> TokenStream {
     let p = private();
+    let buckets = codecs.buckets;
+    let names: Vec<_> = fields.iter().map(slot).collect();
+    let args: Vec<Type> = fields.iter().map(|f| arg_type(f).0).collect();
+    let (head_field, head_ty, head_empty, head_write) = match head {
+        Head::None => (quote!(), None, quote!(), quote!()),
+        Head::Tag => (
+            quote!(__rowkey_tag: #p::Option<#p::u8>,),
+            Some(quote!(#p::Option<#p::u8>)),
+            quote!(__rowkey_tag: #p::None,),
+            quote!(),
+        ),
+        Head::Prefix(parent, step) => (
+            quote!(__rowkey_prefix: #parent<'scan, #step>,),
+            Some(quote!(#parent<'scan, #step>)),
+            quote!(),
+            quote! {
+                if !self.__rowkey_prefix.__rowkey_write(__rowkey_st) {
+                    return false;
+                }
+            },
+        ),
+    };
+    let head_name = match head {
+        Head::None => None,
+        Head::Tag => Some(quote!(__rowkey_tag)),
+        Head::Prefix(..) => Some(quote!(__rowkey_prefix)),
+    };
+    let head_move = head_name.as_ref().map(|h| quote!(#h: self.#h,));
+    // Field types are bounded through `CloneIf` (see its docs): a builder over a value that is
+    // not `Clone` is not `Clone`, rather than an error.
+    let clone_of = |ty: &TokenStream| quote!(<#p::CloneIf<'scan, #ty> as #p::CloneOf<#ty>>);
+    let head_clone = head_name.as_ref().zip(head_ty.as_ref()).map(|(h, t)| {
+        let c = clone_of(t);
+        quote!(#h: #c::clone_of(&self.#h),)
+    });
+    let head_bound = head_ty
+        .as_ref()
+        .map(|t| quote!(#p::CloneIf<'scan, #t>: #p::CloneOf<#t>,));
+    let opt_args: Vec<TokenStream> = args.iter().map(|a| quote!(#p::Option<#a>)).collect();
+    let clone_args: Vec<TokenStream> = opt_args.iter().map(clone_of).collect();
+    let writes = fields.iter().enumerate().map(|(i, f)| {
+        let name = slot(f);
+        let codec = codec_ty(f);
+        let arg = &args[i];
+        let salt_known = if codecs.salt_field == Some(i) {
+            quote!(__rowkey_st.salt_known();)
+        } else {
+            quote!()
+        };
+        quote! {
+            match &self.#name {
+                #p::Some(__rowkey_v) => __rowkey_st.eq::<#codec, #arg>(__rowkey_v),
+                #p::None => return false,
+            }
+            #salt_known
+        }
+    });
+    let tag_write = matches!(head, Head::Tag).then(|| {
+        quote! {
+            match &self.__rowkey_tag {
+                #p::Some(__rowkey_v) => __rowkey_st.eq::<#p::Natural, #p::u8>(__rowkey_v),
+                #p::None => return false,
+            }
+        }
+    });
+    let empty = quote! {
+        #(#names: #p::None,)*
+        #head_empty
+        __rowkey_lt: #p::PhantomData,
+    };
+    let new_fn = match head {
+        Head::Prefix(parent, step) => quote! {
+            #[inline(always)]
+            #[allow(dead_code)]
+            fn __rowkey_new(__rowkey_prefix: #parent<'scan, #step>) -> Self {
+                #scan { __rowkey_prefix, #empty }
+            }
+        },
+        _ => quote! {
+            #[inline(always)]
+            #[allow(dead_code)]
+            fn __rowkey_new() -> Self {
+                #scan { #empty }
+            }
+        },
+    };
     quote! {
         #[doc = #doc]
-        #[derive(Clone)]
-        #[allow(non_camel_case_types)]
-        #vis struct #scan<const STEP: #p::usize> {
-            st: #p::ScanState<#buckets>,
+        #[allow(non_camel_case_types, non_snake_case)]
+        #vis struct #scan<'scan, const STEP: #p::usize> {
+            #(#names: #p::Option<#args>,)*
+            #head_field
+            __rowkey_lt: #p::PhantomData<&'scan ()>,
         }
 
         #[automatically_derived]
-        impl<const STEP: #p::usize> #scan<STEP> {
+        impl<'scan, const STEP: #p::usize> ::core::clone::Clone for #scan<'scan, STEP>
+        where
+            #(#p::CloneIf<'scan, #opt_args>: #p::CloneOf<#opt_args>,)*
+            #head_bound
+        {
+            #[inline]
+            fn clone(&self) -> Self {
+                #scan {
+                    #(#names: #clone_args::clone_of(&self.#names),)*
+                    #head_clone
+                    __rowkey_lt: #p::PhantomData,
+                }
+            }
+        }
+
+        #[automatically_derived]
+        impl<'scan, const STEP: #p::usize> #scan<'scan, STEP> {
             /// The key ranges of every key whose leading fields are the ones fixed so far, in
             /// key order.
             #[inline]
             #[must_use]
             pub fn ranges(self) -> #p::KeyRanges {
-                self.st.ranges()
+                let mut __rowkey_st = #p::ScanState::<#buckets>::new();
+                self.__rowkey_write(&mut __rowkey_st);
+                __rowkey_st.ranges()
+            }
+
+            #new_fn
+
+            /// The same values, at step `NEXT`.
+            #[inline(always)]
+            #[allow(dead_code)]
+            fn __rowkey_step<const NEXT: #p::usize>(self) -> #scan<'scan, NEXT> {
+                #scan {
+                    #(#names: self.#names,)*
+                    #head_move
+                    __rowkey_lt: #p::PhantomData,
+                }
+            }
+
+            /// Writes the values given, in key order; `false` if the scan stops before the
+            /// last field (the steps set them in order, so the first unset one ends it).
+            #[inline(always)]
+            fn __rowkey_write(&self, __rowkey_st: &mut #p::ScanState<#buckets>) -> #p::bool {
+                #head_write
+                #(#writes)*
+                #tag_write
+                true
             }
         }
     }
@@ -244,8 +406,15 @@ pub fn expand(key: &Key) -> TokenStream {
         .iter()
         .map(|f| format!("`{}`", f.ident))
         .collect();
-    let salt_field = key.salt.as_ref().map(|s| s.field);
-    let prefix_steps = steps(&scan, &key.fields, salt_field, buckets);
+    let main_codecs = Codecs {
+        buckets,
+        salt_field: key.salt.as_ref().map(|s| s.field),
+    };
+    let record_codecs = Codecs {
+        buckets,
+        salt_field: None,
+    };
+    let prefix_steps = steps(&scan, &key.fields, &main_codecs);
     let k = key.fields.len();
 
     let (order_doc, records) = match &key.variants {
@@ -268,21 +437,30 @@ pub fn expand(key: &Key) -> TokenStream {
                     #[doc = #sel_doc]
                     #[inline]
                     #[must_use]
-                    pub fn #method(self) -> #vscan<0> {
-                        #vscan { st: self.st.eq::<#p::Natural, #p::u8>(&#tag) }
+                    pub fn #method(self) -> #vscan<'scan, 0> {
+                        let mut __rowkey_prefix = self.__rowkey_step::<{ #k + 1 }>();
+                        __rowkey_prefix.__rowkey_tag = #p::Some(#tag);
+                        #vscan::__rowkey_new(__rowkey_prefix)
                     }
                 });
                 let bdoc = format!(
                     "The typed scan builder of `{ident}::{}` records, from [`{scan}::{method}`]: fix its fields in order, optionally end with a range, then call `ranges()`.",
                     v.ident
                 );
-                builders.push(builder(vis, &vscan, &bdoc, buckets));
-                builders.push(steps(&vscan, &v.fields, None, buckets));
+                builders.push(builder(
+                    vis,
+                    &vscan,
+                    &bdoc,
+                    &v.fields,
+                    Head::Prefix(&scan, k + 1),
+                    &record_codecs,
+                ));
+                builders.push(steps(&vscan, &v.fields, &record_codecs));
             }
             let tag_doc = "Narrows the scan to one record type by its tag byte, or, given a range of tags, to several; ends the scan.";
             let selectors = quote! {
                 #[automatically_derived]
-                impl #scan<#k> {
+                impl<'scan> #scan<'scan, #k> {
                     #(#selectors)*
 
                     #[doc = #tag_doc]
@@ -291,14 +469,18 @@ pub fn expand(key: &Key) -> TokenStream {
                     pub fn tag<__RowkeyArg: #p::ScanArg<#p::u8>>(
                         self,
                         arg: __RowkeyArg,
-                    ) -> <__RowkeyArg as #p::ScanArg<#p::u8>>::Out<#scan<{ #k + 1 }>, #p::ScanRange> {
+                    ) -> <__RowkeyArg as #p::ScanArg<#p::u8>>::Out<#scan<'scan, { #k + 1 }>, #p::ScanRange> {
                         #p::ScanArg::dispatch(
                             arg,
-                            self.st,
-                            |__rowkey_st: #p::ScanState<#buckets>, __rowkey_v: #p::u8| #scan {
-                                st: __rowkey_st.eq::<#p::Natural, #p::u8>(&__rowkey_v),
+                            self,
+                            |__rowkey_s: Self, __rowkey_v: #p::u8| {
+                                let mut __rowkey_next = __rowkey_s.__rowkey_step::<{ #k + 1 }>();
+                                __rowkey_next.__rowkey_tag = #p::Some(__rowkey_v);
+                                __rowkey_next
                             },
-                            |__rowkey_st: #p::ScanState<#buckets>, __rowkey_lo, __rowkey_hi| {
+                            |__rowkey_s: Self, __rowkey_lo, __rowkey_hi| {
+                                let mut __rowkey_st = #p::ScanState::<#buckets>::new();
+                                __rowkey_s.__rowkey_write(&mut __rowkey_st);
                                 __rowkey_st.range::<#p::Natural, #p::u8>(__rowkey_lo, __rowkey_hi)
                             },
                         )
@@ -338,7 +520,12 @@ pub fn expand(key: &Key) -> TokenStream {
         if buckets > 0 { format!(" (one range per salt bucket, {buckets})") } else { String::new() }
     );
     let value_arg_generics = key.generics.lifetimes().map(|l| &l.lifetime);
-    let main_builder = builder(vis, &scan, &struct_doc, buckets);
+    let head = if key.variants.is_some() {
+        Head::Tag
+    } else {
+        Head::None
+    };
+    let main_builder = builder(vis, &scan, &struct_doc, &key.fields, head, &main_codecs);
 
     quote! {
         #main_builder
@@ -350,8 +537,8 @@ pub fn expand(key: &Key) -> TokenStream {
             #[doc = #scan_doc]
             #[inline]
             #[must_use]
-            #vis fn scan() -> #scan<0> {
-                #scan { st: #p::ScanState::new() }
+            #vis fn scan<'__rowkey_a>() -> #scan<'__rowkey_a, 0> {
+                #scan::__rowkey_new()
             }
         }
 
