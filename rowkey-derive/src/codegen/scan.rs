@@ -190,9 +190,11 @@ fn steps(scan: &syn::Ident, fields: &[KeyField], codecs: &Codecs) -> TokenStream
                             __rowkey_next
                         },
                         |__rowkey_s: Self, __rowkey_lo, __rowkey_hi| {
-                            let mut __rowkey_st = #p::ScanState::<#buckets>::new();
-                            __rowkey_s.__rowkey_write(&mut __rowkey_st);
-                            __rowkey_st.range::<#codec, #arg>(__rowkey_lo, __rowkey_hi)
+                            #p::scan_range::<#buckets, Self, #codec, #arg>(
+                                &__rowkey_s,
+                                __rowkey_lo,
+                                __rowkey_hi,
+                            )
                         },
                     )
                 }
@@ -260,7 +262,7 @@ fn builder(
             Some(quote!(#parent<'scan, #step>)),
             quote!(),
             quote! {
-                if !self.__rowkey_prefix.__rowkey_write(__rowkey_st) {
+                if !#p::WriteScan::write(&self.__rowkey_prefix, __rowkey_st) {
                     return false;
                 }
             },
@@ -362,9 +364,7 @@ fn builder(
             #[inline]
             #[must_use]
             pub fn ranges(self) -> #p::KeyRanges {
-                let mut __rowkey_st = #p::ScanState::<#buckets>::new();
-                self.__rowkey_write(&mut __rowkey_st);
-                __rowkey_st.ranges()
+                #p::scan_ranges::<#buckets, Self>(&self)
             }
 
             #new_fn
@@ -379,11 +379,18 @@ fn builder(
                     __rowkey_lt: #p::PhantomData,
                 }
             }
+        }
 
+        #[automatically_derived]
+        #[doc(hidden)]
+        impl<'scan, const STEP: #p::usize> #p::WriteScan<#buckets> for #scan<'scan, STEP> {
             /// Writes the values given, in key order; `false` if the scan stops before the
             /// last field (the steps set them in order, so the first unset one ends it).
             #[inline(always)]
-            fn __rowkey_write(&self, __rowkey_st: &mut #p::ScanState<#buckets>) -> #p::bool {
+            fn write<__RowkeyBuf: #p::ScanBuf>(
+                &self,
+                __rowkey_st: &mut #p::ScanState<#buckets, __RowkeyBuf>,
+            ) -> #p::bool {
                 #head_write
                 #(#writes)*
                 #tag_write
@@ -479,9 +486,11 @@ pub fn expand(key: &Key) -> TokenStream {
                                 __rowkey_next
                             },
                             |__rowkey_s: Self, __rowkey_lo, __rowkey_hi| {
-                                let mut __rowkey_st = #p::ScanState::<#buckets>::new();
-                                __rowkey_s.__rowkey_write(&mut __rowkey_st);
-                                __rowkey_st.range::<#p::Natural, #p::u8>(__rowkey_lo, __rowkey_hi)
+                                #p::scan_range::<#buckets, Self, #p::Natural, #p::u8>(
+                                    &__rowkey_s,
+                                    __rowkey_lo,
+                                    __rowkey_hi,
+                                )
                             },
                         )
                     }

@@ -1,0 +1,368 @@
+//! How the generated scan builders turn the values they were given into [`KeyRanges`].
+//!
+//! A builder keeps only its values. When the scan ends it calls [`ranges`] or [`range`] with
+//! itself as a [`WriteScan`]: the builder writes its values, in key order, into a
+//! [`ScanState`], whose two ends are plain [`InlineBuf`]s; the bound on the last field, the
+//! successors and the salt bucket are applied there, and only the finished ends are copied into
+//! the returned ranges. A key longer than an `InlineBuf` is written again into `KeyBuf`s, out of
+//! line.
+
+use core::ops::Bound;
+
+use super::buf::{InlineBuf, KeyBuf, ScanBuf};
+use super::{key_cmp, KeyRange, KeyRanges, ScanRange};
+use crate::codec::{BoundKind, Codec};
+use crate::sink::{Md5Sink, Sink};
+
+/// A scan builder's values, written into a [`ScanState`] in key order. The derive implements it
+/// for every builder; not meant to be implemented by hand.
+pub trait WriteScan<const BUCKETS: u16> {
+    /// Writes the values given, in key order; `false` if the scan stops before the last field.
+    fn write<B: ScanBuf>(&self, st: &mut ScanState<BUCKETS, B>) -> bool;
+}
+
+/// The ends of one scan's first range under construction, and what is known of the salt
+/// bucket. `BUCKETS` is the key's salt bucket count (0 for an unsalted key): a constant, so an
+/// unsalted key's scans carry no fan-out code.
+pub struct ScanState<const BUCKETS: u16, B> {
+    /// A salted key's ends start with a slot for the bucket byte, filled in at the end.
+    start: B,
+    end: B,
+    /// The salt bucket, once the prefix decides it.
+    bucket: Option<u8>,
+    /// A value no key can hold was given (a `fixed` value too long, a negative `reverse_ts`),
+    /// so the scan matches nothing.
+    impossible: bool,
+}
+
+/// The ranges of every key whose leading fields are the values `w` holds.
+#[inline(always)]
+pub fn ranges<const BUCKETS: u16, W: WriteScan<BUCKETS>>(w: &W) -> KeyRanges {
+    let mut st = ScanState::<BUCKETS, InlineBuf>::new();
+    w.write(&mut st);
+    if st.overflowed() {
+        return ranges_spilled(w);
+    }
+    // A bare prefix's range is never empty: its end is the prefix's successor (or none).
+    st.finish(Edges::PREFIX, false)
+}
+
+#[cold]
+#[inline(never)]
+fn ranges_spilled<const BUCKETS: u16, W: WriteScan<BUCKETS>>(w: &W) -> KeyRanges {
+    let mut st = ScanState::<BUCKETS, KeyBuf>::new();
+    w.write(&mut st);
+    st.finish(Edges::PREFIX, false)
+}
+
+/// The ranges of the keys whose leading fields are the values `w` holds and whose next field
+/// (encoded by `C`) lies between the logical bounds `lo` and `hi`.
+#[inline(always)]
+pub fn range<const BUCKETS: u16, W: WriteScan<BUCKETS>, C: Codec<T>, T>(
+    w: &W,
+    lo: Bound<T>,
+    hi: Bound<T>,
+) -> ScanRange {
+    let mut st = ScanState::<BUCKETS, InlineBuf>::new();
+    w.write(&mut st);
+    let (edges, check) = st.bound::<C, T>(&lo, &hi);
+    if st.overflowed() {
+        return ScanRange(range_spilled::<BUCKETS, W, C, T>(w, &lo, &hi));
+    }
+    ScanRange(st.finish(edges, check))
+}
+
+#[cold]
+#[inline(never)]
+fn range_spilled<const BUCKETS: u16, W: WriteScan<BUCKETS>, C: Codec<T>, T>(
+    w: &W,
+    lo: &Bound<T>,
+    hi: &Bound<T>,
+) -> KeyRanges {
+    let mut st = ScanState::<BUCKETS, KeyBuf>::new();
+    w.write(&mut st);
+    let (edges, check) = st.bound::<C, T>(lo, hi);
+    st.finish(edges, check)
+}
+
+/// Which ends of a range are the successors of the bytes written for them.
+#[derive(Clone, Copy)]
+struct Edges {
+    start_successor: bool,
+    end_successor: bool,
+}
+
+impl Edges {
+    /// A bare prefix: it starts at its bytes and ends at their successor.
+    const PREFIX: Edges = Edges {
+        start_successor: false,
+        end_successor: true,
+    };
+}
+
+/// Writes every byte to both ends of a range: the fixed prefix is the same in both.
+struct Both<'a, B>(&'a mut B, &'a mut B);
+
+impl<B: Sink> Sink for Both<'_, B> {
+    #[inline(always)]
+    fn put_array<const N: usize>(&mut self, bytes: [u8; N]) {
+        self.0.put_array(bytes);
+        self.1.put_array(bytes);
+    }
+
+    #[inline(always)]
+    fn put(&mut self, bytes: &[u8]) {
+        self.0.put(bytes);
+        self.1.put(bytes);
+    }
+}
+
+impl<const BUCKETS: u16, B: ScanBuf> ScanState<BUCKETS, B> {
+    /// The state of an empty prefix.
+    #[inline(always)]
+    fn new() -> Self {
+        let mut st = ScanState {
+            start: B::empty(),
+            end: B::empty(),
+            bucket: None,
+            impossible: false,
+        };
+        if BUCKETS != 0 {
+            st.both().put_array([0]);
+        }
+        st
+    }
+
+    #[inline(always)]
+    fn both(&mut self) -> Both<'_, B> {
+        Both(&mut self.start, &mut self.end)
+    }
+
+    #[inline(always)]
+    fn overflowed(&self) -> bool {
+        self.start.overflowed() || self.end.overflowed()
+    }
+
+    /// Fixes the next field to `v`.
+    #[inline(always)]
+    pub fn eq<C: Codec<T>, T: ?Sized>(&mut self, v: &T) {
+        if !C::write_eq(v, &mut self.both()) {
+            self.impossible = true;
+        }
+    }
+
+    /// Called after the salted field is fixed: the prefix now decides the bucket.
+    #[inline]
+    pub fn salt_known(&mut self) {
+        let mut h = Md5Sink::new();
+        h.put(self.start.bytes().get(1..).unwrap_or(&[]));
+        self.bucket = Some(crate::salt::bucket(&h.finish(), BUCKETS));
+    }
+
+    /// Writes the bounds on the next field (logical bounds, swapped for a descending codec);
+    /// returns which ends are successors and whether the ends can cross.
+    #[inline(always)]
+    fn bound<C: Codec<T>, T>(&mut self, lo: &Bound<T>, hi: &Bound<T>) -> (Edges, bool) {
+        let mut edges = Edges::PREFIX;
+        let mut bounded = 0u8;
+        for (bound, lower) in [(lo, true), (hi, false)] {
+            let (value, inclusive) = match bound {
+                Bound::Unbounded => continue,
+                Bound::Included(v) => (v, true),
+                Bound::Excluded(v) => (v, false),
+            };
+            // The end of the byte range this logical bound sets.
+            let byte_start = lower != C::DESCENDING;
+            let buf = if byte_start {
+                &mut self.start
+            } else {
+                &mut self.end
+            };
+            let len = buf.len();
+            match C::write_bound(value, lower, inclusive, buf) {
+                BoundKind::Unbounded => {}
+                BoundKind::Empty => self.impossible = true,
+                kind => {
+                    // A start at an included value is the value's bytes; at an excluded one,
+                    // past every key holding it. An end is the reverse.
+                    let successor = byte_start != (kind == BoundKind::Inclusive);
+                    if byte_start {
+                        edges.start_successor = successor;
+                    } else {
+                        edges.end_successor = successor;
+                    }
+                    bounded += 1;
+                    continue;
+                }
+            }
+            // Nothing constrained (or nothing can match): back to the bare prefix.
+            buf.truncate(len);
+        }
+        // Only bounds on both ends, or a start moved past a value, can cross.
+        (edges, edges.start_successor || bounded == 2)
+    }
+
+    /// The finished ranges, per bucket as needed.
+    #[inline(always)]
+    fn finish(self, edges: Edges, check: bool) -> KeyRanges {
+        let salted = BUCKETS != 0;
+        if self.impossible {
+            return KeyRanges::empty(salted);
+        }
+        let bucket = match (BUCKETS, self.bucket) {
+            (0, _) => None,
+            (_, Some(b)) => Some(b),
+            (_, None) => return fan_out(self.start, self.end, BUCKETS, edges, check),
+        };
+        match finish_one(self.start, self.end, bucket, edges, check) {
+            Some(first) => KeyRanges {
+                first,
+                has_first: true,
+                rest: Vec::new(),
+                salted,
+            },
+            None => KeyRanges::empty(salted),
+        }
+    }
+}
+
+/// Turns the bytes written into a range: the salt `bucket` written into the first byte of both
+/// ends, then each end flagged for it replaced by its successor. `None` when no key is left:
+/// the start has no successor (it was all `0xFF`), or, when `check` asks, the start is not
+/// before the end.
+#[inline(always)]
+fn finish_one<B: ScanBuf>(
+    mut start: B,
+    mut end: B,
+    bucket: Option<u8>,
+    edges: Edges,
+    check: bool,
+) -> Option<KeyRange> {
+    if let Some(b) = bucket {
+        start.set_first(b);
+        end.set_first(b);
+    }
+    if edges.start_successor && !start.to_successor() {
+        return None;
+    }
+    // An all-0xFF end has no successor: the range runs to the end of the table.
+    let has_end = !edges.end_successor || end.to_successor();
+    if check && has_end && key_cmp(end.bytes(), start.bytes()).is_le() {
+        return None;
+    }
+    Some(KeyRange {
+        start: start.into_key_buf(),
+        end: end.into_key_buf(),
+        has_end,
+    })
+}
+
+/// One range per bucket, in bucket order, from the ends written with a bucket slot (one
+/// allocation for all but the first).
+#[inline(never)]
+fn fan_out<B: ScanBuf>(start: B, end: B, buckets: u16, edges: Edges, check: bool) -> KeyRanges {
+    let mut out = KeyRanges::empty(true);
+    out.rest.reserve(usize::from(buckets) - 1);
+    for b in 0..buckets {
+        if let Some(r) = finish_one(start.clone(), end.clone(), Some(b as u8), edges, check) {
+            out.push(r);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::{Fixed, MaxLen, Natural};
+    use core::marker::PhantomData;
+
+    /// A builder of one field, written with codec `C`.
+    struct One<C, T: ?Sized + 'static>(&'static T, PhantomData<C>);
+
+    impl<const BUCKETS: u16, C: Codec<T>, T: ?Sized> WriteScan<BUCKETS> for One<C, T> {
+        fn write<B: ScanBuf>(&self, st: &mut ScanState<BUCKETS, B>) -> bool {
+            st.eq::<C, T>(self.0);
+            true
+        }
+    }
+
+    fn one<C, T: ?Sized>(v: &'static T) -> One<C, T> {
+        One(v, PhantomData)
+    }
+
+    /// The builders leave bytes in an end they then drop; equality and `Debug` must not see
+    /// them.
+    #[test]
+    fn a_dropped_end_is_invisible() {
+        // The successor of an all-0xFF prefix does not exist: the range runs to the end.
+        let r = ranges::<0, _>(&one::<Natural, u16>(&0xFFFF));
+        let only = r.iter().next().unwrap();
+        assert_eq!(only.end(), None);
+        assert_eq!(*only, KeyRange::new(&[0xFF, 0xFF], None));
+        assert_eq!(format!("{only:?}"), r"[\xFF\xFF, end of table)");
+        assert_eq!(r.len(), 1);
+    }
+
+    #[test]
+    fn an_impossible_value_gives_no_range_and_keeps_the_salt_flag() {
+        let r = ranges::<4, _>(&one::<Fixed<2>, &str>(&"long"));
+        assert!(r.is_empty());
+        assert_eq!(r, KeyRanges::from_iter(core::iter::empty(), true));
+        assert_ne!(r, KeyRanges::default());
+    }
+
+    #[test]
+    fn fan_out_gives_one_range_per_bucket_in_order() {
+        let r = ranges::<3, _>(&one::<Natural, u8>(&7));
+        let got: Vec<_> = r
+            .iter()
+            .map(|r| (r.start().to_vec(), r.end().map(<[u8]>::to_vec)))
+            .collect();
+        let want: Vec<_> = (0..3u8).map(|b| (vec![b, 7], Some(vec![b, 8]))).collect();
+        assert_eq!(got, want);
+    }
+
+    /// Around the 62 bytes an `InlineBuf` holds, prefixes and ranges come out the same as
+    /// the definition says, whether they were built inline or written again on the heap.
+    #[test]
+    fn keys_longer_than_the_inline_buffer_are_written_again() {
+        for n in [0usize, 1, 55, 56, 57, 58, 59, 60, 61, 62, 63, 100] {
+            let text: &'static str = "x".repeat(n).leak();
+            let mut enc = vec![0u8]; // the salt slot, bucket 0
+            enc.extend_from_slice(text.as_bytes());
+            enc.extend_from_slice(&[0, 1]);
+            let mut succ = enc.clone();
+            *succ.last_mut().unwrap() += 1;
+            let text: &'static &'static str = Box::leak(Box::new(text));
+            let r = ranges::<2, _>(&one::<MaxLen<200>, &str>(text));
+            let got: Vec<_> = r.iter().map(|r| (r.start(), r.end())).collect();
+            let mut succ1 = succ.clone();
+            succ1[0] = 1;
+            let mut enc1 = enc.clone();
+            enc1[0] = 1;
+            assert_eq!(
+                got,
+                [
+                    (&enc[..], Some(&succ[..])),
+                    (&enc1[..], Some(&succ1[..]))
+                ],
+                "{n} bytes"
+            );
+            // A range after the text: `u8` in 3..=250 on a key of `[salt][text][u8]`.
+            struct Then(&'static &'static str);
+            impl WriteScan<0> for Then {
+                fn write<B: ScanBuf>(&self, st: &mut ScanState<0, B>) -> bool {
+                    st.eq::<MaxLen<200>, &str>(self.0);
+                    true
+                }
+            }
+            let r = range::<0, _, Natural, u8>(&Then(text), Bound::Included(3), Bound::Included(250));
+            let only = r.ranges();
+            let only = only.iter().next().unwrap();
+            let prefix = &enc[1..];
+            assert_eq!(only.start(), [prefix, &[3]].concat(), "{n} bytes");
+            assert_eq!(only.end(), Some(&[prefix, &[251]].concat()[..]), "{n} bytes");
+        }
+    }
+}
