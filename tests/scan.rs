@@ -68,6 +68,44 @@ fn bound<T: std::fmt::Debug + Clone + 'static>(
     ]
 }
 
+/// Every key at most 62 bytes, so scans are built in the inline buffers, with text long enough
+/// that scan values and bounds overflow them (a bound is then rewritten onto the keys that can
+/// exist; a value, matching nothing, empties the scan).
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(max_len = 62)]
+struct Capped {
+    a: u8,
+    b: String,
+    c: u8,
+}
+
+/// Texts around the longest a `Capped` key holds (58 bytes), in both orders of `x` and `y`.
+fn capped_texts() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(vec![0usize, 1, 30, 56, 57, 58, 59, 60, 61, 62, 70]),
+        prop::sample::select(vec!["x", "y", "\0", "\u{ff}"]),
+        any::<bool>(),
+    )
+        .prop_map(|(n, tail, before)| {
+            let body = "x".repeat(n);
+            if before {
+                format!("{tail}{body}")
+            } else {
+                format!("{body}{tail}")
+            }
+        })
+}
+
+fn capped() -> impl Strategy<Value = Capped> {
+    (
+        any::<u8>().prop_map(|a| a % 3),
+        capped_texts(),
+        prop_oneof![Just(0u8), Just(7), Just(255)],
+    )
+        .prop_map(|(a, b, c)| Capped { a, b, c })
+        .prop_filter("fits max_len", |k| k.to_bytes().is_ok())
+}
+
 fn i8s() -> impl Strategy<Value = i8> {
     prop_oneof![Just(i8::MIN), Just(-1), Just(0), Just(1), Just(i8::MAX)]
 }
@@ -441,6 +479,39 @@ proptest! {
             prop_assert!(ranges.len() <= 3);
         }
         check(&keys, &ranges, |k| salt_second_matches(&q, k))?;
+    }
+
+    #[test]
+    fn scans_past_the_inline_buffer_are_exact(
+        keys in prop::collection::vec(capped(), 1..80),
+        a in any::<u8>().prop_map(|a| a % 3),
+        b in capped_texts(),
+        lo in bound(capped_texts()),
+        hi in bound(capped_texts()),
+        c in (bound(prop_oneof![Just(0u8), Just(7), Just(255)]), bound(prop_oneof![Just(0u8), Just(7), Just(255)])),
+        k in 0usize..4,
+    ) {
+        let mut keys = keys;
+        let probe = Capped { a, b: b.clone(), c: 7 };
+        if probe.to_bytes().is_ok() {
+            keys.push(probe);
+        }
+        let bs = (lo.as_ref().map(String::as_str), hi.as_ref().map(String::as_str));
+        let ranges = match k {
+            0 => Capped::scan().a(a).ranges(),
+            1 => Capped::scan().a(a).b(bs).ranges(),
+            2 => Capped::scan().a(a).b(b.as_str()).ranges(),
+            _ => Capped::scan().a(a).b(b.as_str()).c(c).ranges(),
+        };
+        check(&keys, &ranges, |key| {
+            key.a == a
+                && match k {
+                    0 => true,
+                    1 => within(&key.b, &lo, &hi),
+                    2 => key.b == b,
+                    _ => key.b == b && within(&key.c, &c.0, &c.1),
+                }
+        })?;
     }
 
     #[test]

@@ -238,6 +238,7 @@ enum Head<'a> {
 /// A builder type `Scan<'a, const STEP: usize>`: the values given so far (one `Option` per
 /// field, set in key order), `ranges()` at every step, and the private helpers the steps use.
 fn builder(
+    key_ty: &TokenStream,
     vis: &syn::Visibility,
     scan: &syn::Ident,
     doc: &str,
@@ -297,7 +298,11 @@ fn builder(
         };
         quote! {
             match &self.#name {
-                #p::Some(__rowkey_v) => __rowkey_st.eq::<#codec, #arg>(__rowkey_v),
+                #p::Some(__rowkey_v) => {
+                    if !__rowkey_st.eq::<#codec, #arg>(__rowkey_v) {
+                        return false;
+                    }
+                }
                 #p::None => return false,
             }
             #salt_known
@@ -306,7 +311,11 @@ fn builder(
     let tag_write = matches!(head, Head::Tag).then(|| {
         quote! {
             match &self.__rowkey_tag {
-                #p::Some(__rowkey_v) => __rowkey_st.eq::<#p::Natural, #p::u8>(__rowkey_v),
+                #p::Some(__rowkey_v) => {
+                    if !__rowkey_st.eq::<#p::Natural, #p::u8>(__rowkey_v) {
+                        return false;
+                    }
+                }
                 #p::None => return false,
             }
         }
@@ -384,6 +393,8 @@ fn builder(
         #[automatically_derived]
         #[doc(hidden)]
         impl<'scan, const STEP: #p::usize> #p::WriteScan<#buckets> for #scan<'scan, STEP> {
+            const MAX_LEN: #p::usize = <#key_ty as #p::RowKey>::MAX_LEN;
+
             /// Writes the values given, in key order; `false` if the scan stops before the
             /// last field (the steps set them in order, so the first unset one ends it).
             #[inline(always)]
@@ -407,6 +418,13 @@ pub fn expand(key: &Key) -> TokenStream {
     let scan = format_ident!("{}Scan", ident);
     let (impl_generics, ty_generics, where_clause) = key.generics.split_for_impl();
     let buckets = key.salt.as_ref().map_or(0u16, |s| s.buckets);
+    // The key type with `'static` for its lifetimes, to name its constants in the builders.
+    let statics = key.generics.lifetimes().map(|_| quote!('static));
+    let key_ty = if key.generics.params.is_empty() {
+        quote!(#ident)
+    } else {
+        quote!(#ident<#(#statics),*>)
+    };
     let layout = layout_doc(key);
     let names: Vec<String> = key
         .fields
@@ -455,6 +473,7 @@ pub fn expand(key: &Key) -> TokenStream {
                     v.ident
                 );
                 builders.push(builder(
+                    &key_ty,
                     vis,
                     &vscan,
                     &bdoc,
@@ -534,7 +553,15 @@ pub fn expand(key: &Key) -> TokenStream {
     } else {
         Head::None
     };
-    let main_builder = builder(vis, &scan, &struct_doc, &key.fields, head, &main_codecs);
+    let main_builder = builder(
+        &key_ty,
+        vis,
+        &scan,
+        &struct_doc,
+        &key.fields,
+        head,
+        &main_codecs,
+    );
 
     quote! {
         #main_builder

@@ -182,7 +182,6 @@ impl fmt::Debug for KeyBuf {
     }
 }
 
-
 /// The smallest byte string greater than every string that starts with `bytes`, written over
 /// them: trailing `0xFF` bytes dropped, then the last byte incremented. Returns its length, or
 /// `None` (bytes unchanged) when there is none: empty, or all `0xFF`.
@@ -205,8 +204,9 @@ fn successor(bytes: &mut [u8]) -> Option<usize> {
     Some(n + 1)
 }
 
-/// Up to 62 bytes in place, and a flag for a write that did not fit (the bytes are then
-/// incomplete, and the builder starts again with [`KeyBuf`]s).
+/// Up to 62 bytes in place, and a flag for a write that did not fit (the first 62 bytes are
+/// kept). The builders use it only for keys no longer than 62 bytes, so bytes that overflow
+/// it are longer than every stored key.
 #[derive(Clone, Copy)]
 pub struct InlineBuf {
     inner: Inline,
@@ -228,8 +228,21 @@ impl Sink for InlineBuf {
                 dst.copy_from_slice(bytes);
                 *len = (at + bytes.len()) as u8;
             }
-            None => self.overflow = true,
+            None => self.put_overflowing(bytes),
         }
+    }
+}
+
+impl InlineBuf {
+    /// Keeps the bytes that fit and records that the rest did not.
+    #[cold]
+    fn put_overflowing(&mut self, bytes: &[u8]) {
+        let Inline { data, len } = &mut self.inner;
+        let at = usize::from(*len).min(INLINE);
+        let n = bytes.len().min(INLINE - at);
+        data[at..at + n].copy_from_slice(&bytes[..n]);
+        *len = (at + n) as u8;
+        self.overflow = true;
     }
 }
 
@@ -239,15 +252,13 @@ mod sealed {
     impl Sealed for super::InlineBuf {}
 }
 
-/// What the scan builders write a range's ends into: [`InlineBuf`] first, [`KeyBuf`] for a key
-/// too long for it. Sealed; the generated code only names it as a bound.
+/// What the scan builders write a range's ends into: [`InlineBuf`] for keys of up to 62 bytes,
+/// [`KeyBuf`] for longer ones. Sealed; the generated code only names it as a bound.
 pub trait ScanBuf: Sink + Clone + sealed::Sealed {
     /// An empty buffer.
     fn empty() -> Self;
     /// The bytes.
     fn bytes(&self) -> &[u8];
-    /// The number of bytes.
-    fn len(&self) -> usize;
     /// Shortens to `len` bytes.
     fn truncate(&mut self, len: usize);
     /// Overwrites the first byte (a salted key's bucket slot).
@@ -256,8 +267,8 @@ pub trait ScanBuf: Sink + Clone + sealed::Sealed {
     fn to_successor(&mut self) -> bool;
     /// Whether a write did not fit, so the bytes are incomplete.
     fn overflowed(&self) -> bool;
-    /// The bytes, as a range keeps them.
-    fn into_key_buf(self) -> KeyBuf;
+    /// The bytes, as a range keeps them; this buffer is left empty or as it was.
+    fn take(&mut self) -> KeyBuf;
 }
 
 impl ScanBuf for KeyBuf {
@@ -268,10 +279,6 @@ impl ScanBuf for KeyBuf {
     #[inline(always)]
     fn bytes(&self) -> &[u8] {
         self.as_slice()
-    }
-    #[inline(always)]
-    fn len(&self) -> usize {
-        KeyBuf::len(self)
     }
     #[inline(always)]
     fn truncate(&mut self, len: usize) {
@@ -290,8 +297,8 @@ impl ScanBuf for KeyBuf {
         false
     }
     #[inline(always)]
-    fn into_key_buf(self) -> KeyBuf {
-        self
+    fn take(&mut self) -> KeyBuf {
+        core::mem::take(self)
     }
 }
 
@@ -311,15 +318,13 @@ impl ScanBuf for InlineBuf {
         let Inline { data, len } = &self.inner;
         &data[..usize::from(*len).min(INLINE)]
     }
-    #[inline(always)]
-    fn len(&self) -> usize {
-        usize::from(self.inner.len)
-    }
+    /// Also forgets an overflow: the builders truncate only to undo a bound's write.
     #[inline(always)]
     fn truncate(&mut self, len: usize) {
         if len < usize::from(self.inner.len) {
             self.inner.len = len as u8;
         }
+        self.overflow = false;
     }
     #[inline(always)]
     fn set_first(&mut self, b: u8) {
@@ -343,7 +348,7 @@ impl ScanBuf for InlineBuf {
         self.overflow
     }
     #[inline(always)]
-    fn into_key_buf(self) -> KeyBuf {
-        KeyBuf::from_inline(self)
+    fn take(&mut self) -> KeyBuf {
+        KeyBuf::from_inline(*self)
     }
 }

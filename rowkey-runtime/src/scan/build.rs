@@ -2,14 +2,14 @@
 //!
 //! A builder keeps only its values. When the scan ends it calls [`ranges`] or [`range`] with
 //! itself as a [`WriteScan`]: the builder writes its values, in key order, into a
-//! [`ScanState`], whose two ends are plain [`InlineBuf`]s; the bound on the last field, the
-//! successors and the salt bucket are applied there, and only the finished ends are copied into
-//! the returned ranges. A key longer than an `InlineBuf` is written again into `KeyBuf`s, out of
-//! line.
+//! [`ScanState`]; the bound on the last field, the successors and the salt bucket are applied
+//! there, and only the finished ends are copied into the returned ranges. The two ends are plain
+//! [`InlineBuf`]s for a key type whose keys are at most 62 bytes (the common case: the compiler
+//! keeps them in registers), [`KeyBuf`]s otherwise.
 
 use core::ops::Bound;
 
-use super::buf::{InlineBuf, KeyBuf, ScanBuf};
+use super::buf::{InlineBuf, KeyBuf, ScanBuf, INLINE};
 use super::{key_cmp, KeyRange, KeyRanges, ScanRange};
 use crate::codec::{BoundKind, Codec};
 use crate::sink::{Md5Sink, Sink};
@@ -17,7 +17,11 @@ use crate::sink::{Md5Sink, Sink};
 /// A scan builder's values, written into a [`ScanState`] in key order. The derive implements it
 /// for every builder; not meant to be implemented by hand.
 pub trait WriteScan<const BUCKETS: u16> {
-    /// Writes the values given, in key order; `false` if the scan stops before the last field.
+    /// The key's `RowKey::MAX_LEN`: no stored key is longer.
+    const MAX_LEN: usize;
+
+    /// Writes the values given, in key order; `false` if it stopped early: the scan ends before
+    /// the last field, or a value no key can hold was given (then the state says so).
     fn write<B: ScanBuf>(&self, st: &mut ScanState<BUCKETS, B>) -> bool;
 }
 
@@ -36,52 +40,55 @@ pub struct ScanState<const BUCKETS: u16, B> {
 }
 
 /// The ranges of every key whose leading fields are the values `w` holds.
+///
+/// A key type whose keys all fit in an [`InlineBuf`] (`MAX_LEN` up to 62 bytes) is written into
+/// `InlineBuf`s, any other into [`KeyBuf`]s: a constant choice, so each key type compiles one
+/// path.
 #[inline(always)]
 pub fn ranges<const BUCKETS: u16, W: WriteScan<BUCKETS>>(w: &W) -> KeyRanges {
-    let mut st = ScanState::<BUCKETS, InlineBuf>::new();
-    w.write(&mut st);
-    if st.overflowed() {
-        return ranges_spilled(w);
+    if W::MAX_LEN <= INLINE {
+        ranges_in::<BUCKETS, W, InlineBuf>(w)
+    } else {
+        ranges_in::<BUCKETS, W, KeyBuf>(w)
+    }
+}
+
+#[inline(always)]
+fn ranges_in<const BUCKETS: u16, W: WriteScan<BUCKETS>, B: ScanBuf>(w: &W) -> KeyRanges {
+    let mut st = ScanState::<BUCKETS, B>::new();
+    if !w.write(&mut st) && st.impossible {
+        return KeyRanges::empty(BUCKETS != 0);
     }
     // A bare prefix's range is never empty: its end is the prefix's successor (or none).
     st.finish(Edges::PREFIX, false)
 }
 
-#[cold]
-#[inline(never)]
-fn ranges_spilled<const BUCKETS: u16, W: WriteScan<BUCKETS>>(w: &W) -> KeyRanges {
-    let mut st = ScanState::<BUCKETS, KeyBuf>::new();
-    w.write(&mut st);
-    st.finish(Edges::PREFIX, false)
-}
-
 /// The ranges of the keys whose leading fields are the values `w` holds and whose next field
-/// (encoded by `C`) lies between the logical bounds `lo` and `hi`.
+/// (encoded by `C`) lies between the logical bounds `lo` and `hi`. Buffers as for [`ranges`].
 #[inline(always)]
 pub fn range<const BUCKETS: u16, W: WriteScan<BUCKETS>, C: Codec<T>, T>(
     w: &W,
     lo: Bound<T>,
     hi: Bound<T>,
 ) -> ScanRange {
-    let mut st = ScanState::<BUCKETS, InlineBuf>::new();
-    w.write(&mut st);
-    let (edges, check) = st.bound::<C, T>(&lo, &hi);
-    if st.overflowed() {
-        return ScanRange(range_spilled::<BUCKETS, W, C, T>(w, &lo, &hi));
-    }
-    ScanRange(st.finish(edges, check))
+    ScanRange(if W::MAX_LEN <= INLINE {
+        range_in::<BUCKETS, W, InlineBuf, C, T>(w, lo, hi)
+    } else {
+        range_in::<BUCKETS, W, KeyBuf, C, T>(w, lo, hi)
+    })
 }
 
-#[cold]
-#[inline(never)]
-fn range_spilled<const BUCKETS: u16, W: WriteScan<BUCKETS>, C: Codec<T>, T>(
+#[inline(always)]
+fn range_in<const BUCKETS: u16, W: WriteScan<BUCKETS>, B: ScanBuf, C: Codec<T>, T>(
     w: &W,
-    lo: &Bound<T>,
-    hi: &Bound<T>,
+    lo: Bound<T>,
+    hi: Bound<T>,
 ) -> KeyRanges {
-    let mut st = ScanState::<BUCKETS, KeyBuf>::new();
-    w.write(&mut st);
-    let (edges, check) = st.bound::<C, T>(lo, hi);
+    let mut st = ScanState::<BUCKETS, B>::new();
+    if !w.write(&mut st) && st.impossible {
+        return KeyRanges::empty(BUCKETS != 0);
+    }
+    let (edges, check) = st.bound::<C, T>(&lo, &hi);
     st.finish(edges, check)
 }
 
@@ -143,12 +150,14 @@ impl<const BUCKETS: u16, B: ScanBuf> ScanState<BUCKETS, B> {
         self.start.overflowed() || self.end.overflowed()
     }
 
-    /// Fixes the next field to `v`.
+    /// Fixes the next field to `v`; `false` when no key can hold `v`, so the scan is empty and
+    /// the writer should stop.
     #[inline(always)]
-    pub fn eq<C: Codec<T>, T: ?Sized>(&mut self, v: &T) {
-        if !C::write_eq(v, &mut self.both()) {
-            self.impossible = true;
-        }
+    pub fn eq<C: Codec<T>, T: ?Sized>(&mut self, v: &T) -> bool {
+        // A prefix longer than an `InlineBuf` is longer than every stored key: none has it.
+        let ok = C::write_eq(v, &mut self.both()) && !self.overflowed();
+        self.impossible |= !ok;
+        ok
     }
 
     /// Called after the salted field is fixed: the prefix now decides the bucket.
@@ -178,14 +187,18 @@ impl<const BUCKETS: u16, B: ScanBuf> ScanState<BUCKETS, B> {
             } else {
                 &mut self.end
             };
-            let len = buf.len();
+            let len = buf.bytes().len();
             match C::write_bound(value, lower, inclusive, buf) {
                 BoundKind::Unbounded => {}
                 BoundKind::Empty => self.impossible = true,
                 kind => {
                     // A start at an included value is the value's bytes; at an excluded one,
-                    // past every key holding it. An end is the reverse.
-                    let successor = byte_start != (kind == BoundKind::Inclusive);
+                    // past every key holding it. An end is the reverse. A bound that overflowed
+                    // an `InlineBuf` is longer than every stored key, so no key starts with it:
+                    // a key is below it exactly when it is below the successor of the bytes
+                    // kept (its first 62), whichever end and inclusion it was.
+                    let successor =
+                        buf.overflowed() || byte_start != (kind == BoundKind::Inclusive);
                     if byte_start {
                         edges.start_successor = successor;
                     } else {
@@ -204,7 +217,7 @@ impl<const BUCKETS: u16, B: ScanBuf> ScanState<BUCKETS, B> {
 
     /// The finished ranges, per bucket as needed.
     #[inline(always)]
-    fn finish(self, edges: Edges, check: bool) -> KeyRanges {
+    fn finish(&mut self, edges: Edges, check: bool) -> KeyRanges {
         let salted = BUCKETS != 0;
         if self.impossible {
             return KeyRanges::empty(salted);
@@ -212,11 +225,16 @@ impl<const BUCKETS: u16, B: ScanBuf> ScanState<BUCKETS, B> {
         let bucket = match (BUCKETS, self.bucket) {
             (0, _) => None,
             (_, Some(b)) => Some(b),
-            (_, None) => return fan_out(self.start, self.end, BUCKETS, edges, check),
+            (_, None) => return fan_out(&self.start, &self.end, BUCKETS, edges, check),
         };
-        match finish_one(self.start, self.end, bucket, edges, check) {
-            Some(first) => KeyRanges {
-                first,
+        // The ends are finished where they were written, then copied once, into the result.
+        match finish_one(&mut self.start, &mut self.end, bucket, edges, check) {
+            Some(has_end) => KeyRanges {
+                first: KeyRange {
+                    start: self.start.take(),
+                    end: self.end.take(),
+                    has_end,
+                },
                 has_first: true,
                 rest: Vec::new(),
                 salted,
@@ -226,18 +244,18 @@ impl<const BUCKETS: u16, B: ScanBuf> ScanState<BUCKETS, B> {
     }
 }
 
-/// Turns the bytes written into a range: the salt `bucket` written into the first byte of both
-/// ends, then each end flagged for it replaced by its successor. `None` when no key is left:
-/// the start has no successor (it was all `0xFF`), or, when `check` asks, the start is not
-/// before the end.
+/// Turns the bytes written into a range's ends, in place: the salt `bucket` written into the
+/// first byte of both, then each end flagged for it replaced by its successor. Returns whether
+/// the range has an end, or `None` when no key is left: the start has no successor (it was all
+/// `0xFF`), or, when `check` asks, the start is not before the end.
 #[inline(always)]
 fn finish_one<B: ScanBuf>(
-    mut start: B,
-    mut end: B,
+    start: &mut B,
+    end: &mut B,
     bucket: Option<u8>,
     edges: Edges,
     check: bool,
-) -> Option<KeyRange> {
+) -> Option<bool> {
     if let Some(b) = bucket {
         start.set_first(b);
         end.set_first(b);
@@ -250,22 +268,23 @@ fn finish_one<B: ScanBuf>(
     if check && has_end && key_cmp(end.bytes(), start.bytes()).is_le() {
         return None;
     }
-    Some(KeyRange {
-        start: start.into_key_buf(),
-        end: end.into_key_buf(),
-        has_end,
-    })
+    Some(has_end)
 }
 
 /// One range per bucket, in bucket order, from the ends written with a bucket slot (one
 /// allocation for all but the first).
 #[inline(never)]
-fn fan_out<B: ScanBuf>(start: B, end: B, buckets: u16, edges: Edges, check: bool) -> KeyRanges {
+fn fan_out<B: ScanBuf>(start: &B, end: &B, buckets: u16, edges: Edges, check: bool) -> KeyRanges {
     let mut out = KeyRanges::empty(true);
     out.rest.reserve(usize::from(buckets) - 1);
     for b in 0..buckets {
-        if let Some(r) = finish_one(start.clone(), end.clone(), Some(b as u8), edges, check) {
-            out.push(r);
+        let (mut start, mut end) = (start.clone(), end.clone());
+        if let Some(has_end) = finish_one(&mut start, &mut end, Some(b as u8), edges, check) {
+            out.push(KeyRange {
+                start: start.take(),
+                end: end.take(),
+                has_end,
+            });
         }
     }
     out
@@ -281,9 +300,9 @@ mod tests {
     struct One<C, T: ?Sized + 'static>(&'static T, PhantomData<C>);
 
     impl<const BUCKETS: u16, C: Codec<T>, T: ?Sized> WriteScan<BUCKETS> for One<C, T> {
+        const MAX_LEN: usize = 300;
         fn write<B: ScanBuf>(&self, st: &mut ScanState<BUCKETS, B>) -> bool {
-            st.eq::<C, T>(self.0);
-            true
+            st.eq::<C, T>(self.0)
         }
     }
 
@@ -323,10 +342,9 @@ mod tests {
         assert_eq!(got, want);
     }
 
-    /// Around the 62 bytes an `InlineBuf` holds, prefixes and ranges come out the same as
-    /// the definition says, whether they were built inline or written again on the heap.
+    /// Keys longer than an `InlineBuf` are built in `KeyBuf`s, exactly, across the boundary.
     #[test]
-    fn keys_longer_than_the_inline_buffer_are_written_again() {
+    fn keys_longer_than_the_inline_buffer_are_built_on_the_heap() {
         for n in [0usize, 1, 55, 56, 57, 58, 59, 60, 61, 62, 63, 100] {
             let text: &'static str = "x".repeat(n).leak();
             let mut enc = vec![0u8]; // the salt slot, bucket 0
@@ -343,26 +361,28 @@ mod tests {
             enc1[0] = 1;
             assert_eq!(
                 got,
-                [
-                    (&enc[..], Some(&succ[..])),
-                    (&enc1[..], Some(&succ1[..]))
-                ],
+                [(&enc[..], Some(&succ[..])), (&enc1[..], Some(&succ1[..]))],
                 "{n} bytes"
             );
             // A range after the text: `u8` in 3..=250 on a key of `[salt][text][u8]`.
             struct Then(&'static &'static str);
             impl WriteScan<0> for Then {
+                const MAX_LEN: usize = 300;
                 fn write<B: ScanBuf>(&self, st: &mut ScanState<0, B>) -> bool {
-                    st.eq::<MaxLen<200>, &str>(self.0);
-                    true
+                    st.eq::<MaxLen<200>, &str>(self.0)
                 }
             }
-            let r = range::<0, _, Natural, u8>(&Then(text), Bound::Included(3), Bound::Included(250));
+            let r =
+                range::<0, _, Natural, u8>(&Then(text), Bound::Included(3), Bound::Included(250));
             let only = r.ranges();
             let only = only.iter().next().unwrap();
             let prefix = &enc[1..];
             assert_eq!(only.start(), [prefix, &[3]].concat(), "{n} bytes");
-            assert_eq!(only.end(), Some(&[prefix, &[251]].concat()[..]), "{n} bytes");
+            assert_eq!(
+                only.end(),
+                Some(&[prefix, &[251]].concat()[..]),
+                "{n} bytes"
+            );
         }
     }
 }
