@@ -11,34 +11,31 @@ use crate::ast::TyClass;
 use crate::model::{Codec, Key, KeyField, Order};
 
 /// Replaces every lifetime in a type with `'scan`, the builder's own.
-struct Relifetime(bool);
+struct Relifetime;
 
 impl VisitMut for Relifetime {
     fn visit_lifetime_mut(&mut self, l: &mut Lifetime) {
         *l = Lifetime::new("'scan", Span::call_site());
-        self.0 = true;
     }
 
     fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
         if r.lifetime.is_none() {
             r.lifetime = Some(Lifetime::new("'scan", Span::call_site()));
         }
-        self.0 = true;
         syn::visit_mut::visit_type_reference_mut(self, r);
     }
 }
 
-/// The type a scan method takes for a field, and whether it needs the `'scan` lifetime:
-/// `&str` for text, `&[u8]` for bytes, the field's own type otherwise.
-fn arg_type(field: &KeyField) -> (Type, bool) {
+/// The type a scan method takes (and the builder keeps) for a field, its lifetimes the
+/// builder's `'scan`: `&str` for text, `&[u8]` for bytes, the field's own type otherwise.
+fn arg_type(field: &KeyField) -> Type {
     match field.class {
-        TyClass::Text { .. } => (syn::parse_quote!(&'scan ::core::primitive::str), true),
-        TyClass::Bytes { .. } => (syn::parse_quote!(&'scan [::core::primitive::u8]), true),
+        TyClass::Text { .. } => syn::parse_quote!(&'scan ::core::primitive::str),
+        TyClass::Bytes { .. } => syn::parse_quote!(&'scan [::core::primitive::u8]),
         _ => {
             let mut ty = field.ty.clone();
-            let mut v = Relifetime(false);
-            v.visit_type_mut(&mut ty);
-            (ty, v.0)
+            Relifetime.visit_type_mut(&mut ty);
+            ty
         }
     }
 }
@@ -141,14 +138,14 @@ fn selector(ident: &syn::Ident) -> syn::Ident {
 
 /// One impl per field: `impl Scan<'a, i> { fn field(self, value or range) -> Scan<'a, i + 1>
 /// or ScanRange }`. A value is only kept; a range writes the whole scan and ends it.
-fn steps(scan: &syn::Ident, fields: &[KeyField], codecs: &Codecs) -> TokenStream {
+fn steps(scan: &syn::Ident, fields: &[KeyField], salting: &Salting) -> TokenStream {
     let p = private();
-    let buckets = codecs.buckets;
+    let buckets = salting.buckets;
     let steps = fields.iter().enumerate().map(|(i, f)| {
         let name = f.ident;
         let slot = slot(f);
         let codec = codec_ty(f);
-        let (arg, _) = arg_type(f);
+        let arg = arg_type(f);
         let next = i + 1;
         let doc = format!(
             "Fixes `{name}` to a value and continues with the next field{}.",
@@ -217,8 +214,8 @@ fn slot(field: &KeyField) -> syn::Ident {
     format_ident!("__rowkey_f_{}", syn::ext::IdentExt::unraw(field.ident))
 }
 
-/// What a builder needs to know of the key as a whole.
-struct Codecs {
+/// What a builder needs to know of the key's salt.
+struct Salting {
     /// The salt bucket count, 0 for an unsalted key.
     buckets: u16,
     /// The field after which the salt bucket is known, if this builder writes it.
@@ -244,12 +241,12 @@ fn builder(
     doc: &str,
     fields: &[KeyField],
     head: Head,
-    codecs: &Codecs,
+    salting: &Salting,
 ) -> TokenStream {
     let p = private();
-    let buckets = codecs.buckets;
+    let buckets = salting.buckets;
     let names: Vec<_> = fields.iter().map(slot).collect();
-    let args: Vec<Type> = fields.iter().map(|f| arg_type(f).0).collect();
+    let args: Vec<Type> = fields.iter().map(arg_type).collect();
     let (head_field, head_ty, head_empty, head_write) = match head {
         Head::None => (quote!(), None, quote!(), quote!()),
         Head::Tag => (
@@ -291,7 +288,7 @@ fn builder(
         let name = slot(f);
         let codec = codec_ty(f);
         let arg = &args[i];
-        let salt_known = if codecs.salt_field == Some(i) {
+        let salt_known = if salting.salt_field == Some(i) {
             quote!(__rowkey_st.salt_known();)
         } else {
             quote!()
@@ -431,15 +428,15 @@ pub fn expand(key: &Key) -> TokenStream {
         .iter()
         .map(|f| format!("`{}`", f.ident))
         .collect();
-    let main_codecs = Codecs {
+    let main_salting = Salting {
         buckets,
         salt_field: key.salt.as_ref().map(|s| s.field),
     };
-    let record_codecs = Codecs {
+    let record_salting = Salting {
         buckets,
         salt_field: None,
     };
-    let prefix_steps = steps(&scan, &key.fields, &main_codecs);
+    let prefix_steps = steps(&scan, &key.fields, &main_salting);
     let k = key.fields.len();
 
     let (order_doc, records) = match &key.variants {
@@ -479,9 +476,9 @@ pub fn expand(key: &Key) -> TokenStream {
                     &bdoc,
                     &v.fields,
                     Head::Prefix(&scan, k + 1),
-                    &record_codecs,
+                    &record_salting,
                 ));
-                builders.push(steps(&vscan, &v.fields, &record_codecs));
+                builders.push(steps(&vscan, &v.fields, &record_salting));
             }
             let tag_doc = "Narrows the scan to one record type by its tag byte, or, given a range of tags, to several; ends the scan.";
             let selectors = quote! {
@@ -560,7 +557,7 @@ pub fn expand(key: &Key) -> TokenStream {
         &struct_doc,
         &key.fields,
         head,
-        &main_codecs,
+        &main_salting,
     );
 
     quote! {
