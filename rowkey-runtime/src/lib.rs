@@ -46,8 +46,8 @@ pub mod __private {
     pub use crate::field::{Decode, Encode};
     pub use crate::key::RowKey;
     pub use crate::scan::{
-        range as scan_range, ranges as scan_ranges, CloneIf, CloneOf, KeyRanges, ScanArg, ScanBuf,
-        ScanRange, ScanState, ScanValue, WriteScan,
+        ranges as scan_ranges, CloneIf, CloneOf, KeyRanges, ScanArg, ScanBuf, ScanRange, ScanState,
+        ScanValue, WriteScan,
     };
     pub use crate::schema::{
         add, max_len, most, same, FieldSchema, Order, SaltSchema, Schema, VariantSchema,

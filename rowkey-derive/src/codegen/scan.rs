@@ -177,7 +177,7 @@ fn steps(scan: &syn::Ident, fields: &[KeyField], salting: &Salting) -> TokenStre
                 pub fn #name<__RowkeyArg: #p::ScanArg<#arg>>(
                     self,
                     arg: __RowkeyArg,
-                ) -> <__RowkeyArg as #p::ScanArg<#arg>>::Out<#scan<'scan, #next>, #p::ScanRange> {
+                ) -> <__RowkeyArg as #p::ScanArg<#arg>>::Out<#scan<'scan, #next>, #p::ScanRange<Self, #codec, #arg, #buckets>> {
                     #p::ScanArg::dispatch(
                         arg,
                         self,
@@ -186,13 +186,7 @@ fn steps(scan: &syn::Ident, fields: &[KeyField], salting: &Salting) -> TokenStre
                             __rowkey_next.#slot = #p::Some(__rowkey_v);
                             __rowkey_next
                         },
-                        |__rowkey_s: Self, __rowkey_lo, __rowkey_hi| {
-                            #p::scan_range::<#buckets, Self, #codec, #arg>(
-                                &__rowkey_s,
-                                __rowkey_lo,
-                                __rowkey_hi,
-                            )
-                        },
+                        #p::ScanRange::__new,
                     )
                 }
             }
@@ -492,7 +486,7 @@ pub fn expand(key: &Key) -> TokenStream {
                     pub fn tag<__RowkeyArg: #p::ScanArg<#p::u8>>(
                         self,
                         arg: __RowkeyArg,
-                    ) -> <__RowkeyArg as #p::ScanArg<#p::u8>>::Out<#scan<'scan, { #k + 1 }>, #p::ScanRange> {
+                    ) -> <__RowkeyArg as #p::ScanArg<#p::u8>>::Out<#scan<'scan, { #k + 1 }>, #p::ScanRange<Self, #p::Natural, #p::u8, #buckets>> {
                         #p::ScanArg::dispatch(
                             arg,
                             self,
@@ -501,13 +495,7 @@ pub fn expand(key: &Key) -> TokenStream {
                                 __rowkey_next.__rowkey_tag = #p::Some(__rowkey_v);
                                 __rowkey_next
                             },
-                            |__rowkey_s: Self, __rowkey_lo, __rowkey_hi| {
-                                #p::scan_range::<#buckets, Self, #p::Natural, #p::u8>(
-                                    &__rowkey_s,
-                                    __rowkey_lo,
-                                    __rowkey_hi,
-                                )
-                            },
+                            #p::ScanRange::__new,
                         )
                     }
                 }

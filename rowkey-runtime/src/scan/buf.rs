@@ -201,12 +201,43 @@ fn successor(bytes: &mut [u8]) -> Option<usize> {
     }
     let n = bytes.iter().rposition(|&b| b != 0xFF)?;
     bytes[n] += 1;
+    // The dropped bytes are zeroed, as the word path leaves them ([`InlineBuf`] keeps every
+    // byte past its length zero).
+    bytes[n + 1..].fill(0);
     Some(n + 1)
+}
+
+/// Byte order of two whole inline arrays: three 16-byte words, then the last 14 bytes as two
+/// overlapping 8-byte words (when the first is equal, the overlap is too), each compared as a
+/// big-endian integer.
+#[inline(always)]
+fn inline_cmp(a: &[u8; INLINE], b: &[u8; INLINE]) -> core::cmp::Ordering {
+    fn word<const N: usize>(d: &[u8; INLINE], at: usize) -> [u8; N] {
+        let mut w = [0; N];
+        w.copy_from_slice(&d[at..at + N]);
+        w
+    }
+    for at in [0, 16, 32] {
+        let (x, y) = (word::<16>(a, at), word::<16>(b, at));
+        if x != y {
+            return u128::from_be_bytes(x).cmp(&u128::from_be_bytes(y));
+        }
+    }
+    for at in [48, INLINE - 8] {
+        let (x, y) = (word::<8>(a, at), word::<8>(b, at));
+        if x != y {
+            return u64::from_be_bytes(x).cmp(&u64::from_be_bytes(y));
+        }
+    }
+    core::cmp::Ordering::Equal
 }
 
 /// Up to 62 bytes in place, and a flag for a write that did not fit (the first 62 bytes are
 /// kept). The builders use it only for keys no longer than 62 bytes, so bytes that overflow
 /// it are longer than every stored key.
+///
+/// Every byte past the length is zero, so two buffers compare as their whole arrays, then
+/// their lengths: a constant-size comparison, with no loop over a variable length.
 #[derive(Clone, Copy)]
 pub struct InlineBuf {
     inner: Inline,
@@ -267,6 +298,8 @@ pub trait ScanBuf: Sink + Clone + sealed::Sealed {
     fn to_successor(&mut self) -> bool;
     /// Whether a write did not fit, so the bytes are incomplete.
     fn overflowed(&self) -> bool;
+    /// Whether these bytes sort strictly before `other`'s (byte-string order).
+    fn precedes(&self, other: &Self) -> bool;
     /// The bytes, as a range keeps them; this buffer is left empty or as it was.
     fn take(&mut self) -> KeyBuf;
 }
@@ -297,6 +330,10 @@ impl ScanBuf for KeyBuf {
         false
     }
     #[inline(always)]
+    fn precedes(&self, other: &Self) -> bool {
+        super::key_cmp(self.as_slice(), other.as_slice()).is_lt()
+    }
+    #[inline(always)]
     fn take(&mut self) -> KeyBuf {
         core::mem::take(self)
     }
@@ -321,8 +358,12 @@ impl ScanBuf for InlineBuf {
     /// Also forgets an overflow: the builders truncate only to undo a bound's write.
     #[inline(always)]
     fn truncate(&mut self, len: usize) {
-        if len < usize::from(self.inner.len) {
-            self.inner.len = len as u8;
+        let Inline { data, len: at } = &mut self.inner;
+        if len < usize::from(*at) {
+            *at = len as u8;
+            if let Some(dropped) = data.get_mut(len..) {
+                dropped.fill(0);
+            }
         }
         self.overflow = false;
     }
@@ -348,7 +389,82 @@ impl ScanBuf for InlineBuf {
         self.overflow
     }
     #[inline(always)]
+    fn precedes(&self, other: &Self) -> bool {
+        // Zero past the lengths: the arrays compare as the zero-padded bytes, and equal padded
+        // bytes leave the shorter (a prefix of the other) first.
+        let (a, b) = (&self.inner, &other.inner);
+        inline_cmp(&a.data, &b.data).then(a.len.cmp(&b.len)).is_lt()
+    }
+    #[inline(always)]
     fn take(&mut self) -> KeyBuf {
         KeyBuf::from_inline(*self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// What the builders do to an end: write bytes, cut back, step to the successor.
+    #[derive(Debug, Clone)]
+    enum Op {
+        Put(Vec<u8>),
+        Truncate(usize),
+        Successor,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        let byte = prop_oneof![Just(0u8), Just(0xFF), any::<u8>()];
+        prop_oneof![
+            prop::collection::vec(byte, 0..24).prop_map(Op::Put),
+            (0usize..70).prop_map(Op::Truncate),
+            Just(Op::Successor),
+        ]
+    }
+
+    /// Applies `ops` to an `InlineBuf` and to a plain vector (the definition).
+    fn run(ops: &[Op]) -> (InlineBuf, Vec<u8>) {
+        let (mut b, mut v) = (InlineBuf::empty(), Vec::new());
+        for op in ops {
+            match op {
+                Op::Put(bytes) => {
+                    b.put(bytes);
+                    v.extend_from_slice(bytes);
+                    v.truncate(INLINE);
+                }
+                Op::Truncate(n) => {
+                    b.truncate(*n);
+                    v.truncate(*n);
+                }
+                Op::Successor => {
+                    if b.to_successor() {
+                        while v.last() == Some(&0xFF) {
+                            v.pop();
+                        }
+                        *v.last_mut().unwrap() += 1;
+                    }
+                }
+            }
+        }
+        (b, v)
+    }
+
+    proptest! {
+        /// Whatever was written, cut and stepped, an `InlineBuf` holds the bytes of the
+        /// definition, zero past them, and `precedes` is byte-string order.
+        #[test]
+        fn inline_bufs_compare_as_their_bytes(
+            a in prop::collection::vec(op(), 0..8),
+            b in prop::collection::vec(op(), 0..8),
+        ) {
+            let (x, xv) = run(&a);
+            let (y, yv) = run(&b);
+            prop_assert_eq!(x.bytes(), &xv[..]);
+            prop_assert!(x.inner.data[xv.len()..].iter().all(|&z| z == 0));
+            prop_assert_eq!(x.precedes(&y), xv < yv);
+            prop_assert_eq!(y.precedes(&x), yv < xv);
+            prop_assert!(!x.precedes(&x));
+        }
     }
 }

@@ -26,7 +26,7 @@ pub use buf::KeyBuf;
 #[doc(hidden)]
 pub use buf::{InlineBuf, ScanBuf};
 #[doc(hidden)]
-pub use build::{range, ranges, ScanState, WriteScan};
+pub use build::{ranges, ScanState, WriteScan};
 
 use crate::sink::Sink;
 
@@ -261,14 +261,46 @@ impl<T: Clone> CloneOf<T> for CloneIf<'_, T> {
 }
 
 /// A scan ended by a range on its last field; [`ScanRange::ranges`] gives its key ranges.
-#[derive(Clone)]
-pub struct ScanRange(KeyRanges);
+///
+/// It keeps the builder `W` and the logical bounds on the field (of type `T`, encoded by `C`)
+/// and writes the ranges only when asked, straight into the value `ranges` returns.
+pub struct ScanRange<W, C, T, const BUCKETS: u16> {
+    builder: W,
+    lo: Bound<T>,
+    hi: Bound<T>,
+    codec: PhantomData<fn() -> C>,
+}
 
-impl ScanRange {
+impl<W, C, T, const BUCKETS: u16> ScanRange<W, C, T, BUCKETS> {
+    /// The scan `builder` has fixed, then `lo..hi` on the next field. Called by the generated
+    /// builders.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn __new(builder: W, lo: Bound<T>, hi: Bound<T>) -> Self {
+        ScanRange {
+            builder,
+            lo,
+            hi,
+            codec: PhantomData,
+        }
+    }
+}
+
+impl<W: WriteScan<BUCKETS>, C: crate::codec::Codec<T>, T, const BUCKETS: u16>
+    ScanRange<W, C, T, BUCKETS>
+{
     /// The key ranges of the scan, in key order.
     #[inline]
+    #[must_use]
     pub fn ranges(self) -> KeyRanges {
-        self.0
+        build::range::<BUCKETS, W, C, T>(&self.builder, self.lo, self.hi)
+    }
+}
+
+impl<W: Clone, C, T: Clone, const BUCKETS: u16> Clone for ScanRange<W, C, T, BUCKETS> {
+    #[inline]
+    fn clone(&self) -> Self {
+        ScanRange::__new(self.builder.clone(), self.lo.clone(), self.hi.clone())
     }
 }
 
