@@ -57,7 +57,7 @@ pub trait Codec<T: ?Sized> {
 
     /// Writes `v` as an equality prefix; `false` (and nothing written) when no stored key can
     /// hold `v`, so the scan is empty.
-    #[inline]
+    #[inline(always)]
     fn write_eq<S: Sink>(v: &T, sink: &mut S) -> bool {
         let ok = Self::width(v).is_ok();
         if ok {
@@ -70,7 +70,7 @@ pub trait Codec<T: ?Sized> {
     /// A bound the field cannot hold is rewritten as the equivalent bound on values it can
     /// hold; the result says what the written bytes mean. The default suits codecs whose every
     /// value encodes; a value that does not is treated as matching nothing.
-    #[inline]
+    #[inline(always)]
     fn write_bound<S: Sink>(v: &T, lower: bool, inclusive: bool, sink: &mut S) -> BoundKind {
         let _ = lower;
         if Self::write_eq(v, sink) {
@@ -188,7 +188,7 @@ impl<T: KeyBytes + ?Sized, const N: usize> Codec<T> for Fixed<N> {
     /// is rewritten onto it: cut `b` to `N` bytes (`b'`, a proper prefix of `b` if it was longer)
     /// and drop trailing zeros (`t`). No stored value lies strictly between `t` and `b`, so
     /// `v < b` and `v <= b` become `v <= t`, and `v > b` and `v >= b` become `v > t`.
-    #[inline]
+    #[inline(always)]
     fn write_bound<S: Sink>(v: &T, lower: bool, inclusive: bool, sink: &mut S) -> BoundKind {
         let b = v.key_bytes();
         let cut = &b[..b.len().min(N)];
@@ -340,7 +340,7 @@ impl<T: Timestamp> Codec<T> for ReverseTs {
 
     /// Stored timestamps are `0..=i64::MAX`: a bound beyond that end constrains nothing, and
     /// a bound beyond the other end leaves nothing.
-    #[inline]
+    #[inline(always)]
     fn write_bound<S: Sink>(v: &T, lower: bool, inclusive: bool, sink: &mut S) -> BoundKind {
         let value = v.to_i128();
         let max = i128::from(i64::MAX);
@@ -500,12 +500,12 @@ impl<T: ?Sized, C: Codec<T>> Codec<T> for Desc<C> {
         C::write(v, &mut Invert(sink))
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_eq<S: Sink>(v: &T, sink: &mut S) -> bool {
         C::write_eq(v, &mut Invert(sink))
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_bound<S: Sink>(v: &T, lower: bool, inclusive: bool, sink: &mut S) -> BoundKind {
         C::write_bound(v, lower, inclusive, &mut Invert(sink))
     }
