@@ -184,27 +184,43 @@ impl fmt::Debug for KeyBuf {
 
 /// The smallest byte string greater than every string that starts with `bytes`, written over
 /// them: trailing `0xFF` bytes dropped, then the last byte incremented. Returns its length, or
-/// `None` (bytes unchanged) when there is none: empty, or all `0xFF`.
+/// `None` (bytes unchanged) when there is none: empty, or all `0xFF`. The dropped bytes are
+/// zeroed ([`InlineBuf`] keeps every byte past its length zero).
 #[inline(always)]
 fn successor(bytes: &mut [u8]) -> Option<usize> {
+    // The bytes as one big-endian number plus one, eight bytes at a time from the end: a word
+    // carries exactly when it is all 0xFF, and is left zero; the word the carry stops in gets
+    // its last byte below 0xFF incremented (never to zero). So the bytes the carry zeroed are
+    // the trailing 0xFF to drop. Every word is rewritten, carry or not: no byte loop (compilers
+    // turn one into a branch per byte) and, for a key of known length, only constant positions,
+    // so the bytes can stay in registers.
     let len = bytes.len();
-    // The last eight bytes as one big-endian word: unless they are all 0xFF, adding one
-    // increments the last byte below 0xFF and zeroes the 0xFF bytes after it (a byte below 0xFF
-    // plus one is never zero), which are the bytes to drop. No byte loop, which compilers turn
-    // into one branch per byte.
-    if let Some(tail) = bytes.last_chunk_mut::<8>() {
-        let word = u64::from_be_bytes(*tail);
-        if let Some(next) = word.checked_add(1) {
-            *tail = next.to_be_bytes();
-            return Some(len - (next.trailing_zeros() / 8) as usize);
+    let mut carry = true;
+    let mut dropped = 0;
+    let mut words = bytes.rchunks_exact_mut(8);
+    for w in &mut words {
+        let w: &mut [u8; 8] = w.try_into().expect("chunks of eight");
+        let (next, out) = u64::from_be_bytes(*w).overflowing_add(u64::from(carry));
+        if carry {
+            dropped += (next.trailing_zeros() / 8) as usize;
         }
+        *w = next.to_be_bytes();
+        carry = out;
     }
-    let n = bytes.iter().rposition(|&b| b != 0xFF)?;
-    bytes[n] += 1;
-    // The dropped bytes are zeroed, as the word path leaves them ([`InlineBuf`] keeps every
-    // byte past its length zero).
-    bytes[n + 1..].fill(0);
-    Some(n + 1)
+    for b in words.into_remainder().iter_mut().rev() {
+        let (next, out) = b.overflowing_add(u8::from(carry));
+        if carry && next == 0 {
+            dropped += 1;
+        }
+        *b = next;
+        carry = out;
+    }
+    if carry {
+        // All 0xFF (or empty): no successor, and the bytes are put back.
+        bytes.fill(0xFF);
+        return None;
+    }
+    Some(len - dropped)
 }
 
 /// Byte order of two whole inline arrays, eight bytes at a time as big-endian integers (the
