@@ -195,6 +195,13 @@ fn successor(bytes: &mut [u8]) -> Option<usize> {
     // turn one into a branch per byte) and, for a key of known length, only constant positions,
     // so the bytes can stay in registers.
     let len = bytes.len();
+    // Most often the last eight bytes are not all 0xFF, and they are all that changes.
+    if let Some(tail) = bytes.last_chunk_mut::<8>() {
+        if let Some(next) = u64::from_be_bytes(*tail).checked_add(1) {
+            *tail = next.to_be_bytes();
+            return Some(len - (next.trailing_zeros() / 8) as usize);
+        }
+    }
     let mut carry = true;
     let mut dropped = 0;
     let mut words = bytes.rchunks_exact_mut(8);
