@@ -192,6 +192,26 @@ mod hand {
         Some((start, s, end, e))
     }
 
+    /// Start and stop rows of `user_id = u, event_type = t` (a bare prefix): the prefix, and
+    /// its successor computed on the fields as integers (`[user][type]` plus one, with the
+    /// carry), no byte loop.
+    #[inline(never)]
+    pub fn prefix(user_id: u64, event_type: &str) -> Option<([u8; 24], [u8; 24], usize)> {
+        let prefix = range_prefix(user_id, event_type, 0, 1)?;
+        let kind = u128::from_be_bytes(prefix[8..].try_into().unwrap());
+        let (user, kind, len) = match kind.checked_add(1) {
+            Some(k) => (user_id, k, 24 - (k.trailing_zeros() / 8) as usize),
+            None => {
+                let u = user_id.checked_add(1)?;
+                (u, 0, 8 - (u.trailing_zeros() / 8) as usize)
+            }
+        };
+        let mut end = [0u8; 24];
+        end[..8].copy_from_slice(&user.to_be_bytes());
+        end[8..].copy_from_slice(&kind.to_be_bytes());
+        Some((prefix, end, len))
+    }
+
     /// Decodes with the same checks as the generated trusted path: exact length, salt byte
     /// below the bucket count, UTF-8, timestamp sign bit; the type is borrowed.
     #[inline(never)]
@@ -224,6 +244,15 @@ fn gen_range(user_id: u64, event_type: &str, t0: u64, t1: u64) -> rowkey::KeyRan
         .user_id(user_id)
         .event_type(event_type)
         .ts(t0..t1)
+        .ranges()
+}
+
+/// Not inlined, like `hand::prefix`.
+#[inline(never)]
+fn gen_prefix(user_id: u64, event_type: &str) -> rowkey::KeyRanges {
+    Unsalted::scan()
+        .user_id(user_id)
+        .event_type(event_type)
         .ranges()
 }
 
@@ -410,6 +439,24 @@ fn benches(c: &mut Criterion) {
     let args = (ev.user_id, ev.event_type, t0, t1);
     bench_hand(&mut g, "hand", hand::range, args);
     bench_hand(&mut g, "hand_byte_loop", hand::range_byte_loop, args);
+    let generated = gen_prefix(ev.user_id, ev.event_type);
+    let (ps, pe, pel) = hand::prefix(ev.user_id, ev.event_type).unwrap();
+    let only = generated.iter().next().unwrap();
+    assert_eq!(
+        (only.start(), only.end()),
+        (&ps[..], Some(&pe[..pel])),
+        "hand-written and generated prefix ranges differ"
+    );
+    g.bench_function("generated_prefix", |b| {
+        run(b, || {
+            gen_prefix(black_box(ev.user_id), black_box(ev.event_type))
+        })
+    });
+    g.bench_function("hand_prefix", |b| {
+        run(b, || {
+            hand::prefix(black_box(ev.user_id), black_box(ev.event_type)).unwrap()
+        })
+    });
     g.bench_function("generated_salted_prefix", |b| {
         run(b, || Event::scan().user_id(black_box(ev.user_id)).ranges())
     });
@@ -454,6 +501,7 @@ fn report() {
         ("decode", "memcomparable", "decode", "hand"),
         ("range", "generated", "range", "hand"),
         ("range", "hand_byte_loop", "range", "hand"),
+        ("range", "generated_prefix", "range", "hand_prefix"),
         ("range", "generated_salted_prefix", "range", "hand"),
         ("range", "generated_salted_fan_out", "range", "hand"),
         ("salted", "md5_salt", "encode", "hand"),
