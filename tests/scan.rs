@@ -754,7 +754,17 @@ fn a_builder_clones_to_branch_a_shared_prefix() {
     let user = SaltSecond::scan().a(3).b(-9);
     let text = String::from("xy");
     let base = Plain::scan().a(-1).b(text.as_str());
+    // A scan ended by a range is kept, not yet written: it clones too.
+    let ranged = base.clone().ts(5..9);
     for (branch, direct) in [
+        (
+            ranged.clone().ranges(),
+            Plain::scan().a(-1).b("xy").ts(5..9).ranges(),
+        ),
+        (
+            ranged.ranges(),
+            Plain::scan().a(-1).b("xy").ts(5..9).ranges(),
+        ),
         (
             base.clone().ts(5..9).ranges(),
             Plain::scan().a(-1).b("xy").ts(5..9).ranges(),
