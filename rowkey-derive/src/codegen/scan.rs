@@ -137,7 +137,8 @@ fn selector(ident: &syn::Ident) -> syn::Ident {
 }
 
 /// One impl per field: `impl Scan<'a, i> { fn field(self, value or range) -> Scan<'a, i + 1>
-/// or ScanRange }`. A value is only kept; a range writes the whole scan and ends it.
+/// or ScanRange }`. A value is only kept; a range ends the scan, kept as a `ScanRange` that
+/// writes it in `ranges()`.
 fn steps(scan: &syn::Ident, fields: &[KeyField], salting: &Salting) -> TokenStream {
     let p = private();
     let buckets = salting.buckets;

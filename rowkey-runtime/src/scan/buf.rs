@@ -188,12 +188,10 @@ impl fmt::Debug for KeyBuf {
 /// zeroed ([`InlineBuf`] keeps every byte past its length zero).
 #[inline(always)]
 fn successor(bytes: &mut [u8]) -> Option<usize> {
-    // The bytes as one big-endian number plus one, eight bytes at a time from the end: a word
-    // carries exactly when it is all 0xFF, and is left zero; the word the carry stops in gets
-    // its last byte below 0xFF incremented (never to zero). So the bytes the carry zeroed are
-    // the trailing 0xFF to drop. Every word is rewritten, carry or not: no byte loop (compilers
-    // turn one into a branch per byte) and, for a key of known length, only constant positions,
-    // so the bytes can stay in registers.
+    // The bytes as one big-endian number plus one: the word the carry stops in gets its last
+    // byte below 0xFF incremented (never to zero), and the 0xFF bytes after it become zero, so
+    // the bytes the carry zeroed are the trailing 0xFF to drop. No byte loop (compilers turn
+    // one into a branch per byte).
     let len = bytes.len();
     // Most often the last eight bytes are not all 0xFF, and they are all that changes.
     if let Some(tail) = bytes.last_chunk_mut::<8>() {
@@ -202,6 +200,9 @@ fn successor(bytes: &mut [u8]) -> Option<usize> {
             return Some(len - (next.trailing_zeros() / 8) as usize);
         }
     }
+    // Otherwise the carry runs through every word from the end (a word carries exactly when it
+    // is all 0xFF), each rewritten, carry or not: with no early exit, a key of known length has
+    // only constant positions, so its bytes can stay in registers.
     let mut carry = true;
     let mut dropped = 0;
     let mut words = bytes.rchunks_exact_mut(8);
