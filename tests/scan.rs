@@ -678,6 +678,39 @@ fn reverse_ts_range_means_t0_to_t1() {
     }
 }
 
+/// A bound every stored value satisfies gives the same bytes as no bound at all, whichever end
+/// of the range it lands on, and a bound no stored value satisfies gives no range.
+#[test]
+#[allow(clippy::reversed_empty_ranges)] // an empty range is one of the cases
+fn reverse_ts_bounds_outside_the_stored_domain() {
+    #[derive(RowKey)]
+    struct Log {
+        host: u64,
+        #[reverse_ts]
+        ts: u64,
+    }
+    let max = i64::MAX as u64;
+    let scan = || Log::scan().host(u64::MAX);
+    // `ts >= 0` sets the stop row (reverse order): the prefix's successor, none here.
+    assert_eq!(scan().ts(0..500).ranges(), scan().ts(..500).ranges());
+    assert_eq!(scan().ts(0..).ranges(), scan().ranges());
+    // `ts <= i64::MAX` sets the start row: the prefix.
+    assert_eq!(scan().ts(7..=max).ranges(), scan().ts(7..).ranges());
+    assert_eq!(scan().ts(7..u64::MAX).ranges(), scan().ts(7..).ranges());
+    assert_eq!(
+        Log::scan().host(3).ts(0..).ranges(),
+        Log::scan().host(3).ranges()
+    );
+    assert_eq!(
+        Log::scan().host(3).ts(0..=max).ranges(),
+        Log::scan().host(3).ranges()
+    );
+    for empty in [scan().ts(max + 1..), scan().ts(5..0), scan().ts(5..5)] {
+        assert!(empty.ranges().is_empty());
+    }
+    assert!(scan().ts(..0).ranges().is_empty());
+}
+
 #[test]
 fn inclusive_upper_bound_at_the_type_maximum() {
     #[derive(RowKey)]

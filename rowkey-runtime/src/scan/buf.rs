@@ -120,10 +120,10 @@ impl KeyBuf {
         }
     }
 
-    /// A buffer holding what `b` holds.
+    /// A buffer holding `data[..len]`.
     #[inline(always)]
-    fn from_inline(b: InlineBuf) -> Self {
-        KeyBuf(Repr::Inline(b.inner))
+    fn from_inline(data: [u8; INLINE], len: u8) -> Self {
+        KeyBuf(Repr::Inline(Inline { data, len }))
     }
 }
 
@@ -184,81 +184,32 @@ impl fmt::Debug for KeyBuf {
 
 /// The smallest byte string greater than every string that starts with `bytes`, written over
 /// them: trailing `0xFF` bytes dropped, then the last byte incremented. Returns its length, or
-/// `None` (bytes unchanged) when there is none: empty, or all `0xFF`. The dropped bytes are
-/// zeroed ([`InlineBuf`] keeps every byte past its length zero).
-#[inline(always)]
+/// `None` (bytes unchanged) when there is none: empty, or all `0xFF`. Used for keys too long
+/// for an [`InlineBuf`], which has its own word-wise successor.
+#[inline]
 fn successor(bytes: &mut [u8]) -> Option<usize> {
-    // The bytes as one big-endian number plus one: the word the carry stops in gets its last
-    // byte below 0xFF incremented (never to zero), and the 0xFF bytes after it become zero, so
-    // the bytes the carry zeroed are the trailing 0xFF to drop. No byte loop (compilers turn
-    // one into a branch per byte).
-    let len = bytes.len();
-    // Most often the last eight bytes are not all 0xFF, and they are all that changes.
-    if let Some(tail) = bytes.last_chunk_mut::<8>() {
-        if let Some(next) = u64::from_be_bytes(*tail).checked_add(1) {
-            *tail = next.to_be_bytes();
-            return Some(len - (next.trailing_zeros() / 8) as usize);
-        }
-    }
-    // Otherwise the carry runs through every word from the end (a word carries exactly when it
-    // is all 0xFF), each rewritten, carry or not: with no early exit, a key of known length has
-    // only constant positions, so its bytes can stay in registers.
-    let mut carry = true;
-    let mut dropped = 0;
-    let mut words = bytes.rchunks_exact_mut(8);
-    for w in &mut words {
-        let w: &mut [u8; 8] = w.try_into().expect("chunks of eight");
-        let (next, out) = u64::from_be_bytes(*w).overflowing_add(u64::from(carry));
-        if carry {
-            dropped += (next.trailing_zeros() / 8) as usize;
-        }
-        *w = next.to_be_bytes();
-        carry = out;
-    }
-    for b in words.into_remainder().iter_mut().rev() {
-        let (next, out) = b.overflowing_add(u8::from(carry));
-        if carry && next == 0 {
-            dropped += 1;
-        }
-        *b = next;
-        carry = out;
-    }
-    if carry {
-        // All 0xFF (or empty): no successor, and the bytes are put back.
-        bytes.fill(0xFF);
-        return None;
-    }
-    Some(len - dropped)
+    let last = bytes.iter().rposition(|&b| b != 0xFF)?;
+    bytes[last] += 1;
+    Some(last + 1)
 }
 
-/// Byte order of two whole inline arrays, eight bytes at a time as big-endian integers (the
-/// last word overlaps the one before: when that one is equal, so is the overlap). Eight-byte
-/// loads, the width the fields are written with, so each load is forwarded from one store.
-#[inline(always)]
-fn inline_cmp(a: &[u8; INLINE], b: &[u8; INLINE]) -> core::cmp::Ordering {
-    for at in [0, 8, 16, 24, 32, 40, 48, INLINE - 8] {
-        let word = |d: &[u8; INLINE]| {
-            let mut w = [0; 8];
-            w.copy_from_slice(&d[at..at + 8]);
-            u64::from_be_bytes(w)
-        };
-        let (x, y) = (word(a), word(b));
-        if x != y {
-            return x.cmp(&y);
-        }
-    }
-    core::cmp::Ordering::Equal
-}
+/// The words of an [`InlineBuf`]'s array.
+const WORDS: usize = 8;
 
 /// Up to 62 bytes in place, and a flag for a write that did not fit (the first 62 bytes are
 /// kept). The builders use it only for keys no longer than 62 bytes, so bytes that overflow
 /// it are longer than every stored key.
 ///
-/// Every byte past the length is zero, so two buffers compare as their whole arrays, then
-/// their lengths: a constant-size comparison, with no loop over a variable length.
+/// Every byte past the length is zero, and the array is eight whole words (the last two bytes
+/// are never written), so every operation the builders apply to a finished end (successor,
+/// comparison, copy) is a fixed sequence of word operations at constant offsets, with no loop
+/// or index that depends on the length. For a key of known width the compiler folds the length
+/// away and keeps the whole buffer in registers.
 #[derive(Clone, Copy)]
+#[repr(C, align(8))]
 pub struct InlineBuf {
-    inner: Inline,
+    data: [[u8; 8]; WORDS],
+    len: u8,
     overflow: bool,
 }
 
@@ -270,12 +221,11 @@ impl Sink for InlineBuf {
 
     #[inline(always)]
     fn put(&mut self, bytes: &[u8]) {
-        let Inline { data, len } = &mut self.inner;
-        let at = usize::from(*len);
-        match data.get_mut(at..at + bytes.len()) {
+        let at = usize::from(self.len);
+        match self.data.as_flattened_mut()[..INLINE].get_mut(at..at + bytes.len()) {
             Some(dst) => {
                 dst.copy_from_slice(bytes);
-                *len = (at + bytes.len()) as u8;
+                self.len = (at + bytes.len()) as u8;
             }
             None => self.put_overflowing(bytes),
         }
@@ -286,12 +236,17 @@ impl InlineBuf {
     /// Keeps the bytes that fit and records that the rest did not.
     #[cold]
     fn put_overflowing(&mut self, bytes: &[u8]) {
-        let Inline { data, len } = &mut self.inner;
-        let at = usize::from(*len).min(INLINE);
+        let at = usize::from(self.len).min(INLINE);
         let n = bytes.len().min(INLINE - at);
-        data[at..at + n].copy_from_slice(&bytes[..n]);
-        *len = (at + n) as u8;
+        self.data.as_flattened_mut()[at..at + n].copy_from_slice(&bytes[..n]);
+        self.len = (at + n) as u8;
         self.overflow = true;
+    }
+
+    /// The array as big-endian words.
+    #[inline(always)]
+    fn words(&self) -> [u64; WORDS] {
+        self.data.map(u64::from_be_bytes)
     }
 }
 
@@ -361,61 +316,89 @@ impl ScanBuf for InlineBuf {
     #[inline(always)]
     fn empty() -> Self {
         InlineBuf {
-            inner: Inline {
-                data: [0; INLINE],
-                len: 0,
-            },
+            data: [[0; 8]; WORDS],
+            len: 0,
             overflow: false,
         }
     }
     #[inline(always)]
     fn bytes(&self) -> &[u8] {
-        let Inline { data, len } = &self.inner;
-        &data[..usize::from(*len).min(INLINE)]
+        &self.data.as_flattened()[..usize::from(self.len).min(INLINE)]
     }
     /// Also forgets an overflow: the builders truncate only to undo a bound's write.
     #[inline(always)]
     fn truncate(&mut self, len: usize) {
-        let Inline { data, len: at } = &mut self.inner;
-        if len < usize::from(*at) {
-            *at = len as u8;
-            if let Some(dropped) = data.get_mut(len..) {
-                dropped.fill(0);
-            }
+        if len < usize::from(self.len) {
+            self.len = len as u8;
+            self.data.as_flattened_mut()[len..].fill(0);
         }
         self.overflow = false;
     }
     #[inline(always)]
     fn set_first(&mut self, b: u8) {
-        if self.inner.len > 0 {
-            self.inner.data[0] = b;
+        if self.len > 0 {
+            self.data[0][0] = b;
         }
     }
+    /// The bytes as one big-endian number, plus one in the last byte's place: the carry runs
+    /// through the trailing 0xFF bytes (which become the zeros to drop) and stops in the byte
+    /// to increment. Every word is computed, whatever the length.
     #[inline(always)]
     fn to_successor(&mut self) -> bool {
-        let Inline { data, len } = &mut self.inner;
-        match successor(&mut data[..usize::from(*len).min(INLINE)]) {
-            Some(n) => {
-                *len = n as u8;
-                true
-            }
-            None => false,
+        let Some(last) = usize::from(self.len).min(INLINE).checked_sub(1) else {
+            return false;
+        };
+        let mut words = self.words();
+        let mut carry = false;
+        for (i, w) in words.iter_mut().enumerate().rev() {
+            let one = if i == last / 8 {
+                1 << (8 * (7 - last % 8))
+            } else {
+                0
+            };
+            let (x, c1) = w.overflowing_add(one);
+            let (x, c2) = x.overflowing_add(u64::from(carry));
+            *w = x;
+            carry = c1 | c2;
         }
+        if carry {
+            // All 0xFF: no successor, and the bytes are left as they were.
+            return false;
+        }
+        // Zero past the incremented byte: the new length is one past the last non-zero byte.
+        let mut len = 0;
+        for (i, w) in words.iter().enumerate() {
+            if *w != 0 {
+                len = 8 * i + 8 - (w.trailing_zeros() / 8) as usize;
+            }
+        }
+        self.data = words.map(u64::to_be_bytes);
+        self.len = len as u8;
+        true
     }
     #[inline(always)]
     fn overflowed(&self) -> bool {
         self.overflow
     }
+    /// Zero past the lengths: the arrays compare as the zero-padded bytes, and equal padded
+    /// bytes leave the shorter (a prefix of the other) first.
     #[inline(always)]
     fn precedes(&self, other: &Self) -> bool {
-        // Zero past the lengths: the arrays compare as the zero-padded bytes, and equal padded
-        // bytes leave the shorter (a prefix of the other) first.
-        let (a, b) = (&self.inner, &other.inner);
-        inline_cmp(&a.data, &b.data).then(a.len.cmp(&b.len)).is_lt()
+        self.words()
+            .cmp(&other.words())
+            .then(self.len.cmp(&other.len))
+            .is_lt()
     }
     #[inline(always)]
     fn take(&mut self) -> KeyBuf {
-        KeyBuf::from_inline(*self)
+        // Word by word, as the bytes were computed, so each is stored once from a register.
+        let mut data = [0; INLINE];
+        for (i, w) in self.data.iter().enumerate() {
+            let at = 8 * i;
+            let n = INLINE.saturating_sub(at).min(8);
+            data[at..at + n].copy_from_slice(&w[..n]);
+        }
+        KeyBuf::from_inline(data, self.len)
     }
 }
 
@@ -479,7 +462,7 @@ mod tests {
             let (x, xv) = run(&a);
             let (y, yv) = run(&b);
             prop_assert_eq!(x.bytes(), &xv[..]);
-            prop_assert!(x.inner.data[xv.len()..].iter().all(|&z| z == 0));
+            prop_assert!(x.data.as_flattened()[xv.len()..].iter().all(|&z| z == 0));
             prop_assert_eq!(x.precedes(&y), xv < yv);
             prop_assert_eq!(y.precedes(&x), yv < xv);
             prop_assert!(!x.precedes(&x));

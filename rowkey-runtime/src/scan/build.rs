@@ -88,8 +88,10 @@ fn range_in<const BUCKETS: u16, W: WriteScan<BUCKETS>, B: ScanBuf, C: Codec<T>, 
     if !w.write(&mut st) && st.impossible {
         return KeyRanges::empty(BUCKETS != 0);
     }
-    let (edges, check) = st.bound::<C, T>(&lo, &hi);
-    st.finish(edges, check)
+    match st.bound::<C, T>(&lo, &hi) {
+        Some((edges, check)) => st.finish(edges, check),
+        None => KeyRanges::empty(BUCKETS != 0),
+    }
 }
 
 /// Which ends of a range are the successors of the bytes written for them.
@@ -169,21 +171,22 @@ impl<const BUCKETS: u16, B: ScanBuf> ScanState<BUCKETS, B> {
     }
 
     /// Writes the bounds on the next field (logical bounds, swapped for a descending codec);
-    /// returns which ends are successors and whether the ends can cross.
+    /// returns which ends are successors and whether the ends can cross, or `None` when no
+    /// value the field can hold is inside a bound.
     #[inline(always)]
-    fn bound<C: Codec<T>, T>(&mut self, lo: &Bound<T>, hi: &Bound<T>) -> (Edges, bool) {
+    fn bound<C: Codec<T>, T>(&mut self, lo: &Bound<T>, hi: &Bound<T>) -> Option<(Edges, bool)> {
         // Each logical bound sets one byte end, known at compile time: `lo` the start unless
         // the codec is descending. Written as two direct calls (no loop choosing a buffer at
         // run time) so the ends stay in registers.
         let (lo_end, hi_end) = if C::DESCENDING {
             (
-                bound_end::<C, T>(&mut self.end, lo, true, false, &mut self.impossible),
-                bound_end::<C, T>(&mut self.start, hi, false, true, &mut self.impossible),
+                bound_end::<C, T>(&mut self.end, lo, true, false)?,
+                bound_end::<C, T>(&mut self.start, hi, false, true)?,
             )
         } else {
             (
-                bound_end::<C, T>(&mut self.start, lo, true, true, &mut self.impossible),
-                bound_end::<C, T>(&mut self.end, hi, false, false, &mut self.impossible),
+                bound_end::<C, T>(&mut self.start, lo, true, true)?,
+                bound_end::<C, T>(&mut self.end, hi, false, false)?,
             )
         };
         let (start, end) = if C::DESCENDING {
@@ -197,7 +200,7 @@ impl<const BUCKETS: u16, B: ScanBuf> ScanState<BUCKETS, B> {
         };
         // Only bounds on both ends, or a start moved past a value, can cross.
         let check = edges.start_successor || (start.is_some() && end.is_some());
-        (edges, check)
+        Some((edges, check))
     }
 
     /// The finished ranges, per bucket as needed.
@@ -230,36 +233,48 @@ impl<const BUCKETS: u16, B: ScanBuf> ScanState<BUCKETS, B> {
 }
 
 /// Writes one logical bound on the next field into the byte end `buf` it sets (the start
-/// when `byte_start`). Returns `Some(successor)` when the bound constrains the end, `None` when
-/// it does not (or when nothing can match: then `impossible` is set), with `buf` back at the
-/// bare prefix.
+/// when `byte_start`). Returns `Some(Some(successor))` when the bound constrains the end,
+/// `Some(None)` when it does not (with `buf` back at the bare prefix), and `None` when no value
+/// the field can hold is inside the bound.
 #[inline(always)]
 fn bound_end<C: Codec<T>, T>(
     buf: &mut impl ScanBuf,
     bound: &Bound<T>,
     lower: bool,
     byte_start: bool,
-    impossible: &mut bool,
-) -> Option<bool> {
+) -> Option<Option<bool>> {
     let (value, inclusive) = match bound {
-        Bound::Unbounded => return None,
+        Bound::Unbounded => return Some(None),
         Bound::Included(v) => (v, true),
         Bound::Excluded(v) => (v, false),
     };
     let len = buf.bytes().len();
     match C::write_bound(value, lower, inclusive, buf) {
-        BoundKind::Unbounded => {}
-        BoundKind::Empty => *impossible = true,
+        BoundKind::Unbounded => {
+            if let (false, Some(w @ ..=16)) = (byte_start, C::FIXED_WIDTH) {
+                // An end with no constraint is the prefix's successor, which is also the
+                // successor of the prefix followed by `w` 0xFF bytes: written that way, the
+                // end has the same length on every path, a constant the successor can use.
+                buf.truncate(len);
+                buf.put(&[0xFF; 16][..w]);
+                return Some(Some(true));
+            }
+        }
+        BoundKind::Empty => return None,
         // A start at an included value is the value's bytes; at an excluded one, past every
         // key holding it. An end is the reverse. A bound that overflowed an `InlineBuf` is
         // longer than every stored key, so no key starts with it: a key is below it exactly
         // when it is below the successor of the bytes kept (its first 62), whichever end and
         // inclusion it was.
-        kind => return Some(buf.overflowed() || byte_start != (kind == BoundKind::Inclusive)),
+        kind => {
+            return Some(Some(
+                buf.overflowed() || byte_start != (kind == BoundKind::Inclusive),
+            ))
+        }
     }
-    // Nothing constrained (or nothing can match): back to the bare prefix.
+    // Nothing constrained: back to the bare prefix.
     buf.truncate(len);
-    None
+    Some(None)
 }
 
 /// Turns the bytes written into a range's ends, in place: the salt `bucket` written into the

@@ -290,7 +290,9 @@ impl<W: WriteScan<BUCKETS>, C: crate::codec::Codec<T>, T, const BUCKETS: u16>
     ScanRange<W, C, T, BUCKETS>
 {
     /// The key ranges of the scan, in key order.
-    #[inline]
+    // Always inlined: which kind each bound is (`a..b`, `a..=b`, `a..`) is known only at the
+    // call site, and folding it there is what removes the other kinds' code.
+    #[inline(always)]
     #[must_use]
     pub fn ranges(self) -> KeyRanges {
         build::range::<BUCKETS, W, C, T>(&self.builder, self.lo, self.hi)
