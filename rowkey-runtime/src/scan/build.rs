@@ -326,8 +326,9 @@ fn fan_out<B: ScanBuf>(start: &B, end: &B, buckets: u16, edges: Edges, check: bo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codec::{Fixed, MaxLen, Natural};
+    use crate::codec::{Desc, Fixed, MaxLen, Natural, ReverseTs};
     use core::marker::PhantomData;
+    use proptest::prelude::{any, Just};
 
     /// A builder of one field, written with codec `C`.
     struct One<C, T: ?Sized + 'static>(&'static T, PhantomData<C>);
@@ -341,6 +342,71 @@ mod tests {
 
     fn one<C, T: ?Sized>(v: &'static T) -> One<C, T> {
         One(v, PhantomData)
+    }
+
+    /// A prefix of one `u16`, short enough for an `InlineBuf`.
+    struct Prefix(u16);
+
+    impl<const BUCKETS: u16> WriteScan<BUCKETS> for Prefix {
+        const MAX_LEN: usize = 40;
+        fn write<B: ScanBuf>(&self, st: &mut ScanState<BUCKETS, B>) -> bool {
+            st.eq::<Natural, u16>(&self.0)
+        }
+    }
+
+    fn bound<T>(v: T, kind: u8) -> Bound<T> {
+        match kind % 3 {
+            0 => Bound::Unbounded,
+            1 => Bound::Included(v),
+            _ => Bound::Excluded(v),
+        }
+    }
+
+    /// The ranges of `p` then `lo..hi` on a field encoded by `C`, built in `InlineBuf`s and in
+    /// `KeyBuf`s: they must be the same.
+    fn same_in_both<const BUCKETS: u16, C: Codec<T>, T: Clone>(
+        p: u16,
+        lo: Bound<T>,
+        hi: Bound<T>,
+    ) -> Result<(), proptest::test_runner::TestCaseError> {
+        let w = Prefix(p);
+        let inline = range_in::<BUCKETS, _, InlineBuf, C, T>(&w, lo.clone(), hi.clone());
+        let heap = range_in::<BUCKETS, _, KeyBuf, C, T>(&w, lo, hi);
+        proptest::prop_assert_eq!(inline, heap);
+        let inline = ranges_in::<BUCKETS, _, InlineBuf>(&w);
+        proptest::prop_assert_eq!(inline, ranges_in::<BUCKETS, _, KeyBuf>(&w));
+        Ok(())
+    }
+
+    proptest::proptest! {
+        /// The word-wise `InlineBuf` (successor, comparison, the 0xFF-filled free end) builds
+        /// exactly the ranges the plain byte-wise `KeyBuf` builds, at the carries and type
+        /// limits included, salted (fan-out) or not.
+        #[test]
+        fn inline_and_heap_buffers_build_the_same_ranges(
+            p in proptest::prop_oneof![Just(0u16), Just(0xFF), Just(0xFFFF), any::<u16>()],
+            ts in proptest::array::uniform2(proptest::prop_oneof![
+                Just(0i64), Just(-1), Just(1), Just(i64::MAX), Just(i64::MIN), any::<i64>()
+            ]),
+            small in proptest::array::uniform2(proptest::prop_oneof![
+                Just(0i16), Just(-1), Just(i16::MAX), Just(i16::MIN), any::<i16>()
+            ]),
+            byte in proptest::array::uniform2(proptest::prop_oneof![Just(0u8), Just(0xFF), any::<u8>()]),
+            text in proptest::array::uniform2(proptest::collection::vec(
+                proptest::prop_oneof![Just(0u8), Just(0xFF), any::<u8>()], 0..5
+            )),
+            kinds in proptest::array::uniform2(0u8..3),
+        ) {
+            let [k0, k1] = kinds;
+            same_in_both::<0, ReverseTs, i64>(p, bound(ts[0], k0), bound(ts[1], k1))?;
+            same_in_both::<3, ReverseTs, i64>(p, bound(ts[0], k0), bound(ts[1], k1))?;
+            same_in_both::<0, Desc<Natural>, i16>(p, bound(small[0], k0), bound(small[1], k1))?;
+            same_in_both::<0, Natural, u8>(p, bound(byte[0], k0), bound(byte[1], k1))?;
+            same_in_both::<2, Desc<Natural>, u8>(p, bound(byte[0], k0), bound(byte[1], k1))?;
+            let [t0, t1] = text;
+            same_in_both::<0, Fixed<3>, Vec<u8>>(p, bound(t0.clone(), k0), bound(t1.clone(), k1))?;
+            same_in_both::<0, Desc<Fixed<3>>, Vec<u8>>(p, bound(t0, k0), bound(t1, k1))?;
+        }
     }
 
     /// The builders leave bytes in an end they then drop; equality and `Debug` must not see
