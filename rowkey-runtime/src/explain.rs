@@ -12,6 +12,11 @@ use crate::sink::{Md5Sink, Sink};
 use crate::source::{Reader, Source};
 
 /// How a decoded field value is shown by `explain`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a row-key field",
+    label = "not a key field type",
+    note = "key fields are integers, `bool`, `f32`/`f64`, `String`, `&str`, `Vec<u8>`, `&[u8]`, `Cow`, `[u8; N]`, `Option<T>`, `rowkey::Hashed<T>` (with `#[hash]`) or another `#[derive(RowKey)]` type"
+)]
 pub trait Explain {
     /// Appends the value.
     fn explain(&self, out: &mut String);

@@ -1,11 +1,12 @@
 //! `T::explain(&[u8])` and the `Explain` impl that shows a nested key's fields.
 
 use proc_macro2::{Span, TokenStream};
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{Lifetime, Type};
 
-use super::{bind, codec_ty, local, private, variant_match};
+use super::{bind, codec_ty, local, private, private_at, variant_match};
 use crate::ast::TyClass;
 use crate::model::{Key, KeyField};
 
@@ -54,9 +55,12 @@ pub fn expand(key: &Key) -> TokenStream {
         let shows = fields.iter().enumerate().map(|(i, f)| {
             let l = local(f);
             let label = format!("{}{}: ", if i == 0 { "" } else { ", " }, f.ident);
+            let pt = private_at(f.ty.span());
+            let ty = f.ty;
+            let show = quote_spanned!(ty.span()=> <#ty as #pt::Explain>::explain);
             quote! {
                 __rowkey_out.push_str(#label);
-                #p::Explain::explain(#l, __rowkey_out);
+                #show(#l, __rowkey_out);
             }
         });
         quote! {

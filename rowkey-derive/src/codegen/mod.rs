@@ -46,18 +46,21 @@ pub fn private_at(span: proc_macro2::Span) -> TokenStream {
 }
 
 /// The codec type of a field: `Desc<Fixed<16>>` for `#[desc] #[fixed(16)]`.
+/// Every token is spanned at the field's type, so a type the codec cannot encode is reported
+/// there, wherever the codec is used.
 pub fn codec_ty(field: &KeyField) -> TokenStream {
-    let p = private_at(field.ty.span());
+    let span = field.ty.span();
+    let p = private_at(span);
     let base = match field.codec {
-        Codec::Natural => quote!(#p::Natural),
-        Codec::Fixed(n) => quote!(#p::Fixed<#n>),
-        Codec::MaxLen(n) => quote!(#p::MaxLen<#n>),
-        Codec::ReverseTs => quote!(#p::ReverseTs),
-        Codec::Reverse => quote!(#p::Reverse),
-        Codec::Md5(n) => quote!(#p::Md5<#n>),
+        Codec::Natural => quote_spanned!(span=> #p::Natural),
+        Codec::Fixed(n) => quote_spanned!(span=> #p::Fixed<#n>),
+        Codec::MaxLen(n) => quote_spanned!(span=> #p::MaxLen<#n>),
+        Codec::ReverseTs => quote_spanned!(span=> #p::ReverseTs),
+        Codec::Reverse => quote_spanned!(span=> #p::Reverse),
+        Codec::Md5(n) => quote_spanned!(span=> #p::Md5<#n>),
     };
     if field.desc {
-        quote!(#p::Desc<#base>)
+        quote_spanned!(span=> #p::Desc<#base>)
     } else {
         base
     }
