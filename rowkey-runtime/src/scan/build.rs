@@ -255,6 +255,7 @@ fn bound_end<C: Codec<T>, T>(
                 // An end with no constraint is the prefix's successor, which is also the
                 // successor of the prefix followed by `w` 0xFF bytes: written that way, the
                 // end has the same length on every path, a constant the successor can use.
+                // Up to 16 bytes (the widest integer); a wider field goes back to the prefix.
                 buf.truncate(len);
                 buf.put(&[0xFF; 16][..w]);
                 return Some(Some(true));
