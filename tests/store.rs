@@ -2,17 +2,11 @@
 //! in-memory store; a salted table's merged scan returns exactly the keys a brute-force filter
 //! selects, in logical key order.
 
+mod store_suite;
+
 use rowkey::store::{FjallStore, MemStore, Store, Table};
 use rowkey::RowKey;
-
-#[derive(RowKey, Debug, Clone, PartialEq)]
-struct Reading {
-    #[salt(buckets = 8)]
-    sensor: u32,
-    #[reverse_ts]
-    ts: u64,
-    kind: String,
-}
+use store_suite::{exercise, Reading};
 
 #[derive(RowKey, Debug, Clone, PartialEq)]
 #[rowkey(allow_hotspot)]
@@ -20,99 +14,6 @@ struct Plain {
     #[timestamp]
     ts: u64,
     host: String,
-}
-
-fn readings() -> Vec<Reading> {
-    let mut out = Vec::new();
-    for sensor in 0..20u32 {
-        for ts in [5u64, 10, 15, 20, 25] {
-            out.push(Reading {
-                sensor,
-                ts: ts * 1000 + u64::from(sensor),
-                kind: ["a", "b"][(ts % 2) as usize].into(),
-            });
-        }
-    }
-    out
-}
-
-fn exercise<S: Store>(store: S) {
-    let table: Table<S, Reading> = Table::new(store);
-    let rows = readings();
-    let values: Vec<Vec<u8>> = rows
-        .iter()
-        .map(|r| format!("v{}", r.ts).into_bytes())
-        .collect();
-    table.put_batch(rows.iter().zip(&values)).unwrap();
-
-    // get / put / delete with typed keys.
-    let k = &rows[7];
-    assert_eq!(
-        table.get(k).unwrap(),
-        Some(format!("v{}", k.ts).into_bytes())
-    );
-    table.put(k, b"new").unwrap();
-    assert_eq!(table.get(k).unwrap().as_deref(), Some(&b"new"[..]));
-    table.delete(k).unwrap();
-    assert_eq!(table.get(k).unwrap(), None);
-    table.put(k, b"back").unwrap();
-
-    // Whole table: 8 bucket ranges merged into logical order (sensor asc, ts desc, kind asc).
-    let all: Vec<Reading> = table
-        .scan(&Reading::scan().ranges())
-        .map(|r| r.unwrap().0)
-        .collect();
-    let mut expected = rows.clone();
-    expected.sort_by(|a, b| {
-        a.sensor
-            .cmp(&b.sensor)
-            .then(b.ts.cmp(&a.ts))
-            .then(a.kind.cmp(&b.kind))
-    });
-    assert_eq!(all, expected, "merged scan is in logical key order");
-
-    // A range on the salted field fans out; the merge still returns exactly the matches.
-    let ranges = Reading::scan().sensor(3..7).ranges();
-    assert_eq!(ranges.len(), 8);
-    let got: Vec<Reading> = table.scan(&ranges).map(|r| r.unwrap().0).collect();
-    let want: Vec<Reading> = expected
-        .iter()
-        .filter(|r| (3..7).contains(&r.sensor))
-        .cloned()
-        .collect();
-    assert_eq!(got, want);
-
-    // One sensor: the bucket is known, one range, newest first.
-    let ranges = Reading::scan().sensor(4).ts(10_000..=20_004).ranges();
-    assert_eq!(ranges.len(), 1);
-    let got: Vec<u64> = table.scan(&ranges).map(|r| r.unwrap().0.ts).collect();
-    assert_eq!(got, [20_004, 15_004, 10_004]);
-
-    // Pages of 7 through the merged listing, each continuing strictly after the last key.
-    let mut paged = Vec::new();
-    let mut ranges = Reading::scan().ranges();
-    loop {
-        let page: Vec<Reading> = table.scan(&ranges).take(7).map(|r| r.unwrap().0).collect();
-        let Some(last) = page.last() else { break };
-        ranges = ranges.after(&last.to_bytes().unwrap());
-        paged.extend(page);
-    }
-    assert_eq!(paged, expected);
-
-    // Reverse scan where the store supports it.
-    let range = Reading::scan()
-        .sensor(4)
-        .ranges()
-        .into_iter()
-        .next()
-        .unwrap();
-    let rev: Option<Vec<u64>> = table.store().scan_rev(&range).map(|rows| {
-        rows.map(|r| Reading::decode(&r.unwrap().0).unwrap().ts)
-            .collect()
-    });
-    if let Some(ts) = rev {
-        assert_eq!(ts, [5_004, 10_004, 15_004, 20_004, 25_004]);
-    }
 }
 
 #[test]

@@ -8,8 +8,9 @@ use std::sync::RwLock;
 use super::{BatchError, Row, Store};
 use crate::scan::KeyRange;
 
-/// A sorted in-memory store. Scans copy the range's rows when they start, so they see a
-/// consistent snapshot.
+/// A sorted in-memory store, blocking ([`Store`]) and async ([`AsyncStore`](super::AsyncStore),
+/// feature `async`). Scans copy the range's rows when they start, so they see a consistent
+/// snapshot.
 #[derive(Default)]
 pub struct MemStore {
     rows: RwLock<BTreeMap<Vec<u8>, Vec<u8>>>,
@@ -91,5 +92,36 @@ impl Store for MemStore {
         let mut rows = self.collect(range);
         rows.reverse();
         Some(rows.into_iter().map(Ok))
+    }
+}
+
+#[cfg(feature = "async")]
+impl super::AsyncStore for MemStore {
+    type Error = Infallible;
+
+    async fn put(&self, key: &[u8], value: &[u8]) -> Result<(), Infallible> {
+        Store::put(self, key, value)
+    }
+
+    async fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, Infallible> {
+        Store::get(self, key)
+    }
+
+    async fn delete(&self, key: &[u8]) -> Result<(), Infallible> {
+        Store::delete(self, key)
+    }
+
+    async fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<Infallible>> {
+        Store::write_batch(self, rows)
+    }
+
+    fn scan(&self, range: &KeyRange) -> super::RowStream<Infallible> {
+        Box::pin(futures_util::stream::iter(Store::scan(self, range)))
+    }
+
+    fn scan_rev(&self, range: &KeyRange) -> Option<super::RowStream<Infallible>> {
+        Some(Box::pin(futures_util::stream::iter(Store::scan_rev(
+            self, range,
+        )?)))
     }
 }

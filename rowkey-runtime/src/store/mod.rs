@@ -1,19 +1,39 @@
-//! Stores: the operations rowkey needs of a sorted key-value store ([`Store`]), an in-memory
-//! store for tests ([`MemStore`]), the embedded LSM store ([`FjallStore`], feature `fjall`), and
-//! a typed table over any of them ([`Table`]) whose salted scans merge the buckets back into key
-//! order.
+//! Stores: the operations rowkey needs of a sorted key-value store, in two flavours, and typed
+//! tables over them whose salted scans merge the buckets back into key order.
+//!
+//! - [`Store`] is blocking: [`MemStore`], the embedded LSM store [`FjallStore`] (feature
+//!   `fjall`), and any async store through [`Blocking`]; [`Table`] is typed over it.
+//! - [`AsyncStore`] (feature `async`) is the async one: [`MemStore`] and the Cloud Bigtable
+//!   store [`AsyncBigtableStore`] (feature `bigtable`); [`AsyncTable`] is typed over it.
+//!
+//! What every store shares is written once, above the backends: the salted merge
+//! (`merge.rs`), batch bookkeeping and splitting (`batch.rs`), retries and deadlines
+//! ([`RetryPolicy`]), and the blocking face over an async store ([`Blocking`], which owns its
+//! runtime on a thread of its own, so it never panics inside or outside a runtime). A backend
+//! only translates requests and streams. `tests/store_conformance.rs` states the behaviours
+//! once and runs them against every store.
 //!
 //! The encoding core does not depend on this module; the stores' dependencies come with their
 //! cargo features.
 
+#[cfg(feature = "bigtable")]
+mod batch;
 mod memory;
+mod merge;
 mod table;
+
+#[cfg(feature = "async")]
+mod async_table;
+#[cfg(feature = "async")]
+mod blocking;
+#[cfg(feature = "async")]
+mod retry;
 
 #[cfg(feature = "fjall")]
 mod fjall_store;
 
 #[cfg(feature = "bigtable")]
-mod bigtable_store;
+mod bigtable;
 
 use std::fmt;
 
@@ -23,8 +43,15 @@ pub use table::{Merged, Table, TableError};
 #[cfg(feature = "fjall")]
 pub use fjall_store::FjallStore;
 
+#[cfg(feature = "async")]
+pub use async_table::{AsyncTable, MergedStream};
+#[cfg(feature = "async")]
+pub use blocking::{Blocking, BlockingScan};
+#[cfg(feature = "async")]
+pub use retry::RetryPolicy;
+
 #[cfg(feature = "bigtable")]
-pub use bigtable_store::{BigtableError, BigtableScan, BigtableStore};
+pub use bigtable::{AsyncBigtableStore, BigtableConfig, BigtableError, BigtableStore};
 
 use crate::scan::KeyRange;
 
@@ -59,8 +86,57 @@ pub trait Store {
     fn scan(&self, range: &KeyRange) -> Self::Scan<'_>;
 
     /// The rows of one range in reverse key order, where the store supports it (`None`
-    /// otherwise; HBase has reverse scans, Bigtable has none).
+    /// otherwise).
     fn scan_rev(&self, range: &KeyRange) -> Option<Self::Scan<'_>>;
+}
+
+/// An async scan's rows: a boxed stream that owns everything it needs, so it can outlive the
+/// call that made it and move between tasks.
+#[cfg(feature = "async")]
+pub type RowStream<E> =
+    std::pin::Pin<Box<dyn futures_util::Stream<Item = Result<Row, E>> + Send + 'static>>;
+
+/// A sorted key-value store with an async API: the same operations as [`Store`], for stores
+/// behind a network (Bigtable, HBase), usable from any tokio service without blocking a runtime
+/// thread. [`Blocking`] turns one into a [`Store`].
+///
+/// Every returned future is `Send`, so calls can be spawned.
+#[cfg(feature = "async")]
+pub trait AsyncStore: Send + Sync + 'static {
+    /// The store's own error.
+    type Error: std::error::Error + Send + Sync + 'static;
+
+    /// Writes one row, replacing any value under the key.
+    fn put(
+        &self,
+        key: &[u8],
+        value: &[u8],
+    ) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send;
+
+    /// Reads one row.
+    fn get(
+        &self,
+        key: &[u8],
+    ) -> impl std::future::Future<Output = Result<Option<Vec<u8>>, Self::Error>> + Send;
+
+    /// Deletes one row (deleting a missing row is not an error).
+    fn delete(
+        &self,
+        key: &[u8],
+    ) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send;
+
+    /// Writes many rows; on failure the error lists exactly the keys not confirmed written.
+    fn write_batch(
+        &self,
+        rows: &[Row],
+    ) -> impl std::future::Future<Output = Result<(), BatchError<Self::Error>>> + Send;
+
+    /// The rows of one range, in key order. The stream is lazy in what it hands out and bounded
+    /// in what it buffers.
+    fn scan(&self, range: &KeyRange) -> RowStream<Self::Error>;
+
+    /// The rows of one range in reverse key order, where the store supports it.
+    fn scan_rev(&self, range: &KeyRange) -> Option<RowStream<Self::Error>>;
 }
 
 /// A batch write that did not complete: which keys were not written, and why.

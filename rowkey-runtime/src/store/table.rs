@@ -1,11 +1,10 @@
 //! [`Table`]: typed keys over a [`Store`], and [`Merged`], the scan that merges a salted key's
 //! per-bucket ranges back into logical key order as it streams.
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 use std::fmt;
 use std::marker::PhantomData;
 
+use super::merge::MergeCore;
 use super::{BatchError, Row, Store};
 use crate::error::{DecodeError, EncodeError};
 use crate::field::Decode;
@@ -118,13 +117,7 @@ impl<S: Store, K: RowKey> Table<S, K> {
     where
         K: 'r,
     {
-        let mut encoded = Vec::new();
-        for (index, (key, value)) in rows.into_iter().enumerate() {
-            let k = key
-                .to_bytes()
-                .map_err(|error| TableError::Encode { index, error })?;
-            encoded.push((k.to_vec(), value.as_ref().to_vec()));
-        }
+        let encoded = encode_batch(rows)?;
         self.store.write_batch(&encoded).map_err(TableError::Batch)
     }
 
@@ -135,7 +128,21 @@ impl<S: Store, K: RowKey> Table<S, K> {
     where
         K: for<'de> Decode<'de>,
     {
-        Merged::new(&self.store, ranges)
+        Merged::new(ranges.iter().map(|r| self.store.scan(r)).collect(), false)
+    }
+
+    /// The rows of `ranges` in reverse logical order (newest first for a timestamp-led key,
+    /// the guide's "latest N" read), merged across salt buckets like [`Table::scan`]. `None`
+    /// when the store has no reverse scans.
+    pub fn scan_rev(&self, ranges: &KeyRanges) -> Option<Merged<'_, S, K>>
+    where
+        K: for<'de> Decode<'de>,
+    {
+        let scans = ranges
+            .iter()
+            .map(|r| self.store.scan_rev(r))
+            .collect::<Option<Vec<_>>>()?;
+        Some(Merged::new(scans, true))
     }
 
     /// The rows of `ranges` range after range, without merging: for a salted key, bucket
@@ -156,7 +163,7 @@ impl<S: Store, K: RowKey> Table<S, K> {
     }
 }
 
-fn decode_row<K: RowKey + for<'de> Decode<'de>, E>(
+pub(super) fn decode_row<K: RowKey + for<'de> Decode<'de>, E>(
     (key, value): Row,
 ) -> Result<(K, Vec<u8>), TableError<E>> {
     match K::decode(&key) {
@@ -165,60 +172,34 @@ fn decode_row<K: RowKey + for<'de> Decode<'de>, E>(
     }
 }
 
-/// A row waiting in the merge, ordered by its key without the salt byte (then by range, so
-/// equal keys, which cannot occur in one table, would still come out deterministically).
-struct Head {
-    key: Vec<u8>,
-    value: Vec<u8>,
-    skip: usize,
-    range: usize,
-}
-
-impl Head {
-    fn sort_key(&self) -> &[u8] {
-        self.key.get(self.skip..).unwrap_or(&[])
+/// Encodes every key of a batch before anything is written: a key that cannot be encoded fails
+/// the whole batch, naming its index.
+pub(super) fn encode_batch<'r, K: RowKey + 'r, V: AsRef<[u8]> + 'r, E>(
+    rows: impl IntoIterator<Item = (&'r K, V)>,
+) -> Result<Vec<Row>, TableError<E>> {
+    let mut encoded = Vec::new();
+    for (index, (key, value)) in rows.into_iter().enumerate() {
+        let k = key
+            .to_bytes()
+            .map_err(|error| TableError::Encode { index, error })?;
+        encoded.push((k.to_vec(), value.as_ref().to_vec()));
     }
+    Ok(encoded)
 }
 
-impl PartialEq for Head {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl Eq for Head {}
-
-impl PartialOrd for Head {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Head {
-    // Reversed: `BinaryHeap` is a max-heap and the merge wants the smallest key first.
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .sort_key()
-            .cmp(self.sort_key())
-            .then(other.range.cmp(&self.range))
-    }
-}
-
-/// The merged, decoded rows of a scan; see [`Table::scan`].
+/// The merged, decoded rows of a scan; see [`Table::scan`] and [`Table::scan_rev`].
 pub struct Merged<'a, S: Store + 'a, K> {
     scans: Vec<Option<S::Scan<'a>>>,
-    heap: BinaryHeap<Head>,
-    skip: usize,
+    core: MergeCore,
     pending: Vec<S::Error>,
     _key: PhantomData<fn() -> K>,
 }
 
 impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> Merged<'a, S, K> {
-    fn new(store: &'a S, ranges: &KeyRanges) -> Self {
+    fn new(scans: Vec<S::Scan<'a>>, reverse: bool) -> Self {
         let mut m = Merged {
-            scans: ranges.iter().map(|r| Some(store.scan(r))).collect(),
-            heap: BinaryHeap::new(),
-            skip: usize::from(K::SCHEMA.salt.is_some()),
+            scans: scans.into_iter().map(Some).collect(),
+            core: MergeCore::new(usize::from(K::SCHEMA.salt.is_some()), reverse),
             pending: Vec::new(),
             _key: PhantomData,
         };
@@ -228,18 +209,13 @@ impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> Merged<'a, S, K> {
         m
     }
 
-    /// Moves range `i`'s next row into the heap; a store error is queued and ends that range.
+    /// Moves range `i`'s next row into the merge; a store error is queued and ends that range.
     fn refill(&mut self, i: usize) {
         let Some(scan) = self.scans.get_mut(i).and_then(Option::as_mut) else {
             return;
         };
         match scan.next() {
-            Some(Ok((key, value))) => self.heap.push(Head {
-                key,
-                value,
-                skip: self.skip,
-                range: i,
-            }),
+            Some(Ok(row)) => self.core.push(i, row),
             Some(Err(e)) => {
                 self.pending.push(e);
                 self.scans[i] = None;
@@ -256,8 +232,8 @@ impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> Iterator for Merged<'a
         if let Some(e) = self.pending.pop() {
             return Some(Err(TableError::Store(e)));
         }
-        let head = self.heap.pop()?;
-        self.refill(head.range);
-        Some(decode_row((head.key, head.value)))
+        let (range, row) = self.core.pop()?;
+        self.refill(range);
+        Some(decode_row(row))
     }
 }

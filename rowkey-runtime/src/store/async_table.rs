@@ -1,0 +1,187 @@
+//! [`AsyncTable`]: typed keys over an [`AsyncStore`], and [`MergedStream`], the async face of
+//! the salted merge (the ordering itself is [`MergeCore`], shared with the blocking
+//! [`Merged`](super::Merged)).
+
+use std::marker::PhantomData;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use futures_util::{Stream, StreamExt};
+
+use super::merge::MergeCore;
+use super::table::{decode_row, encode_batch};
+use super::{AsyncStore, RowStream, TableError};
+use crate::field::Decode;
+use crate::key::RowKey;
+use crate::scan::KeyRanges;
+
+/// Rows keyed by `K` in an async store `S`; values are raw bytes. The async twin of
+/// [`Table`](super::Table), with the same encoding, batching and merge.
+pub struct AsyncTable<S, K> {
+    store: S,
+    _key: PhantomData<fn() -> K>,
+}
+
+impl<S: AsyncStore, K: RowKey> AsyncTable<S, K> {
+    /// A table of `K` keys over `store`.
+    pub fn new(store: S) -> Self {
+        AsyncTable {
+            store,
+            _key: PhantomData,
+        }
+    }
+
+    /// The underlying store.
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    fn key(key: &K) -> Result<crate::bytes::Bytes, TableError<S::Error>> {
+        key.to_bytes()
+            .map_err(|error| TableError::Encode { index: 0, error })
+    }
+
+    /// Writes one row.
+    pub async fn put(&self, key: &K, value: &[u8]) -> Result<(), TableError<S::Error>> {
+        let k = Self::key(key)?;
+        self.store.put(&k, value).await.map_err(TableError::Store)
+    }
+
+    /// Reads one row.
+    pub async fn get(&self, key: &K) -> Result<Option<Vec<u8>>, TableError<S::Error>> {
+        let k = Self::key(key)?;
+        self.store.get(&k).await.map_err(TableError::Store)
+    }
+
+    /// Deletes one row.
+    pub async fn delete(&self, key: &K) -> Result<(), TableError<S::Error>> {
+        let k = Self::key(key)?;
+        self.store.delete(&k).await.map_err(TableError::Store)
+    }
+
+    /// Writes many rows; every key is encoded before anything is written, and a store failure
+    /// reports exactly the keys not confirmed written.
+    pub async fn put_batch<'r, V: AsRef<[u8]> + 'r>(
+        &self,
+        rows: impl IntoIterator<Item = (&'r K, V)>,
+    ) -> Result<(), TableError<S::Error>>
+    where
+        K: 'r,
+    {
+        let encoded = encode_batch(rows)?;
+        self.store
+            .write_batch(&encoded)
+            .await
+            .map_err(TableError::Batch)
+    }
+
+    /// The rows of `ranges`, decoded, in `K`'s logical order (salt buckets merged), as a
+    /// stream; every range is opened at once.
+    pub fn scan(&self, ranges: &KeyRanges) -> MergedStream<S::Error, K>
+    where
+        K: for<'de> Decode<'de>,
+    {
+        MergedStream::new(ranges.iter().map(|r| self.store.scan(r)).collect(), false)
+    }
+
+    /// The rows of `ranges` in reverse logical order, merged across salt buckets; `None` when
+    /// the store has no reverse scans.
+    pub fn scan_rev(&self, ranges: &KeyRanges) -> Option<MergedStream<S::Error, K>>
+    where
+        K: for<'de> Decode<'de>,
+    {
+        let scans = ranges
+            .iter()
+            .map(|r| self.store.scan_rev(r))
+            .collect::<Option<Vec<_>>>()?;
+        Some(MergedStream::new(scans, true))
+    }
+
+    /// The rows of `ranges` range after range, without merging (bucket order for a salted
+    /// key).
+    pub fn scan_unordered(
+        &self,
+        ranges: &KeyRanges,
+    ) -> impl Stream<Item = Result<(K, Vec<u8>), TableError<S::Error>>> + Send + 'static
+    where
+        K: for<'de> Decode<'de>,
+    {
+        let scans: Vec<RowStream<S::Error>> = ranges.iter().map(|r| self.store.scan(r)).collect();
+        futures_util::stream::iter(scans)
+            .flatten()
+            .map(|row| decode_row::<K, S::Error>(row.map_err(TableError::Store)?))
+    }
+}
+
+/// The merged, decoded rows of an async scan; see [`AsyncTable::scan`].
+pub struct MergedStream<E, K> {
+    streams: Vec<Option<RowStream<E>>>,
+    /// Ranges whose next row the merge is waiting for.
+    waiting: Vec<bool>,
+    core: MergeCore,
+    pending: Vec<E>,
+    _key: PhantomData<fn() -> K>,
+}
+
+impl<E, K: RowKey> MergedStream<E, K> {
+    fn new(streams: Vec<RowStream<E>>, reverse: bool) -> Self {
+        MergedStream {
+            waiting: vec![true; streams.len()],
+            streams: streams.into_iter().map(Some).collect(),
+            core: MergeCore::new(usize::from(K::SCHEMA.salt.is_some()), reverse),
+            pending: Vec::new(),
+            _key: PhantomData,
+        }
+    }
+}
+
+// Nothing is pinned structurally: the range streams are boxed, the rest is plain data.
+impl<E, K> Unpin for MergedStream<E, K> {}
+
+impl<E, K: RowKey + for<'de> Decode<'de>> Stream for MergedStream<E, K> {
+    type Item = Result<(K, Vec<u8>), TableError<E>>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = self.get_mut();
+        // A row can leave only when every live range has its next row in the merge.
+        let mut not_ready = false;
+        for i in 0..this.streams.len() {
+            if !this.waiting[i] {
+                continue;
+            }
+            let Some(stream) = this.streams[i].as_mut() else {
+                this.waiting[i] = false;
+                continue;
+            };
+            match stream.as_mut().poll_next(cx) {
+                Poll::Ready(Some(Ok(row))) => {
+                    this.core.push(i, row);
+                    this.waiting[i] = false;
+                }
+                Poll::Ready(Some(Err(e))) => {
+                    this.pending.push(e);
+                    this.streams[i] = None;
+                    this.waiting[i] = false;
+                }
+                Poll::Ready(None) => {
+                    this.streams[i] = None;
+                    this.waiting[i] = false;
+                }
+                Poll::Pending => not_ready = true,
+            }
+        }
+        if let Some(e) = this.pending.pop() {
+            return Poll::Ready(Some(Err(TableError::Store(e))));
+        }
+        if not_ready {
+            return Poll::Pending;
+        }
+        match this.core.pop() {
+            Some((range, row)) => {
+                this.waiting[range] = true;
+                Poll::Ready(Some(decode_row(row)))
+            }
+            None => Poll::Ready(None),
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! Batch bookkeeping shared by every store: which rows of a batch a store has confirmed, so that
+//! a failure reports exactly the rows not confirmed (never a confirmed one, never one missing),
+//! and how a batch is cut into requests that stay within a service's limits.
+
+use std::ops::Range;
+
+use super::{BatchError, Row};
+
+/// The rows of one batch a store has confirmed, and the first error seen.
+pub(crate) struct Confirmations<E> {
+    done: Vec<bool>,
+    first_error: Option<E>,
+}
+
+impl<E> Confirmations<E> {
+    /// Nothing confirmed yet, for a batch of `len` rows.
+    pub(crate) fn new(len: usize) -> Self {
+        Confirmations {
+            done: vec![false; len],
+            first_error: None,
+        }
+    }
+
+    /// Row `index` is durably written. An index out of the batch is ignored (a server's bad
+    /// status cannot confirm a row it was not sent).
+    pub(crate) fn confirm(&mut self, index: usize) {
+        if let Some(d) = self.done.get_mut(index) {
+            *d = true;
+        }
+    }
+
+    /// Records an error; the first one becomes the batch error's source.
+    pub(crate) fn error(&mut self, error: E) {
+        if self.first_error.is_none() {
+            self.first_error = Some(error);
+        }
+    }
+
+    /// `Ok` when every row is confirmed, otherwise the unconfirmed keys, in batch order.
+    /// `unreported` is the error used when rows are unconfirmed but no error was recorded.
+    pub(crate) fn finish(
+        self,
+        rows: &[Row],
+        unreported: impl FnOnce() -> E,
+    ) -> Result<(), BatchError<E>> {
+        let failed: Vec<Vec<u8>> = rows
+            .iter()
+            .zip(&self.done)
+            .filter(|(_, done)| !**done)
+            .map(|((k, _), _)| k.clone())
+            .collect();
+        if failed.is_empty() {
+            return Ok(());
+        }
+        Err(BatchError {
+            failed,
+            source: self.first_error.unwrap_or_else(unreported),
+        })
+    }
+}
+
+/// Cuts `rows` into consecutive index ranges of at most `max_rows` rows and, where more than one
+/// row, at most `max_bytes` of keys and values (a single larger row goes alone: the server
+/// decides whether it fits).
+pub(crate) fn split(rows: &[Row], max_rows: usize, max_bytes: usize) -> Vec<Range<usize>> {
+    let max_rows = max_rows.max(1);
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut bytes = 0usize;
+    for (i, (k, v)) in rows.iter().enumerate() {
+        let size = k.len() + v.len();
+        if i > start && (i - start >= max_rows || bytes + size > max_bytes) {
+            out.push(start..i);
+            start = i;
+            bytes = 0;
+        }
+        bytes += size;
+    }
+    if start < rows.len() {
+        out.push(start..rows.len());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_respects_both_limits_and_covers_every_row_once() {
+        let rows: Vec<Row> = (0..25u8).map(|i| (vec![i], vec![0; 9])).collect();
+        let parts = split(&rows, 10, usize::MAX);
+        assert_eq!(parts, [0..10, 10..20, 20..25]);
+        let parts = split(&rows, 100, 35);
+        assert!(parts.iter().all(|r| r.len() <= 3), "{parts:?}");
+        assert_eq!(parts.len(), 9);
+        assert_eq!(parts.last().unwrap(), &(24..25));
+        let big: Vec<Row> = vec![(vec![1], vec![0; 100]), (vec![2], vec![])];
+        assert_eq!(split(&big, 10, 50), [0..1, 1..2]);
+        assert!(split(&[], 10, 10).is_empty());
+    }
+
+    #[test]
+    fn finish_lists_exactly_the_unconfirmed_rows() {
+        let rows: Vec<Row> = (0..4u8).map(|i| (vec![i], vec![])).collect();
+        let mut c = Confirmations::<&str>::new(4);
+        c.confirm(0);
+        c.confirm(3);
+        c.confirm(99);
+        c.error("first");
+        c.error("second");
+        let err = c.finish(&rows, || "none").unwrap_err();
+        assert_eq!(err.failed, [vec![1u8], vec![2u8]]);
+        assert_eq!(err.source, "first");
+        let mut c = Confirmations::<&str>::new(2);
+        c.confirm(0);
+        c.confirm(1);
+        assert!(c.finish(&rows[..2], || "none").is_ok());
+    }
+}

@@ -1,0 +1,867 @@
+//! Cloud Bigtable: [`AsyncBigtableStore`], the async store, and [`BigtableStore`], its blocking
+//! face ([`Blocking`]). Connects to a real instance, or to the emulator named by
+//! `BIGTABLE_EMULATOR_HOST` (`cbtemulator -host 127.0.0.1 -port P`).
+//!
+//! **The client.** Requests go through the generated gRPC API
+//! (`googleapis-tonic-google-bigtable-v2`) over tonic, with `gcp_auth` for real instances, not
+//! through `bigtable_rs`: that crate decodes each ReadRows message on its own (a cell value
+//! split across messages fails), hides the streams' flow control, starts runtimes and panics on
+//! a bad emulator address. rowkey needs exactly the parts it replaces (chunk reassembly in
+//! `chunks.rs`, paged bucket reads in `scan.rs`, batch bookkeeping) and not the rest.
+//!
+//! **Rows.** Each row keeps its value in one cell, column family `family`, qualifier `v`,
+//! written with an explicit timestamp (the client's clock, in milliseconds as Bigtable stores
+//! them), so every write is idempotent and can be retried; the newest write wins. Reads ask for
+//! that column's latest cell.
+//!
+//! **Scans** read each range in pages (`rows_limit`, and a byte budget), each page drained as it
+//! arrives by a task of its own and handed over whole, the next page requested only when the
+//! consumer has room: a bucket holds at most three pages whatever the consumer does, the
+//! HTTP/2 connection never piles up unread frames (h2 closes a connection that does, with
+//! `too_many_data_frames`), and a failed page is read again from the last key delivered.
+//! Ranges are opened at once, so a merged scan of 16 buckets waits for one round trip, not 16.
+//!
+//! **Limits and failures.** Keys must be 1 to 4,096 bytes (Bigtable's row-key limit), checked
+//! before anything is sent. Batches are cut into MutateRows requests of at most
+//! [`BigtableConfig::batch_rows`] rows (Bigtable allows 100,000 mutations) and
+//! [`BigtableConfig::batch_bytes`]; per-row statuses that arrived before a stream broke are
+//! kept, so a failed batch lists exactly the rows not confirmed. Transient failures
+//! (UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED, a dropped connection, a deadline) are retried per
+//! [`RetryPolicy`]; every attempt has a deadline. A missing table or column family is an error
+//! on the first read or write (checked once per store with the admin API's `GetTable`), not an
+//! empty result.
+
+mod admin;
+mod chunks;
+mod scan;
+
+use std::fmt;
+use std::future::Future;
+use std::ops::Range;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use futures_util::StreamExt;
+use googleapis_tonic_google_bigtable_v2::google::bigtable::v2 as pb;
+use pb::bigtable_client::BigtableClient;
+use tonic::transport::{Channel, ClientTlsConfig, Endpoint};
+
+use super::batch::{self, Confirmations};
+use super::{AsyncStore, BatchError, Blocking, RetryPolicy, Row, RowStream};
+use crate::scan::KeyRange;
+
+const QUALIFIER: &[u8] = b"v";
+/// Bigtable's row-key limit.
+pub const MAX_KEY_LEN: usize = 4096;
+/// Bigtable's limit of mutations in one MutateRows request.
+pub const MAX_MUTATIONS: usize = 100_000;
+const DATA_SCOPE: &str = "https://www.googleapis.com/auth/bigtable.data";
+const ADMIN_SCOPE: &str = "https://www.googleapis.com/auth/bigtable.admin.table";
+
+/// Where and how to connect; [`BigtableConfig::new`] gives the defaults.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct BigtableConfig {
+    /// The Google Cloud project.
+    pub project: String,
+    /// The Bigtable instance.
+    pub instance: String,
+    /// The table.
+    pub table: String,
+    /// The column family that holds the values.
+    pub family: String,
+    /// An emulator's `host:port`; `None` connects to the real service with application-default
+    /// credentials. [`BigtableConfig::new`] takes it from `BIGTABLE_EMULATOR_HOST`.
+    pub emulator: Option<String>,
+    /// The app profile for requests (empty: the instance's default).
+    pub app_profile: String,
+    /// Retries and per-attempt deadlines.
+    pub retry: RetryPolicy,
+    /// How long establishing a connection may take.
+    pub connect_timeout: Duration,
+    /// Rows per scan page (`rows_limit`); a range holds at most three pages in memory.
+    pub page_rows: usize,
+    /// Bytes per scan page: a page ends early once its rows pass this size.
+    pub page_bytes: usize,
+    /// Rows per MutateRows request (at most [`MAX_MUTATIONS`]).
+    pub batch_rows: usize,
+    /// Bytes of keys and values per MutateRows request.
+    pub batch_bytes: usize,
+    /// MutateRows requests in flight at once within one batch.
+    pub batch_concurrency: usize,
+    /// Check on first use that the table and the column family exist (admin `GetTable`), so a
+    /// typo is an error rather than an empty table. Turn off only where the credentials may not
+    /// read table metadata; a missing family then reads as empty.
+    pub check_schema: bool,
+}
+
+impl BigtableConfig {
+    /// Table `table` of `projects/{project}/instances/{instance}`, values in column family
+    /// `family`; the emulator from `BIGTABLE_EMULATOR_HOST` when it is set.
+    pub fn new(project: &str, instance: &str, table: &str, family: &str) -> Self {
+        BigtableConfig {
+            project: project.into(),
+            instance: instance.into(),
+            table: table.into(),
+            family: family.into(),
+            emulator: std::env::var("BIGTABLE_EMULATOR_HOST").ok(),
+            app_profile: String::new(),
+            retry: RetryPolicy::default(),
+            connect_timeout: Duration::from_secs(5),
+            page_rows: 1_000,
+            page_bytes: 4 << 20,
+            batch_rows: 10_000,
+            batch_bytes: 4 << 20,
+            batch_concurrency: 4,
+            check_schema: true,
+        }
+    }
+
+    /// The emulator at `host` (`127.0.0.1:PORT`), whatever the environment says.
+    pub fn emulator(mut self, host: &str) -> Self {
+        self.emulator = Some(host.into());
+        self
+    }
+
+    /// Another retry policy.
+    pub fn retry(mut self, retry: RetryPolicy) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    fn table_name(&self) -> String {
+        format!(
+            "projects/{}/instances/{}/tables/{}",
+            self.project, self.instance, self.table
+        )
+    }
+}
+
+/// A Bigtable store failure.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum BigtableError {
+    /// The configuration or the connection is unusable (bad address, TLS, no credentials).
+    Connect(String),
+    /// A call failed with a gRPC status.
+    Status {
+        /// The call (`ReadRows`, `MutateRows`, ...).
+        op: &'static str,
+        /// The gRPC status code.
+        code: i32,
+        /// The server's (or transport's) message.
+        message: String,
+    },
+    /// An attempt passed its deadline.
+    Timeout {
+        /// The call.
+        op: &'static str,
+        /// The deadline.
+        after: Duration,
+    },
+    /// The server sent a ReadRows stream the protocol does not allow.
+    Protocol(String),
+    /// A row in a batch was rejected with this status.
+    Rejected {
+        /// The gRPC status code.
+        code: i32,
+        /// The server's message.
+        message: String,
+    },
+    /// The table does not exist.
+    MissingTable(String),
+    /// The table exists but has no such column family.
+    MissingFamily {
+        /// The table.
+        table: String,
+        /// The family asked for.
+        family: String,
+        /// The families it has.
+        families: Vec<String>,
+    },
+    /// A key Bigtable cannot store: empty, or longer than [`MAX_KEY_LEN`]; nothing was sent.
+    InvalidKey {
+        /// The key's length.
+        len: usize,
+    },
+    /// The store's runtime failed.
+    Runtime(std::io::Error),
+}
+
+impl fmt::Display for BigtableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BigtableError::Connect(e) => write!(f, "bigtable: cannot connect: {e}"),
+            BigtableError::Status { op, code, message } => write!(
+                f,
+                "bigtable: {op} failed: {} ({code}): {message}",
+                tonic::Code::from_i32(*code).description()
+            ),
+            BigtableError::Timeout { op, after } => {
+                write!(f, "bigtable: {op} got no answer within {after:?}")
+            }
+            BigtableError::Protocol(e) => write!(f, "bigtable: invalid ReadRows stream: {e}"),
+            BigtableError::Rejected { code, message } => write!(
+                f,
+                "bigtable rejected the row: {} ({code}): {message}",
+                tonic::Code::from_i32(*code).description()
+            ),
+            BigtableError::MissingTable(t) => write!(f, "bigtable: table `{t}` does not exist"),
+            BigtableError::MissingFamily {
+                table,
+                family,
+                families,
+            } => write!(
+                f,
+                "bigtable: table `{table}` has no column family `{family}` (it has: {})",
+                families.join(", ")
+            ),
+            BigtableError::InvalidKey { len } => write!(
+                f,
+                "bigtable: a row key of {len} bytes cannot be stored (keys are 1 to {MAX_KEY_LEN} bytes)"
+            ),
+            BigtableError::Runtime(e) => write!(f, "bigtable runtime: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for BigtableError {}
+
+impl From<std::io::Error> for BigtableError {
+    fn from(e: std::io::Error) -> Self {
+        BigtableError::Runtime(e)
+    }
+}
+
+impl BigtableError {
+    fn status(op: &'static str, s: &tonic::Status) -> Self {
+        BigtableError::Status {
+            op,
+            code: s.code() as i32,
+            message: s.message().to_string(),
+        }
+    }
+
+    /// Whether repeating the call may succeed: the statuses Google's clients retry, a dropped
+    /// connection, a deadline.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            BigtableError::Status { code, message, .. }
+            | BigtableError::Rejected { code, message } => {
+                transient_code(*code)
+                    || (*code == tonic::Code::Internal as i32 && message.contains("RST_STREAM"))
+                    || (*code == tonic::Code::Unknown as i32
+                        && (message.contains("transport") || message.contains("connection")))
+            }
+            BigtableError::Timeout { .. } => true,
+            _ => false,
+        }
+    }
+}
+
+fn transient_code(code: i32) -> bool {
+    code == tonic::Code::Unavailable as i32
+        || code == tonic::Code::DeadlineExceeded as i32
+        || code == tonic::Code::Aborted as i32
+}
+
+struct Inner {
+    config: BigtableConfig,
+    table_name: String,
+    data: BigtableClient<Channel>,
+    admin_channel: Channel,
+    auth: Option<Arc<dyn gcp_auth::TokenProvider>>,
+    handle: tokio::runtime::Handle,
+    /// Headers every data request carries.
+    routing: tonic::metadata::MetadataValue<tonic::metadata::Ascii>,
+    features: tonic::metadata::MetadataValue<tonic::metadata::Ascii>,
+    schema_checked: tokio::sync::OnceCell<()>,
+}
+
+/// One Bigtable table as an [`AsyncStore`]. Cheap to clone; clones share the connection.
+#[derive(Clone)]
+pub struct AsyncBigtableStore {
+    inner: Arc<Inner>,
+}
+
+/// One Bigtable table as a blocking [`Store`](super::Store): the async store on a runtime
+/// thread of its own, safe to create, use and drop inside or outside an async runtime.
+pub type BigtableStore = Blocking<AsyncBigtableStore>;
+
+impl Blocking<AsyncBigtableStore> {
+    /// Connects to table `table` of `projects/{project}/instances/{instance}`, keeping values in
+    /// column family `family`. Honours `BIGTABLE_EMULATOR_HOST`; otherwise uses Google's
+    /// application-default credentials.
+    pub fn connect(
+        project: &str,
+        instance: &str,
+        table: &str,
+        family: &str,
+    ) -> Result<Self, BigtableError> {
+        Self::with_config(BigtableConfig::new(project, instance, table, family))
+    }
+
+    /// Connects to the emulator at `host` (`127.0.0.1:PORT`), whatever the environment says.
+    pub fn connect_emulator(
+        host: &str,
+        project: &str,
+        instance: &str,
+        table: &str,
+        family: &str,
+    ) -> Result<Self, BigtableError> {
+        Self::with_config(BigtableConfig::new(project, instance, table, family).emulator(host))
+    }
+
+    /// Connects as `config` says.
+    pub fn with_config(config: BigtableConfig) -> Result<Self, BigtableError> {
+        Blocking::open(move || AsyncBigtableStore::connect(config))
+    }
+
+    /// Creates the table with its column family (keeping one version per cell), pre-split at
+    /// `splits` (from `split_points`); an existing table is left as it is. On a real instance
+    /// the credentials need table-admin rights.
+    pub fn create_table(&self, splits: &[bytes::Bytes]) -> Result<(), BigtableError> {
+        let splits = splits.to_vec();
+        self.call(|s| async move { s.create_table(&splits).await })
+    }
+
+    /// The same as [`create_table`](Self::create_table), under its earlier name.
+    pub fn create_table_on_emulator(&self, splits: &[bytes::Bytes]) -> Result<(), BigtableError> {
+        self.create_table(splits)
+    }
+}
+
+fn endpoint(uri: String, config: &BigtableConfig, tls: bool) -> Result<Endpoint, BigtableError> {
+    let mut e = Endpoint::from_shared(uri.clone())
+        .map_err(|err| BigtableError::Connect(format!("invalid address `{uri}`: {err}")))?
+        .connect_timeout(config.connect_timeout)
+        .tcp_nodelay(true)
+        .http2_keep_alive_interval(Duration::from_secs(30))
+        .keep_alive_timeout(Duration::from_secs(10))
+        .keep_alive_while_idle(true)
+        .initial_connection_window_size(Some(16 << 20))
+        .initial_stream_window_size(Some(2 << 20));
+    if tls {
+        e = e
+            .tls_config(ClientTlsConfig::new().with_native_roots())
+            .map_err(|err| BigtableError::Connect(err.to_string()))?;
+    }
+    Ok(e)
+}
+
+/// URL-safe base64 with padding, for the `bigtable-features` header.
+fn base64url(bytes: &[u8]) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ABC[((n >> (18 - 6 * i)) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// Percent-encodes a routing-header value (everything but unreserved characters).
+fn percent(s: &str) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// A regular expression (RE2) that matches exactly `s`.
+fn exact_regex(s: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for &b in s {
+        if !b.is_ascii_alphanumeric() && b != b'_' {
+            out.push(b'\\');
+        }
+        out.push(b);
+    }
+    out
+}
+
+fn now_micros() -> i64 {
+    // Milliseconds, as Bigtable keeps timestamps; a clock before 1970 writes at 0.
+    let ms = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or(0);
+    i64::try_from(ms).unwrap_or(i64::MAX / 1000) * 1000
+}
+
+fn check_key(key: &[u8]) -> Result<(), BigtableError> {
+    if key.is_empty() || key.len() > MAX_KEY_LEN {
+        return Err(BigtableError::InvalidKey { len: key.len() });
+    }
+    Ok(())
+}
+
+impl AsyncBigtableStore {
+    /// Connects as `config` says. Must run inside a tokio runtime; the store's background work
+    /// (scan pages) runs on that runtime from then on.
+    pub async fn connect(config: BigtableConfig) -> Result<Self, BigtableError> {
+        let handle = tokio::runtime::Handle::try_current().map_err(|_| {
+            BigtableError::Runtime(std::io::Error::other(
+                "AsyncBigtableStore::connect runs inside a tokio runtime; use BigtableStore elsewhere",
+            ))
+        })?;
+        let (data, admin_channel, auth) = match &config.emulator {
+            Some(host) => {
+                let channel = endpoint(format!("http://{host}"), &config, false)?.connect_lazy();
+                (channel.clone(), channel, None)
+            }
+            None => {
+                let auth = tokio::time::timeout(config.retry.attempt_timeout, gcp_auth::provider())
+                    .await
+                    .map_err(|_| {
+                        BigtableError::Connect("no credentials within the deadline".into())
+                    })?
+                    .map_err(|e| BigtableError::Connect(format!("credentials: {e}")))?;
+                let data = endpoint("https://bigtable.googleapis.com".into(), &config, true)?
+                    .connect_lazy();
+                let admin = endpoint("https://bigtableadmin.googleapis.com".into(), &config, true)?
+                    .connect_lazy();
+                (data, admin, Some(auth))
+            }
+        };
+        let table_name = config.table_name();
+        let mut routing = format!("table_name={}", percent(&table_name));
+        if !config.app_profile.is_empty() {
+            routing.push_str(&format!("&app_profile_id={}", percent(&config.app_profile)));
+        }
+        let features = pb::FeatureFlags {
+            reverse_scans: true,
+            ..Default::default()
+        };
+        let features = base64url(&prost::Message::encode_to_vec(&features));
+        let header = |s: String| {
+            tonic::metadata::MetadataValue::try_from(s)
+                .map_err(|e| BigtableError::Connect(format!("invalid header: {e}")))
+        };
+        Ok(AsyncBigtableStore {
+            inner: Arc::new(Inner {
+                data: BigtableClient::new(data)
+                    .max_decoding_message_size(256 << 20)
+                    .max_encoding_message_size(256 << 20),
+                admin_channel,
+                auth,
+                handle,
+                routing: header(routing)?,
+                features: header(features)?,
+                schema_checked: tokio::sync::OnceCell::new(),
+                table_name,
+                config,
+            }),
+        })
+    }
+
+    /// The configuration it was opened with.
+    pub fn config(&self) -> &BigtableConfig {
+        &self.inner.config
+    }
+
+    /// A data request with the routing and feature headers, the attempt's deadline and, on a
+    /// real instance, the access token.
+    async fn request<T>(&self, message: T) -> Result<tonic::Request<T>, BigtableError> {
+        let mut request = tonic::Request::new(message);
+        request.set_timeout(self.inner.config.retry.attempt_timeout);
+        let md = request.metadata_mut();
+        md.insert("x-goog-request-params", self.inner.routing.clone());
+        md.insert("bigtable-features", self.inner.features.clone());
+        self.authorize(&mut request, DATA_SCOPE).await?;
+        Ok(request)
+    }
+
+    async fn authorize<T>(
+        &self,
+        request: &mut tonic::Request<T>,
+        scope: &str,
+    ) -> Result<(), BigtableError> {
+        if let Some(auth) = &self.inner.auth {
+            let token = auth
+                .token(&[scope])
+                .await
+                .map_err(|e| BigtableError::Connect(format!("access token: {e}")))?;
+            let value =
+                tonic::metadata::MetadataValue::try_from(format!("Bearer {}", token.as_str()))
+                    .map_err(|e| BigtableError::Connect(format!("access token: {e}")))?;
+            request.metadata_mut().insert("authorization", value);
+        }
+        Ok(())
+    }
+
+    /// Runs `attempt` under the policy: each try within its deadline, transient failures tried
+    /// again after a backoff while attempts remain.
+    async fn retrying<T, F, Fut>(
+        &self,
+        op: &'static str,
+        mut attempt: F,
+    ) -> Result<T, BigtableError>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<T, BigtableError>>,
+    {
+        let policy = &self.inner.config.retry;
+        let mut n = 1;
+        loop {
+            let result = match tokio::time::timeout(policy.attempt_timeout, attempt()).await {
+                Ok(r) => r,
+                Err(_) => Err(BigtableError::Timeout {
+                    op,
+                    after: policy.attempt_timeout,
+                }),
+            };
+            match result {
+                Err(e) if e.is_transient() && policy.retries_after(n) => {
+                    tokio::time::sleep(policy.backoff(n)).await;
+                    n += 1;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// Checks once per store that the table and the family exist (see
+    /// [`BigtableConfig::check_schema`]).
+    async fn ensure_schema(&self) -> Result<(), BigtableError> {
+        if !self.inner.config.check_schema {
+            return Ok(());
+        }
+        self.inner
+            .schema_checked
+            .get_or_try_init(|| self.retrying("GetTable", || self.check_schema()))
+            .await
+            .map(|_| ())
+    }
+
+    fn filter(&self) -> pb::RowFilter {
+        use pb::row_filter::{Chain, Filter};
+        let f = |filter| pb::RowFilter {
+            filter: Some(filter),
+        };
+        let family =
+            String::from_utf8_lossy(&exact_regex(self.inner.config.family.as_bytes())).into_owned();
+        f(Filter::Chain(Chain {
+            filters: vec![
+                f(Filter::FamilyNameRegexFilter(family)),
+                f(Filter::ColumnQualifierRegexFilter(exact_regex(QUALIFIER))),
+                f(Filter::CellsPerColumnLimitFilter(1)),
+            ],
+        }))
+    }
+
+    fn set_cell(&self, value: &[u8], timestamp_micros: i64) -> pb::Mutation {
+        pb::Mutation {
+            mutation: Some(pb::mutation::Mutation::SetCell(pb::mutation::SetCell {
+                family_name: self.inner.config.family.clone(),
+                column_qualifier: QUALIFIER.to_vec(),
+                timestamp_micros,
+                value: value.to_vec(),
+            })),
+        }
+    }
+
+    async fn mutate_row(&self, key: &[u8], mutation: pb::Mutation) -> Result<(), BigtableError> {
+        check_key(key)?;
+        self.ensure_schema().await?;
+        // Every mutation rowkey sends is idempotent (explicit timestamps, whole-row deletes),
+        // so a transient failure is retried.
+        self.retrying("MutateRow", || async {
+            let request = self
+                .request(pb::MutateRowRequest {
+                    table_name: self.inner.table_name.clone(),
+                    app_profile_id: self.inner.config.app_profile.clone(),
+                    row_key: key.to_vec(),
+                    mutations: vec![mutation.clone()],
+                    ..Default::default()
+                })
+                .await?;
+            let mut client = self.inner.data.clone();
+            client
+                .mutate_row(request)
+                .await
+                .map_err(|s| BigtableError::status("MutateRow", &s))?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// One MutateRows request for the rows at `pending` (indices into `rows`): OK statuses go
+    /// to `confirmed`, transient ones to `retry`, others to `rejected`; `seen` marks the rows
+    /// that got any status. Progress survives a broken stream or a deadline: the caller owns it.
+    async fn mutate_rows_once(
+        &self,
+        rows: &[Row],
+        pending: &[usize],
+        timestamp: i64,
+        progress: &mut PartProgress,
+    ) -> Result<(), BigtableError> {
+        let entries = pending
+            .iter()
+            .map(|&i| pb::mutate_rows_request::Entry {
+                row_key: rows[i].0.clone(),
+                mutations: vec![self.set_cell(&rows[i].1, timestamp)],
+                ..Default::default()
+            })
+            .collect();
+        let request = self
+            .request(pb::MutateRowsRequest {
+                table_name: self.inner.table_name.clone(),
+                app_profile_id: self.inner.config.app_profile.clone(),
+                entries,
+                ..Default::default()
+            })
+            .await?;
+        let mut client = self.inner.data.clone();
+        let mut stream = client
+            .mutate_rows(request)
+            .await
+            .map_err(|s| BigtableError::status("MutateRows", &s))?
+            .into_inner();
+        while let Some(response) = stream
+            .message()
+            .await
+            .map_err(|s| BigtableError::status("MutateRows", &s))?
+        {
+            for entry in response.entries {
+                let Some(&row) = usize::try_from(entry.index)
+                    .ok()
+                    .and_then(|i| pending.get(i))
+                else {
+                    continue;
+                };
+                let (code, message) = entry
+                    .status
+                    .map_or((0, String::new()), |s| (s.code, s.message));
+                progress.seen.insert(row);
+                if code == 0 {
+                    progress.confirmed.push(row);
+                } else if transient_code(code) {
+                    progress.retry.push(row);
+                    progress.last_error = Some(BigtableError::Rejected { code, message });
+                } else {
+                    progress
+                        .rejected
+                        .push((row, BigtableError::Rejected { code, message }));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the rows of `part`, retrying what is transient; returns the confirmed rows and
+    /// the first error.
+    async fn mutate_part(
+        &self,
+        rows: &[Row],
+        part: Range<usize>,
+        timestamp: i64,
+    ) -> (Vec<usize>, Option<BigtableError>) {
+        let policy = &self.inner.config.retry;
+        let mut pending: Vec<usize> = part.collect();
+        let mut confirmed = Vec::new();
+        let mut first_error: Option<BigtableError> = None;
+        let mut attempt = 1;
+        loop {
+            let mut progress = PartProgress::default();
+            let outcome = tokio::time::timeout(
+                policy.attempt_timeout,
+                self.mutate_rows_once(rows, &pending, timestamp, &mut progress),
+            )
+            .await
+            .unwrap_or(Err(BigtableError::Timeout {
+                op: "MutateRows",
+                after: policy.attempt_timeout,
+            }));
+            confirmed.append(&mut progress.confirmed);
+            for (_, e) in progress.rejected {
+                first_error.get_or_insert(e);
+            }
+            // Rows with no status: the call broke before answering for them.
+            let unanswered = pending
+                .iter()
+                .filter(|r| !progress.seen.contains(r))
+                .copied();
+            let mut retry = progress.retry;
+            let call_error = match outcome {
+                Ok(()) => {
+                    let missing: Vec<usize> = unanswered.collect();
+                    if !missing.is_empty() {
+                        first_error.get_or_insert(BigtableError::Protocol(format!(
+                            "MutateRows ended without a status for {} row(s)",
+                            missing.len()
+                        )));
+                    }
+                    progress.last_error
+                }
+                Err(e) => {
+                    if e.is_transient() {
+                        retry.extend(unanswered);
+                        Some(e)
+                    } else {
+                        first_error.get_or_insert(e);
+                        progress.last_error
+                    }
+                }
+            };
+            if retry.is_empty() {
+                return (confirmed, first_error);
+            }
+            if !policy.retries_after(attempt) {
+                if let Some(e) = call_error {
+                    first_error.get_or_insert(e);
+                }
+                return (confirmed, first_error);
+            }
+            tokio::time::sleep(policy.backoff(attempt)).await;
+            attempt += 1;
+            retry.sort_unstable();
+            pending = retry;
+        }
+    }
+}
+
+/// What one MutateRows attempt learned.
+#[derive(Default)]
+struct PartProgress {
+    confirmed: Vec<usize>,
+    retry: Vec<usize>,
+    rejected: Vec<(usize, BigtableError)>,
+    seen: std::collections::HashSet<usize>,
+    last_error: Option<BigtableError>,
+}
+
+impl AsyncStore for AsyncBigtableStore {
+    type Error = BigtableError;
+
+    async fn put(&self, key: &[u8], value: &[u8]) -> Result<(), BigtableError> {
+        self.mutate_row(key, self.set_cell(value, now_micros()))
+            .await
+    }
+
+    async fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, BigtableError> {
+        check_key(key)?;
+        self.ensure_schema().await?;
+        let rows = self
+            .retrying("ReadRows", || {
+                self.read_rows(
+                    pb::RowSet {
+                        row_keys: vec![key.to_vec()],
+                        row_ranges: vec![],
+                    },
+                    1,
+                    false,
+                    usize::MAX,
+                )
+            })
+            .await?;
+        Ok(rows.0.into_iter().next().map(|(_, v)| v))
+    }
+
+    async fn delete(&self, key: &[u8]) -> Result<(), BigtableError> {
+        let all = pb::Mutation {
+            mutation: Some(pb::mutation::Mutation::DeleteFromRow(
+                pb::mutation::DeleteFromRow {},
+            )),
+        };
+        self.mutate_row(key, all).await
+    }
+
+    /// Cut into requests within the limits, sent a few at a time; the error lists exactly the
+    /// rows Bigtable did not confirm. A key Bigtable cannot store fails the batch before
+    /// anything is sent.
+    async fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<BigtableError>> {
+        let all = |source| BatchError {
+            failed: rows.iter().map(|(k, _)| k.clone()).collect(),
+            source,
+        };
+        if let Some(e) = rows.iter().find_map(|(k, _)| check_key(k).err()) {
+            return Err(all(e));
+        }
+        if rows.is_empty() {
+            return Ok(());
+        }
+        self.ensure_schema().await.map_err(all)?;
+        let config = &self.inner.config;
+        let timestamp = now_micros();
+        let parts = batch::split(
+            rows,
+            config.batch_rows.clamp(1, MAX_MUTATIONS),
+            config.batch_bytes,
+        );
+        let outcomes: Vec<_> = futures_util::stream::iter(parts)
+            .map(|part| self.mutate_part(rows, part, timestamp))
+            .buffer_unordered(config.batch_concurrency.max(1))
+            .collect()
+            .await;
+        let mut confirmations = Confirmations::new(rows.len());
+        for (confirmed, error) in outcomes {
+            for i in confirmed {
+                confirmations.confirm(i);
+            }
+            if let Some(e) = error {
+                confirmations.error(e);
+            }
+        }
+        confirmations.finish(rows, || {
+            BigtableError::Protocol("rows were not confirmed and no error was reported".into())
+        })
+    }
+
+    fn scan(&self, range: &KeyRange) -> RowStream<BigtableError> {
+        scan::spawn(self.clone(), range.clone(), false)
+    }
+
+    fn scan_rev(&self, range: &KeyRange) -> Option<RowStream<BigtableError>> {
+        Some(scan::spawn(self.clone(), range.clone(), true))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64url_matches_the_standard() {
+        assert_eq!(base64url(b""), "");
+        assert_eq!(base64url(b"f"), "Zg==");
+        assert_eq!(base64url(b"fo"), "Zm8=");
+        assert_eq!(base64url(b"foo"), "Zm9v");
+        assert_eq!(base64url(&[0xfb, 0xff]), "-_8=");
+        // FeatureFlags { reverse_scans: true }: field 1, varint 1.
+        let flags = pb::FeatureFlags {
+            reverse_scans: true,
+            ..Default::default()
+        };
+        assert_eq!(base64url(&prost::Message::encode_to_vec(&flags)), "CAE=");
+    }
+
+    #[test]
+    fn headers_and_regexes_escape() {
+        assert_eq!(
+            percent("projects/p/tables/t-1"),
+            "projects%2Fp%2Ftables%2Ft-1"
+        );
+        assert_eq!(exact_regex(b"a.b"), b"a\\.b");
+        assert!(check_key(&[]).is_err());
+        assert!(check_key(&[0; MAX_KEY_LEN]).is_ok());
+        assert!(check_key(&[0; MAX_KEY_LEN + 1]).is_err());
+        assert_eq!(now_micros() % 1000, 0);
+    }
+}

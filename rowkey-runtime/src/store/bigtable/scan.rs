@@ -1,0 +1,227 @@
+//! Paged range reads: one task per range reads a page (`rows_limit` rows, or fewer once the
+//! page passes its byte budget), drains it from the connection as it arrives, hands it over
+//! whole through a one-slot channel, and asks for the next page after the last key it
+//! delivered. The consumer's pace therefore bounds memory (three pages per range) without
+//! ever leaving frames unread on the HTTP/2 connection, and a failed page is simply read
+//! again from the same place.
+
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use futures_util::Stream;
+use googleapis_tonic_google_bigtable_v2::google::bigtable::v2 as pb;
+use pb::row_range::{EndKey, StartKey};
+use tokio::sync::mpsc;
+
+use super::chunks::RowMerger;
+use super::{AsyncBigtableStore, BigtableError, QUALIFIER};
+use crate::scan::KeyRange;
+use crate::store::{Row, RowStream};
+
+type Page = Result<Vec<Row>, BigtableError>;
+
+/// Starts reading `range` (reversed: from its end) on the store's runtime.
+pub(super) fn spawn(
+    store: AsyncBigtableStore,
+    range: KeyRange,
+    reversed: bool,
+) -> RowStream<BigtableError> {
+    let (tx, rx) = mpsc::channel::<Page>(1);
+    let handle = store.inner.handle.clone();
+    let task = handle.spawn(async move { read_pages(store, range, reversed, tx).await });
+    Box::pin(PageStream {
+        rx,
+        page: Vec::new().into_iter(),
+        task,
+    })
+}
+
+/// The row set of what is left of `range` after `cursor`, the last key delivered.
+fn remaining(range: &KeyRange, cursor: Option<&[u8]>, reversed: bool) -> pb::RowSet {
+    let start = match (cursor, reversed) {
+        (Some(c), false) => Some(StartKey::StartKeyOpen(c.to_vec())),
+        _ if range.start().is_empty() => None,
+        _ => Some(StartKey::StartKeyClosed(range.start().to_vec())),
+    };
+    let end = match (cursor, reversed) {
+        (Some(c), true) => Some(EndKey::EndKeyOpen(c.to_vec())),
+        _ => range.end().map(|e| EndKey::EndKeyOpen(e.to_vec())),
+    };
+    pb::RowSet {
+        row_keys: vec![],
+        row_ranges: vec![pb::RowRange {
+            start_key: start,
+            end_key: end,
+        }],
+    }
+}
+
+async fn read_pages(
+    store: AsyncBigtableStore,
+    range: KeyRange,
+    reversed: bool,
+    tx: mpsc::Sender<Page>,
+) {
+    if let Err(e) = store.ensure_schema().await {
+        let _ = tx.send(Err(e)).await;
+        return;
+    }
+    let config = &store.inner.config;
+    let page_rows = config.page_rows.max(1);
+    let mut cursor: Option<Vec<u8>> = None;
+    loop {
+        let page = store
+            .retrying("ReadRows", || {
+                store.read_rows(
+                    remaining(&range, cursor.as_deref(), reversed),
+                    i64::try_from(page_rows).unwrap_or(i64::MAX),
+                    reversed,
+                    config.page_bytes,
+                )
+            })
+            .await;
+        match page {
+            Ok((rows, cut_short)) => {
+                let more = cut_short || rows.len() >= page_rows;
+                if let Some((last, _)) = rows.last() {
+                    cursor = Some(last.clone());
+                }
+                // Waits while the consumer still has a page in hand: the bound on memory.
+                if !rows.is_empty() && tx.send(Ok(rows)).await.is_err() {
+                    return;
+                }
+                if !more {
+                    return;
+                }
+            }
+            Err(e) => {
+                let _ = tx.send(Err(e)).await;
+                return;
+            }
+        }
+    }
+}
+
+impl AsyncBigtableStore {
+    /// One ReadRows call, drained: up to `rows_limit` rows, ending early (`true`) once their
+    /// size passes `max_bytes`.
+    pub(super) async fn read_rows(
+        &self,
+        rows: pb::RowSet,
+        rows_limit: i64,
+        reversed: bool,
+        max_bytes: usize,
+    ) -> Result<(Vec<Row>, bool), BigtableError> {
+        let request = self
+            .request(pb::ReadRowsRequest {
+                table_name: self.inner.table_name.clone(),
+                app_profile_id: self.inner.config.app_profile.clone(),
+                rows: Some(rows),
+                filter: Some(self.filter()),
+                rows_limit,
+                reversed,
+                ..Default::default()
+            })
+            .await?;
+        let mut client = self.inner.data.clone();
+        let mut stream = client
+            .read_rows(request)
+            .await
+            .map_err(|s| BigtableError::status("ReadRows", &s))?
+            .into_inner();
+        let mut merger = RowMerger::new(reversed);
+        let mut out = Vec::new();
+        let mut bytes = 0usize;
+        let family = &self.inner.config.family;
+        while let Some(response) = stream
+            .message()
+            .await
+            .map_err(|s| BigtableError::status("ReadRows", &s))?
+        {
+            for chunk in response.chunks {
+                let Some(row) = merger.push(chunk).map_err(BigtableError::Protocol)? else {
+                    continue;
+                };
+                let value = row
+                    .cells
+                    .into_iter()
+                    .find(|c| c.family == *family && c.qualifier == QUALIFIER)
+                    .map(|c| c.value)
+                    .unwrap_or_default();
+                bytes += row.key.len() + value.len();
+                out.push((row.key, value));
+            }
+            if bytes >= max_bytes {
+                // Dropping the stream cancels the call; the next page starts after the last
+                // row kept, and a half-received row is simply read again.
+                return Ok((out, true));
+            }
+        }
+        merger.finish().map_err(BigtableError::Protocol)?;
+        Ok((out, false))
+    }
+}
+
+/// The consumer's side: the page in hand, and the channel the next one comes through.
+struct PageStream {
+    rx: mpsc::Receiver<Page>,
+    page: std::vec::IntoIter<Row>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for PageStream {
+    fn drop(&mut self) {
+        // A scan dropped half way stops reading at once.
+        self.task.abort();
+    }
+}
+
+impl Stream for PageStream {
+    type Item = Result<Row, BigtableError>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = self.get_mut();
+        loop {
+            if let Some(row) = this.page.next() {
+                return Poll::Ready(Some(Ok(row)));
+            }
+            match this.rx.poll_recv(cx) {
+                Poll::Ready(Some(Ok(page))) => this.page = page.into_iter(),
+                Poll::Ready(Some(Err(e))) => return Poll::Ready(Some(Err(e))),
+                Poll::Ready(None) => return Poll::Ready(None),
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_remaining_range_starts_or_ends_after_the_cursor() {
+        let r = KeyRange::new(b"a", Some(b"m"));
+        let fwd = remaining(&r, Some(b"c"), false);
+        assert_eq!(
+            fwd.row_ranges[0].start_key,
+            Some(StartKey::StartKeyOpen(b"c".to_vec()))
+        );
+        assert_eq!(
+            fwd.row_ranges[0].end_key,
+            Some(EndKey::EndKeyOpen(b"m".to_vec()))
+        );
+        let rev = remaining(&r, Some(b"c"), true);
+        assert_eq!(
+            rev.row_ranges[0].start_key,
+            Some(StartKey::StartKeyClosed(b"a".to_vec()))
+        );
+        assert_eq!(
+            rev.row_ranges[0].end_key,
+            Some(EndKey::EndKeyOpen(b"c".to_vec()))
+        );
+        let whole = remaining(&KeyRange::new(b"", None), None, false);
+        assert_eq!(whole.row_ranges[0].start_key, None);
+        assert_eq!(whole.row_ranges[0].end_key, None);
+    }
+}

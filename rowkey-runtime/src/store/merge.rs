@@ -1,0 +1,126 @@
+//! The salted merge, written once: [`MergeCore`] holds one waiting row per range and hands them
+//! out in logical key order (the key without its salt byte), forward or reversed. The blocking
+//! [`Merged`](super::Merged) iterator and the async [`MergedStream`](super::MergedStream) only
+//! decide how to fetch each range's next row; the ordering lives here.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use super::Row;
+
+/// A row waiting in the merge, ordered by its key without the salt byte (then by range, so equal
+/// keys, which cannot occur in one table, would still come out deterministically).
+struct Head {
+    key: Vec<u8>,
+    value: Vec<u8>,
+    skip: usize,
+    range: usize,
+    reverse: bool,
+}
+
+impl Head {
+    fn sort_key(&self) -> &[u8] {
+        self.key.get(self.skip..).unwrap_or(&[])
+    }
+}
+
+impl PartialEq for Head {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Head {}
+
+impl PartialOrd for Head {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Head {
+    // `BinaryHeap` is a max-heap: a forward merge wants the smallest key out first, so the
+    // comparison is reversed; a reverse merge wants the largest first.
+    fn cmp(&self, other: &Self) -> Ordering {
+        let by_key = self.sort_key().cmp(other.sort_key());
+        let by_range = self.range.cmp(&other.range);
+        if self.reverse {
+            by_key.then(other.range.cmp(&self.range))
+        } else {
+            by_key.reverse().then(by_range.reverse())
+        }
+    }
+}
+
+/// One waiting row per range, handed out in logical key order.
+pub(crate) struct MergeCore {
+    heap: BinaryHeap<Head>,
+    skip: usize,
+    reverse: bool,
+}
+
+impl MergeCore {
+    /// A merge that compares keys after their first `skip` bytes (1 for a salted key).
+    pub(crate) fn new(skip: usize, reverse: bool) -> Self {
+        MergeCore {
+            heap: BinaryHeap::new(),
+            skip,
+            reverse,
+        }
+    }
+
+    /// Range `range`'s next row.
+    pub(crate) fn push(&mut self, range: usize, (key, value): Row) {
+        self.heap.push(Head {
+            key,
+            value,
+            skip: self.skip,
+            range,
+            reverse: self.reverse,
+        });
+    }
+
+    /// The next row in order and the range it came from (whose next row must be pushed before
+    /// the following pop, or the range ended).
+    pub(crate) fn pop(&mut self) -> Option<(usize, Row)> {
+        let head = self.heap.pop()?;
+        Some((head.range, (head.key, head.value)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn drain(mut m: MergeCore, mut ranges: Vec<std::vec::IntoIter<Vec<u8>>>) -> Vec<Vec<u8>> {
+        for (i, r) in ranges.iter_mut().enumerate() {
+            if let Some(k) = r.next() {
+                m.push(i, (k, vec![]));
+            }
+        }
+        let mut out = vec![];
+        while let Some((i, (k, _))) = m.pop() {
+            out.push(k);
+            if let Some(k) = ranges[i].next() {
+                m.push(i, (k, vec![]));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn merges_on_the_key_after_the_salt_byte_both_ways() {
+        let forward = vec![
+            vec![vec![0, 1], vec![0, 4]].into_iter(),
+            vec![vec![1, 2], vec![1, 3]].into_iter(),
+        ];
+        let got = drain(MergeCore::new(1, false), forward);
+        assert_eq!(got, [vec![0, 1], vec![1, 2], vec![1, 3], vec![0, 4]]);
+        let backward = vec![
+            vec![vec![0, 4], vec![0, 1]].into_iter(),
+            vec![vec![1, 3], vec![1, 2]].into_iter(),
+        ];
+        let got = drain(MergeCore::new(1, true), backward);
+        assert_eq!(got, [vec![0, 4], vec![1, 3], vec![1, 2], vec![0, 1]]);
+    }
+}

@@ -1,0 +1,98 @@
+//! Retries and deadlines, written once for every networked store: how many attempts, how long
+//! each may take, and the backoff between them.
+
+use std::time::Duration;
+
+/// How a networked store retries transient failures, and how long each attempt may take.
+///
+/// An operation against a server that never answers fails after at most
+/// `max_attempts * (attempt_timeout + max_backoff)`: with the defaults, 3 attempts of 10 s
+/// and at most 1 s between them, 32 s. Only failures that are safe to repeat are retried:
+/// reads (they resume after the last row delivered) and idempotent writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// Attempts in all, the first included (at least 1).
+    pub max_attempts: u32,
+    /// The pause before the first retry; it doubles after each one.
+    pub initial_backoff: Duration,
+    /// The longest pause between attempts.
+    pub max_backoff: Duration,
+    /// The deadline of one attempt (one request, or one page of a scan).
+    pub attempt_timeout: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            max_attempts: 3,
+            initial_backoff: Duration::from_millis(50),
+            max_backoff: Duration::from_secs(1),
+            attempt_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// One attempt only, with the given deadline.
+    pub fn no_retries(attempt_timeout: Duration) -> Self {
+        RetryPolicy {
+            max_attempts: 1,
+            attempt_timeout,
+            ..RetryPolicy::default()
+        }
+    }
+
+    /// The pause before retry number `retry` (1 for the first retry): exponential, capped,
+    /// with up to half of it taken off at random so that clients cut off together do not come
+    /// back together.
+    pub fn backoff(&self, retry: u32) -> Duration {
+        let exp = self
+            .initial_backoff
+            .saturating_mul(1u32 << retry.saturating_sub(1).min(20));
+        let capped = exp.min(self.max_backoff);
+        let nanos = u64::try_from(capped.as_nanos()).unwrap_or(u64::MAX);
+        let jitter = if nanos < 2 { 0 } else { noise() % (nanos / 2) };
+        Duration::from_nanos(nanos - jitter)
+    }
+
+    /// Whether another attempt follows attempt number `attempt` (1-based).
+    pub(crate) fn retries_after(&self, attempt: u32) -> bool {
+        attempt < self.max_attempts.max(1)
+    }
+}
+
+/// A few bits of noise for jitter (no random-number crate for this).
+fn noise() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0),
+    );
+    h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_grows_and_is_capped() {
+        let p = RetryPolicy {
+            initial_backoff: Duration::from_millis(100),
+            max_backoff: Duration::from_millis(300),
+            ..RetryPolicy::default()
+        };
+        for _ in 0..50 {
+            let b1 = p.backoff(1);
+            assert!(b1 > Duration::from_millis(50) && b1 <= Duration::from_millis(100));
+            let b2 = p.backoff(2);
+            assert!(b2 > Duration::from_millis(100) && b2 <= Duration::from_millis(200));
+            assert!(p.backoff(30) <= Duration::from_millis(300));
+        }
+        assert!(p.retries_after(2) && !p.retries_after(3));
+        assert!(!RetryPolicy::no_retries(Duration::from_secs(1)).retries_after(1));
+    }
+}
