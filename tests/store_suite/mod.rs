@@ -116,9 +116,16 @@ pub fn exercise<S: Store>(store: S) {
             .collect();
         let mut want = expected.clone();
         want.reverse();
-        assert_eq!(back, want, "merged reverse scan is the forward order backwards");
+        assert_eq!(
+            back, want,
+            "merged reverse scan is the forward order backwards"
+        );
         let ranges = Reading::scan().sensor(3..7).ranges();
-        let back: Vec<Reading> = table.scan_rev(&ranges).unwrap().map(|r| r.unwrap().0).collect();
+        let back: Vec<Reading> = table
+            .scan_rev(&ranges)
+            .unwrap()
+            .map(|r| r.unwrap().0)
+            .collect();
         let mut want: Vec<Reading> = expected
             .iter()
             .filter(|r| (3..7).contains(&r.sensor))

@@ -140,12 +140,31 @@ pub trait AsyncStore: Send + Sync + 'static {
 }
 
 /// A batch write that did not complete: which keys were not written, and why.
-#[derive(Debug)]
 pub struct BatchError<E> {
     /// The keys that were not written; write them again.
     pub failed: Vec<Vec<u8>>,
     /// The first underlying error.
     pub source: E,
+}
+
+// By hand: a failed batch can list a million keys, and `unwrap` prints `Debug`.
+impl<E: fmt::Debug> fmt::Debug for BatchError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const SHOWN: usize = 3;
+        let first: Vec<String> = self
+            .failed
+            .iter()
+            .take(SHOWN)
+            .map(|k| crate::fmt::binary(k))
+            .collect();
+        f.debug_struct("BatchError")
+            .field(
+                "failed",
+                &format_args!("{} key(s), first {:?}", self.failed.len(), first),
+            )
+            .field("source", &self.source)
+            .finish()
+    }
 }
 
 impl<E: fmt::Display> fmt::Display for BatchError<E> {

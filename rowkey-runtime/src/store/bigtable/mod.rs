@@ -26,7 +26,8 @@
 //! [`BigtableConfig::batch_rows`] rows (Bigtable allows 100,000 mutations) and
 //! [`BigtableConfig::batch_bytes`]; per-row statuses that arrived before a stream broke are
 //! kept, so a failed batch lists exactly the rows not confirmed. Transient failures
-//! (UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED, a dropped connection, a deadline) are retried per
+//! (UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED, a dropped connection or a cancelled
+//! transport, a deadline) are retried per
 //! [`RetryPolicy`]; every attempt has a deadline. A missing table or column family is an error
 //! on the first read or write (checked once per store with the admin API's `GetTable`), not an
 //! empty result.
@@ -227,6 +228,40 @@ impl fmt::Display for BigtableError {
 
 impl std::error::Error for BigtableError {}
 
+// By hand: the I/O error inside `Runtime` is not `Clone`; its copy keeps the kind and message.
+impl Clone for BigtableError {
+    fn clone(&self) -> Self {
+        match self {
+            BigtableError::Connect(e) => BigtableError::Connect(e.clone()),
+            BigtableError::Status { op, code, message } => BigtableError::Status {
+                op,
+                code: *code,
+                message: message.clone(),
+            },
+            BigtableError::Timeout { op, after } => BigtableError::Timeout { op, after: *after },
+            BigtableError::Protocol(e) => BigtableError::Protocol(e.clone()),
+            BigtableError::Rejected { code, message } => BigtableError::Rejected {
+                code: *code,
+                message: message.clone(),
+            },
+            BigtableError::MissingTable(t) => BigtableError::MissingTable(t.clone()),
+            BigtableError::MissingFamily {
+                table,
+                family,
+                families,
+            } => BigtableError::MissingFamily {
+                table: table.clone(),
+                family: family.clone(),
+                families: families.clone(),
+            },
+            BigtableError::InvalidKey { len } => BigtableError::InvalidKey { len: *len },
+            BigtableError::Runtime(e) => {
+                BigtableError::Runtime(std::io::Error::new(e.kind(), e.to_string()))
+            }
+        }
+    }
+}
+
 impl From<std::io::Error> for BigtableError {
     fn from(e: std::io::Error) -> Self {
         BigtableError::Runtime(e)
@@ -260,7 +295,10 @@ impl BigtableError {
 }
 
 fn transient_code(code: i32) -> bool {
+    // CANCELLED is what tonic reports for a connection dropped under a call; rowkey never
+    // cancels a call it still waits for, so here it means the transport failed.
     code == tonic::Code::Unavailable as i32
+        || code == tonic::Code::Cancelled as i32
         || code == tonic::Code::DeadlineExceeded as i32
         || code == tonic::Code::Aborted as i32
 }
@@ -275,7 +313,11 @@ struct Inner {
     /// Headers every data request carries.
     routing: tonic::metadata::MetadataValue<tonic::metadata::Ascii>,
     features: tonic::metadata::MetadataValue<tonic::metadata::Ascii>,
-    schema_checked: tokio::sync::OnceCell<()>,
+    /// Set once the schema check has passed: the fast path of every call.
+    schema_ok: std::sync::atomic::AtomicBool,
+    /// The check in progress, and a failure shared by the calls that waited for it (so the 16
+    /// buckets of a scan share one check instead of queueing 16).
+    schema_check: tokio::sync::Mutex<Option<(std::time::Instant, BigtableError)>>,
 }
 
 /// One Bigtable table as an [`AsyncStore`]. Cheap to clone; clones share the connection.
@@ -464,7 +506,8 @@ impl AsyncBigtableStore {
                 handle,
                 routing: header(routing)?,
                 features: header(features)?,
-                schema_checked: tokio::sync::OnceCell::new(),
+                schema_ok: std::sync::atomic::AtomicBool::new(false),
+                schema_check: tokio::sync::Mutex::new(None),
                 table_name,
                 config,
             }),
@@ -543,11 +586,30 @@ impl AsyncBigtableStore {
         if !self.inner.config.check_schema {
             return Ok(());
         }
-        self.inner
-            .schema_checked
-            .get_or_try_init(|| self.retrying("GetTable", || self.check_schema()))
-            .await
-            .map(|_| ())
+        use std::sync::atomic::Ordering;
+        if self.inner.schema_ok.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        let mut failed = self.inner.schema_check.lock().await;
+        if self.inner.schema_ok.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        if let Some((at, e)) = failed.as_ref() {
+            if at.elapsed() < Duration::from_secs(1) {
+                return Err(e.clone());
+            }
+        }
+        match self.retrying("GetTable", || self.check_schema()).await {
+            Ok(()) => {
+                self.inner.schema_ok.store(true, Ordering::Release);
+                *failed = None;
+                Ok(())
+            }
+            Err(e) => {
+                *failed = Some((std::time::Instant::now(), e.clone()));
+                Err(e)
+            }
+        }
     }
 
     fn filter(&self) -> pb::RowFilter {
