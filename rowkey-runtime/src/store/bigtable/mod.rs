@@ -53,9 +53,9 @@ use crate::scan::KeyRange;
 
 const QUALIFIER: &[u8] = b"v";
 /// Bigtable's row-key limit.
-pub const MAX_KEY_LEN: usize = 4096;
+pub(crate) const MAX_KEY_LEN: usize = 4096;
 /// Bigtable's limit of mutations in one MutateRows request.
-pub const MAX_MUTATIONS: usize = 100_000;
+pub(crate) const MAX_MUTATIONS: usize = 100_000;
 const DATA_SCOPE: &str = "https://www.googleapis.com/auth/bigtable.data";
 const ADMIN_SCOPE: &str = "https://www.googleapis.com/auth/bigtable.admin.table";
 
@@ -84,7 +84,7 @@ pub struct BigtableConfig {
     pub page_rows: usize,
     /// Bytes per scan page: a page ends early once its rows pass this size.
     pub page_bytes: usize,
-    /// Rows per MutateRows request (at most [`MAX_MUTATIONS`]).
+    /// Rows per MutateRows request (at most 100,000, Bigtable's limit of mutations per request).
     pub batch_rows: usize,
     /// Bytes of keys and values per MutateRows request.
     pub batch_bytes: usize,
@@ -180,7 +180,7 @@ pub enum BigtableError {
         /// The families it has.
         families: Vec<String>,
     },
-    /// A key Bigtable cannot store: empty, or longer than [`MAX_KEY_LEN`]; nothing was sent.
+    /// A key Bigtable cannot store: empty, or longer than 4,096 bytes; nothing was sent.
     InvalidKey {
         /// The key's length.
         len: usize,
