@@ -512,30 +512,50 @@ fn proxy(target: &str) -> Proxy {
     }
 }
 
-#[test]
-fn a_connection_cut_mid_batch_loses_nothing_and_reports_exactly_the_unconfirmed_rows() {
-    let Some(host) = host() else { return };
-    let name = unique("cut");
+/// A fresh table reached two ways: directly, and through a proxy that can be cut, with small
+/// batch requests (500 rows, one at a time) so that a cut lands inside a batch.
+fn cut_setup(host: &str, name: &str, retry: RetryPolicy) -> (BigtableStore, Proxy, BigtableStore) {
+    let name = unique(name);
     let direct = BigtableStore::with_config(config(host, &name)).unwrap();
     direct.create_table(&[]).unwrap();
     let p = proxy(host);
-    let mut cfg = config(&p.addr, &name).retry(RetryPolicy::no_retries(Duration::from_secs(5)));
+    let mut cfg = config(&p.addr, &name).retry(retry);
     cfg.batch_rows = 500;
     cfg.batch_concurrency = 1;
     let through = BigtableStore::with_config(cfg).unwrap();
-    let rows: Vec<(Vec<u8>, Vec<u8>)> = (0..60_000u32)
-        .map(|i| (format!("row{i:08}").into_bytes(), vec![1u8; 64]))
-        .collect();
-    // Cut every connection once a part of the batch has gone through.
-    let cutter = {
-        let (cut, forwarded) = (Arc::clone(&p.cut), Arc::clone(&p.forwarded));
-        std::thread::spawn(move || {
-            while forwarded.load(Ordering::SeqCst) < 1_500_000 {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-            cut.store(true, Ordering::SeqCst);
-        })
-    };
+    (direct, p, through)
+}
+
+/// Rows `row00000000`.. with 64-byte values.
+fn numbered_rows(n: u32, fill: u8) -> Vec<(Vec<u8>, Vec<u8>)> {
+    (0..n)
+        .map(|i| (format!("row{i:08}").into_bytes(), vec![fill; 64]))
+        .collect()
+}
+
+/// Cuts the proxy's connections once `bytes` have gone through, and restores it after
+/// `restore` when given.
+fn cut_after(p: &Proxy, bytes: usize, restore: Option<Duration>) -> std::thread::JoinHandle<()> {
+    let (cut, forwarded) = (Arc::clone(&p.cut), Arc::clone(&p.forwarded));
+    std::thread::spawn(move || {
+        while forwarded.load(Ordering::SeqCst) < bytes {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        cut.store(true, Ordering::SeqCst);
+        if let Some(after) = restore {
+            std::thread::sleep(after);
+            cut.store(false, Ordering::SeqCst);
+        }
+    })
+}
+
+#[test]
+fn a_connection_cut_mid_batch_loses_nothing_and_reports_exactly_the_unconfirmed_rows() {
+    let Some(host) = host() else { return };
+    let (direct, p, through) =
+        cut_setup(host, "cut", RetryPolicy::no_retries(Duration::from_secs(5)));
+    let rows = numbered_rows(60_000, 1);
+    let cutter = cut_after(&p, 1_500_000, None);
     let err = through.write_batch(&rows).unwrap_err();
     cutter.join().unwrap();
     let failed: BTreeSet<Vec<u8>> = err.failed.iter().cloned().collect();
@@ -576,32 +596,17 @@ fn a_connection_cut_mid_batch_loses_nothing_and_reports_exactly_the_unconfirmed_
 #[test]
 fn a_connection_cut_and_restored_is_retried_to_completion() {
     let Some(host) = host() else { return };
-    let name = unique("retry");
-    let direct = BigtableStore::with_config(config(host, &name)).unwrap();
-    direct.create_table(&[]).unwrap();
-    let p = proxy(host);
-    let mut cfg = config(&p.addr, &name).retry(RetryPolicy {
-        max_attempts: 10,
-        initial_backoff: Duration::from_millis(100),
-        ..RetryPolicy::default()
-    });
-    cfg.batch_rows = 500;
-    cfg.batch_concurrency = 1;
-    let through = BigtableStore::with_config(cfg).unwrap();
-    let rows: Vec<(Vec<u8>, Vec<u8>)> = (0..40_000u32)
-        .map(|i| (format!("row{i:08}").into_bytes(), vec![2u8; 64]))
-        .collect();
-    let cutter = {
-        let (cut, forwarded) = (Arc::clone(&p.cut), Arc::clone(&p.forwarded));
-        std::thread::spawn(move || {
-            while forwarded.load(Ordering::SeqCst) < 1_000_000 {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-            cut.store(true, Ordering::SeqCst);
-            std::thread::sleep(Duration::from_millis(300));
-            cut.store(false, Ordering::SeqCst);
-        })
-    };
+    let (direct, p, through) = cut_setup(
+        host,
+        "retry",
+        RetryPolicy {
+            max_attempts: 10,
+            initial_backoff: Duration::from_millis(100),
+            ..RetryPolicy::default()
+        },
+    );
+    let rows = numbered_rows(40_000, 2);
+    let cutter = cut_after(&p, 1_000_000, Some(Duration::from_millis(300)));
     through.write_batch(&rows).unwrap();
     cutter.join().unwrap();
     assert_eq!(
@@ -610,7 +615,7 @@ fn a_connection_cut_and_restored_is_retried_to_completion() {
     );
     // Reads resume after a cut too.
     let p2 = proxy(host);
-    let mut cfg = config(&p2.addr, &name).retry(RetryPolicy {
+    let mut cfg = config(&p2.addr, &through.inner().config().table).retry(RetryPolicy {
         max_attempts: 10,
         initial_backoff: Duration::from_millis(100),
         ..RetryPolicy::default()
