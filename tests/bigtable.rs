@@ -71,8 +71,14 @@ fn emulator() -> Option<&'static str> {
             .local_addr()
             .ok()?
             .port();
-        let child = Command::new(bin)
-            .args(["-host", "127.0.0.1", "-port", &port.to_string()])
+        // A static is never dropped, so a watchdog shell ends the emulator with this process.
+        let script = format!(
+            "\"$0\" -host 127.0.0.1 -port {port} & e=$!; while kill -0 {} 2>/dev/null; do sleep 1; done; kill $e",
+            std::process::id()
+        );
+        let child = Command::new("sh")
+            .args(["-c", &script])
+            .arg(bin)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
