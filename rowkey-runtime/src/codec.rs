@@ -259,7 +259,8 @@ impl<T: KeyBytes + Encode + ?Sized, const N: usize> Codec<T> for MaxLen<N> {
         write_escaped(v.key_bytes(), sink);
     }
 
-    /// The bound guards writes only: a scan for a longer value looks for it as stored.
+    /// A scan for a longer value looks for it as it would be stored (no such key can exist,
+    /// so the scan finds nothing, which is the right answer).
     #[inline]
     fn write_eq<S: Sink>(v: &T, sink: &mut S) -> bool {
         write_escaped(v.key_bytes(), sink);
@@ -270,9 +271,18 @@ impl<T: KeyBytes + Encode + ?Sized, const N: usize> Codec<T> for MaxLen<N> {
 impl<'de, T: KeyBytes + Encode + Decode<'de>, const N: usize> CodecDecode<'de, T> for MaxLen<N> {
     #[inline]
     fn read<S: Source<'de>>(src: &mut S) -> Result<T, DecodeError> {
-        // A longer stored value still decodes: the bound guards writes, and refusing to
-        // read data already in the table would only lose it.
-        T::read(src)
+        // Only what the type can encode decodes: a key that decoded but could not be encoded
+        // again could not be fetched or scanned for either.
+        let at = src.pos();
+        let v = T::read(src)?;
+        let len = v.key_bytes().len();
+        if len > N {
+            return Err(DecodeError::new(
+                at,
+                DecodeErrorKind::TooLongForField { len, max: N },
+            ));
+        }
+        Ok(v)
     }
 }
 

@@ -212,6 +212,23 @@ pub enum DecodeErrorKind {
         /// The tag byte found.
         tag: u8,
     },
+    /// A variable-length value is longer than its `#[max_len(N)]` bound: the type could not
+    /// have encoded it. (The bound does not change the bytes: to read keys written under a
+    /// looser bound, raise it.)
+    TooLongForField {
+        /// The value's length in bytes.
+        len: usize,
+        /// The declared bound.
+        max: usize,
+    },
+    /// The key is longer than the key limit `#[rowkey(max_len = N)]`: the type could not
+    /// have encoded it.
+    KeyTooLong {
+        /// The key's length.
+        len: usize,
+        /// The limit.
+        max: usize,
+    },
 }
 
 impl DecodeError {
@@ -288,6 +305,14 @@ impl fmt::Display for DecodeError {
                 write!(f, "salt byte {found} is not below the {buckets} buckets")
             }
             DecodeErrorKind::UnknownTag { tag } => write!(f, "unknown record tag {tag}"),
+            DecodeErrorKind::TooLongForField { len, max } => write!(
+                f,
+                "value of {len} bytes is longer than max_len({max}); this type cannot have written it"
+            ),
+            DecodeErrorKind::KeyTooLong { len, max } => write!(
+                f,
+                "key of {len} bytes is longer than the key limit of {max}; this type cannot have written it"
+            ),
         }
     }
 }

@@ -111,6 +111,17 @@ impl<'de> Explainer<'de> {
             salt: None,
             salted_end: None,
         };
+        if bytes.len() > schema.limit {
+            let e = crate::DecodeError::new(
+                schema.limit,
+                crate::DecodeErrorKind::KeyTooLong {
+                    len: bytes.len(),
+                    max: schema.limit,
+                },
+            );
+            ex.failed = Some(e.to_string());
+            return ex;
+        }
         if let Some(salt) = schema.salt {
             match ex.reader.take_array::<1>() {
                 Ok([b]) => {

@@ -167,6 +167,9 @@ pub trait RowKey: Encode + Sized {
 
     /// Decodes a key, checking the salt byte against the salted fields (one hash). Never
     /// panics: any input gives the key or a [`DecodeError`] naming the field and offset.
+    /// Only canonical keys decode: exactly the bytes this type encodes, so every decoded key
+    /// encodes back to its own bytes (a value over its `#[max_len]` bound or a key over the
+    /// key limit is refused, as encoding refuses it).
     /// Borrowed fields (`&str`, `&[u8]`) borrow from `bytes` without copying.
     #[inline]
     fn decode<'de>(bytes: &'de [u8]) -> Result<Self, DecodeError>
@@ -206,6 +209,15 @@ pub trait RowKey: Encode + Sized {
 /// Reads the salt byte (range-checked, not re-hashed), every field, and the end of input.
 #[inline(always)]
 fn decode_fields<'de, K: RowKey + Decode<'de>>(bytes: &'de [u8]) -> Result<K, DecodeError> {
+    if bytes.len() > K::__LIMIT {
+        return Err(DecodeError::new(
+            K::__LIMIT,
+            DecodeErrorKind::KeyTooLong {
+                len: bytes.len(),
+                max: K::__LIMIT,
+            },
+        ));
+    }
     let mut r = Reader::new(bytes);
     if K::__SALT_BUCKETS != 0 {
         let [found] = r.take_array::<1>()?;
