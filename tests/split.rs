@@ -129,3 +129,40 @@ fn hbase_shell_line() {
         r#"create 'events', 'd', SPLITS => ["\x04", "\x08", "\x0C"]"#
     );
 }
+
+/// A record-type enum whose tag leads (no entity prefix), with tags far apart.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+enum Sparse {
+    #[tag(0)]
+    Low { id: u32 },
+    #[tag(9)]
+    High { id: u32 },
+    #[tag(200)]
+    Top { id: u32 },
+}
+
+#[test]
+fn a_leading_tag_splits_over_the_tags_that_exist() {
+    let splits = Sparse::split_points(4);
+    assert_eq!(splits, [vec![9u8], vec![200]]);
+    let keys: Vec<Vec<u8>> = (0..300u32)
+        .map(|i| match i % 3 {
+            0 => Sparse::Low { id: i },
+            1 => Sparse::High { id: i },
+            _ => Sparse::Top { id: i },
+        })
+        .map(|k| k.to_bytes().unwrap().to_vec())
+        .collect();
+    let counts = count_per_region(&splits, &keys);
+    assert!(counts.iter().all(|&c| c == 100), "every region holds keys: {counts:?}");
+    assert_eq!(Sparse::split_points(2), [vec![9u8]]);
+}
+
+#[test]
+fn absurd_region_counts_are_clamped_not_a_panic() {
+    let splits = Event::split_points(usize::MAX);
+    assert_eq!(splits.len(), rowkey::split::MAX_REGIONS - 1);
+    assert!(splits.windows(2).all(|w| w[0] < w[1]));
+    assert!(Event::split_points(0).is_empty());
+    assert_eq!(Sparse::split_points(usize::MAX).len(), 2);
+}

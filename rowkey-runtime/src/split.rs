@@ -69,14 +69,31 @@ impl Domain {
     }
 }
 
+/// The most regions [`split_points`] divides a table into; a larger request is clamped to it
+/// (HBase and Bigtable tables run to thousands of regions, not millions).
+pub const MAX_REGIONS: usize = 1 << 16;
+
 /// `regions - 1` ascending split keys for a table of `schema` keys (fewer when the leading
-/// field has fewer distinct prefixes than regions, e.g. a `bool`). A salted key is split at
-/// bucket boundaries, buckets subdivided over the next field's domain when there are more
-/// regions than buckets; an unsalted key over its leading field's domain.
+/// field has fewer distinct prefixes than regions, e.g. a `bool`; `regions` is clamped to
+/// [`MAX_REGIONS`]). A salted key is split at bucket boundaries, buckets subdivided over the
+/// next field's domain when there are more regions than buckets; an unsalted key over its
+/// leading field's domain; a record-type enum whose tag leads, over the tags that exist.
 pub fn split_points(schema: &Schema, regions: usize) -> Vec<Bytes> {
-    let n = regions.max(1) as u128;
-    let lead = leading_domain(schema);
-    let mut out: Vec<Vec<u8>> = Vec::with_capacity(regions.saturating_sub(1));
+    let regions = regions.clamp(1, MAX_REGIONS);
+    let n = regions as u128;
+    let tags = leading_tags(schema);
+    if let (None, Some(tags)) = (schema.salt, &tags) {
+        return tag_splits(tags, regions);
+    }
+    let lead = match &tags {
+        Some(tags) => Domain::interval(
+            1,
+            u64::from(tags[0]),
+            u128::from(tags[tags.len() - 1]) + 1,
+        ),
+        None => leading_domain(schema),
+    };
+    let mut out: Vec<Vec<u8>> = Vec::with_capacity(regions - 1);
     for i in 1..n {
         let key = match schema.salt {
             Some(salt) => {
@@ -101,6 +118,30 @@ pub fn split_points(schema: &Schema, regions: usize) -> Vec<Bytes> {
         }
     }
     out.into_iter().map(Bytes::from).collect()
+}
+
+/// The tags of a record-type enum with no entity prefix (its tag byte leads), ascending.
+fn leading_tags(schema: &Schema) -> Option<Vec<u8>> {
+    if !schema.fields.is_empty() || schema.variants.is_empty() {
+        return None;
+    }
+    let mut tags: Vec<u8> = schema.variants.iter().map(|v| v.tag).collect();
+    tags.sort_unstable();
+    tags.dedup();
+    Some(tags)
+}
+
+/// Splits at the tags themselves, as evenly as the record types allow: every region starts at
+/// a tag that exists, so every region can hold keys.
+fn tag_splits(tags: &[u8], regions: usize) -> Vec<Bytes> {
+    let mut out: Vec<Bytes> = Vec::new();
+    for i in 1..regions.min(tags.len()) {
+        let tag = tags[i * tags.len() / regions.min(tags.len())];
+        if tag != tags[0] && out.last().is_none_or(|last| last[0] < tag) {
+            out.push(Bytes::copy_from_slice(&[tag]));
+        }
+    }
+    out
 }
 
 /// `regions - 1` split keys at the quantiles of a sample of real keys: for leading fields whose
