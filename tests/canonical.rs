@@ -47,7 +47,10 @@ fn a_value_over_its_bound_is_refused_at_the_field() {
     ] {
         assert_eq!(err.field(), "tag");
         assert_eq!(err.offset(), 1);
-        assert_eq!(err.kind(), DecodeErrorKind::TooLongForField { len: 8, max: 4 });
+        assert_eq!(
+            err.kind(),
+            DecodeErrorKind::TooLongForField { len: 8, max: 4 }
+        );
     }
     let text = Bounded::explain(&bytes);
     assert!(text.contains("longer than max_len(4)"), "{text}");
@@ -66,7 +69,11 @@ fn a_key_over_the_limit_is_refused() {
     assert_eq!(err.kind(), DecodeErrorKind::KeyTooLong { len: 32, max: 16 });
     assert_eq!(err.offset(), 16);
     assert!(Limited::explain(&bytes).contains("longer than the key limit of 16"));
-    assert!(Limited { name: "a".repeat(30) }.to_bytes().is_err());
+    assert!(Limited {
+        name: "a".repeat(30)
+    }
+    .to_bytes()
+    .is_err());
 }
 
 #[test]
@@ -76,7 +83,10 @@ fn a_stored_key_the_type_cannot_address_is_reported_by_a_scan_not_misread() {
     let table = Table::<_, Bounded>::new(store);
     let rows: Vec<_> = table.scan(&Bounded::scan().ranges()).collect();
     assert_eq!(rows.len(), 1);
-    assert!(rows[0].is_err(), "a key this type cannot encode is an error, not a value");
+    assert!(
+        rows[0].is_err(),
+        "a key this type cannot encode is an error, not a value"
+    );
 }
 
 proptest! {

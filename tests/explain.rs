@@ -118,3 +118,27 @@ fn explains_nested_keys_and_escaped_bytes() {
     assert!(text.contains("b\"\\x00\\xFF\""), "{text}");
     assert!(text.contains("None"), "{text}");
 }
+
+/// A raw identifier and a borrowed field: names and types appear as users write them.
+#[derive(RowKey, Debug, PartialEq)]
+#[rowkey(allow_hotspot)]
+struct Raw<'a> {
+    r#type: &'a str,
+    #[salt(buckets = 4)]
+    id: u32,
+}
+
+#[test]
+fn raw_identifiers_and_lifetimes_read_as_written() {
+    let f = &Raw::SCHEMA.fields[0];
+    assert_eq!((f.name, f.rust_type), ("type", "&'a str"));
+    let md = Raw::SCHEMA.to_markdown();
+    assert!(md.contains("`type`") && md.contains("&'a str"), "{md}");
+    assert!(!md.contains("r#") && !md.contains("&'astr"), "{md}");
+    let key = Raw { r#type: "a", id: 1 }.to_bytes().unwrap();
+    let text = Raw::explain(&key);
+    assert!(!text.contains("r#type"), "{text}");
+    assert!(text.contains("md5(type, id)"), "{text}");
+    let err = Raw::decode(&key[..2]).unwrap_err();
+    assert_eq!(err.field(), "type");
+}

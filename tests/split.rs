@@ -154,7 +154,10 @@ fn a_leading_tag_splits_over_the_tags_that_exist() {
         .map(|k| k.to_bytes().unwrap().to_vec())
         .collect();
     let counts = count_per_region(&splits, &keys);
-    assert!(counts.iter().all(|&c| c == 100), "every region holds keys: {counts:?}");
+    assert!(
+        counts.iter().all(|&c| c == 100),
+        "every region holds keys: {counts:?}"
+    );
     assert_eq!(Sparse::split_points(2), [vec![9u8]]);
 }
 

@@ -86,11 +86,7 @@ pub fn split_points(schema: &Schema, regions: usize) -> Vec<Bytes> {
         return tag_splits(tags, regions);
     }
     let lead = match &tags {
-        Some(tags) => Domain::interval(
-            1,
-            u64::from(tags[0]),
-            u128::from(tags[tags.len() - 1]) + 1,
-        ),
+        Some(tags) => Domain::interval(1, u64::from(tags[0]), u128::from(tags[tags.len() - 1]) + 1),
         None => leading_domain(schema),
     };
     let mut out: Vec<Vec<u8>> = Vec::with_capacity(regions - 1);

@@ -14,7 +14,7 @@ fn read(field: &KeyField, de: &Lifetime) -> TokenStream {
     let p = private();
     let codec = codec_ty(field);
     let ty = field.ty;
-    let label = field.ident.to_string();
+    let label = super::name(field.ident);
     let ps = private_at(ty.span());
     let call = quote_spanned!(ty.span()=> <#codec as #ps::CodecDecode<#de, #ty>>::read);
     quote! {

@@ -33,7 +33,7 @@ fn widths(fields: &[KeyField]) -> TokenStream {
     let steps = fields.iter().map(|f| {
         let codec = codec_of(f);
         let l = local(f);
-        let label = f.ident.to_string();
+        let label = super::name(f.ident);
         quote! {
             __rowkey_n += match #codec::width(#l) {
                 #p::Ok(__rowkey_w) => __rowkey_w,

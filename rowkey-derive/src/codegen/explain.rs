@@ -54,7 +54,11 @@ pub fn expand(key: &Key) -> TokenStream {
         let open = format!("{name} {{ ");
         let shows = fields.iter().enumerate().map(|(i, f)| {
             let l = local(f);
-            let label = format!("{}{}: ", if i == 0 { "" } else { ", " }, f.ident);
+            let label = format!(
+                "{}{}: ",
+                if i == 0 { "" } else { ", " },
+                super::name(f.ident)
+            );
             let pt = private_at(f.ty.span());
             let ty = f.ty;
             let show = quote_spanned!(ty.span()=> <#ty as #pt::Explain>::explain);

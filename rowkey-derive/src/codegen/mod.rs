@@ -33,6 +33,26 @@ pub fn with_crate_path(path: Option<syn::Path>, f: impl FnOnce() -> TokenStream)
 }
 
 /// The runtime's hidden module, as generated code names it.
+/// An identifier as users read it in errors, layouts and explanations: `r#type` is `type`.
+pub fn name(ident: &Ident) -> String {
+    ident.unraw().to_string()
+}
+
+/// A field type as the layout tables and `SCHEMA` show it: the tokens as written, without the
+/// token stream's spaces (`&'a str`, `Vec<u8>`, `Cow<'a, [u8]>`). The one renderer of types.
+pub fn type_name(ty: &syn::Type) -> String {
+    quote::ToTokens::to_token_stream(ty)
+        .to_string()
+        .replace(" < ", "<")
+        .replace("< ", "<")
+        .replace(" >", ">")
+        .replace(" :: ", "::")
+        .replace(":: ", "::")
+        .replace("& ", "&")
+        .replace(" ,", ",")
+        .replace(" ;", ";")
+}
+
 pub fn private() -> TokenStream {
     private_at(proc_macro2::Span::call_site())
 }

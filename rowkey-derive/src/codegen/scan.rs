@@ -50,7 +50,7 @@ pub fn layout_doc(key: &Key) -> String {
     if let Some(s) = &key.salt {
         let names: Vec<String> = key.fields[..=s.field]
             .iter()
-            .map(|f| format!("`{}`", f.ident))
+            .map(|f| format!("`{}`", super::name(f.ident)))
             .collect();
         out.push_str(&format!(
             "| {row} | salt | `u8` | 1 | md5({}) % {} | bucket |\n",
@@ -60,9 +60,7 @@ pub fn layout_doc(key: &Key) -> String {
         row += 1;
     }
     for f in &key.fields {
-        let ty = quote::ToTokens::to_token_stream(f.ty)
-            .to_string()
-            .replace(' ', "");
+        let ty = super::type_name(f.ty);
         let width = match (f.codec, f.class) {
             (Codec::Fixed(n) | Codec::Md5(n), _) => n.to_string(),
             (Codec::ReverseTs, _) => "8".to_string(),
@@ -87,7 +85,7 @@ pub fn layout_doc(key: &Key) -> String {
         };
         out.push_str(&format!(
             "| {row} | `{}` | `{ty}` | {width} | {encoding} | {order} |\n",
-            f.ident
+            super::name(f.ident)
         ));
         row += 1;
     }
@@ -104,15 +102,7 @@ pub fn layout_doc(key: &Key) -> String {
             let own: Vec<String> = v
                 .fields
                 .iter()
-                .map(|f| {
-                    format!(
-                        "`{}: {}`",
-                        f.ident,
-                        quote::ToTokens::to_token_stream(f.ty)
-                            .to_string()
-                            .replace(' ', "")
-                    )
-                })
+                .map(|f| format!("`{}: {}`", super::name(f.ident), super::type_name(f.ty)))
                 .collect();
             out.push_str(&format!(
                 "\n`{}` (tag {}) then: {}\n",
@@ -421,7 +411,7 @@ pub fn expand(key: &Key) -> TokenStream {
     let names: Vec<String> = key
         .fields
         .iter()
-        .map(|f| format!("`{}`", f.ident))
+        .map(|f| format!("`{}`", super::name(f.ident)))
         .collect();
     let main_salting = Salting {
         buckets,
@@ -443,8 +433,11 @@ pub fn expand(key: &Key) -> TokenStream {
                 let vscan = format_ident!("{}{}Scan", ident, v.ident);
                 let method = selector(v.ident);
                 let tag = v.tag;
-                let vnames: Vec<String> =
-                    v.fields.iter().map(|f| format!("`{}`", f.ident)).collect();
+                let vnames: Vec<String> = v
+                    .fields
+                    .iter()
+                    .map(|f| format!("`{}`", super::name(f.ident)))
+                    .collect();
                 let sel_doc = format!(
                     "Narrows the scan to `{}` records (tag {tag}) and continues with their own fields ({}).",
                     v.ident,

@@ -2,7 +2,7 @@
 //! the salted field (the salt hashes the head).
 
 use proc_macro2::TokenStream;
-use quote::{quote, ToTokens};
+use quote::quote;
 
 use super::encode::writes;
 use super::{bind, codec_of, private, variant_match};
@@ -22,13 +22,8 @@ fn field_schemas(
         .enumerate()
         .map(|(i, f)| {
             let codec = codec_of(f);
-            let fname = f.ident.to_string();
-            let rust_type =
-                f.ty.to_token_stream()
-                    .to_string()
-                    .replace(" < ", "<")
-                    .replace(" >", ">")
-                    .replace("& ", "&");
+            let fname = super::name(f.ident);
+            let rust_type = super::type_name(f.ty);
             let order = match f.order {
                 Order::Ascending => quote!(#p::Order::Ascending),
                 Order::Descending => quote!(#p::Order::Descending),
@@ -84,7 +79,7 @@ pub fn expand(key: &Key) -> TokenStream {
     });
     let salt = match &key.salt {
         Some(s) => {
-            let names = key.fields[..=s.field].iter().map(|f| f.ident.to_string());
+            let names = key.fields[..=s.field].iter().map(|f| super::name(f.ident));
             let b = s.buckets;
             quote!(#p::Some(#p::SaltSchema { buckets: #b, hash: "md5", fields: &[#(#names),*] }))
         }
