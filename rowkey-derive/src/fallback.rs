@@ -1,11 +1,12 @@
 //! What is emitted when the input has errors: the errors, plus stub impls so that the user's
-//! other uses of the type (`Key::decode`, `key.to_bytes()`, `Key::MAX_LEN`) do not fail in a
-//! cascade of follow-on errors. The stubs are never compiled into a program, since the errors
-//! stop the build.
+//! other uses of the type (`Key::decode`, `key.to_bytes()`, `Key::MAX_LEN`, `Key::explain`,
+//! and `Key::scan()` chained through any field or record-type selector to `.ranges()`) do not
+//! fail in a cascade of follow-on errors. The stubs are never compiled into a program, since
+//! the errors stop the build.
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
-use syn::{DeriveInput, GenericParam, Lifetime, LifetimeParam};
+use syn::{Data, DeriveInput, Fields, GenericParam, Ident, Lifetime, LifetimeParam};
 
 use crate::codegen::private;
 
@@ -21,6 +22,8 @@ pub fn expand(input: &DeriveInput, error: syn::Error) -> TokenStream {
         .insert(0, GenericParam::Lifetime(LifetimeParam::new(de.clone())));
     let (de_impl_generics, _, _) = generics.split_for_impl();
     let name = ident.to_string();
+    let vis = &input.vis;
+    let (steps, selectors) = scan_steps(input);
     quote! {
         #error
 
@@ -70,6 +73,79 @@ pub fn expand(input: &DeriveInput, error: syn::Error) -> TokenStream {
                     ::core::unreachable!()
                 }
             }
+
+            #[automatically_derived]
+            impl #impl_generics #p::Explain for #ident #ty_generics #where_clause {
+                fn explain(&self, _: &mut ::std::string::String) {
+                    ::core::unreachable!()
+                }
+            }
+
+            /// The scan builder's stand-in: every step of the real one, taking anything.
+            #vis struct __RowkeyScan;
+
+            impl __RowkeyScan {
+                #(
+                    #vis fn #steps<__RowkeyArg>(self, _: __RowkeyArg) -> Self {
+                        self
+                    }
+                )*
+                #(
+                    #vis fn #selectors(self) -> Self {
+                        self
+                    }
+                )*
+                #vis fn ranges(self) -> #p::KeyRanges {
+                    ::core::unreachable!()
+                }
+            }
+
+            #[automatically_derived]
+            impl #impl_generics #ident #ty_generics #where_clause {
+                #vis fn scan() -> __RowkeyScan {
+                    __RowkeyScan
+                }
+                #vis fn explain(_: &[::core::primitive::u8]) -> ::std::string::String {
+                    ::core::unreachable!()
+                }
+            }
         };
     }
+}
+
+/// The methods a scan builder of this input would have: every field name (taking a value or a
+/// range), and for an enum every record type's selector (taking nothing). Names the real
+/// builder could not have (`ranges`, keywords) are left out: they are errors already.
+fn scan_steps(input: &DeriveInput) -> (Vec<Ident>, Vec<Ident>) {
+    use syn::ext::IdentExt;
+    let mut seen = std::collections::HashSet::new();
+    seen.insert("ranges".to_string());
+    let mut fields: Vec<Ident> = Vec::new();
+    let mut add_fields = |all: &Fields| {
+        for f in all.iter().filter_map(|f| f.ident.as_ref()) {
+            if seen.insert(f.unraw().to_string()) {
+                fields.push(f.clone());
+            }
+        }
+    };
+    let mut selectors: Vec<Ident> = Vec::new();
+    match &input.data {
+        Data::Struct(s) => add_fields(&s.fields),
+        Data::Enum(e) => {
+            for v in &e.variants {
+                add_fields(&v.fields);
+            }
+            for v in &e.variants {
+                let name = crate::ast::selector_name(&v.ident);
+                if ["crate", "self", "super", "Self", "_"].contains(&name.as_str()) {
+                    continue;
+                }
+                if seen.insert(name) {
+                    selectors.push(crate::codegen::scan::selector(&v.ident));
+                }
+            }
+        }
+        Data::Union(_) => {}
+    }
+    (fields, selectors)
 }

@@ -14,4 +14,9 @@ fn main() {
     let _ = Key::decode(&[]);
     let _ = [0u8; Key::MAX_LEN];
     println!("{}", Key::SCHEMA.to_markdown());
+    for range in &Key::scan().name("a").ranges() {
+        println!("{:?}", range.start());
+    }
+    let _ = Key::scan().ranges().len();
+    print!("{}", Key::explain(&[1, 2]));
 }

@@ -7,7 +7,7 @@
 mod decode;
 mod encode;
 mod explain;
-mod scan;
+pub(crate) mod scan;
 mod schema;
 
 use proc_macro2::{Ident, TokenStream};

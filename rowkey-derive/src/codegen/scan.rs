@@ -121,7 +121,7 @@ pub fn layout_doc(key: &Key) -> String {
 
 /// A record type's selector method: its name in `snake_case` (see `ast::snake_case`), raw
 /// when that is a keyword (`Type` -> `r#type`).
-fn selector(ident: &syn::Ident) -> syn::Ident {
+pub fn selector(ident: &syn::Ident) -> syn::Ident {
     let name = crate::ast::selector_name(ident);
     syn::parse_str::<syn::Ident>(&name).unwrap_or_else(|_| syn::Ident::new_raw(&name, ident.span()))
 }

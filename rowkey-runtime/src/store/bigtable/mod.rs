@@ -109,7 +109,7 @@ impl BigtableConfig {
             app_profile: String::new(),
             retry: RetryPolicy::default(),
             connect_timeout: Duration::from_secs(5),
-            page_rows: 1_000,
+            page_rows: 10_000,
             page_bytes: 4 << 20,
             batch_rows: 10_000,
             batch_bytes: 4 << 20,
