@@ -259,7 +259,7 @@ fn a_large_salted_table_scans_exactly_with_a_slow_consumer() {
         rss_before,
         peak_rss_mib()
     );
-    // The scans hold a few pages per bucket, not the table: 16 buckets x 3 pages x 1,000 rows.
+    // The scans hold a few pages per bucket, not the table: 16 buckets x 3 pages x 10,000 rows.
     assert!(
         peak_rss_mib() - rss_before < 150.0,
         "scans grew peak memory from {rss_before:.0} to {:.0} MiB",
