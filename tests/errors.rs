@@ -93,6 +93,11 @@ fn key_over_max_len_is_refused() {
     .to_bytes()
     .unwrap_err();
     assert_eq!(e.kind(), EncodeErrorKind::KeyTooLong { len: 13, max: 12 });
+    assert_eq!(e.offset(), Some(12), "the first byte past the limit");
+    assert_eq!(
+        e.to_string(),
+        "at byte 12: key of 13 bytes is longer than the key limit of 12 bytes"
+    );
     assert_eq!(Short::MAX_LEN, 12);
 }
 

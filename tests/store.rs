@@ -76,10 +76,26 @@ fn a_key_that_cannot_be_encoded_fails_the_batch_before_writing() {
     ];
     let err = table.put_batch(keys.iter().map(|k| (k, b"v"))).unwrap_err();
     assert!(
-        matches!(err, rowkey::store::TableError::Encode { index: 1, .. }),
+        matches!(
+            err,
+            rowkey::store::TableError::Encode { index: Some(1), .. }
+        ),
         "{err}"
     );
+    assert!(err
+        .to_string()
+        .starts_with("key 1 of the batch cannot be encoded: field `code`"));
     assert!(table.store().is_empty(), "nothing was written");
+    // A single key's error does not pretend to be a batch's.
+    let err = table.put(&keys[1], b"v").unwrap_err();
+    assert!(
+        matches!(err, rowkey::store::TableError::Encode { index: None, .. }),
+        "{err}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "the key cannot be encoded: field `code` at byte 0: value of 8 bytes does not fit `fixed(2)`; it is refused, never truncated"
+    );
 }
 
 #[test]

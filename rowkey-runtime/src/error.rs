@@ -95,7 +95,8 @@ impl EncodeError {
         self.field
     }
 
-    /// The byte offset in the key at which the refused field starts.
+    /// The byte offset in the key at which the refused field starts; for a key over the key
+    /// limit, the first byte past the limit.
     pub const fn offset(&self) -> Option<usize> {
         self.offset
     }
@@ -108,12 +109,11 @@ impl EncodeError {
 
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if !self.field.is_empty() {
-            write!(f, "field `{}`", self.field)?;
-            if let Some(off) = self.offset {
-                write!(f, " at byte {off}")?;
-            }
-            f.write_str(": ")?;
+        match (self.field.is_empty(), self.offset) {
+            (false, Some(off)) => write!(f, "field `{}` at byte {off}: ", self.field)?,
+            (false, None) => write!(f, "field `{}`: ", self.field)?,
+            (true, Some(off)) => write!(f, "at byte {off}: ")?,
+            (true, None) => {}
         }
         match self.kind {
             EncodeErrorKind::TooLongForFixed { len, width } => write!(

@@ -90,10 +90,12 @@ pub trait RowKey: Encode + Sized {
         let salt = usize::from(Self::__SALT_BUCKETS != 0);
         let len = salt + self.encoded_width().map_err(|e| e.within(salt))?;
         if len > Self::__LIMIT {
+            // The offset is the first byte past the limit: where the key stops fitting.
             return Err(EncodeError::new(EncodeErrorKind::KeyTooLong {
                 len,
                 max: Self::__LIMIT,
-            }));
+            })
+            .within(Self::__LIMIT));
         }
         Ok(len)
     }

@@ -9,7 +9,7 @@ use std::task::{Context, Poll};
 use futures_util::{Stream, StreamExt};
 
 use super::merge::MergeCore;
-use super::table::{decode_row, encode_batch};
+use super::table::{decode_row, encode_batch, single};
 use super::{AsyncStore, RowStream, TableError};
 use crate::field::Decode;
 use crate::key::RowKey;
@@ -37,8 +37,7 @@ impl<S: AsyncStore, K: RowKey> AsyncTable<S, K> {
     }
 
     fn key(key: &K) -> Result<crate::bytes::Bytes, TableError<S::Error>> {
-        key.to_bytes()
-            .map_err(|error| TableError::Encode { index: 0, error })
+        key.to_bytes().map_err(single)
     }
 
     /// Writes one row.

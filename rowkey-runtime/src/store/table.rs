@@ -14,10 +14,10 @@ use crate::scan::KeyRanges;
 /// A failed table operation.
 #[derive(Debug)]
 pub enum TableError<E> {
-    /// A key could not be encoded; nothing was written. `index` is its place in a batch.
+    /// A key could not be encoded; nothing was written.
     Encode {
-        /// The key's index in the batch (0 for single operations).
-        index: usize,
+        /// The key's place in a batch; `None` for a single put, get or delete.
+        index: Option<usize>,
         /// Why.
         error: EncodeError,
     },
@@ -37,8 +37,12 @@ pub enum TableError<E> {
 impl<E: fmt::Display> fmt::Display for TableError<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TableError::Encode { index, error } => {
-                write!(f, "key {index} cannot be encoded: {error}")
+            TableError::Encode {
+                index: Some(index),
+                error,
+            } => write!(f, "key {index} of the batch cannot be encoded: {error}"),
+            TableError::Encode { index: None, error } => {
+                write!(f, "the key cannot be encoded: {error}")
             }
             TableError::Decode { key, error } => {
                 write!(
@@ -86,25 +90,19 @@ impl<S: Store, K: RowKey> Table<S, K> {
 
     /// Writes one row.
     pub fn put(&self, key: &K, value: &[u8]) -> Result<(), TableError<S::Error>> {
-        let k = key
-            .to_bytes()
-            .map_err(|error| TableError::Encode { index: 0, error })?;
+        let k = key.to_bytes().map_err(single)?;
         self.store.put(&k, value).map_err(TableError::Store)
     }
 
     /// Reads one row.
     pub fn get(&self, key: &K) -> Result<Option<Vec<u8>>, TableError<S::Error>> {
-        let k = key
-            .to_bytes()
-            .map_err(|error| TableError::Encode { index: 0, error })?;
+        let k = key.to_bytes().map_err(single)?;
         self.store.get(&k).map_err(TableError::Store)
     }
 
     /// Deletes one row.
     pub fn delete(&self, key: &K) -> Result<(), TableError<S::Error>> {
-        let k = key
-            .to_bytes()
-            .map_err(|error| TableError::Encode { index: 0, error })?;
+        let k = key.to_bytes().map_err(single)?;
         self.store.delete(&k).map_err(TableError::Store)
     }
 
@@ -163,6 +161,11 @@ impl<S: Store, K: RowKey> Table<S, K> {
     }
 }
 
+/// The error of a single-key operation whose key cannot be encoded.
+pub(super) fn single<E>(error: EncodeError) -> TableError<E> {
+    TableError::Encode { index: None, error }
+}
+
 pub(super) fn decode_row<K: RowKey + for<'de> Decode<'de>, E>(
     (key, value): Row,
 ) -> Result<(K, Vec<u8>), TableError<E>> {
@@ -179,9 +182,10 @@ pub(super) fn encode_batch<'r, K: RowKey + 'r, V: AsRef<[u8]> + 'r, E>(
 ) -> Result<Vec<Row>, TableError<E>> {
     let mut encoded = Vec::new();
     for (index, (key, value)) in rows.into_iter().enumerate() {
-        let k = key
-            .to_bytes()
-            .map_err(|error| TableError::Encode { index, error })?;
+        let k = key.to_bytes().map_err(|error| TableError::Encode {
+            index: Some(index),
+            error,
+        })?;
         encoded.push((k.to_vec(), value.as_ref().to_vec()));
     }
     Ok(encoded)
