@@ -4,7 +4,9 @@
 
 mod store_suite;
 
-use rowkey::store::{FjallStore, MemStore, Store, Table};
+#[cfg(feature = "fjall")]
+use rowkey::store::FjallStore;
+use rowkey::store::{MemStore, Store, Table};
 use rowkey::RowKey;
 use store_suite::{exercise, Reading};
 
@@ -21,12 +23,14 @@ fn memory_store() {
     exercise(MemStore::new());
 }
 
+#[cfg(feature = "fjall")]
 #[test]
 fn fjall_store_on_disk() {
     let dir = tempfile::tempdir().unwrap();
     exercise(FjallStore::open(dir.path(), "readings").unwrap());
 }
 
+#[cfg(feature = "fjall")]
 #[test]
 fn fjall_persists_across_reopen() {
     let dir = tempfile::tempdir().unwrap();

@@ -15,6 +15,7 @@ mod key;
 pub mod salt;
 pub mod scan;
 pub mod schema;
+mod serialize;
 pub mod sink;
 pub mod source;
 pub mod split;

@@ -8,24 +8,19 @@
 //! values the field cannot produce.
 
 use bytes::Bytes;
-use serde::Serialize;
 
 use crate::schema::Schema;
 
 /// The interval a field's leading encoded bytes range over, read as a big-endian number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Domain {
     /// How many leading bytes the interval describes (1..=8).
     pub bytes: u8,
     /// The lowest value (inclusive).
     pub lo: u64,
-    /// One past the highest value (exclusive), at most `2^(8 * bytes)`, as u128 to hold 2^64.
-    #[serde(serialize_with = "ser_u128")]
+    /// One past the highest value (exclusive), at most `2^(8 * bytes)`, as u128 to hold 2^64
+    /// (serialized as a decimal string, which every JSON reader holds exactly).
     pub hi: u128,
-}
-
-fn ser_u128<S: serde::Serializer>(v: &u128, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&v.to_string())
 }
 
 impl Domain {

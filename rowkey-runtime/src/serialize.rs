@@ -1,0 +1,78 @@
+//! `serde::Serialize` for the layout types ([`Schema`] and its parts, [`Domain`]), written by
+//! hand: the encoding core then needs no `serde_derive`, which (from serde 1.0.220 on) would
+//! bring a second major version of `syn` into every build that uses rowkey. The output is what
+//! `#[derive(Serialize)]` gave: structs as maps of their fields, `Order` as a snake_case string,
+//! `Domain::hi` as a decimal string.
+
+use serde::ser::{Serialize, SerializeStruct, Serializer};
+
+use crate::schema::{FieldSchema, Order, SaltSchema, Schema, VariantSchema};
+use crate::split::Domain;
+
+/// `impl Serialize` for a struct, as a map of the listed fields in order.
+macro_rules! serialize_struct {
+    ($ty:ident { $($field:ident),* $(,)? }) => {
+        impl Serialize for $ty {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                // Destructured without `..`: a field added to the type and not listed here
+                // is a compile error, not a field silently missing from the output.
+                let $ty { $($field),* } = self;
+                const FIELDS: &[&str] = &[$(stringify!($field)),*];
+                let mut st = serializer.serialize_struct(stringify!($ty), FIELDS.len())?;
+                $(st.serialize_field(stringify!($field), $field)?;)*
+                st.end()
+            }
+        }
+    };
+}
+
+serialize_struct!(Schema {
+    name,
+    fields,
+    variants,
+    salt,
+    fixed_len,
+    max_len,
+    limit,
+    allow_hotspot,
+});
+serialize_struct!(FieldSchema {
+    name,
+    rust_type,
+    offset,
+    width,
+    max_width,
+    encoding,
+    order,
+    attributes,
+    salted,
+    nested,
+    domain,
+});
+serialize_struct!(VariantSchema { name, tag, fields });
+serialize_struct!(SaltSchema {
+    buckets,
+    hash,
+    fields
+});
+
+impl Serialize for Order {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (index, name) = match self {
+            Order::Ascending => (0, "ascending"),
+            Order::Descending => (1, "descending"),
+            Order::Unordered => (2, "unordered"),
+        };
+        serializer.serialize_unit_variant("Order", index, name)
+    }
+}
+
+impl Serialize for Domain {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut st = serializer.serialize_struct("Domain", 3)?;
+        st.serialize_field("bytes", &self.bytes)?;
+        st.serialize_field("lo", &self.lo)?;
+        st.serialize_field("hi", &self.hi.to_string())?;
+        st.end()
+    }
+}
