@@ -234,7 +234,7 @@ mod hand {
 
 #[inline(never)]
 fn gen_encode(ev: &Event, salt: u8, out: &mut [u8]) -> usize {
-    ev.encode_to_slice_with_salt(Some(salt), out).unwrap()
+    ev.__encode_to_slice_with_salt(Some(salt), out).unwrap()
 }
 
 /// Not inlined, like `hand::range`: both are called, and both return their ranges.

@@ -6,7 +6,10 @@
 use std::error::Error;
 use std::fmt::Write as _;
 
-use rowkey::example::{CustomerOrder, Event, HostLog, Leaderboard};
+#[path = "../src/example.rs"]
+mod example;
+
+use example::{CustomerOrder, Event, HostLog, Leaderboard};
 use rowkey::RowKey;
 
 fn main() -> Result<(), Box<dyn Error>> {

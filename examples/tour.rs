@@ -5,7 +5,10 @@
 
 use std::error::Error;
 
-use rowkey::example::{CustomerOrder, Event, HostLog, Leaderboard};
+#[path = "../src/example.rs"]
+mod example;
+
+use example::{CustomerOrder, Event, HostLog, Leaderboard};
 use rowkey::{fmt::binary, Hashed, RowKey};
 
 fn show<K: RowKey + std::fmt::Debug>(key: &K) -> Result<Vec<u8>, Box<dyn Error>> {

@@ -1,8 +1,10 @@
 //! Example keys from the HBase guide's case studies, with the docs the derive generates: see
-//! [`EventScan`] or [`Event::scan`] for a layout table, and [`Event::SCHEMA`](crate::RowKey::SCHEMA)
-//! for the same as data. The examples (`cargo run --example tour`, `--example layouts`) use them.
+//! [`EventScan`] or [`Event::scan`] for a layout table, and [`Event::SCHEMA`](rowkey::RowKey::SCHEMA)
+//! for the same as data. The examples (`cargo run --example tour`, `--example layouts`) and the
+//! tests use them, including this file by path.
+#![allow(dead_code)]
 
-use crate::{Hashed, RowKey};
+use rowkey::{Hashed, RowKey};
 
 /// DESIGN.md's event key: one user's events, newest first, spread over 16 salt buckets.
 #[derive(RowKey, Debug, Clone, PartialEq)]

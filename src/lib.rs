@@ -33,6 +33,9 @@
 extern crate self as rowkey;
 
 pub mod attributes;
+// Compiled for the docs only (the derive's generated docs, shown on real keys); the examples
+// and tests include the same file by path, so dependents do not compile four derives for it.
+#[cfg(doc)]
 pub mod example;
 
 /// The README's examples, compiled and run as doctests so they cannot drift.
@@ -41,4 +44,13 @@ pub mod example;
 pub struct ReadmeDoctests;
 
 pub use rowkey_derive::RowKey;
-pub use rowkey_runtime::*;
+// The public API, by name: the key trait and its errors, scan ranges, the layout as data,
+// hashed fields, and the `fmt`, `split` and `store` modules.
+pub use rowkey_runtime::{
+    bytes, fmt, split, store, Decode, DecodeError, DecodeErrorKind, Encode, EncodeError,
+    EncodeErrorKind, FieldSchema, HashInput, Hashed, KeyRange, KeyRanges, Order, RowKey,
+    SaltSchema, ScanRange, Schema, VariantSchema,
+};
+
+#[doc(hidden)]
+pub use rowkey_runtime::__private;

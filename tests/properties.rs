@@ -284,25 +284,6 @@ proptest! {
             prop_assert!(matches!(back.name, Cow::Owned(_)), "escaped Cow is owned");
         }
     }
-
-    #[test]
-    fn fixed_padding_matches_the_naive_copy(src in prop::collection::vec(any::<u8>(), 0..=16)) {
-        fn naive<const N: usize>(s: &[u8]) -> [u8; N] {
-            let mut out = [0u8; N];
-            out[..s.len()].copy_from_slice(s);
-            out
-        }
-        prop_assert_eq!(rowkey::codec::pad::<16>(&src), naive::<16>(&src));
-        if src.len() <= 8 {
-            prop_assert_eq!(rowkey::codec::pad::<8>(&src), naive::<8>(&src));
-        }
-        if src.len() <= 3 {
-            prop_assert_eq!(rowkey::codec::pad::<3>(&src), naive::<3>(&src));
-        }
-        if src.len() <= 12 {
-            prop_assert_eq!(rowkey::codec::pad::<12>(&src), naive::<12>(&src));
-        }
-    }
 }
 
 #[derive(RowKey, Debug, PartialEq)]

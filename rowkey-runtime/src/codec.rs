@@ -527,3 +527,31 @@ impl<'de, T, C: CodecDecode<'de, T>> CodecDecode<'de, T> for Desc<C> {
         C::read(&mut Inverted(src))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::pad;
+
+    proptest! {
+        #[test]
+        fn fixed_padding_matches_the_naive_copy(src in prop::collection::vec(any::<u8>(), 0..=16)) {
+            fn naive<const N: usize>(s: &[u8]) -> [u8; N] {
+                let mut out = [0u8; N];
+                out[..s.len()].copy_from_slice(s);
+                out
+            }
+            prop_assert_eq!(pad::<16>(&src), naive::<16>(&src));
+            if src.len() <= 8 {
+                prop_assert_eq!(pad::<8>(&src), naive::<8>(&src));
+            }
+            if src.len() <= 3 {
+                prop_assert_eq!(pad::<3>(&src), naive::<3>(&src));
+            }
+            if src.len() <= 12 {
+                prop_assert_eq!(pad::<12>(&src), naive::<12>(&src));
+            }
+        }
+    }
+}

@@ -105,15 +105,16 @@ pub trait RowKey: Encode + Sized {
     /// meaningful is written and the error says why.
     #[inline]
     fn encode_to_slice(&self, out: &mut [u8]) -> Result<usize, EncodeError> {
-        self.encode_to_slice_with_salt(self.salt_bucket(), out)
+        self.__encode_to_slice_with_salt(self.salt_bucket(), out)
     }
 
-    /// [`RowKey::encode_to_slice`] with the salt byte computed by the caller, to time or
-    /// cache the hash separately. `salt` must be `self.salt_bucket()`: this is checked in
-    /// debug builds, and a wrong salt writes a key that [`RowKey::decode`] refuses.
+    /// [`RowKey::encode_to_slice`] with the salt byte computed by the caller: the benchmark's
+    /// way to time the hash separately. Not public API: `salt` must be `self.salt_bucket()`,
+    /// checked in debug builds only (a wrong salt writes a key that [`RowKey::decode`]
+    /// refuses).
     #[doc(hidden)]
     #[inline(always)]
-    fn encode_to_slice_with_salt(
+    fn __encode_to_slice_with_salt(
         &self,
         salt: Option<u8>,
         out: &mut [u8],
@@ -163,7 +164,7 @@ pub trait RowKey: Encode + Sized {
     fn to_bytes(&self) -> Result<Bytes, EncodeError> {
         let len = self.__checked_len()?;
         let mut v = vec![0u8; len];
-        self.encode_to_slice_with_salt(self.salt_bucket(), &mut v)?;
+        self.__encode_to_slice_with_salt(self.salt_bucket(), &mut v)?;
         Ok(Bytes::from(v))
     }
 

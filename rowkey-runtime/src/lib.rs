@@ -5,24 +5,25 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod codec;
-pub mod error;
-pub mod explain;
-pub mod field;
+// The public API is the list below, by name; everything else is plumbing, reachable by the
+// derive through the hidden `__private` module only.
+mod codec;
+mod error;
+mod explain;
+mod field;
 pub mod fmt;
 mod hashed;
 mod key;
-pub mod salt;
-pub mod scan;
-pub mod schema;
+mod salt;
+mod scan;
+mod schema;
 mod serialize;
-pub mod sink;
-pub mod source;
+mod sink;
+mod source;
 pub mod split;
 pub mod store;
-pub mod text;
+mod text;
 
-/// The `bytes` crate, re-exported so that `encode_into(&mut BytesMut)` needs no version match.
 pub use bytes;
 
 pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
@@ -32,16 +33,12 @@ pub use crate::key::RowKey;
 pub use crate::scan::{KeyRange, KeyRanges, ScanRange};
 pub use crate::schema::{FieldSchema, Order, SaltSchema, Schema, VariantSchema};
 
-/// What the generated code names; not public API, and may change in any release.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::__scan_arg;
     pub use crate::codec::{
         Codec, CodecDecode, Desc, Fixed, MaxLen, Md5, Natural, Reverse, ReverseTs,
     };
-    /// The `bytes` crate, re-exported so that `encode_into(&mut BytesMut)` needs no version match.
-    pub use bytes;
-
-    pub use crate::__scan_arg;
     pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
     pub use crate::explain::{Explain, Explainer};
     pub use crate::field::{Decode, Encode};
@@ -56,6 +53,7 @@ pub mod __private {
     pub use crate::sink::Sink;
     pub use crate::source::Source;
     pub use crate::split::Domain;
+    pub use crate::text::{FromKeyBytes, KeyBytes};
     pub use core::marker::PhantomData;
     pub use core::ops::Bound;
     pub use core::option::Option::{self, None, Some};

@@ -11,7 +11,7 @@ use crate::error::{DecodeError, DecodeErrorKind};
 /// A cursor over key bytes.
 ///
 /// Reads take a `mask` that is XORed into every stored byte: `0x00` reads bytes as stored,
-/// `0xFF` reads a `#[desc]` field's inverted bytes back. [`Inverted`] flips the mask, so a
+/// `0xFF` reads a `#[desc]` field's inverted bytes back. `Inverted` flips the mask, so a
 /// `#[desc]` field nested in another reads plainly again, at any depth.
 pub trait Source<'de> {
     /// The absolute offset of the next byte.
@@ -67,12 +67,6 @@ impl<'de> Reader<'de> {
     #[inline(always)]
     pub fn new(buf: &'de [u8]) -> Self {
         Reader { buf, pos: 0 }
-    }
-
-    /// A reader positioned at `pos` (offsets in errors stay absolute).
-    #[inline(always)]
-    pub fn at(buf: &'de [u8], pos: usize) -> Self {
-        Reader { buf, pos }
     }
 
     #[inline(always)]

@@ -14,4 +14,6 @@ pub fn h(s: &str) -> String {
 }
 
 /// DESIGN.md's 33-byte event key: `[salt][u64][16-byte padded str][reverse ts]`.
-pub use rowkey::example::Event;
+#[path = "../../src/example.rs"]
+mod example;
+pub use example::Event;

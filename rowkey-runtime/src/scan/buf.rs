@@ -110,7 +110,7 @@ impl KeyBuf {
     /// with them: trailing `0xFF` bytes dropped, then the last byte incremented. `false` (and
     /// the bytes left as they were) when there is none: empty, or all `0xFF`.
     #[inline]
-    pub fn to_successor(&mut self) -> bool {
+    pub fn make_successor(&mut self) -> bool {
         match successor(self.as_mut_slice()) {
             Some(len) => {
                 self.truncate(len);
@@ -256,8 +256,8 @@ mod sealed {
     impl Sealed for super::InlineBuf {}
 }
 
-/// What the scan builders write a range's ends into: [`InlineBuf`] for keys of up to 62 bytes,
-/// [`KeyBuf`] for longer ones. Sealed; the generated code only names it as a bound.
+/// What the scan builders write a range's ends into: `InlineBuf` for keys of up to 62 bytes,
+/// `KeyBuf` for longer ones. Sealed; the generated code only names it as a bound.
 pub trait ScanBuf: Sink + Clone + sealed::Sealed {
     /// An empty buffer.
     fn empty() -> Self;
@@ -267,8 +267,8 @@ pub trait ScanBuf: Sink + Clone + sealed::Sealed {
     fn truncate(&mut self, len: usize);
     /// Overwrites the first byte (a salted key's bucket slot).
     fn set_first(&mut self, b: u8);
-    /// See [`KeyBuf::to_successor`].
-    fn to_successor(&mut self) -> bool;
+    /// See `KeyBuf::make_successor`.
+    fn make_successor(&mut self) -> bool;
     /// Whether a write did not fit, so the bytes are incomplete.
     fn overflowed(&self) -> bool;
     /// Whether these bytes sort strictly before `other`'s (byte-string order).
@@ -295,8 +295,8 @@ impl ScanBuf for KeyBuf {
         KeyBuf::set_first(self, b)
     }
     #[inline(always)]
-    fn to_successor(&mut self) -> bool {
-        KeyBuf::to_successor(self)
+    fn make_successor(&mut self) -> bool {
+        KeyBuf::make_successor(self)
     }
     #[inline(always)]
     fn overflowed(&self) -> bool {
@@ -344,7 +344,7 @@ impl ScanBuf for InlineBuf {
     /// through the trailing 0xFF bytes (which become the zeros to drop) and stops in the byte
     /// to increment. Every word is computed, whatever the length.
     #[inline(always)]
-    fn to_successor(&mut self) -> bool {
+    fn make_successor(&mut self) -> bool {
         let Some(last) = usize::from(self.len).min(INLINE).checked_sub(1) else {
             return false;
         };
@@ -439,7 +439,7 @@ mod tests {
                     v.truncate(*n);
                 }
                 Op::Successor => {
-                    if b.to_successor() {
+                    if b.make_successor() {
                         while v.last() == Some(&0xFF) {
                             v.pop();
                         }

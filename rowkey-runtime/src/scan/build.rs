@@ -41,8 +41,8 @@ pub struct ScanState<const BUCKETS: u16, B> {
 
 /// The ranges of every key whose leading fields are the values `w` holds.
 ///
-/// A key type whose keys all fit in an [`InlineBuf`] (`MAX_LEN` up to 62 bytes) is written into
-/// `InlineBuf`s, any other into [`KeyBuf`]s: a constant choice, so each key type compiles one
+/// A key type whose keys all fit in an `InlineBuf` (`MAX_LEN` up to 62 bytes) is written into
+/// `InlineBuf`s, any other into `KeyBuf`s: a constant choice, so each key type compiles one
 /// path.
 #[inline(always)]
 pub fn ranges<const BUCKETS: u16, W: WriteScan<BUCKETS>>(w: &W) -> KeyRanges {
@@ -294,11 +294,11 @@ fn finish_one<B: ScanBuf>(
         start.set_first(b);
         end.set_first(b);
     }
-    if edges.start_successor && !start.to_successor() {
+    if edges.start_successor && !start.make_successor() {
         return None;
     }
     // An all-0xFF end has no successor: the range runs to the end of the table.
-    let has_end = !edges.end_successor || end.to_successor();
+    let has_end = !edges.end_successor || end.make_successor();
     if check && has_end && !start.precedes(end) {
         return None;
     }

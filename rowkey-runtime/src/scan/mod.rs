@@ -24,7 +24,7 @@ mod build;
 
 pub use buf::KeyBuf;
 #[doc(hidden)]
-pub use buf::{InlineBuf, ScanBuf};
+pub use buf::ScanBuf;
 #[doc(hidden)]
 pub use build::{ranges, ScanState, WriteScan};
 
@@ -376,7 +376,7 @@ range_arg! {
 #[doc(hidden)]
 macro_rules! __scan_arg {
     ($([$($g:tt)*] $v:ty, $ty:ty => |$s:ident| $e:expr;)*) => {$(
-        impl<$($g)*> $crate::scan::ScanArg<$v> for $ty {
+        impl<$($g)*> $crate::__private::ScanArg<$v> for $ty {
             type Out<__N, __D> = __N;
             #[inline]
             fn dispatch<__S, __N, __D>(
@@ -454,7 +454,7 @@ mod key_cmp_tests {
         #[test]
         fn successor_is_the_definition(bytes in prop::collection::vec(prop_oneof![Just(0u8), Just(0xFE), Just(0xFF), any::<u8>()], 0..80)) {
             let mut b = KeyBuf::from_slice(&bytes);
-            let ok = b.to_successor();
+            let ok = b.make_successor();
             match successor_by_bytes(&bytes) {
                 Some(want) => {
                     prop_assert!(ok);
