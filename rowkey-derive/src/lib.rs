@@ -15,6 +15,9 @@ mod fallback;
 mod model;
 mod validate;
 
+#[cfg(test)]
+mod output_tests;
+
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};
 

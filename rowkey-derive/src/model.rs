@@ -37,7 +37,7 @@ pub struct Salt {
 pub struct KeyField<'a> {
     pub ident: &'a Ident,
     pub ty: &'a Type,
-    pub codec: Codec,
+    pub codec: Encoding,
     pub desc: bool,
     pub order: Order,
     pub class: TyClass,
@@ -47,7 +47,7 @@ pub struct KeyField<'a> {
 
 /// The field's encoding, one per field; `desc` wraps it.
 #[derive(Clone, Copy)]
-pub enum Codec {
+pub enum Encoding {
     Natural,
     Fixed(usize),
     MaxLen(usize),
@@ -66,21 +66,21 @@ pub enum Order {
 fn lower<'a>(f: &Field<'a>) -> KeyField<'a> {
     let a = &f.attrs;
     let codec = if let Some(n) = a.fixed {
-        Codec::Fixed(n.value)
+        Encoding::Fixed(n.value)
     } else if let Some(n) = a.max_len {
-        Codec::MaxLen(n.value)
+        Encoding::MaxLen(n.value)
     } else if let Some(n) = a.hash {
-        Codec::Md5(n.value)
+        Encoding::Md5(n.value)
     } else if a.reverse_ts.is_some() {
-        Codec::ReverseTs
+        Encoding::ReverseTs
     } else if a.reverse.is_some() {
-        Codec::Reverse
+        Encoding::Reverse
     } else {
-        Codec::Natural
+        Encoding::Natural
     };
     let order = match codec {
-        Codec::Reverse | Codec::Md5(_) => Order::Unordered,
-        Codec::ReverseTs => Order::Descending,
+        Encoding::Reverse | Encoding::Md5(_) => Order::Unordered,
+        Encoding::ReverseTs => Order::Descending,
         _ if a.desc.is_some() => Order::Descending,
         _ => Order::Ascending,
     };

@@ -11,9 +11,9 @@ use std::marker::PhantomData;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::{Decode, Encode};
 use crate::hashed::Hashed;
+use crate::schema::Domain;
 use crate::sink::{Invert, Sink};
 use crate::source::{Inverted, Source};
-use crate::split::Domain;
 use crate::text::{write_escaped, FromKeyBytes, KeyBytes};
 
 /// What a range bound on a field becomes once rewritten onto the values the field can hold.

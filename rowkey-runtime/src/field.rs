@@ -6,9 +6,9 @@
 //! is how keys nest. The format of each type is stable: see the table in the crate docs.
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::schema::Domain;
 use crate::sink::Sink;
 use crate::source::Source;
-use crate::split::Domain;
 
 /// A type that has an order-preserving key encoding.
 ///

@@ -47,12 +47,12 @@ pub mod __private {
         ranges as scan_ranges, CloneIf, CloneOf, KeyRanges, ScanArg, ScanBuf, ScanRange, ScanState,
         ScanValue, WriteScan,
     };
+    pub use crate::schema::Domain;
     pub use crate::schema::{
         add, max_len, most, same, FieldSchema, Order, SaltSchema, Schema, VariantSchema,
     };
     pub use crate::sink::Sink;
     pub use crate::source::Source;
-    pub use crate::split::Domain;
     pub use crate::text::{FromKeyBytes, KeyBytes};
     pub use core::marker::PhantomData;
     pub use core::ops::Bound;

@@ -6,8 +6,7 @@
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use crate::schema::{FieldSchema, Order, SaltSchema, Schema, VariantSchema};
-use crate::split::Domain;
+use crate::schema::{Domain, FieldSchema, Order, SaltSchema, Schema, VariantSchema};
 
 /// `impl Serialize` for a struct, as a map of the listed fields in order.
 macro_rules! serialize_struct {

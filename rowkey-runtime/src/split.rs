@@ -9,60 +9,8 @@
 
 use bytes::Bytes;
 
+pub use crate::schema::Domain;
 use crate::schema::Schema;
-
-/// The interval a field's leading encoded bytes range over, read as a big-endian number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Domain {
-    /// How many leading bytes the interval describes (1..=8).
-    pub bytes: u8,
-    /// The lowest value (inclusive).
-    pub lo: u64,
-    /// One past the highest value (exclusive), at most `2^(8 * bytes)`, as u128 to hold 2^64
-    /// (serialized as a decimal string, which every JSON reader holds exactly).
-    pub hi: u128,
-}
-
-impl Domain {
-    /// Every value of the first `bytes` bytes (at most 8).
-    pub const fn full(bytes: usize) -> Domain {
-        let bytes = if bytes > 8 {
-            8
-        } else if bytes == 0 {
-            1
-        } else {
-            bytes
-        };
-        Domain {
-            bytes: bytes as u8,
-            lo: 0,
-            hi: 1u128 << (8 * bytes),
-        }
-    }
-
-    /// `[lo, hi)` of the first `bytes` bytes.
-    pub const fn interval(bytes: u8, lo: u64, hi: u128) -> Domain {
-        Domain { bytes, lo, hi }
-    }
-
-    /// The same domain with every byte inverted (`#[desc]`).
-    pub const fn inverted(self) -> Domain {
-        let top = 1u128 << (8 * self.bytes as u32);
-        Domain {
-            bytes: self.bytes,
-            lo: (top - self.hi) as u64,
-            hi: top - self.lo as u128,
-        }
-    }
-
-    /// The point `num / den` of the way through the domain, as key bytes.
-    fn point(&self, num: u128, den: u128) -> Vec<u8> {
-        let span = self.hi - u128::from(self.lo);
-        let v = u128::from(self.lo) + span * num / den;
-        let be = (v as u64).to_be_bytes();
-        be[8 - usize::from(self.bytes)..].to_vec()
-    }
-}
 
 /// The most regions [`split_points`] divides a table into; a larger request is clamped to it
 /// (HBase and Bigtable tables run to thousands of regions, not millions).

@@ -9,9 +9,9 @@ use std::borrow::Cow;
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::field::{Decode, Encode};
+use crate::schema::Domain;
 use crate::sink::Sink;
 use crate::source::Source;
-use crate::split::Domain;
 
 /// Text is assumed to start with printable ASCII.
 const TEXT: Domain = Domain::interval(1, 0x20, 0x7F);

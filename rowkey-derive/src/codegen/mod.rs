@@ -15,7 +15,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
-use crate::model::{Codec, Key, KeyField, RecordType};
+use crate::model::{Encoding, Key, KeyField, RecordType};
 
 std::thread_local! {
     /// The `#[rowkey(crate = "...")]` path of the derive being expanded, if any.
@@ -32,7 +32,6 @@ pub fn with_crate_path(path: Option<syn::Path>, f: impl FnOnce() -> TokenStream)
     out
 }
 
-/// The runtime's hidden module, as generated code names it.
 /// An identifier as users read it in errors, layouts and explanations: `r#type` is `type`.
 pub fn name(ident: &Ident) -> String {
     ident.unraw().to_string()
@@ -53,6 +52,7 @@ pub fn type_name(ty: &syn::Type) -> String {
         .replace(" ;", ";")
 }
 
+/// The runtime's hidden module, as generated code names it.
 pub fn private() -> TokenStream {
     private_at(proc_macro2::Span::call_site())
 }
@@ -72,12 +72,12 @@ pub fn codec_ty(field: &KeyField) -> TokenStream {
     let span = field.ty.span();
     let p = private_at(span);
     let base = match field.codec {
-        Codec::Natural => quote_spanned!(span=> #p::Natural),
-        Codec::Fixed(n) => quote_spanned!(span=> #p::Fixed<#n>),
-        Codec::MaxLen(n) => quote_spanned!(span=> #p::MaxLen<#n>),
-        Codec::ReverseTs => quote_spanned!(span=> #p::ReverseTs),
-        Codec::Reverse => quote_spanned!(span=> #p::Reverse),
-        Codec::Md5(n) => quote_spanned!(span=> #p::Md5<#n>),
+        Encoding::Natural => quote_spanned!(span=> #p::Natural),
+        Encoding::Fixed(n) => quote_spanned!(span=> #p::Fixed<#n>),
+        Encoding::MaxLen(n) => quote_spanned!(span=> #p::MaxLen<#n>),
+        Encoding::ReverseTs => quote_spanned!(span=> #p::ReverseTs),
+        Encoding::Reverse => quote_spanned!(span=> #p::Reverse),
+        Encoding::Md5(n) => quote_spanned!(span=> #p::Md5<#n>),
     };
     if field.desc {
         quote_spanned!(span=> #p::Desc<#base>)

@@ -8,7 +8,7 @@ use syn::{Lifetime, Type};
 
 use super::{codec_ty, private};
 use crate::ast::TyClass;
-use crate::model::{Codec, Key, KeyField, Order};
+use crate::model::{Encoding, Key, KeyField, Order};
 
 /// Replaces every lifetime in a type with `'scan`, the builder's own.
 struct Relifetime;
@@ -62,9 +62,9 @@ pub fn layout_doc(key: &Key) -> String {
     for f in &key.fields {
         let ty = super::type_name(f.ty);
         let width = match (f.codec, f.class) {
-            (Codec::Fixed(n) | Codec::Md5(n), _) => n.to_string(),
-            (Codec::ReverseTs, _) => "8".to_string(),
-            (Codec::MaxLen(n), _) => format!("variable, <= {}", 2 * n + 2),
+            (Encoding::Fixed(n) | Encoding::Md5(n), _) => n.to_string(),
+            (Encoding::ReverseTs, _) => "8".to_string(),
+            (Encoding::MaxLen(n), _) => format!("variable, <= {}", 2 * n + 2),
             (_, class) => class
                 .fixed_width()
                 .map_or_else(|| "variable".to_string(), |w| w.to_string()),

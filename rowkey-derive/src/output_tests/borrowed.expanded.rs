@@ -1,0 +1,614 @@
+/**The typed scan builder of [`HostLog`], from [`HostLog::scan`]: fix fields in key order (`host`, `ts`, `kind`), optionally end with a range on the next one, then call `ranges()`.
+
+`STEP` counts the fields fixed so far; a field out of order has no method at that step.
+
+# Layout of `HostLog`
+
+| # | field | type | width | encoding | order |
+|---|---|---|---|---|---|
+| 0 | `host` | `&'a str` | variable | natural | ascending |
+| 1 | `ts` | `i64` | 8 | `#[reverse_ts]` | descending |
+| 2 | `kind` | `::std::borrow::Cow<'a, [u8]>` | variable | `#[desc]` | descending |
+*/
+#[allow(non_camel_case_types, non_snake_case)]
+struct HostLogScan<'scan, const STEP: ::rowkey::__private::usize> {
+    __rowkey_f_host: ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+    __rowkey_f_ts: ::rowkey::__private::Option<i64>,
+    __rowkey_f_kind: ::rowkey::__private::Option<&'scan [::core::primitive::u8]>,
+    __rowkey_lt: ::rowkey::__private::PhantomData<&'scan ()>,
+}
+#[automatically_derived]
+impl<'scan, const STEP: ::rowkey::__private::usize> ::core::clone::Clone
+for HostLogScan<'scan, STEP>
+where
+    ::rowkey::__private::CloneIf<
+        'scan,
+        ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+    >: ::rowkey::__private::CloneOf<
+        ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+    >,
+    ::rowkey::__private::CloneIf<
+        'scan,
+        ::rowkey::__private::Option<i64>,
+    >: ::rowkey::__private::CloneOf<::rowkey::__private::Option<i64>>,
+    ::rowkey::__private::CloneIf<
+        'scan,
+        ::rowkey::__private::Option<&'scan [::core::primitive::u8]>,
+    >: ::rowkey::__private::CloneOf<
+        ::rowkey::__private::Option<&'scan [::core::primitive::u8]>,
+    >,
+{
+    #[inline]
+    fn clone(&self) -> Self {
+        HostLogScan {
+            __rowkey_f_host: <::rowkey::__private::CloneIf<
+                'scan,
+                ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+            > as ::rowkey::__private::CloneOf<
+                ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+            >>::clone_of(&self.__rowkey_f_host),
+            __rowkey_f_ts: <::rowkey::__private::CloneIf<
+                'scan,
+                ::rowkey::__private::Option<i64>,
+            > as ::rowkey::__private::CloneOf<
+                ::rowkey::__private::Option<i64>,
+            >>::clone_of(&self.__rowkey_f_ts),
+            __rowkey_f_kind: <::rowkey::__private::CloneIf<
+                'scan,
+                ::rowkey::__private::Option<&'scan [::core::primitive::u8]>,
+            > as ::rowkey::__private::CloneOf<
+                ::rowkey::__private::Option<&'scan [::core::primitive::u8]>,
+            >>::clone_of(&self.__rowkey_f_kind),
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
+}
+#[automatically_derived]
+impl<'scan, const STEP: ::rowkey::__private::usize> HostLogScan<'scan, STEP> {
+    /// The key ranges of every key whose leading fields are the ones fixed so far, in
+    /// key order.
+    #[inline]
+    #[must_use]
+    pub fn ranges(self) -> ::rowkey::__private::KeyRanges {
+        ::rowkey::__private::scan_ranges::<0u16, Self>(&self)
+    }
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_new() -> Self {
+        HostLogScan {
+            __rowkey_f_host: ::rowkey::__private::None,
+            __rowkey_f_ts: ::rowkey::__private::None,
+            __rowkey_f_kind: ::rowkey::__private::None,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
+    /// The same values, at step `NEXT`.
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_step<const NEXT: ::rowkey::__private::usize>(
+        self,
+    ) -> HostLogScan<'scan, NEXT> {
+        HostLogScan {
+            __rowkey_f_host: self.__rowkey_f_host,
+            __rowkey_f_ts: self.__rowkey_f_ts,
+            __rowkey_f_kind: self.__rowkey_f_kind,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
+}
+#[automatically_derived]
+#[doc(hidden)]
+impl<'scan, const STEP: ::rowkey::__private::usize> ::rowkey::__private::WriteScan<0u16>
+for HostLogScan<'scan, STEP> {
+    const MAX_LEN: ::rowkey::__private::usize = <HostLog<
+        'static,
+    > as ::rowkey::__private::RowKey>::MAX_LEN;
+    /// Writes the values given, in key order; `false` if the scan stops before the
+    /// last field (the steps set them in order, so the first unset one ends it).
+    #[inline(always)]
+    fn write<__RowkeyBuf: ::rowkey::__private::ScanBuf>(
+        &self,
+        __rowkey_st: &mut ::rowkey::__private::ScanState<0u16, __RowkeyBuf>,
+    ) -> ::rowkey::__private::bool {
+        match &self.__rowkey_f_host {
+            ::rowkey::__private::Some(__rowkey_v) => {
+                if !__rowkey_st
+                    .eq::<
+                        ::rowkey::__private::Natural,
+                        &'scan ::core::primitive::str,
+                    >(__rowkey_v)
+                {
+                    return false;
+                }
+            }
+            ::rowkey::__private::None => return false,
+        }
+        match &self.__rowkey_f_ts {
+            ::rowkey::__private::Some(__rowkey_v) => {
+                if !__rowkey_st.eq::<::rowkey::__private::ReverseTs, i64>(__rowkey_v) {
+                    return false;
+                }
+            }
+            ::rowkey::__private::None => return false,
+        }
+        match &self.__rowkey_f_kind {
+            ::rowkey::__private::Some(__rowkey_v) => {
+                if !__rowkey_st
+                    .eq::<
+                        ::rowkey::__private::Desc<::rowkey::__private::Natural>,
+                        &'scan [::core::primitive::u8],
+                    >(__rowkey_v)
+                {
+                    return false;
+                }
+            }
+            ::rowkey::__private::None => return false,
+        }
+        true
+    }
+}
+#[automatically_derived]
+impl<'scan> HostLogScan<'scan, 0usize> {
+    ///Fixes `host` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+    #[inline]
+    #[must_use]
+    pub fn host<
+        __RowkeyArg: ::rowkey::__private::ScanArg<&'scan ::core::primitive::str>,
+    >(
+        self,
+        arg: __RowkeyArg,
+    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+        &'scan ::core::primitive::str,
+    >>::Out<
+        HostLogScan<'scan, 1usize>,
+        ::rowkey::__private::ScanRange<
+            Self,
+            ::rowkey::__private::Natural,
+            &'scan ::core::primitive::str,
+            0u16,
+        >,
+    > {
+        ::rowkey::__private::ScanArg::dispatch(
+            arg,
+            self,
+            |__rowkey_s: Self, __rowkey_v: &'scan ::core::primitive::str| {
+                let mut __rowkey_next = __rowkey_s.__rowkey_step::<1usize>();
+                __rowkey_next.__rowkey_f_host = ::rowkey::__private::Some(__rowkey_v);
+                __rowkey_next
+            },
+            ::rowkey::__private::ScanRange::__new,
+        )
+    }
+}
+#[automatically_derived]
+impl<'scan> HostLogScan<'scan, 1usize> {
+    ///Fixes `ts` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+    #[inline]
+    #[must_use]
+    pub fn ts<__RowkeyArg: ::rowkey::__private::ScanArg<i64>>(
+        self,
+        arg: __RowkeyArg,
+    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+        i64,
+    >>::Out<
+        HostLogScan<'scan, 2usize>,
+        ::rowkey::__private::ScanRange<Self, ::rowkey::__private::ReverseTs, i64, 0u16>,
+    > {
+        ::rowkey::__private::ScanArg::dispatch(
+            arg,
+            self,
+            |__rowkey_s: Self, __rowkey_v: i64| {
+                let mut __rowkey_next = __rowkey_s.__rowkey_step::<2usize>();
+                __rowkey_next.__rowkey_f_ts = ::rowkey::__private::Some(__rowkey_v);
+                __rowkey_next
+            },
+            ::rowkey::__private::ScanRange::__new,
+        )
+    }
+}
+#[automatically_derived]
+impl<'scan> HostLogScan<'scan, 2usize> {
+    ///Fixes `kind` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+    #[inline]
+    #[must_use]
+    pub fn kind<
+        __RowkeyArg: ::rowkey::__private::ScanArg<&'scan [::core::primitive::u8]>,
+    >(
+        self,
+        arg: __RowkeyArg,
+    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+        &'scan [::core::primitive::u8],
+    >>::Out<
+        HostLogScan<'scan, 3usize>,
+        ::rowkey::__private::ScanRange<
+            Self,
+            ::rowkey::__private::Desc<::rowkey::__private::Natural>,
+            &'scan [::core::primitive::u8],
+            0u16,
+        >,
+    > {
+        ::rowkey::__private::ScanArg::dispatch(
+            arg,
+            self,
+            |__rowkey_s: Self, __rowkey_v: &'scan [::core::primitive::u8]| {
+                let mut __rowkey_next = __rowkey_s.__rowkey_step::<3usize>();
+                __rowkey_next.__rowkey_f_kind = ::rowkey::__private::Some(__rowkey_v);
+                __rowkey_next
+            },
+            ::rowkey::__private::ScanRange::__new,
+        )
+    }
+}
+#[automatically_derived]
+impl<'a> HostLog<'a> {
+    /**Starts a prefix scan of `HostLog` keys. With no field fixed, `ranges()` covers the whole table.
+
+# Layout
+
+| # | field | type | width | encoding | order |
+|---|---|---|---|---|---|
+| 0 | `host` | `&'a str` | variable | natural | ascending |
+| 1 | `ts` | `i64` | 8 | `#[reverse_ts]` | descending |
+| 2 | `kind` | `::std::borrow::Cow<'a, [u8]>` | variable | `#[desc]` | descending |
+*/
+    #[inline]
+    #[must_use]
+    fn scan<'__rowkey_a>() -> HostLogScan<'__rowkey_a, 0> {
+        HostLogScan::__rowkey_new()
+    }
+}
+::rowkey::__private::__scan_arg! {
+    ['a] HostLog < 'a >, HostLog < 'a > => | s | s;
+}
+#[doc(hidden)]
+const _: () = {
+    #[automatically_derived]
+    impl<'a> ::rowkey::__private::Encode for HostLog<'a> {
+        const FIXED_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
+            ::rowkey::__private::add(
+                ::rowkey::__private::add(
+                    ::rowkey::__private::Some(0usize),
+                    <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        &'a str,
+                    >>::FIXED_WIDTH,
+                ),
+                <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
+                    i64,
+                >>::FIXED_WIDTH,
+            ),
+            <::rowkey::__private::Desc<
+                ::rowkey::__private::Natural,
+            > as ::rowkey::__private::Codec<::std::borrow::Cow<'a, [u8]>>>::FIXED_WIDTH,
+        );
+        const MAX_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
+            ::rowkey::__private::add(
+                ::rowkey::__private::add(
+                    ::rowkey::__private::Some(0usize),
+                    <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        &'a str,
+                    >>::MAX_WIDTH,
+                ),
+                <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
+                    i64,
+                >>::MAX_WIDTH,
+            ),
+            <::rowkey::__private::Desc<
+                ::rowkey::__private::Natural,
+            > as ::rowkey::__private::Codec<::std::borrow::Cow<'a, [u8]>>>::MAX_WIDTH,
+        );
+        const ENCODING: &'static ::rowkey::__private::str = "nested key `HostLog`";
+        const NESTED: ::rowkey::__private::Option<
+            &'static ::rowkey::__private::Schema,
+        > = ::rowkey::__private::Some(<Self as ::rowkey::__private::RowKey>::SCHEMA);
+        const DOMAIN: ::rowkey::__private::Domain = <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+            &'a str,
+        >>::DOMAIN;
+        #[inline]
+        fn encoded_width(
+            &self,
+        ) -> ::rowkey::__private::Result<
+            ::rowkey::__private::usize,
+            ::rowkey::__private::EncodeError,
+        > {
+            let mut __rowkey_n = 0usize;
+            let Self {
+                host: __rowkey_f_host,
+                ts: __rowkey_f_ts,
+                kind: __rowkey_f_kind,
+                ..
+            } = self;
+            __rowkey_n
+                += match <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    &'a str,
+                >>::width(__rowkey_f_host) {
+                    ::rowkey::__private::Ok(__rowkey_w) => __rowkey_w,
+                    ::rowkey::__private::Err(__rowkey_e) => {
+                        return ::rowkey::__private::Err(
+                            __rowkey_e.in_field("host").within(__rowkey_n),
+                        );
+                    }
+                };
+            __rowkey_n
+                += match <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
+                    i64,
+                >>::width(__rowkey_f_ts) {
+                    ::rowkey::__private::Ok(__rowkey_w) => __rowkey_w,
+                    ::rowkey::__private::Err(__rowkey_e) => {
+                        return ::rowkey::__private::Err(
+                            __rowkey_e.in_field("ts").within(__rowkey_n),
+                        );
+                    }
+                };
+            __rowkey_n
+                += match <::rowkey::__private::Desc<
+                    ::rowkey::__private::Natural,
+                > as ::rowkey::__private::Codec<
+                    ::std::borrow::Cow<'a, [u8]>,
+                >>::width(__rowkey_f_kind) {
+                    ::rowkey::__private::Ok(__rowkey_w) => __rowkey_w,
+                    ::rowkey::__private::Err(__rowkey_e) => {
+                        return ::rowkey::__private::Err(
+                            __rowkey_e.in_field("kind").within(__rowkey_n),
+                        );
+                    }
+                };
+            ::rowkey::__private::Ok(__rowkey_n)
+        }
+        #[inline]
+        fn write<__RowkeySink: ::rowkey::__private::Sink>(
+            &self,
+            __rowkey_sink: &mut __RowkeySink,
+        ) {
+            ::rowkey::__private::RowKey::__write_head(self, __rowkey_sink);
+            ::rowkey::__private::RowKey::__write_tail(self, __rowkey_sink);
+        }
+    }
+    #[automatically_derived]
+    impl<'__rowkey_de: 'a, 'a> ::rowkey::__private::Decode<'__rowkey_de>
+    for HostLog<'a> {
+        #[inline]
+        fn read<__RowkeySrc: ::rowkey::__private::Source<'__rowkey_de>>(
+            __rowkey_src: &mut __RowkeySrc,
+        ) -> ::rowkey::__private::Result<Self, ::rowkey::__private::DecodeError> {
+            ::rowkey::__private::Ok(Self {
+                host: match <::rowkey::__private::Natural as ::rowkey::__private::CodecDecode<
+                    '__rowkey_de,
+                    &'a str,
+                >>::read(__rowkey_src) {
+                    ::rowkey::__private::Ok(__rowkey_v) => __rowkey_v,
+                    ::rowkey::__private::Err(__rowkey_e) => {
+                        return ::rowkey::__private::Err(__rowkey_e.in_field("host"));
+                    }
+                },
+                ts: match <::rowkey::__private::ReverseTs as ::rowkey::__private::CodecDecode<
+                    '__rowkey_de,
+                    i64,
+                >>::read(__rowkey_src) {
+                    ::rowkey::__private::Ok(__rowkey_v) => __rowkey_v,
+                    ::rowkey::__private::Err(__rowkey_e) => {
+                        return ::rowkey::__private::Err(__rowkey_e.in_field("ts"));
+                    }
+                },
+                kind: match <::rowkey::__private::Desc<
+                    ::rowkey::__private::Natural,
+                > as ::rowkey::__private::CodecDecode<
+                    '__rowkey_de,
+                    ::std::borrow::Cow<'a, [u8]>,
+                >>::read(__rowkey_src) {
+                    ::rowkey::__private::Ok(__rowkey_v) => __rowkey_v,
+                    ::rowkey::__private::Err(__rowkey_e) => {
+                        return ::rowkey::__private::Err(__rowkey_e.in_field("kind"));
+                    }
+                },
+            })
+        }
+    }
+    #[automatically_derived]
+    impl<'a> ::rowkey::__private::RowKey for HostLog<'a> {
+        const MAX_LEN: ::rowkey::__private::usize = ::rowkey::__private::max_len(
+            false,
+            <Self as ::rowkey::__private::Encode>::MAX_WIDTH,
+            32767usize,
+        );
+        const FIXED_LEN: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
+            ::rowkey::__private::Some(0usize),
+            <Self as ::rowkey::__private::Encode>::FIXED_WIDTH,
+        );
+        const SCHEMA: &'static ::rowkey::__private::Schema = &::rowkey::__private::Schema {
+            name: "HostLog",
+            fields: &[
+                ::rowkey::__private::FieldSchema {
+                    name: "host",
+                    rust_type: "&'a str",
+                    offset: ::rowkey::__private::Some(0usize),
+                    width: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        &'a str,
+                    >>::FIXED_WIDTH,
+                    max_width: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        &'a str,
+                    >>::MAX_WIDTH,
+                    encoding: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        &'a str,
+                    >>::ENCODING,
+                    order: ::rowkey::__private::Order::Ascending,
+                    attributes: &[],
+                    salted: false,
+                    nested: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        &'a str,
+                    >>::NESTED,
+                    domain: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        &'a str,
+                    >>::DOMAIN,
+                },
+                ::rowkey::__private::FieldSchema {
+                    name: "ts",
+                    rust_type: "i64",
+                    offset: ::rowkey::__private::add(
+                        ::rowkey::__private::Some(0usize),
+                        <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                            &'a str,
+                        >>::FIXED_WIDTH,
+                    ),
+                    width: <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
+                        i64,
+                    >>::FIXED_WIDTH,
+                    max_width: <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
+                        i64,
+                    >>::MAX_WIDTH,
+                    encoding: <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
+                        i64,
+                    >>::ENCODING,
+                    order: ::rowkey::__private::Order::Descending,
+                    attributes: &["reverse_ts"],
+                    salted: false,
+                    nested: <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
+                        i64,
+                    >>::NESTED,
+                    domain: <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
+                        i64,
+                    >>::DOMAIN,
+                },
+                ::rowkey::__private::FieldSchema {
+                    name: "kind",
+                    rust_type: "::std::borrow::Cow<'a, [u8]>",
+                    offset: ::rowkey::__private::add(
+                        ::rowkey::__private::add(
+                            ::rowkey::__private::Some(0usize),
+                            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                                &'a str,
+                            >>::FIXED_WIDTH,
+                        ),
+                        <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
+                            i64,
+                        >>::FIXED_WIDTH,
+                    ),
+                    width: <::rowkey::__private::Desc<
+                        ::rowkey::__private::Natural,
+                    > as ::rowkey::__private::Codec<
+                        ::std::borrow::Cow<'a, [u8]>,
+                    >>::FIXED_WIDTH,
+                    max_width: <::rowkey::__private::Desc<
+                        ::rowkey::__private::Natural,
+                    > as ::rowkey::__private::Codec<
+                        ::std::borrow::Cow<'a, [u8]>,
+                    >>::MAX_WIDTH,
+                    encoding: <::rowkey::__private::Desc<
+                        ::rowkey::__private::Natural,
+                    > as ::rowkey::__private::Codec<
+                        ::std::borrow::Cow<'a, [u8]>,
+                    >>::ENCODING,
+                    order: ::rowkey::__private::Order::Descending,
+                    attributes: &["desc"],
+                    salted: false,
+                    nested: <::rowkey::__private::Desc<
+                        ::rowkey::__private::Natural,
+                    > as ::rowkey::__private::Codec<
+                        ::std::borrow::Cow<'a, [u8]>,
+                    >>::NESTED,
+                    domain: <::rowkey::__private::Desc<
+                        ::rowkey::__private::Natural,
+                    > as ::rowkey::__private::Codec<
+                        ::std::borrow::Cow<'a, [u8]>,
+                    >>::DOMAIN,
+                },
+            ],
+            variants: &[],
+            salt: ::rowkey::__private::None,
+            fixed_len: <Self as ::rowkey::__private::RowKey>::FIXED_LEN,
+            max_len: <Self as ::rowkey::__private::RowKey>::MAX_LEN,
+            limit: 32767usize,
+            allow_hotspot: false,
+        };
+        const __SALT_BUCKETS: ::rowkey::__private::u16 = 0u16;
+        const __LIMIT: ::rowkey::__private::usize = 32767usize;
+        #[inline(always)]
+        fn __write_head<__RowkeySink: ::rowkey::__private::Sink>(
+            &self,
+            __rowkey_sink: &mut __RowkeySink,
+        ) {}
+        #[inline(always)]
+        fn __write_tail<__RowkeySink: ::rowkey::__private::Sink>(
+            &self,
+            __rowkey_sink: &mut __RowkeySink,
+        ) {
+            let Self {
+                host: __rowkey_f_host,
+                ts: __rowkey_f_ts,
+                kind: __rowkey_f_kind,
+                ..
+            } = self;
+            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                &'a str,
+            >>::write(__rowkey_f_host, __rowkey_sink);
+            <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
+                i64,
+            >>::write(__rowkey_f_ts, __rowkey_sink);
+            <::rowkey::__private::Desc<
+                ::rowkey::__private::Natural,
+            > as ::rowkey::__private::Codec<
+                ::std::borrow::Cow<'a, [u8]>,
+            >>::write(__rowkey_f_kind, __rowkey_sink);
+        }
+    }
+    const _: () = {
+        if let ::rowkey::__private::Some(__rowkey_len) = <HostLog<
+            'static,
+        > as ::rowkey::__private::RowKey>::FIXED_LEN {
+            if __rowkey_len > 32767usize {
+                ::core::panic!(
+                    "every `HostLog` key is longer than its key limit of 32767 bytes; shorten the fields or raise `#[rowkey(max_len = N)]`"
+                );
+            }
+        }
+    };
+    #[automatically_derived]
+    impl<'a> HostLog<'a> {
+        ///Explains a `HostLog` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
+        #[must_use]
+        fn explain<'__rowkey_de>(
+            bytes: &'__rowkey_de [::core::primitive::u8],
+        ) -> ::std::string::String {
+            let mut __rowkey_ex = ::rowkey::__private::Explainer::new(
+                bytes,
+                <Self as ::rowkey::__private::RowKey>::SCHEMA,
+            );
+            __rowkey_ex
+                .field::<
+                    ::rowkey::__private::Natural,
+                    ::std::borrow::Cow<'__rowkey_de, ::core::primitive::str>,
+                >();
+            __rowkey_ex.field::<::rowkey::__private::ReverseTs, i64>();
+            __rowkey_ex
+                .field::<
+                    ::rowkey::__private::Desc<::rowkey::__private::Natural>,
+                    ::std::borrow::Cow<'__rowkey_de, [::core::primitive::u8]>,
+                >();
+            __rowkey_ex.finish()
+        }
+    }
+    #[automatically_derived]
+    impl<'a> ::rowkey::__private::Explain for HostLog<'a> {
+        fn explain(&self, __rowkey_out: &mut ::std::string::String) {
+            let Self {
+                host: __rowkey_f_host,
+                ts: __rowkey_f_ts,
+                kind: __rowkey_f_kind,
+                ..
+            } = self;
+            __rowkey_out.push_str("HostLog { ");
+            __rowkey_out.push_str("host: ");
+            <&'a str as ::rowkey::__private::Explain>::explain(
+                __rowkey_f_host,
+                __rowkey_out,
+            );
+            __rowkey_out.push_str(", ts: ");
+            <i64 as ::rowkey::__private::Explain>::explain(__rowkey_f_ts, __rowkey_out);
+            __rowkey_out.push_str(", kind: ");
+            <::std::borrow::Cow<
+                'a,
+                [u8],
+            > as ::rowkey::__private::Explain>::explain(__rowkey_f_kind, __rowkey_out);
+            __rowkey_out.push_str(" }");
+        }
+    }
+};

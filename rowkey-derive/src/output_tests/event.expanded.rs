@@ -1,0 +1,587 @@
+/**The typed scan builder of [`Event`], from [`Event::scan`]: fix fields in key order (`user_id`, `event_type`, `ts`), optionally end with a range on the next one, then call `ranges()`.
+
+`STEP` counts the fields fixed so far; a field out of order has no method at that step.
+
+# Layout of `Event`
+
+| # | field | type | width | encoding | order |
+|---|---|---|---|---|---|
+| 0 | salt | `u8` | 1 | md5(`user_id`) % 16 | bucket |
+| 1 | `user_id` | `u64` | 8 | `#[salt(buckets = 16)]` | ascending |
+| 2 | `event_type` | `String` | 16 | `#[fixed(16)]` | ascending |
+| 3 | `ts` | `u64` | 8 | `#[reverse_ts]` | descending |
+*/
+#[allow(non_camel_case_types, non_snake_case)]
+struct EventScan<'scan, const STEP: ::rowkey::__private::usize> {
+    __rowkey_f_user_id: ::rowkey::__private::Option<u64>,
+    __rowkey_f_event_type: ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+    __rowkey_f_ts: ::rowkey::__private::Option<u64>,
+    __rowkey_lt: ::rowkey::__private::PhantomData<&'scan ()>,
+}
+#[automatically_derived]
+impl<'scan, const STEP: ::rowkey::__private::usize> ::core::clone::Clone
+for EventScan<'scan, STEP>
+where
+    ::rowkey::__private::CloneIf<
+        'scan,
+        ::rowkey::__private::Option<u64>,
+    >: ::rowkey::__private::CloneOf<::rowkey::__private::Option<u64>>,
+    ::rowkey::__private::CloneIf<
+        'scan,
+        ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+    >: ::rowkey::__private::CloneOf<
+        ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+    >,
+    ::rowkey::__private::CloneIf<
+        'scan,
+        ::rowkey::__private::Option<u64>,
+    >: ::rowkey::__private::CloneOf<::rowkey::__private::Option<u64>>,
+{
+    #[inline]
+    fn clone(&self) -> Self {
+        EventScan {
+            __rowkey_f_user_id: <::rowkey::__private::CloneIf<
+                'scan,
+                ::rowkey::__private::Option<u64>,
+            > as ::rowkey::__private::CloneOf<
+                ::rowkey::__private::Option<u64>,
+            >>::clone_of(&self.__rowkey_f_user_id),
+            __rowkey_f_event_type: <::rowkey::__private::CloneIf<
+                'scan,
+                ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+            > as ::rowkey::__private::CloneOf<
+                ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+            >>::clone_of(&self.__rowkey_f_event_type),
+            __rowkey_f_ts: <::rowkey::__private::CloneIf<
+                'scan,
+                ::rowkey::__private::Option<u64>,
+            > as ::rowkey::__private::CloneOf<
+                ::rowkey::__private::Option<u64>,
+            >>::clone_of(&self.__rowkey_f_ts),
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
+}
+#[automatically_derived]
+impl<'scan, const STEP: ::rowkey::__private::usize> EventScan<'scan, STEP> {
+    /// The key ranges of every key whose leading fields are the ones fixed so far, in
+    /// key order.
+    #[inline]
+    #[must_use]
+    pub fn ranges(self) -> ::rowkey::__private::KeyRanges {
+        ::rowkey::__private::scan_ranges::<16u16, Self>(&self)
+    }
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_new() -> Self {
+        EventScan {
+            __rowkey_f_user_id: ::rowkey::__private::None,
+            __rowkey_f_event_type: ::rowkey::__private::None,
+            __rowkey_f_ts: ::rowkey::__private::None,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
+    /// The same values, at step `NEXT`.
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_step<const NEXT: ::rowkey::__private::usize>(
+        self,
+    ) -> EventScan<'scan, NEXT> {
+        EventScan {
+            __rowkey_f_user_id: self.__rowkey_f_user_id,
+            __rowkey_f_event_type: self.__rowkey_f_event_type,
+            __rowkey_f_ts: self.__rowkey_f_ts,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
+}
+#[automatically_derived]
+#[doc(hidden)]
+impl<'scan, const STEP: ::rowkey::__private::usize> ::rowkey::__private::WriteScan<16u16>
+for EventScan<'scan, STEP> {
+    const MAX_LEN: ::rowkey::__private::usize = <Event as ::rowkey::__private::RowKey>::MAX_LEN;
+    /// Writes the values given, in key order; `false` if the scan stops before the
+    /// last field (the steps set them in order, so the first unset one ends it).
+    #[inline(always)]
+    fn write<__RowkeyBuf: ::rowkey::__private::ScanBuf>(
+        &self,
+        __rowkey_st: &mut ::rowkey::__private::ScanState<16u16, __RowkeyBuf>,
+    ) -> ::rowkey::__private::bool {
+        match &self.__rowkey_f_user_id {
+            ::rowkey::__private::Some(__rowkey_v) => {
+                if !__rowkey_st.eq::<::rowkey::__private::Natural, u64>(__rowkey_v) {
+                    return false;
+                }
+            }
+            ::rowkey::__private::None => return false,
+        }
+        __rowkey_st.salt_known();
+        match &self.__rowkey_f_event_type {
+            ::rowkey::__private::Some(__rowkey_v) => {
+                if !__rowkey_st
+                    .eq::<
+                        ::rowkey::__private::Fixed<16usize>,
+                        &'scan ::core::primitive::str,
+                    >(__rowkey_v)
+                {
+                    return false;
+                }
+            }
+            ::rowkey::__private::None => return false,
+        }
+        match &self.__rowkey_f_ts {
+            ::rowkey::__private::Some(__rowkey_v) => {
+                if !__rowkey_st.eq::<::rowkey::__private::ReverseTs, u64>(__rowkey_v) {
+                    return false;
+                }
+            }
+            ::rowkey::__private::None => return false,
+        }
+        true
+    }
+}
+#[automatically_derived]
+impl<'scan> EventScan<'scan, 0usize> {
+    ///Fixes `user_id` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+    #[inline]
+    #[must_use]
+    pub fn user_id<__RowkeyArg: ::rowkey::__private::ScanArg<u64>>(
+        self,
+        arg: __RowkeyArg,
+    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+        u64,
+    >>::Out<
+        EventScan<'scan, 1usize>,
+        ::rowkey::__private::ScanRange<Self, ::rowkey::__private::Natural, u64, 16u16>,
+    > {
+        ::rowkey::__private::ScanArg::dispatch(
+            arg,
+            self,
+            |__rowkey_s: Self, __rowkey_v: u64| {
+                let mut __rowkey_next = __rowkey_s.__rowkey_step::<1usize>();
+                __rowkey_next.__rowkey_f_user_id = ::rowkey::__private::Some(__rowkey_v);
+                __rowkey_next
+            },
+            ::rowkey::__private::ScanRange::__new,
+        )
+    }
+}
+#[automatically_derived]
+impl<'scan> EventScan<'scan, 1usize> {
+    ///Fixes `event_type` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+    #[inline]
+    #[must_use]
+    pub fn event_type<
+        __RowkeyArg: ::rowkey::__private::ScanArg<&'scan ::core::primitive::str>,
+    >(
+        self,
+        arg: __RowkeyArg,
+    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+        &'scan ::core::primitive::str,
+    >>::Out<
+        EventScan<'scan, 2usize>,
+        ::rowkey::__private::ScanRange<
+            Self,
+            ::rowkey::__private::Fixed<16usize>,
+            &'scan ::core::primitive::str,
+            16u16,
+        >,
+    > {
+        ::rowkey::__private::ScanArg::dispatch(
+            arg,
+            self,
+            |__rowkey_s: Self, __rowkey_v: &'scan ::core::primitive::str| {
+                let mut __rowkey_next = __rowkey_s.__rowkey_step::<2usize>();
+                __rowkey_next.__rowkey_f_event_type = ::rowkey::__private::Some(
+                    __rowkey_v,
+                );
+                __rowkey_next
+            },
+            ::rowkey::__private::ScanRange::__new,
+        )
+    }
+}
+#[automatically_derived]
+impl<'scan> EventScan<'scan, 2usize> {
+    ///Fixes `ts` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+    #[inline]
+    #[must_use]
+    pub fn ts<__RowkeyArg: ::rowkey::__private::ScanArg<u64>>(
+        self,
+        arg: __RowkeyArg,
+    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+        u64,
+    >>::Out<
+        EventScan<'scan, 3usize>,
+        ::rowkey::__private::ScanRange<Self, ::rowkey::__private::ReverseTs, u64, 16u16>,
+    > {
+        ::rowkey::__private::ScanArg::dispatch(
+            arg,
+            self,
+            |__rowkey_s: Self, __rowkey_v: u64| {
+                let mut __rowkey_next = __rowkey_s.__rowkey_step::<3usize>();
+                __rowkey_next.__rowkey_f_ts = ::rowkey::__private::Some(__rowkey_v);
+                __rowkey_next
+            },
+            ::rowkey::__private::ScanRange::__new,
+        )
+    }
+}
+#[automatically_derived]
+impl Event {
+    /**Starts a prefix scan of `Event` keys. With no field fixed, `ranges()` covers the whole table (one range per salt bucket, 16).
+
+# Layout
+
+| # | field | type | width | encoding | order |
+|---|---|---|---|---|---|
+| 0 | salt | `u8` | 1 | md5(`user_id`) % 16 | bucket |
+| 1 | `user_id` | `u64` | 8 | `#[salt(buckets = 16)]` | ascending |
+| 2 | `event_type` | `String` | 16 | `#[fixed(16)]` | ascending |
+| 3 | `ts` | `u64` | 8 | `#[reverse_ts]` | descending |
+*/
+    #[inline]
+    #[must_use]
+    fn scan<'__rowkey_a>() -> EventScan<'__rowkey_a, 0> {
+        EventScan::__rowkey_new()
+    }
+}
+::rowkey::__private::__scan_arg! {
+    [] Event, Event => | s | s;
+}
+#[doc(hidden)]
+const _: () = {
+    #[automatically_derived]
+    impl ::rowkey::__private::Encode for Event {
+        const FIXED_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
+            ::rowkey::__private::add(
+                ::rowkey::__private::add(
+                    ::rowkey::__private::Some(0usize),
+                    <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        u64,
+                    >>::FIXED_WIDTH,
+                ),
+                <::rowkey::__private::Fixed<
+                    16usize,
+                > as ::rowkey::__private::Codec<String>>::FIXED_WIDTH,
+            ),
+            <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
+                u64,
+            >>::FIXED_WIDTH,
+        );
+        const MAX_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
+            ::rowkey::__private::add(
+                ::rowkey::__private::add(
+                    ::rowkey::__private::Some(0usize),
+                    <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        u64,
+                    >>::MAX_WIDTH,
+                ),
+                <::rowkey::__private::Fixed<
+                    16usize,
+                > as ::rowkey::__private::Codec<String>>::MAX_WIDTH,
+            ),
+            <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
+                u64,
+            >>::MAX_WIDTH,
+        );
+        const ENCODING: &'static ::rowkey::__private::str = "nested key `Event`";
+        const NESTED: ::rowkey::__private::Option<
+            &'static ::rowkey::__private::Schema,
+        > = ::rowkey::__private::Some(<Self as ::rowkey::__private::RowKey>::SCHEMA);
+        const DOMAIN: ::rowkey::__private::Domain = <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+            u64,
+        >>::DOMAIN;
+        #[inline]
+        fn encoded_width(
+            &self,
+        ) -> ::rowkey::__private::Result<
+            ::rowkey::__private::usize,
+            ::rowkey::__private::EncodeError,
+        > {
+            let mut __rowkey_n = 0usize;
+            let Self {
+                user_id: __rowkey_f_user_id,
+                event_type: __rowkey_f_event_type,
+                ts: __rowkey_f_ts,
+                ..
+            } = self;
+            __rowkey_n
+                += match <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    u64,
+                >>::width(__rowkey_f_user_id) {
+                    ::rowkey::__private::Ok(__rowkey_w) => __rowkey_w,
+                    ::rowkey::__private::Err(__rowkey_e) => {
+                        return ::rowkey::__private::Err(
+                            __rowkey_e.in_field("user_id").within(__rowkey_n),
+                        );
+                    }
+                };
+            __rowkey_n
+                += match <::rowkey::__private::Fixed<
+                    16usize,
+                > as ::rowkey::__private::Codec<String>>::width(__rowkey_f_event_type) {
+                    ::rowkey::__private::Ok(__rowkey_w) => __rowkey_w,
+                    ::rowkey::__private::Err(__rowkey_e) => {
+                        return ::rowkey::__private::Err(
+                            __rowkey_e.in_field("event_type").within(__rowkey_n),
+                        );
+                    }
+                };
+            __rowkey_n
+                += match <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
+                    u64,
+                >>::width(__rowkey_f_ts) {
+                    ::rowkey::__private::Ok(__rowkey_w) => __rowkey_w,
+                    ::rowkey::__private::Err(__rowkey_e) => {
+                        return ::rowkey::__private::Err(
+                            __rowkey_e.in_field("ts").within(__rowkey_n),
+                        );
+                    }
+                };
+            ::rowkey::__private::Ok(__rowkey_n)
+        }
+        #[inline]
+        fn write<__RowkeySink: ::rowkey::__private::Sink>(
+            &self,
+            __rowkey_sink: &mut __RowkeySink,
+        ) {
+            ::rowkey::__private::RowKey::__write_head(self, __rowkey_sink);
+            ::rowkey::__private::RowKey::__write_tail(self, __rowkey_sink);
+        }
+    }
+    #[automatically_derived]
+    impl<'__rowkey_de> ::rowkey::__private::Decode<'__rowkey_de> for Event {
+        #[inline]
+        fn read<__RowkeySrc: ::rowkey::__private::Source<'__rowkey_de>>(
+            __rowkey_src: &mut __RowkeySrc,
+        ) -> ::rowkey::__private::Result<Self, ::rowkey::__private::DecodeError> {
+            ::rowkey::__private::Ok(Self {
+                user_id: match <::rowkey::__private::Natural as ::rowkey::__private::CodecDecode<
+                    '__rowkey_de,
+                    u64,
+                >>::read(__rowkey_src) {
+                    ::rowkey::__private::Ok(__rowkey_v) => __rowkey_v,
+                    ::rowkey::__private::Err(__rowkey_e) => {
+                        return ::rowkey::__private::Err(__rowkey_e.in_field("user_id"));
+                    }
+                },
+                event_type: match <::rowkey::__private::Fixed<
+                    16usize,
+                > as ::rowkey::__private::CodecDecode<
+                    '__rowkey_de,
+                    String,
+                >>::read(__rowkey_src) {
+                    ::rowkey::__private::Ok(__rowkey_v) => __rowkey_v,
+                    ::rowkey::__private::Err(__rowkey_e) => {
+                        return ::rowkey::__private::Err(
+                            __rowkey_e.in_field("event_type"),
+                        );
+                    }
+                },
+                ts: match <::rowkey::__private::ReverseTs as ::rowkey::__private::CodecDecode<
+                    '__rowkey_de,
+                    u64,
+                >>::read(__rowkey_src) {
+                    ::rowkey::__private::Ok(__rowkey_v) => __rowkey_v,
+                    ::rowkey::__private::Err(__rowkey_e) => {
+                        return ::rowkey::__private::Err(__rowkey_e.in_field("ts"));
+                    }
+                },
+            })
+        }
+    }
+    #[automatically_derived]
+    impl ::rowkey::__private::RowKey for Event {
+        const MAX_LEN: ::rowkey::__private::usize = ::rowkey::__private::max_len(
+            true,
+            <Self as ::rowkey::__private::Encode>::MAX_WIDTH,
+            32767usize,
+        );
+        const FIXED_LEN: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
+            ::rowkey::__private::Some(1usize),
+            <Self as ::rowkey::__private::Encode>::FIXED_WIDTH,
+        );
+        const SCHEMA: &'static ::rowkey::__private::Schema = &::rowkey::__private::Schema {
+            name: "Event",
+            fields: &[
+                ::rowkey::__private::FieldSchema {
+                    name: "user_id",
+                    rust_type: "u64",
+                    offset: ::rowkey::__private::Some(1usize),
+                    width: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        u64,
+                    >>::FIXED_WIDTH,
+                    max_width: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        u64,
+                    >>::MAX_WIDTH,
+                    encoding: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        u64,
+                    >>::ENCODING,
+                    order: ::rowkey::__private::Order::Ascending,
+                    attributes: &["salt(buckets = 16)"],
+                    salted: true,
+                    nested: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        u64,
+                    >>::NESTED,
+                    domain: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        u64,
+                    >>::DOMAIN,
+                },
+                ::rowkey::__private::FieldSchema {
+                    name: "event_type",
+                    rust_type: "String",
+                    offset: ::rowkey::__private::add(
+                        ::rowkey::__private::Some(1usize),
+                        <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                            u64,
+                        >>::FIXED_WIDTH,
+                    ),
+                    width: <::rowkey::__private::Fixed<
+                        16usize,
+                    > as ::rowkey::__private::Codec<String>>::FIXED_WIDTH,
+                    max_width: <::rowkey::__private::Fixed<
+                        16usize,
+                    > as ::rowkey::__private::Codec<String>>::MAX_WIDTH,
+                    encoding: <::rowkey::__private::Fixed<
+                        16usize,
+                    > as ::rowkey::__private::Codec<String>>::ENCODING,
+                    order: ::rowkey::__private::Order::Ascending,
+                    attributes: &["fixed(16)"],
+                    salted: false,
+                    nested: <::rowkey::__private::Fixed<
+                        16usize,
+                    > as ::rowkey::__private::Codec<String>>::NESTED,
+                    domain: <::rowkey::__private::Fixed<
+                        16usize,
+                    > as ::rowkey::__private::Codec<String>>::DOMAIN,
+                },
+                ::rowkey::__private::FieldSchema {
+                    name: "ts",
+                    rust_type: "u64",
+                    offset: ::rowkey::__private::add(
+                        ::rowkey::__private::add(
+                            ::rowkey::__private::Some(1usize),
+                            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                                u64,
+                            >>::FIXED_WIDTH,
+                        ),
+                        <::rowkey::__private::Fixed<
+                            16usize,
+                        > as ::rowkey::__private::Codec<String>>::FIXED_WIDTH,
+                    ),
+                    width: <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
+                        u64,
+                    >>::FIXED_WIDTH,
+                    max_width: <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
+                        u64,
+                    >>::MAX_WIDTH,
+                    encoding: <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
+                        u64,
+                    >>::ENCODING,
+                    order: ::rowkey::__private::Order::Descending,
+                    attributes: &["reverse_ts"],
+                    salted: false,
+                    nested: <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
+                        u64,
+                    >>::NESTED,
+                    domain: <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
+                        u64,
+                    >>::DOMAIN,
+                },
+            ],
+            variants: &[],
+            salt: ::rowkey::__private::Some(::rowkey::__private::SaltSchema {
+                buckets: 16u16,
+                hash: "md5",
+                fields: &["user_id"],
+            }),
+            fixed_len: <Self as ::rowkey::__private::RowKey>::FIXED_LEN,
+            max_len: <Self as ::rowkey::__private::RowKey>::MAX_LEN,
+            limit: 32767usize,
+            allow_hotspot: false,
+        };
+        const __SALT_BUCKETS: ::rowkey::__private::u16 = 16u16;
+        const __LIMIT: ::rowkey::__private::usize = 32767usize;
+        #[inline(always)]
+        fn __write_head<__RowkeySink: ::rowkey::__private::Sink>(
+            &self,
+            __rowkey_sink: &mut __RowkeySink,
+        ) {
+            let Self { user_id: __rowkey_f_user_id, .. } = self;
+            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                u64,
+            >>::write(__rowkey_f_user_id, __rowkey_sink);
+        }
+        #[inline(always)]
+        fn __write_tail<__RowkeySink: ::rowkey::__private::Sink>(
+            &self,
+            __rowkey_sink: &mut __RowkeySink,
+        ) {
+            let Self { event_type: __rowkey_f_event_type, ts: __rowkey_f_ts, .. } = self;
+            <::rowkey::__private::Fixed<
+                16usize,
+            > as ::rowkey::__private::Codec<
+                String,
+            >>::write(__rowkey_f_event_type, __rowkey_sink);
+            <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
+                u64,
+            >>::write(__rowkey_f_ts, __rowkey_sink);
+        }
+    }
+    const _: () = {
+        if let ::rowkey::__private::Some(__rowkey_len) = <Event as ::rowkey::__private::RowKey>::FIXED_LEN {
+            if __rowkey_len > 32767usize {
+                ::core::panic!(
+                    "every `Event` key is longer than its key limit of 32767 bytes; shorten the fields or raise `#[rowkey(max_len = N)]`"
+                );
+            }
+        }
+    };
+    #[automatically_derived]
+    impl Event {
+        ///Explains a `Event` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
+        #[must_use]
+        fn explain<'__rowkey_de>(
+            bytes: &'__rowkey_de [::core::primitive::u8],
+        ) -> ::std::string::String {
+            let mut __rowkey_ex = ::rowkey::__private::Explainer::new(
+                bytes,
+                <Self as ::rowkey::__private::RowKey>::SCHEMA,
+            );
+            __rowkey_ex.field::<::rowkey::__private::Natural, u64>();
+            __rowkey_ex
+                .field::<
+                    ::rowkey::__private::Fixed<16usize>,
+                    ::std::borrow::Cow<'__rowkey_de, ::core::primitive::str>,
+                >();
+            __rowkey_ex.field::<::rowkey::__private::ReverseTs, u64>();
+            __rowkey_ex.finish()
+        }
+    }
+    #[automatically_derived]
+    impl ::rowkey::__private::Explain for Event {
+        fn explain(&self, __rowkey_out: &mut ::std::string::String) {
+            let Self {
+                user_id: __rowkey_f_user_id,
+                event_type: __rowkey_f_event_type,
+                ts: __rowkey_f_ts,
+                ..
+            } = self;
+            __rowkey_out.push_str("Event { ");
+            __rowkey_out.push_str("user_id: ");
+            <u64 as ::rowkey::__private::Explain>::explain(
+                __rowkey_f_user_id,
+                __rowkey_out,
+            );
+            __rowkey_out.push_str(", event_type: ");
+            <String as ::rowkey::__private::Explain>::explain(
+                __rowkey_f_event_type,
+                __rowkey_out,
+            );
+            __rowkey_out.push_str(", ts: ");
+            <u64 as ::rowkey::__private::Explain>::explain(__rowkey_f_ts, __rowkey_out);
+            __rowkey_out.push_str(" }");
+        }
+    }
+};

@@ -1,0 +1,563 @@
+/**The typed scan builder of [`Outer`], from [`Outer::scan`]: fix fields in key order (`at`, `inner`, `flag`), optionally end with a range on the next one, then call `ranges()`.
+
+`STEP` counts the fields fixed so far; a field out of order has no method at that step.
+
+# Layout of `Outer`
+
+| # | field | type | width | encoding | order |
+|---|---|---|---|---|---|
+| 0 | `at` | `u64` | 8 | `#[timestamp]` | ascending |
+| 1 | `inner` | `Inner` | variable | natural | ascending |
+| 2 | `flag` | `Option<bool>` | variable | natural | ascending |
+*/
+#[allow(non_camel_case_types, non_snake_case)]
+struct OuterScan<'scan, const STEP: ::rowkey::__private::usize> {
+    __rowkey_f_at: ::rowkey::__private::Option<u64>,
+    __rowkey_f_inner: ::rowkey::__private::Option<Inner>,
+    __rowkey_f_flag: ::rowkey::__private::Option<Option<bool>>,
+    __rowkey_lt: ::rowkey::__private::PhantomData<&'scan ()>,
+}
+#[automatically_derived]
+impl<'scan, const STEP: ::rowkey::__private::usize> ::core::clone::Clone
+for OuterScan<'scan, STEP>
+where
+    ::rowkey::__private::CloneIf<
+        'scan,
+        ::rowkey::__private::Option<u64>,
+    >: ::rowkey::__private::CloneOf<::rowkey::__private::Option<u64>>,
+    ::rowkey::__private::CloneIf<
+        'scan,
+        ::rowkey::__private::Option<Inner>,
+    >: ::rowkey::__private::CloneOf<::rowkey::__private::Option<Inner>>,
+    ::rowkey::__private::CloneIf<
+        'scan,
+        ::rowkey::__private::Option<Option<bool>>,
+    >: ::rowkey::__private::CloneOf<::rowkey::__private::Option<Option<bool>>>,
+{
+    #[inline]
+    fn clone(&self) -> Self {
+        OuterScan {
+            __rowkey_f_at: <::rowkey::__private::CloneIf<
+                'scan,
+                ::rowkey::__private::Option<u64>,
+            > as ::rowkey::__private::CloneOf<
+                ::rowkey::__private::Option<u64>,
+            >>::clone_of(&self.__rowkey_f_at),
+            __rowkey_f_inner: <::rowkey::__private::CloneIf<
+                'scan,
+                ::rowkey::__private::Option<Inner>,
+            > as ::rowkey::__private::CloneOf<
+                ::rowkey::__private::Option<Inner>,
+            >>::clone_of(&self.__rowkey_f_inner),
+            __rowkey_f_flag: <::rowkey::__private::CloneIf<
+                'scan,
+                ::rowkey::__private::Option<Option<bool>>,
+            > as ::rowkey::__private::CloneOf<
+                ::rowkey::__private::Option<Option<bool>>,
+            >>::clone_of(&self.__rowkey_f_flag),
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
+}
+#[automatically_derived]
+impl<'scan, const STEP: ::rowkey::__private::usize> OuterScan<'scan, STEP> {
+    /// The key ranges of every key whose leading fields are the ones fixed so far, in
+    /// key order.
+    #[inline]
+    #[must_use]
+    pub fn ranges(self) -> ::rowkey::__private::KeyRanges {
+        ::rowkey::__private::scan_ranges::<0u16, Self>(&self)
+    }
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_new() -> Self {
+        OuterScan {
+            __rowkey_f_at: ::rowkey::__private::None,
+            __rowkey_f_inner: ::rowkey::__private::None,
+            __rowkey_f_flag: ::rowkey::__private::None,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
+    /// The same values, at step `NEXT`.
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_step<const NEXT: ::rowkey::__private::usize>(
+        self,
+    ) -> OuterScan<'scan, NEXT> {
+        OuterScan {
+            __rowkey_f_at: self.__rowkey_f_at,
+            __rowkey_f_inner: self.__rowkey_f_inner,
+            __rowkey_f_flag: self.__rowkey_f_flag,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
+}
+#[automatically_derived]
+#[doc(hidden)]
+impl<'scan, const STEP: ::rowkey::__private::usize> ::rowkey::__private::WriteScan<0u16>
+for OuterScan<'scan, STEP> {
+    const MAX_LEN: ::rowkey::__private::usize = <Outer as ::rowkey::__private::RowKey>::MAX_LEN;
+    /// Writes the values given, in key order; `false` if the scan stops before the
+    /// last field (the steps set them in order, so the first unset one ends it).
+    #[inline(always)]
+    fn write<__RowkeyBuf: ::rowkey::__private::ScanBuf>(
+        &self,
+        __rowkey_st: &mut ::rowkey::__private::ScanState<0u16, __RowkeyBuf>,
+    ) -> ::rowkey::__private::bool {
+        match &self.__rowkey_f_at {
+            ::rowkey::__private::Some(__rowkey_v) => {
+                if !__rowkey_st.eq::<::rowkey::__private::Natural, u64>(__rowkey_v) {
+                    return false;
+                }
+            }
+            ::rowkey::__private::None => return false,
+        }
+        match &self.__rowkey_f_inner {
+            ::rowkey::__private::Some(__rowkey_v) => {
+                if !__rowkey_st.eq::<::rowkey::__private::Natural, Inner>(__rowkey_v) {
+                    return false;
+                }
+            }
+            ::rowkey::__private::None => return false,
+        }
+        match &self.__rowkey_f_flag {
+            ::rowkey::__private::Some(__rowkey_v) => {
+                if !__rowkey_st
+                    .eq::<::rowkey::__private::Natural, Option<bool>>(__rowkey_v)
+                {
+                    return false;
+                }
+            }
+            ::rowkey::__private::None => return false,
+        }
+        true
+    }
+}
+#[automatically_derived]
+impl<'scan> OuterScan<'scan, 0usize> {
+    ///Fixes `at` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+    #[inline]
+    #[must_use]
+    pub fn at<__RowkeyArg: ::rowkey::__private::ScanArg<u64>>(
+        self,
+        arg: __RowkeyArg,
+    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+        u64,
+    >>::Out<
+        OuterScan<'scan, 1usize>,
+        ::rowkey::__private::ScanRange<Self, ::rowkey::__private::Natural, u64, 0u16>,
+    > {
+        ::rowkey::__private::ScanArg::dispatch(
+            arg,
+            self,
+            |__rowkey_s: Self, __rowkey_v: u64| {
+                let mut __rowkey_next = __rowkey_s.__rowkey_step::<1usize>();
+                __rowkey_next.__rowkey_f_at = ::rowkey::__private::Some(__rowkey_v);
+                __rowkey_next
+            },
+            ::rowkey::__private::ScanRange::__new,
+        )
+    }
+}
+#[automatically_derived]
+impl<'scan> OuterScan<'scan, 1usize> {
+    ///Fixes `inner` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+    #[inline]
+    #[must_use]
+    pub fn inner<__RowkeyArg: ::rowkey::__private::ScanArg<Inner>>(
+        self,
+        arg: __RowkeyArg,
+    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+        Inner,
+    >>::Out<
+        OuterScan<'scan, 2usize>,
+        ::rowkey::__private::ScanRange<Self, ::rowkey::__private::Natural, Inner, 0u16>,
+    > {
+        ::rowkey::__private::ScanArg::dispatch(
+            arg,
+            self,
+            |__rowkey_s: Self, __rowkey_v: Inner| {
+                let mut __rowkey_next = __rowkey_s.__rowkey_step::<2usize>();
+                __rowkey_next.__rowkey_f_inner = ::rowkey::__private::Some(__rowkey_v);
+                __rowkey_next
+            },
+            ::rowkey::__private::ScanRange::__new,
+        )
+    }
+}
+#[automatically_derived]
+impl<'scan> OuterScan<'scan, 2usize> {
+    ///Fixes `flag` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+    #[inline]
+    #[must_use]
+    pub fn flag<__RowkeyArg: ::rowkey::__private::ScanArg<Option<bool>>>(
+        self,
+        arg: __RowkeyArg,
+    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+        Option<bool>,
+    >>::Out<
+        OuterScan<'scan, 3usize>,
+        ::rowkey::__private::ScanRange<
+            Self,
+            ::rowkey::__private::Natural,
+            Option<bool>,
+            0u16,
+        >,
+    > {
+        ::rowkey::__private::ScanArg::dispatch(
+            arg,
+            self,
+            |__rowkey_s: Self, __rowkey_v: Option<bool>| {
+                let mut __rowkey_next = __rowkey_s.__rowkey_step::<3usize>();
+                __rowkey_next.__rowkey_f_flag = ::rowkey::__private::Some(__rowkey_v);
+                __rowkey_next
+            },
+            ::rowkey::__private::ScanRange::__new,
+        )
+    }
+}
+#[automatically_derived]
+impl Outer {
+    /**Starts a prefix scan of `Outer` keys. With no field fixed, `ranges()` covers the whole table.
+
+# Layout
+
+| # | field | type | width | encoding | order |
+|---|---|---|---|---|---|
+| 0 | `at` | `u64` | 8 | `#[timestamp]` | ascending |
+| 1 | `inner` | `Inner` | variable | natural | ascending |
+| 2 | `flag` | `Option<bool>` | variable | natural | ascending |
+*/
+    #[inline]
+    #[must_use]
+    fn scan<'__rowkey_a>() -> OuterScan<'__rowkey_a, 0> {
+        OuterScan::__rowkey_new()
+    }
+}
+::rowkey::__private::__scan_arg! {
+    [] Outer, Outer => | s | s;
+}
+#[doc(hidden)]
+const _: () = {
+    #[automatically_derived]
+    impl ::rowkey::__private::Encode for Outer {
+        const FIXED_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
+            ::rowkey::__private::add(
+                ::rowkey::__private::add(
+                    ::rowkey::__private::Some(0usize),
+                    <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        u64,
+                    >>::FIXED_WIDTH,
+                ),
+                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    Inner,
+                >>::FIXED_WIDTH,
+            ),
+            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                Option<bool>,
+            >>::FIXED_WIDTH,
+        );
+        const MAX_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
+            ::rowkey::__private::add(
+                ::rowkey::__private::add(
+                    ::rowkey::__private::Some(0usize),
+                    <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        u64,
+                    >>::MAX_WIDTH,
+                ),
+                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    Inner,
+                >>::MAX_WIDTH,
+            ),
+            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                Option<bool>,
+            >>::MAX_WIDTH,
+        );
+        const ENCODING: &'static ::rowkey::__private::str = "nested key `Outer`";
+        const NESTED: ::rowkey::__private::Option<
+            &'static ::rowkey::__private::Schema,
+        > = ::rowkey::__private::Some(<Self as ::rowkey::__private::RowKey>::SCHEMA);
+        const DOMAIN: ::rowkey::__private::Domain = <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+            u64,
+        >>::DOMAIN;
+        #[inline]
+        fn encoded_width(
+            &self,
+        ) -> ::rowkey::__private::Result<
+            ::rowkey::__private::usize,
+            ::rowkey::__private::EncodeError,
+        > {
+            let mut __rowkey_n = 0usize;
+            let Self {
+                at: __rowkey_f_at,
+                inner: __rowkey_f_inner,
+                flag: __rowkey_f_flag,
+                ..
+            } = self;
+            __rowkey_n
+                += match <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    u64,
+                >>::width(__rowkey_f_at) {
+                    ::rowkey::__private::Ok(__rowkey_w) => __rowkey_w,
+                    ::rowkey::__private::Err(__rowkey_e) => {
+                        return ::rowkey::__private::Err(
+                            __rowkey_e.in_field("at").within(__rowkey_n),
+                        );
+                    }
+                };
+            __rowkey_n
+                += match <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    Inner,
+                >>::width(__rowkey_f_inner) {
+                    ::rowkey::__private::Ok(__rowkey_w) => __rowkey_w,
+                    ::rowkey::__private::Err(__rowkey_e) => {
+                        return ::rowkey::__private::Err(
+                            __rowkey_e.in_field("inner").within(__rowkey_n),
+                        );
+                    }
+                };
+            __rowkey_n
+                += match <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    Option<bool>,
+                >>::width(__rowkey_f_flag) {
+                    ::rowkey::__private::Ok(__rowkey_w) => __rowkey_w,
+                    ::rowkey::__private::Err(__rowkey_e) => {
+                        return ::rowkey::__private::Err(
+                            __rowkey_e.in_field("flag").within(__rowkey_n),
+                        );
+                    }
+                };
+            ::rowkey::__private::Ok(__rowkey_n)
+        }
+        #[inline]
+        fn write<__RowkeySink: ::rowkey::__private::Sink>(
+            &self,
+            __rowkey_sink: &mut __RowkeySink,
+        ) {
+            ::rowkey::__private::RowKey::__write_head(self, __rowkey_sink);
+            ::rowkey::__private::RowKey::__write_tail(self, __rowkey_sink);
+        }
+    }
+    #[automatically_derived]
+    impl<'__rowkey_de> ::rowkey::__private::Decode<'__rowkey_de> for Outer {
+        #[inline]
+        fn read<__RowkeySrc: ::rowkey::__private::Source<'__rowkey_de>>(
+            __rowkey_src: &mut __RowkeySrc,
+        ) -> ::rowkey::__private::Result<Self, ::rowkey::__private::DecodeError> {
+            ::rowkey::__private::Ok(Self {
+                at: match <::rowkey::__private::Natural as ::rowkey::__private::CodecDecode<
+                    '__rowkey_de,
+                    u64,
+                >>::read(__rowkey_src) {
+                    ::rowkey::__private::Ok(__rowkey_v) => __rowkey_v,
+                    ::rowkey::__private::Err(__rowkey_e) => {
+                        return ::rowkey::__private::Err(__rowkey_e.in_field("at"));
+                    }
+                },
+                inner: match <::rowkey::__private::Natural as ::rowkey::__private::CodecDecode<
+                    '__rowkey_de,
+                    Inner,
+                >>::read(__rowkey_src) {
+                    ::rowkey::__private::Ok(__rowkey_v) => __rowkey_v,
+                    ::rowkey::__private::Err(__rowkey_e) => {
+                        return ::rowkey::__private::Err(__rowkey_e.in_field("inner"));
+                    }
+                },
+                flag: match <::rowkey::__private::Natural as ::rowkey::__private::CodecDecode<
+                    '__rowkey_de,
+                    Option<bool>,
+                >>::read(__rowkey_src) {
+                    ::rowkey::__private::Ok(__rowkey_v) => __rowkey_v,
+                    ::rowkey::__private::Err(__rowkey_e) => {
+                        return ::rowkey::__private::Err(__rowkey_e.in_field("flag"));
+                    }
+                },
+            })
+        }
+    }
+    #[automatically_derived]
+    impl ::rowkey::__private::RowKey for Outer {
+        const MAX_LEN: ::rowkey::__private::usize = ::rowkey::__private::max_len(
+            false,
+            <Self as ::rowkey::__private::Encode>::MAX_WIDTH,
+            32767usize,
+        );
+        const FIXED_LEN: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
+            ::rowkey::__private::Some(0usize),
+            <Self as ::rowkey::__private::Encode>::FIXED_WIDTH,
+        );
+        const SCHEMA: &'static ::rowkey::__private::Schema = &::rowkey::__private::Schema {
+            name: "Outer",
+            fields: &[
+                ::rowkey::__private::FieldSchema {
+                    name: "at",
+                    rust_type: "u64",
+                    offset: ::rowkey::__private::Some(0usize),
+                    width: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        u64,
+                    >>::FIXED_WIDTH,
+                    max_width: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        u64,
+                    >>::MAX_WIDTH,
+                    encoding: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        u64,
+                    >>::ENCODING,
+                    order: ::rowkey::__private::Order::Ascending,
+                    attributes: &["timestamp"],
+                    salted: false,
+                    nested: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        u64,
+                    >>::NESTED,
+                    domain: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        u64,
+                    >>::DOMAIN,
+                },
+                ::rowkey::__private::FieldSchema {
+                    name: "inner",
+                    rust_type: "Inner",
+                    offset: ::rowkey::__private::add(
+                        ::rowkey::__private::Some(0usize),
+                        <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                            u64,
+                        >>::FIXED_WIDTH,
+                    ),
+                    width: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        Inner,
+                    >>::FIXED_WIDTH,
+                    max_width: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        Inner,
+                    >>::MAX_WIDTH,
+                    encoding: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        Inner,
+                    >>::ENCODING,
+                    order: ::rowkey::__private::Order::Ascending,
+                    attributes: &[],
+                    salted: false,
+                    nested: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        Inner,
+                    >>::NESTED,
+                    domain: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        Inner,
+                    >>::DOMAIN,
+                },
+                ::rowkey::__private::FieldSchema {
+                    name: "flag",
+                    rust_type: "Option<bool>",
+                    offset: ::rowkey::__private::add(
+                        ::rowkey::__private::add(
+                            ::rowkey::__private::Some(0usize),
+                            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                                u64,
+                            >>::FIXED_WIDTH,
+                        ),
+                        <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                            Inner,
+                        >>::FIXED_WIDTH,
+                    ),
+                    width: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        Option<bool>,
+                    >>::FIXED_WIDTH,
+                    max_width: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        Option<bool>,
+                    >>::MAX_WIDTH,
+                    encoding: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        Option<bool>,
+                    >>::ENCODING,
+                    order: ::rowkey::__private::Order::Ascending,
+                    attributes: &[],
+                    salted: false,
+                    nested: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        Option<bool>,
+                    >>::NESTED,
+                    domain: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        Option<bool>,
+                    >>::DOMAIN,
+                },
+            ],
+            variants: &[],
+            salt: ::rowkey::__private::None,
+            fixed_len: <Self as ::rowkey::__private::RowKey>::FIXED_LEN,
+            max_len: <Self as ::rowkey::__private::RowKey>::MAX_LEN,
+            limit: 32767usize,
+            allow_hotspot: true,
+        };
+        const __SALT_BUCKETS: ::rowkey::__private::u16 = 0u16;
+        const __LIMIT: ::rowkey::__private::usize = 32767usize;
+        #[inline(always)]
+        fn __write_head<__RowkeySink: ::rowkey::__private::Sink>(
+            &self,
+            __rowkey_sink: &mut __RowkeySink,
+        ) {}
+        #[inline(always)]
+        fn __write_tail<__RowkeySink: ::rowkey::__private::Sink>(
+            &self,
+            __rowkey_sink: &mut __RowkeySink,
+        ) {
+            let Self {
+                at: __rowkey_f_at,
+                inner: __rowkey_f_inner,
+                flag: __rowkey_f_flag,
+                ..
+            } = self;
+            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                u64,
+            >>::write(__rowkey_f_at, __rowkey_sink);
+            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                Inner,
+            >>::write(__rowkey_f_inner, __rowkey_sink);
+            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                Option<bool>,
+            >>::write(__rowkey_f_flag, __rowkey_sink);
+        }
+    }
+    const _: () = {
+        if let ::rowkey::__private::Some(__rowkey_len) = <Outer as ::rowkey::__private::RowKey>::FIXED_LEN {
+            if __rowkey_len > 32767usize {
+                ::core::panic!(
+                    "every `Outer` key is longer than its key limit of 32767 bytes; shorten the fields or raise `#[rowkey(max_len = N)]`"
+                );
+            }
+        }
+    };
+    #[automatically_derived]
+    impl Outer {
+        ///Explains a `Outer` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
+        #[must_use]
+        fn explain<'__rowkey_de>(
+            bytes: &'__rowkey_de [::core::primitive::u8],
+        ) -> ::std::string::String {
+            let mut __rowkey_ex = ::rowkey::__private::Explainer::new(
+                bytes,
+                <Self as ::rowkey::__private::RowKey>::SCHEMA,
+            );
+            __rowkey_ex.field::<::rowkey::__private::Natural, u64>();
+            __rowkey_ex.field::<::rowkey::__private::Natural, Inner>();
+            __rowkey_ex.field::<::rowkey::__private::Natural, Option<bool>>();
+            __rowkey_ex.finish()
+        }
+    }
+    #[automatically_derived]
+    impl ::rowkey::__private::Explain for Outer {
+        fn explain(&self, __rowkey_out: &mut ::std::string::String) {
+            let Self {
+                at: __rowkey_f_at,
+                inner: __rowkey_f_inner,
+                flag: __rowkey_f_flag,
+                ..
+            } = self;
+            __rowkey_out.push_str("Outer { ");
+            __rowkey_out.push_str("at: ");
+            <u64 as ::rowkey::__private::Explain>::explain(__rowkey_f_at, __rowkey_out);
+            __rowkey_out.push_str(", inner: ");
+            <Inner as ::rowkey::__private::Explain>::explain(
+                __rowkey_f_inner,
+                __rowkey_out,
+            );
+            __rowkey_out.push_str(", flag: ");
+            <Option<
+                bool,
+            > as ::rowkey::__private::Explain>::explain(__rowkey_f_flag, __rowkey_out);
+            __rowkey_out.push_str(" }");
+        }
+    }
+};

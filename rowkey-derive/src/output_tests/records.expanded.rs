@@ -1,0 +1,809 @@
+/**The typed scan builder of [`CustomerRow`], from [`CustomerRow::scan`]: fix fields in key order (the shared prefix `customer_id`, then a record type (`customer()`, `order()` or `tag(n)`) and its own fields), optionally end with a range on the next one, then call `ranges()`.
+
+`STEP` counts the fields fixed so far; a field out of order has no method at that step.
+
+# Layout of `CustomerRow`
+
+| # | field | type | width | encoding | order |
+|---|---|---|---|---|---|
+| 0 | salt | `u8` | 1 | md5(`customer_id`) % 8 | bucket |
+| 1 | `customer_id` | `u64` | 8 | `#[salt(buckets = 8)]` | ascending |
+| 2 | tag | `u8` | 1 | 1 = `Customer`, 2 = `Order` | by tag |
+
+`Customer` (tag 1) then: nothing
+
+`Order` (tag 2) then: `note: String`
+*/
+#[allow(non_camel_case_types, non_snake_case)]
+struct CustomerRowScan<'scan, const STEP: ::rowkey::__private::usize> {
+    __rowkey_f_customer_id: ::rowkey::__private::Option<u64>,
+    __rowkey_tag: ::rowkey::__private::Option<::rowkey::__private::u8>,
+    __rowkey_lt: ::rowkey::__private::PhantomData<&'scan ()>,
+}
+#[automatically_derived]
+impl<'scan, const STEP: ::rowkey::__private::usize> ::core::clone::Clone
+for CustomerRowScan<'scan, STEP>
+where
+    ::rowkey::__private::CloneIf<
+        'scan,
+        ::rowkey::__private::Option<u64>,
+    >: ::rowkey::__private::CloneOf<::rowkey::__private::Option<u64>>,
+    ::rowkey::__private::CloneIf<
+        'scan,
+        ::rowkey::__private::Option<::rowkey::__private::u8>,
+    >: ::rowkey::__private::CloneOf<
+        ::rowkey::__private::Option<::rowkey::__private::u8>,
+    >,
+{
+    #[inline]
+    fn clone(&self) -> Self {
+        CustomerRowScan {
+            __rowkey_f_customer_id: <::rowkey::__private::CloneIf<
+                'scan,
+                ::rowkey::__private::Option<u64>,
+            > as ::rowkey::__private::CloneOf<
+                ::rowkey::__private::Option<u64>,
+            >>::clone_of(&self.__rowkey_f_customer_id),
+            __rowkey_tag: <::rowkey::__private::CloneIf<
+                'scan,
+                ::rowkey::__private::Option<::rowkey::__private::u8>,
+            > as ::rowkey::__private::CloneOf<
+                ::rowkey::__private::Option<::rowkey::__private::u8>,
+            >>::clone_of(&self.__rowkey_tag),
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
+}
+#[automatically_derived]
+impl<'scan, const STEP: ::rowkey::__private::usize> CustomerRowScan<'scan, STEP> {
+    /// The key ranges of every key whose leading fields are the ones fixed so far, in
+    /// key order.
+    #[inline]
+    #[must_use]
+    pub fn ranges(self) -> ::rowkey::__private::KeyRanges {
+        ::rowkey::__private::scan_ranges::<8u16, Self>(&self)
+    }
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_new() -> Self {
+        CustomerRowScan {
+            __rowkey_f_customer_id: ::rowkey::__private::None,
+            __rowkey_tag: ::rowkey::__private::None,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
+    /// The same values, at step `NEXT`.
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_step<const NEXT: ::rowkey::__private::usize>(
+        self,
+    ) -> CustomerRowScan<'scan, NEXT> {
+        CustomerRowScan {
+            __rowkey_f_customer_id: self.__rowkey_f_customer_id,
+            __rowkey_tag: self.__rowkey_tag,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
+}
+#[automatically_derived]
+#[doc(hidden)]
+impl<'scan, const STEP: ::rowkey::__private::usize> ::rowkey::__private::WriteScan<8u16>
+for CustomerRowScan<'scan, STEP> {
+    const MAX_LEN: ::rowkey::__private::usize = <CustomerRow as ::rowkey::__private::RowKey>::MAX_LEN;
+    /// Writes the values given, in key order; `false` if the scan stops before the
+    /// last field (the steps set them in order, so the first unset one ends it).
+    #[inline(always)]
+    fn write<__RowkeyBuf: ::rowkey::__private::ScanBuf>(
+        &self,
+        __rowkey_st: &mut ::rowkey::__private::ScanState<8u16, __RowkeyBuf>,
+    ) -> ::rowkey::__private::bool {
+        match &self.__rowkey_f_customer_id {
+            ::rowkey::__private::Some(__rowkey_v) => {
+                if !__rowkey_st.eq::<::rowkey::__private::Natural, u64>(__rowkey_v) {
+                    return false;
+                }
+            }
+            ::rowkey::__private::None => return false,
+        }
+        __rowkey_st.salt_known();
+        match &self.__rowkey_tag {
+            ::rowkey::__private::Some(__rowkey_v) => {
+                if !__rowkey_st
+                    .eq::<
+                        ::rowkey::__private::Natural,
+                        ::rowkey::__private::u8,
+                    >(__rowkey_v)
+                {
+                    return false;
+                }
+            }
+            ::rowkey::__private::None => return false,
+        }
+        true
+    }
+}
+#[automatically_derived]
+impl<'scan> CustomerRowScan<'scan, 0usize> {
+    ///Fixes `customer_id` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+    #[inline]
+    #[must_use]
+    pub fn customer_id<__RowkeyArg: ::rowkey::__private::ScanArg<u64>>(
+        self,
+        arg: __RowkeyArg,
+    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+        u64,
+    >>::Out<
+        CustomerRowScan<'scan, 1usize>,
+        ::rowkey::__private::ScanRange<Self, ::rowkey::__private::Natural, u64, 8u16>,
+    > {
+        ::rowkey::__private::ScanArg::dispatch(
+            arg,
+            self,
+            |__rowkey_s: Self, __rowkey_v: u64| {
+                let mut __rowkey_next = __rowkey_s.__rowkey_step::<1usize>();
+                __rowkey_next.__rowkey_f_customer_id = ::rowkey::__private::Some(
+                    __rowkey_v,
+                );
+                __rowkey_next
+            },
+            ::rowkey::__private::ScanRange::__new,
+        )
+    }
+}
+#[automatically_derived]
+impl<'scan> CustomerRowScan<'scan, 1usize> {
+    ///Narrows the scan to `Customer` records (tag 1) and continues with their own fields (none).
+    #[inline]
+    #[must_use]
+    pub fn customer(self) -> CustomerRowCustomerScan<'scan, 0> {
+        let mut __rowkey_prefix = self.__rowkey_step::<{ 1usize + 1 }>();
+        __rowkey_prefix.__rowkey_tag = ::rowkey::__private::Some(1u8);
+        CustomerRowCustomerScan::__rowkey_new(__rowkey_prefix)
+    }
+    ///Narrows the scan to `Order` records (tag 2) and continues with their own fields (`note`).
+    #[inline]
+    #[must_use]
+    pub fn order(self) -> CustomerRowOrderScan<'scan, 0> {
+        let mut __rowkey_prefix = self.__rowkey_step::<{ 1usize + 1 }>();
+        __rowkey_prefix.__rowkey_tag = ::rowkey::__private::Some(2u8);
+        CustomerRowOrderScan::__rowkey_new(__rowkey_prefix)
+    }
+    ///Narrows the scan to one record type by its tag byte, or, given a range of tags, to several; ends the scan.
+    #[inline]
+    #[must_use]
+    pub fn tag<__RowkeyArg: ::rowkey::__private::ScanArg<::rowkey::__private::u8>>(
+        self,
+        arg: __RowkeyArg,
+    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+        ::rowkey::__private::u8,
+    >>::Out<
+        CustomerRowScan<'scan, { 1usize + 1 }>,
+        ::rowkey::__private::ScanRange<
+            Self,
+            ::rowkey::__private::Natural,
+            ::rowkey::__private::u8,
+            8u16,
+        >,
+    > {
+        ::rowkey::__private::ScanArg::dispatch(
+            arg,
+            self,
+            |__rowkey_s: Self, __rowkey_v: ::rowkey::__private::u8| {
+                let mut __rowkey_next = __rowkey_s.__rowkey_step::<{ 1usize + 1 }>();
+                __rowkey_next.__rowkey_tag = ::rowkey::__private::Some(__rowkey_v);
+                __rowkey_next
+            },
+            ::rowkey::__private::ScanRange::__new,
+        )
+    }
+}
+///The typed scan builder of `CustomerRow::Customer` records, from [`CustomerRowScan::customer`]: fix its fields in order, optionally end with a range, then call `ranges()`.
+#[allow(non_camel_case_types, non_snake_case)]
+struct CustomerRowCustomerScan<'scan, const STEP: ::rowkey::__private::usize> {
+    __rowkey_prefix: CustomerRowScan<'scan, 2usize>,
+    __rowkey_lt: ::rowkey::__private::PhantomData<&'scan ()>,
+}
+#[automatically_derived]
+impl<'scan, const STEP: ::rowkey::__private::usize> ::core::clone::Clone
+for CustomerRowCustomerScan<'scan, STEP>
+where
+    ::rowkey::__private::CloneIf<
+        'scan,
+        CustomerRowScan<'scan, 2usize>,
+    >: ::rowkey::__private::CloneOf<CustomerRowScan<'scan, 2usize>>,
+{
+    #[inline]
+    fn clone(&self) -> Self {
+        CustomerRowCustomerScan {
+            __rowkey_prefix: <::rowkey::__private::CloneIf<
+                'scan,
+                CustomerRowScan<'scan, 2usize>,
+            > as ::rowkey::__private::CloneOf<
+                CustomerRowScan<'scan, 2usize>,
+            >>::clone_of(&self.__rowkey_prefix),
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
+}
+#[automatically_derived]
+impl<
+    'scan,
+    const STEP: ::rowkey::__private::usize,
+> CustomerRowCustomerScan<'scan, STEP> {
+    /// The key ranges of every key whose leading fields are the ones fixed so far, in
+    /// key order.
+    #[inline]
+    #[must_use]
+    pub fn ranges(self) -> ::rowkey::__private::KeyRanges {
+        ::rowkey::__private::scan_ranges::<8u16, Self>(&self)
+    }
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_new(__rowkey_prefix: CustomerRowScan<'scan, 2usize>) -> Self {
+        CustomerRowCustomerScan {
+            __rowkey_prefix,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
+    /// The same values, at step `NEXT`.
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_step<const NEXT: ::rowkey::__private::usize>(
+        self,
+    ) -> CustomerRowCustomerScan<'scan, NEXT> {
+        CustomerRowCustomerScan {
+            __rowkey_prefix: self.__rowkey_prefix,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
+}
+#[automatically_derived]
+#[doc(hidden)]
+impl<'scan, const STEP: ::rowkey::__private::usize> ::rowkey::__private::WriteScan<8u16>
+for CustomerRowCustomerScan<'scan, STEP> {
+    const MAX_LEN: ::rowkey::__private::usize = <CustomerRow as ::rowkey::__private::RowKey>::MAX_LEN;
+    /// Writes the values given, in key order; `false` if the scan stops before the
+    /// last field (the steps set them in order, so the first unset one ends it).
+    #[inline(always)]
+    fn write<__RowkeyBuf: ::rowkey::__private::ScanBuf>(
+        &self,
+        __rowkey_st: &mut ::rowkey::__private::ScanState<8u16, __RowkeyBuf>,
+    ) -> ::rowkey::__private::bool {
+        if !::rowkey::__private::WriteScan::write(&self.__rowkey_prefix, __rowkey_st) {
+            return false;
+        }
+        true
+    }
+}
+///The typed scan builder of `CustomerRow::Order` records, from [`CustomerRowScan::order`]: fix its fields in order, optionally end with a range, then call `ranges()`.
+#[allow(non_camel_case_types, non_snake_case)]
+struct CustomerRowOrderScan<'scan, const STEP: ::rowkey::__private::usize> {
+    __rowkey_f_note: ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+    __rowkey_prefix: CustomerRowScan<'scan, 2usize>,
+    __rowkey_lt: ::rowkey::__private::PhantomData<&'scan ()>,
+}
+#[automatically_derived]
+impl<'scan, const STEP: ::rowkey::__private::usize> ::core::clone::Clone
+for CustomerRowOrderScan<'scan, STEP>
+where
+    ::rowkey::__private::CloneIf<
+        'scan,
+        ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+    >: ::rowkey::__private::CloneOf<
+        ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+    >,
+    ::rowkey::__private::CloneIf<
+        'scan,
+        CustomerRowScan<'scan, 2usize>,
+    >: ::rowkey::__private::CloneOf<CustomerRowScan<'scan, 2usize>>,
+{
+    #[inline]
+    fn clone(&self) -> Self {
+        CustomerRowOrderScan {
+            __rowkey_f_note: <::rowkey::__private::CloneIf<
+                'scan,
+                ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+            > as ::rowkey::__private::CloneOf<
+                ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+            >>::clone_of(&self.__rowkey_f_note),
+            __rowkey_prefix: <::rowkey::__private::CloneIf<
+                'scan,
+                CustomerRowScan<'scan, 2usize>,
+            > as ::rowkey::__private::CloneOf<
+                CustomerRowScan<'scan, 2usize>,
+            >>::clone_of(&self.__rowkey_prefix),
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
+}
+#[automatically_derived]
+impl<'scan, const STEP: ::rowkey::__private::usize> CustomerRowOrderScan<'scan, STEP> {
+    /// The key ranges of every key whose leading fields are the ones fixed so far, in
+    /// key order.
+    #[inline]
+    #[must_use]
+    pub fn ranges(self) -> ::rowkey::__private::KeyRanges {
+        ::rowkey::__private::scan_ranges::<8u16, Self>(&self)
+    }
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_new(__rowkey_prefix: CustomerRowScan<'scan, 2usize>) -> Self {
+        CustomerRowOrderScan {
+            __rowkey_prefix,
+            __rowkey_f_note: ::rowkey::__private::None,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
+    /// The same values, at step `NEXT`.
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_step<const NEXT: ::rowkey::__private::usize>(
+        self,
+    ) -> CustomerRowOrderScan<'scan, NEXT> {
+        CustomerRowOrderScan {
+            __rowkey_f_note: self.__rowkey_f_note,
+            __rowkey_prefix: self.__rowkey_prefix,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
+}
+#[automatically_derived]
+#[doc(hidden)]
+impl<'scan, const STEP: ::rowkey::__private::usize> ::rowkey::__private::WriteScan<8u16>
+for CustomerRowOrderScan<'scan, STEP> {
+    const MAX_LEN: ::rowkey::__private::usize = <CustomerRow as ::rowkey::__private::RowKey>::MAX_LEN;
+    /// Writes the values given, in key order; `false` if the scan stops before the
+    /// last field (the steps set them in order, so the first unset one ends it).
+    #[inline(always)]
+    fn write<__RowkeyBuf: ::rowkey::__private::ScanBuf>(
+        &self,
+        __rowkey_st: &mut ::rowkey::__private::ScanState<8u16, __RowkeyBuf>,
+    ) -> ::rowkey::__private::bool {
+        if !::rowkey::__private::WriteScan::write(&self.__rowkey_prefix, __rowkey_st) {
+            return false;
+        }
+        match &self.__rowkey_f_note {
+            ::rowkey::__private::Some(__rowkey_v) => {
+                if !__rowkey_st
+                    .eq::<
+                        ::rowkey::__private::MaxLen<12usize>,
+                        &'scan ::core::primitive::str,
+                    >(__rowkey_v)
+                {
+                    return false;
+                }
+            }
+            ::rowkey::__private::None => return false,
+        }
+        true
+    }
+}
+#[automatically_derived]
+impl<'scan> CustomerRowOrderScan<'scan, 0usize> {
+    ///Fixes `note` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+    #[inline]
+    #[must_use]
+    pub fn note<
+        __RowkeyArg: ::rowkey::__private::ScanArg<&'scan ::core::primitive::str>,
+    >(
+        self,
+        arg: __RowkeyArg,
+    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+        &'scan ::core::primitive::str,
+    >>::Out<
+        CustomerRowOrderScan<'scan, 1usize>,
+        ::rowkey::__private::ScanRange<
+            Self,
+            ::rowkey::__private::MaxLen<12usize>,
+            &'scan ::core::primitive::str,
+            8u16,
+        >,
+    > {
+        ::rowkey::__private::ScanArg::dispatch(
+            arg,
+            self,
+            |__rowkey_s: Self, __rowkey_v: &'scan ::core::primitive::str| {
+                let mut __rowkey_next = __rowkey_s.__rowkey_step::<1usize>();
+                __rowkey_next.__rowkey_f_note = ::rowkey::__private::Some(__rowkey_v);
+                __rowkey_next
+            },
+            ::rowkey::__private::ScanRange::__new,
+        )
+    }
+}
+#[automatically_derived]
+impl CustomerRow {
+    /**Starts a prefix scan of `CustomerRow` keys. With no field fixed, `ranges()` covers the whole table (one range per salt bucket, 8).
+
+# Layout
+
+| # | field | type | width | encoding | order |
+|---|---|---|---|---|---|
+| 0 | salt | `u8` | 1 | md5(`customer_id`) % 8 | bucket |
+| 1 | `customer_id` | `u64` | 8 | `#[salt(buckets = 8)]` | ascending |
+| 2 | tag | `u8` | 1 | 1 = `Customer`, 2 = `Order` | by tag |
+
+`Customer` (tag 1) then: nothing
+
+`Order` (tag 2) then: `note: String`
+*/
+    #[inline]
+    #[must_use]
+    fn scan<'__rowkey_a>() -> CustomerRowScan<'__rowkey_a, 0> {
+        CustomerRowScan::__rowkey_new()
+    }
+}
+::rowkey::__private::__scan_arg! {
+    [] CustomerRow, CustomerRow => | s | s;
+}
+#[doc(hidden)]
+const _: () = {
+    #[automatically_derived]
+    impl ::rowkey::__private::Encode for CustomerRow {
+        const FIXED_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
+            ::rowkey::__private::add(
+                ::rowkey::__private::Some(0usize),
+                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    u64,
+                >>::FIXED_WIDTH,
+            ),
+            ::rowkey::__private::add(
+                ::rowkey::__private::Some(1usize),
+                ::rowkey::__private::same(
+                    ::rowkey::__private::Some(0usize),
+                    ::rowkey::__private::add(
+                        ::rowkey::__private::Some(0usize),
+                        <::rowkey::__private::MaxLen<
+                            12usize,
+                        > as ::rowkey::__private::Codec<String>>::FIXED_WIDTH,
+                    ),
+                ),
+            ),
+        );
+        const MAX_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
+            ::rowkey::__private::add(
+                ::rowkey::__private::Some(0usize),
+                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    u64,
+                >>::MAX_WIDTH,
+            ),
+            ::rowkey::__private::add(
+                ::rowkey::__private::Some(1usize),
+                ::rowkey::__private::most(
+                    ::rowkey::__private::most(
+                        ::rowkey::__private::Some(0usize),
+                        ::rowkey::__private::Some(0usize),
+                    ),
+                    ::rowkey::__private::add(
+                        ::rowkey::__private::Some(0usize),
+                        <::rowkey::__private::MaxLen<
+                            12usize,
+                        > as ::rowkey::__private::Codec<String>>::MAX_WIDTH,
+                    ),
+                ),
+            ),
+        );
+        const ENCODING: &'static ::rowkey::__private::str = "nested key `CustomerRow`";
+        const NESTED: ::rowkey::__private::Option<
+            &'static ::rowkey::__private::Schema,
+        > = ::rowkey::__private::Some(<Self as ::rowkey::__private::RowKey>::SCHEMA);
+        const DOMAIN: ::rowkey::__private::Domain = <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+            u64,
+        >>::DOMAIN;
+        #[inline]
+        fn encoded_width(
+            &self,
+        ) -> ::rowkey::__private::Result<
+            ::rowkey::__private::usize,
+            ::rowkey::__private::EncodeError,
+        > {
+            let mut __rowkey_n = 0usize;
+            let (__rowkey_f_customer_id,) = match self {
+                Self::Customer { customer_id: __rowkey_f_customer_id, .. } => {
+                    (__rowkey_f_customer_id,)
+                }
+                Self::Order { customer_id: __rowkey_f_customer_id, .. } => {
+                    (__rowkey_f_customer_id,)
+                }
+            };
+            __rowkey_n
+                += match <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    u64,
+                >>::width(__rowkey_f_customer_id) {
+                    ::rowkey::__private::Ok(__rowkey_w) => __rowkey_w,
+                    ::rowkey::__private::Err(__rowkey_e) => {
+                        return ::rowkey::__private::Err(
+                            __rowkey_e.in_field("customer_id").within(__rowkey_n),
+                        );
+                    }
+                };
+            __rowkey_n += 1;
+            match self {
+                Self::Customer { .. } => {}
+                Self::Order { note: __rowkey_f_note, .. } => {
+                    __rowkey_n
+                        += match <::rowkey::__private::MaxLen<
+                            12usize,
+                        > as ::rowkey::__private::Codec<
+                            String,
+                        >>::width(__rowkey_f_note) {
+                            ::rowkey::__private::Ok(__rowkey_w) => __rowkey_w,
+                            ::rowkey::__private::Err(__rowkey_e) => {
+                                return ::rowkey::__private::Err(
+                                    __rowkey_e.in_field("note").within(__rowkey_n),
+                                );
+                            }
+                        };
+                }
+            }
+            ::rowkey::__private::Ok(__rowkey_n)
+        }
+        #[inline]
+        fn write<__RowkeySink: ::rowkey::__private::Sink>(
+            &self,
+            __rowkey_sink: &mut __RowkeySink,
+        ) {
+            ::rowkey::__private::RowKey::__write_head(self, __rowkey_sink);
+            ::rowkey::__private::RowKey::__write_tail(self, __rowkey_sink);
+        }
+    }
+    #[automatically_derived]
+    impl<'__rowkey_de> ::rowkey::__private::Decode<'__rowkey_de> for CustomerRow {
+        #[inline]
+        fn read<__RowkeySrc: ::rowkey::__private::Source<'__rowkey_de>>(
+            __rowkey_src: &mut __RowkeySrc,
+        ) -> ::rowkey::__private::Result<Self, ::rowkey::__private::DecodeError> {
+            let __rowkey_f_customer_id = match <::rowkey::__private::Natural as ::rowkey::__private::CodecDecode<
+                '__rowkey_de,
+                u64,
+            >>::read(__rowkey_src) {
+                ::rowkey::__private::Ok(__rowkey_v) => __rowkey_v,
+                ::rowkey::__private::Err(__rowkey_e) => {
+                    return ::rowkey::__private::Err(__rowkey_e.in_field("customer_id"));
+                }
+            };
+            let __rowkey_at = ::rowkey::__private::Source::pos(__rowkey_src);
+            match ::rowkey::__private::Source::take_array::<1>(__rowkey_src) {
+                ::rowkey::__private::Ok([__rowkey_tag]) => {
+                    match __rowkey_tag {
+                        1u8 => {
+                            ::rowkey::__private::Ok(Self::Customer {
+                                customer_id: __rowkey_f_customer_id,
+                            })
+                        }
+                        2u8 => {
+                            ::rowkey::__private::Ok(Self::Order {
+                                customer_id: __rowkey_f_customer_id,
+                                note: match <::rowkey::__private::MaxLen<
+                                    12usize,
+                                > as ::rowkey::__private::CodecDecode<
+                                    '__rowkey_de,
+                                    String,
+                                >>::read(__rowkey_src) {
+                                    ::rowkey::__private::Ok(__rowkey_v) => __rowkey_v,
+                                    ::rowkey::__private::Err(__rowkey_e) => {
+                                        return ::rowkey::__private::Err(__rowkey_e.in_field("note"));
+                                    }
+                                },
+                            })
+                        }
+                        __rowkey_tag => {
+                            ::rowkey::__private::Err(
+                                ::rowkey::__private::DecodeError::new(
+                                        __rowkey_at,
+                                        ::rowkey::__private::DecodeErrorKind::UnknownTag {
+                                            tag: __rowkey_tag,
+                                        },
+                                    )
+                                    .in_field("(tag)"),
+                            )
+                        }
+                    }
+                }
+                ::rowkey::__private::Err(__rowkey_e) => {
+                    ::rowkey::__private::Err(__rowkey_e.in_field("(tag)"))
+                }
+            }
+        }
+    }
+    #[automatically_derived]
+    impl ::rowkey::__private::RowKey for CustomerRow {
+        const MAX_LEN: ::rowkey::__private::usize = ::rowkey::__private::max_len(
+            true,
+            <Self as ::rowkey::__private::Encode>::MAX_WIDTH,
+            32767usize,
+        );
+        const FIXED_LEN: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
+            ::rowkey::__private::Some(1usize),
+            <Self as ::rowkey::__private::Encode>::FIXED_WIDTH,
+        );
+        const SCHEMA: &'static ::rowkey::__private::Schema = &::rowkey::__private::Schema {
+            name: "CustomerRow",
+            fields: &[
+                ::rowkey::__private::FieldSchema {
+                    name: "customer_id",
+                    rust_type: "u64",
+                    offset: ::rowkey::__private::Some(1usize),
+                    width: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        u64,
+                    >>::FIXED_WIDTH,
+                    max_width: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        u64,
+                    >>::MAX_WIDTH,
+                    encoding: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        u64,
+                    >>::ENCODING,
+                    order: ::rowkey::__private::Order::Ascending,
+                    attributes: &["salt(buckets = 8)"],
+                    salted: true,
+                    nested: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        u64,
+                    >>::NESTED,
+                    domain: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        u64,
+                    >>::DOMAIN,
+                },
+            ],
+            variants: &[
+                ::rowkey::__private::VariantSchema {
+                    name: "Customer",
+                    tag: 1u8,
+                    fields: &[],
+                },
+                ::rowkey::__private::VariantSchema {
+                    name: "Order",
+                    tag: 2u8,
+                    fields: &[
+                        ::rowkey::__private::FieldSchema {
+                            name: "note",
+                            rust_type: "String",
+                            offset: ::rowkey::__private::add(
+                                ::rowkey::__private::add(
+                                    ::rowkey::__private::Some(1usize),
+                                    <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                                        u64,
+                                    >>::FIXED_WIDTH,
+                                ),
+                                ::rowkey::__private::Some(1usize),
+                            ),
+                            width: <::rowkey::__private::MaxLen<
+                                12usize,
+                            > as ::rowkey::__private::Codec<String>>::FIXED_WIDTH,
+                            max_width: <::rowkey::__private::MaxLen<
+                                12usize,
+                            > as ::rowkey::__private::Codec<String>>::MAX_WIDTH,
+                            encoding: <::rowkey::__private::MaxLen<
+                                12usize,
+                            > as ::rowkey::__private::Codec<String>>::ENCODING,
+                            order: ::rowkey::__private::Order::Ascending,
+                            attributes: &["max_len(12)"],
+                            salted: false,
+                            nested: <::rowkey::__private::MaxLen<
+                                12usize,
+                            > as ::rowkey::__private::Codec<String>>::NESTED,
+                            domain: <::rowkey::__private::MaxLen<
+                                12usize,
+                            > as ::rowkey::__private::Codec<String>>::DOMAIN,
+                        },
+                    ],
+                },
+            ],
+            salt: ::rowkey::__private::Some(::rowkey::__private::SaltSchema {
+                buckets: 8u16,
+                hash: "md5",
+                fields: &["customer_id"],
+            }),
+            fixed_len: <Self as ::rowkey::__private::RowKey>::FIXED_LEN,
+            max_len: <Self as ::rowkey::__private::RowKey>::MAX_LEN,
+            limit: 32767usize,
+            allow_hotspot: false,
+        };
+        const __SALT_BUCKETS: ::rowkey::__private::u16 = 8u16;
+        const __LIMIT: ::rowkey::__private::usize = 32767usize;
+        #[inline(always)]
+        fn __write_head<__RowkeySink: ::rowkey::__private::Sink>(
+            &self,
+            __rowkey_sink: &mut __RowkeySink,
+        ) {
+            let (__rowkey_f_customer_id,) = match self {
+                Self::Customer { customer_id: __rowkey_f_customer_id, .. } => {
+                    (__rowkey_f_customer_id,)
+                }
+                Self::Order { customer_id: __rowkey_f_customer_id, .. } => {
+                    (__rowkey_f_customer_id,)
+                }
+            };
+            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                u64,
+            >>::write(__rowkey_f_customer_id, __rowkey_sink);
+        }
+        #[inline(always)]
+        fn __write_tail<__RowkeySink: ::rowkey::__private::Sink>(
+            &self,
+            __rowkey_sink: &mut __RowkeySink,
+        ) {
+            match self {
+                Self::Customer { .. } => {
+                    ::rowkey::__private::Sink::put_array(__rowkey_sink, [1u8]);
+                }
+                Self::Order { note: __rowkey_f_note, .. } => {
+                    ::rowkey::__private::Sink::put_array(__rowkey_sink, [2u8]);
+                    <::rowkey::__private::MaxLen<
+                        12usize,
+                    > as ::rowkey::__private::Codec<
+                        String,
+                    >>::write(__rowkey_f_note, __rowkey_sink);
+                }
+            }
+        }
+    }
+    const _: () = {
+        if let ::rowkey::__private::Some(__rowkey_len) = <CustomerRow as ::rowkey::__private::RowKey>::FIXED_LEN {
+            if __rowkey_len > 32767usize {
+                ::core::panic!(
+                    "every `CustomerRow` key is longer than its key limit of 32767 bytes; shorten the fields or raise `#[rowkey(max_len = N)]`"
+                );
+            }
+        }
+    };
+    #[automatically_derived]
+    impl CustomerRow {
+        ///Explains a `CustomerRow` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
+        #[must_use]
+        fn explain<'__rowkey_de>(
+            bytes: &'__rowkey_de [::core::primitive::u8],
+        ) -> ::std::string::String {
+            let mut __rowkey_ex = ::rowkey::__private::Explainer::new(
+                bytes,
+                <Self as ::rowkey::__private::RowKey>::SCHEMA,
+            );
+            __rowkey_ex.field::<::rowkey::__private::Natural, u64>();
+            match __rowkey_ex.tag() {
+                ::rowkey::__private::Some(1u8) => {}
+                ::rowkey::__private::Some(2u8) => {
+                    __rowkey_ex
+                        .field::<
+                            ::rowkey::__private::MaxLen<12usize>,
+                            ::std::borrow::Cow<'__rowkey_de, ::core::primitive::str>,
+                        >();
+                }
+                _ => {}
+            }
+            __rowkey_ex.finish()
+        }
+    }
+    #[automatically_derived]
+    impl ::rowkey::__private::Explain for CustomerRow {
+        fn explain(&self, __rowkey_out: &mut ::std::string::String) {
+            match self {
+                Self::Customer { customer_id: __rowkey_f_customer_id, .. } => {
+                    __rowkey_out.push_str("CustomerRow::Customer { ");
+                    __rowkey_out.push_str("customer_id: ");
+                    <u64 as ::rowkey::__private::Explain>::explain(
+                        __rowkey_f_customer_id,
+                        __rowkey_out,
+                    );
+                    __rowkey_out.push_str(" }");
+                }
+                Self::Order {
+                    customer_id: __rowkey_f_customer_id,
+                    note: __rowkey_f_note,
+                    ..
+                } => {
+                    __rowkey_out.push_str("CustomerRow::Order { ");
+                    __rowkey_out.push_str("customer_id: ");
+                    <u64 as ::rowkey::__private::Explain>::explain(
+                        __rowkey_f_customer_id,
+                        __rowkey_out,
+                    );
+                    __rowkey_out.push_str(", note: ");
+                    <String as ::rowkey::__private::Explain>::explain(
+                        __rowkey_f_note,
+                        __rowkey_out,
+                    );
+                    __rowkey_out.push_str(" }");
+                }
+            }
+        }
+    }
+};
