@@ -357,7 +357,7 @@ impl<'a> Input<'a> {
                         Some(Variant {
                             ident: &v.ident,
                             tag: crate::attr::variant_tag(cx, &v.attrs),
-                            tag_written: v.attrs.iter().any(|a| a.path().is_ident("tag")),
+                            tag_written: v.attrs.iter().any(|a| a.path().is_ident(crate::symbol::TAG)),
                             fields,
                         })
                     })

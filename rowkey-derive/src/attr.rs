@@ -7,6 +7,7 @@ use syn::spanned::Spanned;
 use syn::{Attribute, LitInt, Meta};
 
 use crate::ctxt::Ctxt;
+use crate::symbol::*;
 
 /// HBase's row-key limit (`Short.MAX_VALUE`), the default and the largest `max_len`.
 pub const HBASE_KEY_LIMIT: usize = 32767;
@@ -46,17 +47,6 @@ pub struct ContainerAttrs {
     /// renamed or re-exported (as serde's `#[serde(crate = "...")]`).
     pub crate_path: Option<syn::Path>,
 }
-
-const FIELD_ATTRS: &[&str] = &[
-    "salt",
-    "fixed",
-    "max_len",
-    "hash",
-    "reverse_ts",
-    "desc",
-    "reverse",
-    "timestamp",
-];
 
 /// Records `value` into `slot`, or reports a duplicate at the second occurrence.
 fn set<T>(cx: &Ctxt, slot: &mut Option<T>, value: T, name: &str, span: Span) {
@@ -196,52 +186,52 @@ impl FieldAttrs {
                 continue;
             };
             match name.as_str() {
-                "salt" => {
+                SALT => {
                     if let Some(buckets) = parse_salt(cx, attr) {
                         out.rendered.push(format!("salt(buckets = {})", buckets.value));
-                        set(cx, &mut out.salt, Located { span, ..buckets }, "salt", span);
+                        set(cx, &mut out.salt, Located { span, ..buckets }, SALT, span);
                     }
                 }
-                "fixed" => {
-                    if let Some((lit, v)) = int_arg(cx, attr, "fixed", 1, HBASE_KEY_LIMIT, "a width in bytes") {
+                FIXED => {
+                    if let Some((lit, v)) = int_arg(cx, attr, FIXED, 1, HBASE_KEY_LIMIT, "a width in bytes") {
                         out.rendered.push(format!("fixed({v})"));
-                        set(cx, &mut out.fixed, Located { span, value_span: lit.span(), value: v }, "fixed", span);
+                        set(cx, &mut out.fixed, Located { span, value_span: lit.span(), value: v }, FIXED, span);
                     }
                 }
-                "max_len" => {
+                MAX_LEN => {
                     let what = "a length in bytes";
-                    if let Some((lit, v)) = int_arg(cx, attr, "max_len", 1, HBASE_KEY_LIMIT, what) {
+                    if let Some((lit, v)) = int_arg(cx, attr, MAX_LEN, 1, HBASE_KEY_LIMIT, what) {
                         out.rendered.push(format!("max_len({v})"));
-                        set(cx, &mut out.max_len, Located { span, value_span: lit.span(), value: v }, "max_len", span);
+                        set(cx, &mut out.max_len, Located { span, value_span: lit.span(), value: v }, MAX_LEN, span);
                     }
                 }
-                "hash" => {
+                HASH => {
                     if let Some(len) = parse_hash(cx, attr) {
                         out.rendered.push(if len.value == 16 {
                             "hash(md5)".to_string()
                         } else {
                             format!("hash(md5, len = {})", len.value)
                         });
-                        set(cx, &mut out.hash, Located { span, ..len }, "hash", span);
+                        set(cx, &mut out.hash, Located { span, ..len }, HASH, span);
                     }
                 }
-                "reverse_ts" | "desc" | "reverse" | "timestamp" if flag(cx, attr, &name) => {
+                REVERSE_TS | DESC | REVERSE | TIMESTAMP if flag(cx, attr, &name) => {
                     {
                         out.rendered.push(name.clone());
                         let slot = match name.as_str() {
-                            "reverse_ts" => &mut out.reverse_ts,
-                            "desc" => &mut out.desc,
-                            "reverse" => &mut out.reverse,
+                            REVERSE_TS => &mut out.reverse_ts,
+                            DESC => &mut out.desc,
+                            REVERSE => &mut out.reverse,
                             _ => &mut out.timestamp,
                         };
                         set(cx, slot, span, &name, span);
                     }
                 }
-                "rowkey" => cx.error_at(
+                ROWKEY => cx.error_at(
                     span,
                     "`#[rowkey(...)]` goes on the struct; on a field use `salt`, `fixed`, `max_len`, `hash`, `reverse_ts`, `desc`, `reverse` or `timestamp`",
                 ),
-                "tag" => cx.error_at(span, "`tag` goes on an enum variant, not on a field"),
+                TAG => cx.error_at(span, "`tag` goes on an enum variant, not on a field"),
                 _ => {}
             }
         }
@@ -261,7 +251,7 @@ fn parse_salt(cx: &Ctxt, attr: &Attribute) -> Option<Located<u16>> {
     let mut buckets = None;
     let mut seen = false;
     let res = attr.parse_nested_meta(|meta| {
-        if meta.path.is_ident("buckets") {
+        if meta.path.is_ident(BUCKETS) {
             seen = true;
             let lit: LitInt = meta.value()?.parse()?;
             if let Some(v) = int_in(cx, &lit, 2, 256, "`buckets`", "#[salt(buckets = 16)]") {
@@ -273,7 +263,7 @@ fn parse_salt(cx: &Ctxt, attr: &Attribute) -> Option<Located<u16>> {
                         value_span: lit.span(),
                         value: v as u16,
                     },
-                    "buckets",
+                    BUCKETS,
                     meta.path.span(),
                 );
             }
@@ -281,8 +271,8 @@ fn parse_salt(cx: &Ctxt, attr: &Attribute) -> Option<Located<u16>> {
         } else {
             Err(unknown_key(
                 &meta,
-                "salt",
-                &["buckets"],
+                SALT,
+                &[BUCKETS],
                 ", e.g. `#[salt(buckets = 16)]`",
             ))
         }
@@ -312,20 +302,20 @@ fn parse_hash(cx: &Ctxt, attr: &Attribute) -> Option<Located<usize>> {
     let mut algo = None;
     let mut len: Option<Located<usize>> = None;
     let res = attr.parse_nested_meta(|meta| {
-        if meta.path.is_ident("md5") {
-            set(cx, &mut algo, (), "md5", meta.path.span());
+        if meta.path.is_ident(MD5) {
+            set(cx, &mut algo, (), MD5, meta.path.span());
             Ok(())
-        } else if meta.path.is_ident("len") {
+        } else if meta.path.is_ident(LEN) {
             let lit: LitInt = meta.value()?.parse()?;
             if let Some(v) = int_in(cx, &lit, 1, 16, "`len`", "#[hash(md5, len = 8)]") {
-                set(cx, &mut len, Located { span: lit.span(), value_span: lit.span(), value: v }, "len", meta.path.span());
+                set(cx, &mut len, Located { span: lit.span(), value_span: lit.span(), value: v }, LEN, meta.path.span());
             }
             Ok(())
         } else {
             let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
             Err(meta.error(format_args!(
                 "unknown `hash` argument `{key}`; expected `md5` and optionally `len = N`, e.g. `#[hash(md5, len = 8)]`{}",
-                suggest(&key, &["md5", "len"])
+                suggest(&key, &[MD5, LEN])
             )))
         }
     });
@@ -353,16 +343,16 @@ pub fn variant_tag(cx: &Ctxt, attrs: &[Attribute]) -> Option<Located<u8>> {
     let mut tag = None;
     for attr in attrs {
         let path = attr.path();
-        if path.is_ident("tag") {
-            if let Some((lit, v)) = int_arg(cx, attr, "tag", 0, 255, "the record type's byte") {
+        if path.is_ident(TAG) {
+            if let Some((lit, v)) = int_arg(cx, attr, TAG, 0, 255, "the record type's byte") {
                 let loc = Located {
                     span: path.span(),
                     value_span: lit.span(),
                     value: v as u8,
                 };
-                set(cx, &mut tag, loc, "tag", path.span());
+                set(cx, &mut tag, loc, TAG, path.span());
             }
-        } else if path.is_ident("rowkey") {
+        } else if path.is_ident(ROWKEY) {
             cx.error(path, "`#[rowkey(...)]` goes on the enum, not on a variant");
         } else if let Some(name) = FIELD_ATTRS.iter().find(|n| path.is_ident(n)) {
             cx.error(
@@ -385,9 +375,9 @@ impl ContainerAttrs {
         };
         for attr in attrs {
             let path = attr.path();
-            if path.is_ident("rowkey") {
+            if path.is_ident(ROWKEY) {
                 let res = attr.parse_nested_meta(|meta| {
-                    if meta.path.is_ident("max_len") {
+                    if meta.path.is_ident(MAX_LEN) {
                         let lit: LitInt = meta.value()?.parse()?;
                         if let Some(v) = int_in(
                             cx,
@@ -402,29 +392,29 @@ impl ContainerAttrs {
                                 value_span: lit.span(),
                                 value: v,
                             };
-                            set(cx, &mut out.max_len, loc, "max_len", meta.path.span());
+                            set(cx, &mut out.max_len, loc, MAX_LEN, meta.path.span());
                         }
                         Ok(())
-                    } else if meta.path.is_ident("allow_hotspot") {
+                    } else if meta.path.is_ident(ALLOW_HOTSPOT) {
                         set(
                             cx,
                             &mut out.allow_hotspot,
                             meta.path.span(),
-                            "allow_hotspot",
+                            ALLOW_HOTSPOT,
                             meta.path.span(),
                         );
                         Ok(())
-                    } else if meta.path.is_ident("crate") {
+                    } else if meta.path.is_ident(CRATE) {
                         let lit: syn::LitStr = meta.value()?.parse()?;
                         match lit.parse::<syn::Path>() {
-                            Ok(path) => set(cx, &mut out.crate_path, path, "crate", meta.path.span()),
+                            Ok(path) => set(cx, &mut out.crate_path, path, CRATE, meta.path.span()),
                             Err(_) => cx.error(
                                 &lit,
                                 "expected the path `rowkey` is reachable at, e.g. `#[rowkey(crate = \"my_facade::rowkey\")]`",
                             ),
                         }
                         Ok(())
-                    } else if meta.path.is_ident("prefix") {
+                    } else if meta.path.is_ident(PREFIX) {
                         let mut names = Vec::new();
                         meta.parse_nested_meta(|inner| {
                             match inner.path.get_ident() {
@@ -440,15 +430,15 @@ impl ContainerAttrs {
                             cx,
                             &mut out.prefix,
                             (meta.path.span(), names),
-                            "prefix",
+                            PREFIX,
                             meta.path.span(),
                         );
                         Ok(())
                     } else {
                         Err(unknown_key(
                             &meta,
-                            "rowkey",
-                            &["max_len", "allow_hotspot", "prefix", "crate"],
+                            ROWKEY,
+                            CONTAINER_KEYS,
                             "",
                         ))
                     }

@@ -13,6 +13,7 @@ mod codegen;
 mod ctxt;
 mod fallback;
 mod model;
+mod symbol;
 mod validate;
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use quote::ToTokens;
 
 use crate::ast::{Field, Input, TyClass, Variant};
 use crate::ctxt::Ctxt;
+use crate::symbol::{FIXED, HASH, MAX_LEN, REVERSE, REVERSE_TS, TIMESTAMP};
 
 pub fn check(cx: &Ctxt, input: &Input) {
     check_generics(cx, input);
@@ -336,12 +337,12 @@ fn check_hash_type(cx: &Ctxt, field: &Field) {
 fn check_encoding_conflicts(cx: &Ctxt, field: &Field) {
     let a = &field.attrs;
     let set: Vec<(&str, Span)> = [
-        ("fixed", a.fixed.map(|l| l.span)),
-        ("max_len", a.max_len.map(|l| l.span)),
-        ("hash", a.hash.map(|l| l.span)),
-        ("reverse_ts", a.reverse_ts),
-        ("reverse", a.reverse),
-        ("timestamp", a.timestamp),
+        (FIXED, a.fixed.map(|l| l.span)),
+        (MAX_LEN, a.max_len.map(|l| l.span)),
+        (HASH, a.hash.map(|l| l.span)),
+        (REVERSE_TS, a.reverse_ts),
+        (REVERSE, a.reverse),
+        (TIMESTAMP, a.timestamp),
     ]
     .into_iter()
     .filter_map(|(n, s)| s.map(|s| (n, s)))
@@ -410,8 +411,8 @@ fn check_hotspot(cx: &Ctxt, input: &Input) {
         return;
     };
     let (name, span) = match (lead.attrs.timestamp, lead.attrs.reverse_ts) {
-        (Some(s), _) => ("timestamp", s),
-        (_, Some(s)) => ("reverse_ts", s),
+        (Some(s), _) => (TIMESTAMP, s),
+        (_, Some(s)) => (REVERSE_TS, s),
         _ => return,
     };
     cx.error_at(

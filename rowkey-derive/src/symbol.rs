@@ -1,0 +1,63 @@
+//! Every attribute name and key the derive reads, spelled once (serde's `symbol.rs`). Parsing,
+//! validation messages and the "did you mean" suggestions use these; the `attributes(...)` list
+//! of `#[proc_macro_derive]` in `lib.rs` must be literal, so a test checks it against them.
+
+/// `#[rowkey(...)]` on the key type.
+pub const ROWKEY: &str = "rowkey";
+/// `#[tag(N)]` on a record type.
+pub const TAG: &str = "tag";
+
+/// `#[salt(buckets = N)]`.
+pub const SALT: &str = "salt";
+/// `#[fixed(N)]`.
+pub const FIXED: &str = "fixed";
+/// `#[max_len(N)]` on a field; `#[rowkey(max_len = N)]` is the key limit.
+pub const MAX_LEN: &str = "max_len";
+/// `#[hash(md5)]`.
+pub const HASH: &str = "hash";
+/// `#[reverse_ts]`.
+pub const REVERSE_TS: &str = "reverse_ts";
+/// `#[desc]`.
+pub const DESC: &str = "desc";
+/// `#[reverse]`.
+pub const REVERSE: &str = "reverse";
+/// `#[timestamp]`.
+pub const TIMESTAMP: &str = "timestamp";
+
+/// The field attributes, in the order the docs list them.
+pub const FIELD_ATTRS: &[&str] = &[
+    SALT, FIXED, MAX_LEN, HASH, REVERSE_TS, DESC, REVERSE, TIMESTAMP,
+];
+
+/// Keys inside `#[salt(...)]`.
+pub const BUCKETS: &str = "buckets";
+/// Keys inside `#[hash(...)]`.
+pub const MD5: &str = "md5";
+/// The digest length key of `#[hash(md5, len = N)]`.
+pub const LEN: &str = "len";
+
+/// Keys inside `#[rowkey(...)]`.
+pub const ALLOW_HOTSPOT: &str = "allow_hotspot";
+/// `#[rowkey(prefix(a, b))]` on a record-type enum.
+pub const PREFIX: &str = "prefix";
+/// `#[rowkey(crate = "path")]`.
+pub const CRATE: &str = "crate";
+/// The keys `#[rowkey(...)]` accepts.
+pub const CONTAINER_KEYS: &[&str] = &[MAX_LEN, ALLOW_HOTSPOT, PREFIX, CRATE];
+
+#[cfg(test)]
+mod tests {
+    /// The literal list in `#[proc_macro_derive(RowKey, attributes(...))]` is every attribute.
+    #[test]
+    fn the_derive_declares_every_attribute() {
+        let lib = include_str!("lib.rs");
+        let start = lib.find("attributes(").expect("an attributes list") + "attributes(".len();
+        let end = start + lib[start..].find(')').expect("closed");
+        let mut declared: Vec<&str> = lib[start..end].split(',').map(str::trim).collect();
+        declared.sort_unstable();
+        let mut known: Vec<&str> = super::FIELD_ATTRS.to_vec();
+        known.extend([super::ROWKEY, super::TAG]);
+        known.sort_unstable();
+        assert_eq!(declared, known);
+    }
+}
