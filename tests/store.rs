@@ -187,3 +187,71 @@ fn failed_batch_rows_are_reported_by_key() {
     assert_eq!(table.store().0.len(), 3, "the others were written");
     assert_eq!(batch.to_string(), "3 row(s) not written: refused");
 }
+
+#[test]
+fn a_row_with_a_wrong_salt_byte_is_reported_by_the_verifying_scan() {
+    let table = Table::<_, Reading>::new(MemStore::new());
+    let r = Reading {
+        sensor: 5,
+        ts: 1_000,
+        kind: "a".into(),
+    };
+    let mut key = r.to_bytes().unwrap().to_vec();
+    // Another writer put the row under the wrong bucket.
+    key[0] = (key[0] + 1) % 8;
+    table.store().put(&key, b"x").unwrap();
+    let trusted: Vec<_> = table.scan(&Reading::scan().ranges()).collect();
+    assert_eq!(trusted.len(), 1);
+    assert_eq!(trusted[0].as_ref().unwrap().0, r, "the default scan decodes what is there");
+    let verified: Vec<_> = table.scan_verified(&Reading::scan().ranges()).collect();
+    match &verified[..] {
+        [Err(rowkey::store::TableError::Decode { error, .. })] => {
+            assert!(matches!(error.kind(), rowkey::DecodeErrorKind::WrongSalt { .. }));
+        }
+        other => panic!("the verifying scan must report the row: {other:?}"),
+    }
+}
+
+#[cfg(feature = "fjall")]
+#[test]
+fn bulk_load_sorts_keeps_the_last_duplicate_and_merges_with_existing_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = Table::<_, Reading>::new(FjallStore::open(dir.path(), "bulk").unwrap());
+    let early = Reading {
+        sensor: 1,
+        ts: 1,
+        kind: "z".into(),
+    };
+    table.put(&early, b"existing").unwrap();
+    let mut rows: Vec<(Reading, Vec<u8>)> = (0..5_000u32)
+        .rev()
+        .map(|i| {
+            let r = Reading {
+                sensor: i % 50,
+                ts: u64::from(i),
+                kind: "k".into(),
+            };
+            (r, format!("v{i}").into_bytes())
+        })
+        .collect();
+    rows.push((rows[10].0.clone(), b"second".to_vec()));
+    table
+        .bulk_load(rows.iter().map(|(k, v)| (k, v.as_slice())))
+        .unwrap();
+    assert_eq!(table.get(&rows[10].0).unwrap().as_deref(), Some(&b"second"[..]));
+    assert_eq!(table.get(&early).unwrap().as_deref(), Some(&b"existing"[..]));
+    let all: Vec<Reading> = table
+        .scan(&Reading::scan().ranges())
+        .map(|r| r.unwrap().0)
+        .collect();
+    assert_eq!(all.len(), 5_001);
+    let mut want: Vec<Reading> = rows[..5_000].iter().map(|(k, _)| k.clone()).collect();
+    want.push(early);
+    want.sort_by(|a, b| {
+        a.sensor
+            .cmp(&b.sensor)
+            .then(b.ts.cmp(&a.ts))
+            .then(a.kind.cmp(&b.kind))
+    });
+    assert_eq!(all, want);
+}

@@ -9,7 +9,7 @@ use std::task::{Context, Poll};
 use futures_util::{Stream, StreamExt};
 
 use super::merge::MergeCore;
-use super::table::{decode_row, encode_batch, single};
+use super::table::{decode_row, encode_batch, single, Check};
 use super::{AsyncStore, RowStream, TableError};
 use crate::field::Decode;
 use crate::key::RowKey;
@@ -75,12 +75,23 @@ impl<S: AsyncStore, K: RowKey> AsyncTable<S, K> {
     }
 
     /// The rows of `ranges`, decoded, in `K`'s logical order (salt buckets merged), as a
-    /// stream; every range is opened at once.
+    /// stream; every range is opened at once. The checks are [`Table::scan`](super::Table::scan)'s:
+    /// all but re-hashing the salt byte.
     pub fn scan(&self, ranges: &KeyRanges) -> MergedStream<S::Error, K>
     where
         K: for<'de> Decode<'de>,
     {
-        MergedStream::new(ranges.iter().map(|r| self.store.scan(r)).collect(), false)
+        let scans = ranges.iter().map(|r| self.store.scan(r)).collect();
+        MergedStream::new(scans, false, Check::Trusted)
+    }
+
+    /// [`AsyncTable::scan`] with every row's salt byte re-hashed and checked.
+    pub fn scan_verified(&self, ranges: &KeyRanges) -> MergedStream<S::Error, K>
+    where
+        K: for<'de> Decode<'de>,
+    {
+        let scans = ranges.iter().map(|r| self.store.scan(r)).collect();
+        MergedStream::new(scans, false, Check::Verified)
     }
 
     /// The rows of `ranges` in reverse logical order, merged across salt buckets; `None` when
@@ -93,7 +104,7 @@ impl<S: AsyncStore, K: RowKey> AsyncTable<S, K> {
             .iter()
             .map(|r| self.store.scan_rev(r))
             .collect::<Option<Vec<_>>>()?;
-        Some(MergedStream::new(scans, true))
+        Some(MergedStream::new(scans, true, Check::Trusted))
     }
 
     /// The rows of `ranges` range after range, without merging (bucket order for a salted
@@ -108,7 +119,7 @@ impl<S: AsyncStore, K: RowKey> AsyncTable<S, K> {
         let scans: Vec<RowStream<S::Error>> = ranges.iter().map(|r| self.store.scan(r)).collect();
         futures_util::stream::iter(scans)
             .flatten()
-            .map(|row| decode_row::<K, S::Error>(row.map_err(TableError::Store)?))
+            .map(|row| decode_row::<K, S::Error>(row.map_err(TableError::Store)?, Check::Trusted))
     }
 }
 
@@ -119,12 +130,14 @@ pub struct MergedStream<E, K> {
     waiting: Vec<bool>,
     core: MergeCore,
     pending: Vec<E>,
+    check: Check,
     _key: PhantomData<fn() -> K>,
 }
 
 impl<E, K: RowKey> MergedStream<E, K> {
-    fn new(streams: Vec<RowStream<E>>, reverse: bool) -> Self {
+    fn new(streams: Vec<RowStream<E>>, reverse: bool, check: Check) -> Self {
         MergedStream {
+            check,
             waiting: vec![true; streams.len()],
             streams: streams.into_iter().map(Some).collect(),
             core: MergeCore::new(usize::from(K::SCHEMA.salt.is_some()), reverse),
@@ -178,7 +191,7 @@ impl<E, K: RowKey + for<'de> Decode<'de>> Stream for MergedStream<E, K> {
         match this.core.pop() {
             Some((range, row)) => {
                 this.waiting[range] = true;
-                Poll::Ready(Some(decode_row(row)))
+                Poll::Ready(Some(decode_row(row, this.check)))
             }
             None => Poll::Ready(None),
         }

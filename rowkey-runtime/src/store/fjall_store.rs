@@ -34,6 +34,43 @@ impl FjallStore {
         &self.db
     }
 
+    /// The keyspace, for what the `Store` trait does not cover.
+    pub fn keyspace(&self) -> &Keyspace {
+        &self.keyspace
+    }
+
+    /// Loads rows through fjall's ingestion path (sorted tables written straight to disk, no
+    /// journal, no memtable): the fast way to fill a table for the first time or migrate one.
+    /// The rows are sorted here (fjall requires ascending keys); of rows with the same key the
+    /// last one wins, as it would with `put`. Rows already in the keyspace stay; an ingested
+    /// row replaces one with the same key. Atomic like `write_batch`: on failure every key is
+    /// reported.
+    pub fn bulk_load(&self, mut rows: Vec<Row>) -> Result<(), BatchError<fjall::Error>> {
+        // Stable sort, then keep the last of equal keys.
+        rows.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut unique: Vec<Row> = Vec::with_capacity(rows.len());
+        for row in rows {
+            match unique.last_mut() {
+                Some(last) if last.0 == row.0 => *last = row,
+                _ => unique.push(row),
+            }
+        }
+        let failed = |source, rows: &[Row]| BatchError {
+            failed: rows.iter().map(|(k, _)| k.clone()).collect(),
+            source,
+        };
+        let mut ingestion = match self.keyspace.start_ingestion() {
+            Ok(i) => i,
+            Err(e) => return Err(failed(e, &unique)),
+        };
+        for (k, v) in &unique {
+            if let Err(e) = ingestion.write(k.as_slice(), v.as_slice()) {
+                return Err(failed(e, &unique));
+            }
+        }
+        ingestion.finish().map_err(|e| failed(e, &unique))
+    }
+
     fn bounds(range: &KeyRange) -> (Bound<Vec<u8>>, Bound<Vec<u8>>) {
         let end = match range.end() {
             Some(e) => Bound::Excluded(e.to_vec()),

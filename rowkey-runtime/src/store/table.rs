@@ -122,16 +122,41 @@ impl<S: Store, K: RowKey> Table<S, K> {
     /// The rows of `ranges` (from `K::scan()`), decoded, in `K`'s logical order: a salted key's
     /// per-bucket ranges are read together and merged on the unsalted key bytes, lazily, one
     /// row per range in memory at a time.
+    ///
+    /// **What a scan checks.** Every row is decoded with every check of [`RowKey::decode`]
+    /// (canonical fields, the salt byte below the bucket count, no trailing bytes) except one:
+    /// the salt byte is not re-hashed from the salted fields, since each row comes from the
+    /// bucket range its salt byte names. A row written with a wrong salt byte by another writer
+    /// decodes to the fields it holds; [`Table::scan_verified`] reports it instead. (HBase's
+    /// own clients and Phoenix do not re-hash on read either; the hash is most of a decode.)
     pub fn scan(&self, ranges: &KeyRanges) -> Merged<'_, S, K>
     where
         K: for<'de> Decode<'de>,
     {
-        Merged::new(ranges.iter().map(|r| self.store.scan(r)).collect(), false)
+        Merged::new(
+            ranges.iter().map(|r| self.store.scan(r)).collect(),
+            false,
+            Check::Trusted,
+        )
+    }
+
+    /// [`Table::scan`] with the salt byte of every row re-hashed and checked: a row stored
+    /// under the wrong bucket is a [`TableError::Decode`] (`WrongSalt`), not a value. For
+    /// tables that other writers fill, and for audits; it costs one MD5 per row.
+    pub fn scan_verified(&self, ranges: &KeyRanges) -> Merged<'_, S, K>
+    where
+        K: for<'de> Decode<'de>,
+    {
+        Merged::new(
+            ranges.iter().map(|r| self.store.scan(r)).collect(),
+            false,
+            Check::Verified,
+        )
     }
 
     /// The rows of `ranges` in reverse logical order (newest first for a timestamp-led key,
-    /// the guide's "latest N" read), merged across salt buckets like [`Table::scan`]. `None`
-    /// when the store has no reverse scans.
+    /// the guide's "latest N" read), merged across salt buckets like [`Table::scan`], with the
+    /// same checks. `None` when the store has no reverse scans.
     pub fn scan_rev(&self, ranges: &KeyRanges) -> Option<Merged<'_, S, K>>
     where
         K: for<'de> Decode<'de>,
@@ -140,12 +165,12 @@ impl<S: Store, K: RowKey> Table<S, K> {
             .iter()
             .map(|r| self.store.scan_rev(r))
             .collect::<Option<Vec<_>>>()?;
-        Some(Merged::new(scans, true))
+        Some(Merged::new(scans, true, Check::Trusted))
     }
 
     /// The rows of `ranges` range after range, without merging: for a salted key, bucket
     /// order rather than key order, but each range streams on its own (the cheaper choice when
-    /// order does not matter).
+    /// order does not matter). The same checks as [`Table::scan`].
     pub fn scan_unordered(
         &self,
         ranges: &KeyRanges,
@@ -157,7 +182,24 @@ impl<S: Store, K: RowKey> Table<S, K> {
         scans
             .into_iter()
             .flatten()
-            .map(|row| decode_row::<K, S::Error>(row.map_err(TableError::Store)?))
+            .map(|row| decode_row::<K, S::Error>(row.map_err(TableError::Store)?, Check::Trusted))
+    }
+}
+
+#[cfg(feature = "fjall")]
+impl<K: RowKey> Table<super::FjallStore, K> {
+    /// Loads rows through fjall's ingestion path ([`FjallStore::bulk_load`](super::FjallStore::bulk_load)):
+    /// the first load of a table, or a migration. Every key is encoded before anything is
+    /// written, as in [`Table::put_batch`].
+    pub fn bulk_load<'r, V: AsRef<[u8]> + 'r>(
+        &self,
+        rows: impl IntoIterator<Item = (&'r K, V)>,
+    ) -> Result<(), TableError<fjall::Error>>
+    where
+        K: 'r,
+    {
+        let encoded = encode_batch(rows)?;
+        self.store.bulk_load(encoded).map_err(TableError::Batch)
     }
 }
 
@@ -166,10 +208,24 @@ pub(super) fn single<E>(error: EncodeError) -> TableError<E> {
     TableError::Encode { index: None, error }
 }
 
+/// How a scan decodes its rows; see [`Table::scan`] and [`Table::scan_verified`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Check {
+    /// `decode_trusted`: every check but re-hashing the salted fields.
+    Trusted,
+    /// `decode`: the salt byte re-hashed too.
+    Verified,
+}
+
 pub(super) fn decode_row<K: RowKey + for<'de> Decode<'de>, E>(
     (key, value): Row,
+    check: Check,
 ) -> Result<(K, Vec<u8>), TableError<E>> {
-    match K::decode(&key) {
+    let decoded = match check {
+        Check::Trusted => K::decode_trusted(&key),
+        Check::Verified => K::decode(&key),
+    };
+    match decoded {
         Ok(k) => Ok((k, value)),
         Err(error) => Err(TableError::Decode { key, error }),
     }
@@ -193,6 +249,7 @@ pub(super) fn encode_batch<'r, K: RowKey + 'r, V: AsRef<[u8]> + 'r, E>(
 
 /// The merged, decoded rows of a scan; see [`Table::scan`] and [`Table::scan_rev`].
 pub struct Merged<'a, S: Store + 'a, K> {
+    check: Check,
     scans: Vec<Option<S::Scan<'a>>>,
     core: MergeCore,
     pending: Vec<S::Error>,
@@ -200,8 +257,9 @@ pub struct Merged<'a, S: Store + 'a, K> {
 }
 
 impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> Merged<'a, S, K> {
-    fn new(scans: Vec<S::Scan<'a>>, reverse: bool) -> Self {
+    fn new(scans: Vec<S::Scan<'a>>, reverse: bool, check: Check) -> Self {
         let mut m = Merged {
+            check,
             scans: scans.into_iter().map(Some).collect(),
             core: MergeCore::new(usize::from(K::SCHEMA.salt.is_some()), reverse),
             pending: Vec::new(),
@@ -238,6 +296,6 @@ impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> Iterator for Merged<'a
         }
         let (range, row) = self.core.pop()?;
         self.refill(range);
-        Some(decode_row(row))
+        Some(decode_row(row, self.check))
     }
 }

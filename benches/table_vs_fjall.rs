@@ -1,0 +1,259 @@
+//! `Table` over `FjallStore` against raw fjall, in one run, on the same data: 1,000,000 rows of
+//! the README's `Event` key (16 salt buckets, 16-byte values), the fjall database opened
+//! exactly as `FjallStore::open` opens it. The raw side is what a careful user would write by
+//! hand: the same key bytes, fjall's own iterators merged with a binary heap on the key after
+//! the salt byte, fields decoded by hand (salt trusted, as HBase clients do).
+//!
+//! - full merged scan of all 16 buckets (per row);
+//! - narrow scan: one user, one event type, a time window of 1,000 rows (per query);
+//! - point get of random existing keys (per get);
+//! - batch write of 10,000 rows into a fresh keyspace (per row), and `FjallStore::bulk_load`.
+//!
+//! Run: `cargo bench --bench table_vs_fjall` (a few minutes; ROWKEY_BENCH_ROWS to resize).
+//! Prints the ratios at the end.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BatchSize, Criterion, Throughput};
+use rowkey::store::{FjallStore, Table};
+use rowkey::RowKey;
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Event {
+    #[salt(buckets = 16)]
+    user_id: u64,
+    #[fixed(16)]
+    event_type: String,
+    #[reverse_ts]
+    ts: u64,
+}
+
+const TYPES: [&str; 4] = ["click", "view", "purchase", "search"];
+const USERS: u64 = 2_000;
+
+fn events(n: usize) -> Vec<Event> {
+    (0..n as u64)
+        .map(|i| Event {
+            user_id: i % USERS,
+            event_type: TYPES[((i / USERS) % 4) as usize].into(),
+            ts: 1_700_000_000_000 + i,
+        })
+        .collect()
+}
+
+/// The hand-written decoder of the raw side: `[salt][u64][16 bytes zero-padded][!ts]`.
+fn hand_decode(k: &[u8]) -> (u64, &[u8], u64) {
+    let user = u64::from_be_bytes(k[1..9].try_into().unwrap());
+    let t = &k[9..25];
+    let end = t.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+    let rev = u64::from_be_bytes(k[25..33].try_into().unwrap());
+    (user, &t[..end], (i64::MAX as u64) - rev)
+}
+
+/// The raw side's merged scan: one fjall iterator per bucket range, a heap on the unsalted key.
+fn raw_merged(ks: &fjall::Keyspace, ranges: &rowkey::KeyRanges) -> usize {
+    let mut iters: Vec<fjall::Iter> = ranges
+        .iter()
+        .map(|r| match r.end() {
+            Some(e) => ks.range(r.start().to_vec()..e.to_vec()),
+            None => ks.range(r.start().to_vec()..),
+        })
+        .collect();
+    let mut heap = BinaryHeap::new();
+    for (i, it) in iters.iter_mut().enumerate() {
+        if let Some(g) = it.next() {
+            let (k, v) = g.into_inner().unwrap();
+            heap.push(Reverse((k[1..].to_vec(), k, v, i)));
+        }
+    }
+    let mut n = 0;
+    while let Some(Reverse((_, k, v, i))) = heap.pop() {
+        black_box((hand_decode(&k), &v));
+        n += 1;
+        if let Some(g) = iters[i].next() {
+            let (k, v) = g.into_inner().unwrap();
+            heap.push(Reverse((k[1..].to_vec(), k, v, i)));
+        }
+    }
+    n
+}
+
+fn main() {
+    let n: usize = std::env::var("ROWKEY_BENCH_ROWS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_000_000);
+    let rows = events(n);
+    let value = [7u8; 16];
+    let dir = tempfile::tempdir().unwrap();
+    let store = FjallStore::open(dir.path(), "events").unwrap();
+    let table = Table::<_, Event>::new(store.clone());
+    for chunk in rows.chunks(10_000) {
+        table
+            .put_batch(chunk.iter().map(|e| (e, &value[..])))
+            .unwrap();
+    }
+    let ks = store.keyspace().clone();
+    let keys: Vec<Vec<u8>> = rows
+        .iter()
+        .map(|e| e.to_bytes().unwrap().to_vec())
+        .collect();
+
+    let mut c = Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(4))
+        .sample_size(10)
+        .configure_from_args();
+
+    let all = Event::scan().ranges();
+    let mut g = c.benchmark_group("full_scan");
+    g.throughput(Throughput::Elements(n as u64));
+    g.bench_function("table", |b| {
+        b.iter(|| {
+            let mut count = 0usize;
+            for row in table.scan(&all) {
+                black_box(row.unwrap());
+                count += 1;
+            }
+            assert_eq!(count, n);
+        })
+    });
+    g.bench_function("table_verified", |b| {
+        b.iter(|| {
+            let mut count = 0usize;
+            for row in table.scan_verified(&all) {
+                black_box(row.unwrap());
+                count += 1;
+            }
+            assert_eq!(count, n);
+        })
+    });
+    g.bench_function("raw", |b| b.iter(|| assert_eq!(raw_merged(&ks, &all), n)));
+    g.finish();
+
+    // One user's clicks in a window of 1,000 (ts are i, users i % 2000: a user's row every
+    // 2,000 ts; its clicks every 8,000).
+    let user = 42u64;
+    let t0 = 1_700_000_000_000u64;
+    let t1 = t0 + 8_000 * 1_000;
+    let narrow = Event::scan()
+        .user_id(user)
+        .event_type("click")
+        .ts(t0..t1)
+        .ranges();
+    let mut g = c.benchmark_group("narrow_scan");
+    g.bench_function("table", |b| {
+        b.iter(|| {
+            let got = table.scan(&narrow).map(|r| black_box(r.unwrap())).count();
+            black_box(got)
+        })
+    });
+    g.bench_function("raw", |b| b.iter(|| black_box(raw_merged(&ks, &narrow))));
+    g.finish();
+
+    let probe: Vec<usize> = (0..10_000).map(|i| (i * 7_919) % n).collect();
+    let mut g = c.benchmark_group("get");
+    g.throughput(Throughput::Elements(probe.len() as u64));
+    g.bench_function("table", |b| {
+        b.iter(|| {
+            for &i in &probe {
+                black_box(table.get(&rows[i]).unwrap().unwrap());
+            }
+        })
+    });
+    g.bench_function("raw", |b| {
+        b.iter(|| {
+            for &i in &probe {
+                black_box(ks.get(&keys[i]).unwrap().unwrap());
+            }
+        })
+    });
+    g.finish();
+
+    let batch: Vec<Event> = rows[..10_000].to_vec();
+    let fresh = || {
+        let d = tempfile::tempdir().unwrap();
+        let s = FjallStore::open(d.path(), "w").unwrap();
+        (d, s)
+    };
+    let mut g = c.benchmark_group("write_10k");
+    g.throughput(Throughput::Elements(batch.len() as u64));
+    g.bench_function("table", |b| {
+        b.iter_batched(
+            fresh,
+            |(d, s)| {
+                Table::<_, Event>::new(s.clone())
+                    .put_batch(batch.iter().map(|e| (e, &value[..])))
+                    .unwrap();
+                (d, s)
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    g.bench_function("table_bulk_load", |b| {
+        b.iter_batched(
+            fresh,
+            |(d, s)| {
+                Table::<_, Event>::new(s.clone())
+                    .bulk_load(batch.iter().map(|e| (e, &value[..])))
+                    .unwrap();
+                (d, s)
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    g.bench_function("raw", |b| {
+        b.iter_batched(
+            fresh,
+            |(d, s)| {
+                let mut wb = s.database().batch();
+                for e in &batch {
+                    let mut k = [0u8; Event::MAX_LEN];
+                    let len = e.encode_to_slice(&mut k).unwrap();
+                    wb.insert(s.keyspace(), &k[..len], &value[..]);
+                }
+                wb.commit().unwrap();
+                (d, s)
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    g.finish();
+    c.final_summary();
+
+    println!(
+        "\n{:<28} {:>14} {:>14} {:>8}",
+        "operation (median)", "Table", "raw fjall", "ratio"
+    );
+    // Medians are per iteration; each row's divisor turns them into the unit shown.
+    for (group, name, unit, per) in [
+        ("full_scan", "table", "ns/row", n as f64),
+        ("full_scan", "table_verified", "ns/row", n as f64),
+        ("narrow_scan", "table", "us/query", 1_000.0),
+        ("get", "table", "ns/get", probe.len() as f64),
+        ("write_10k", "table", "ns/row", batch.len() as f64),
+        ("write_10k", "table_bulk_load", "ns/row", batch.len() as f64),
+    ] {
+        let (Some(t), Some(r)) = (median_ns(group, name), median_ns(group, "raw")) else {
+            continue;
+        };
+        println!(
+            "{:<28} {:>10.1} {unit:<8} {:>10.1} {:>8.2}",
+            format!("{group}/{name}"),
+            t / per,
+            r / per,
+            t / r
+        );
+    }
+}
+
+fn median_ns(group: &str, name: &str) -> Option<f64> {
+    let dir = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into());
+    let path = format!("{dir}/criterion/{group}/{name}/new/estimates.json");
+    let text = std::fs::read_to_string(path).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    v["median"]["point_estimate"].as_f64()
+}
