@@ -236,13 +236,15 @@ pub(super) fn decode_row<K: RowKey + for<'de> Decode<'de>, E>(
 pub(super) fn encode_batch<'r, K: RowKey + 'r, V: AsRef<[u8]> + 'r, E>(
     rows: impl IntoIterator<Item = (&'r K, V)>,
 ) -> Result<Vec<Row>, TableError<E>> {
-    let mut encoded = Vec::new();
-    for (index, (key, value)) in rows.into_iter().enumerate() {
+    let rows = rows.into_iter();
+    let mut encoded = Vec::with_capacity(rows.size_hint().0);
+    for (index, (key, value)) in rows.enumerate() {
         let k = key.to_bytes().map_err(|error| TableError::Encode {
             index: Some(index),
             error,
         })?;
-        encoded.push((k.to_vec(), value.as_ref().to_vec()));
+        // `Bytes` built from a `Vec` turns back into it without a copy.
+        encoded.push((Vec::from(k), value.as_ref().to_vec()));
     }
     Ok(encoded)
 }
