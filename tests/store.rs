@@ -202,11 +202,18 @@ fn a_row_with_a_wrong_salt_byte_is_reported_by_the_verifying_scan() {
     table.store().put(&key, b"x").unwrap();
     let trusted: Vec<_> = table.scan(&Reading::scan().ranges()).collect();
     assert_eq!(trusted.len(), 1);
-    assert_eq!(trusted[0].as_ref().unwrap().0, r, "the default scan decodes what is there");
+    assert_eq!(
+        trusted[0].as_ref().unwrap().0,
+        r,
+        "the default scan decodes what is there"
+    );
     let verified: Vec<_> = table.scan_verified(&Reading::scan().ranges()).collect();
     match &verified[..] {
         [Err(rowkey::store::TableError::Decode { error, .. })] => {
-            assert!(matches!(error.kind(), rowkey::DecodeErrorKind::WrongSalt { .. }));
+            assert!(matches!(
+                error.kind(),
+                rowkey::DecodeErrorKind::WrongSalt { .. }
+            ));
         }
         other => panic!("the verifying scan must report the row: {other:?}"),
     }
@@ -238,8 +245,14 @@ fn bulk_load_sorts_keeps_the_last_duplicate_and_merges_with_existing_rows() {
     table
         .bulk_load(rows.iter().map(|(k, v)| (k, v.as_slice())))
         .unwrap();
-    assert_eq!(table.get(&rows[10].0).unwrap().as_deref(), Some(&b"second"[..]));
-    assert_eq!(table.get(&early).unwrap().as_deref(), Some(&b"existing"[..]));
+    assert_eq!(
+        table.get(&rows[10].0).unwrap().as_deref(),
+        Some(&b"second"[..])
+    );
+    assert_eq!(
+        table.get(&early).unwrap().as_deref(),
+        Some(&b"existing"[..])
+    );
     let all: Vec<Reading> = table
         .scan(&Reading::scan().ranges())
         .map(|r| r.unwrap().0)
