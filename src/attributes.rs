@@ -170,10 +170,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # `#[rowkey(max_len = N)]`, `#[rowkey(allow_hotspot)]`
+//! # `#[rowkey(key_limit = N)]`, `#[rowkey(allow_hotspot)]`
 //!
-//! On the struct. `max_len` is the key limit (default 32767, HBase's; Bigtable's is 4096): a
-//! longer key is an encode error, and a fixed-length key longer than the limit a compile error.
+//! On the struct. `key_limit` is the longest key the type may encode (default 32767, HBase's;
+//! Bigtable's is 4096): a longer key is an encode error (and does not decode), and a
+//! fixed-length key longer than the limit a compile error. It was spelled `max_len = N`
+//! before; that spelling still works and warns (deprecated), since `#[max_len(N)]` on a field
+//! is a different thing, the field's bound.
 //!
 //! `allow_hotspot` accepts a `#[timestamp]` or `#[reverse_ts]` field leading an unsalted key.
 //! Without it that is a compile error: every new row would go to the same region.
@@ -189,7 +192,7 @@
 //! use rowkey::RowKey;
 //!
 //! #[derive(RowKey)]
-//! #[rowkey(allow_hotspot, max_len = 4096)]
+//! #[rowkey(allow_hotspot, key_limit = 4096)]
 //! struct Log { #[timestamp] ts: u64, host: String }
 //! ```
 //!

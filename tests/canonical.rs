@@ -17,7 +17,7 @@ struct Bounded {
 }
 
 #[derive(RowKey, Debug, Clone, PartialEq)]
-#[rowkey(allow_hotspot, max_len = 16)]
+#[rowkey(allow_hotspot, key_limit = 16)]
 struct Limited {
     name: String,
 }

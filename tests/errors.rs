@@ -7,7 +7,7 @@ use common::Event;
 use rowkey::{DecodeErrorKind, EncodeErrorKind, RowKey};
 
 #[derive(RowKey, Debug, PartialEq)]
-#[rowkey(max_len = 12)]
+#[rowkey(key_limit = 12)]
 struct Short {
     id: u32,
     name: String,

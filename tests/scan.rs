@@ -40,7 +40,7 @@ fn bound<T: std::fmt::Debug + Clone + 'static>(
 /// that scan values and bounds overflow them (a bound is then rewritten onto the keys that can
 /// exist; a value, matching nothing, empties the scan).
 #[derive(RowKey, Debug, Clone, PartialEq)]
-#[rowkey(max_len = 62)]
+#[rowkey(key_limit = 62)]
 struct Capped {
     a: u8,
     b: String,

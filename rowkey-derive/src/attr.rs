@@ -39,7 +39,10 @@ pub struct FieldAttrs {
 
 /// The `#[rowkey(...)]` attribute on the struct.
 pub struct ContainerAttrs {
+    /// `key_limit = N` (or its deprecated spelling `max_len = N`).
     pub max_len: Option<Located<usize>>,
+    /// Where the deprecated `max_len = N` was written, for the deprecation warning.
+    pub deprecated_max_len: Option<Span>,
     pub allow_hotspot: Option<Span>,
     /// `prefix(a, b)` on an enum: the entity fields every record type starts with.
     pub prefix: Option<(Span, Vec<syn::Ident>)>,
@@ -125,10 +128,17 @@ fn unknown_key(
         .get_ident()
         .map(|i| i.to_string())
         .unwrap_or_default();
-    meta.error(format_args!(
-        "unknown `{attr}` key `{key}`; expected {}{example}{}",
-        list_keys(expected),
+    // A misspelling of the key limit's old name (`maxlen`) is pointed at its new one.
+    let hint = if attr == ROWKEY && suggest(&key, &[MAX_LEN]).is_empty() {
         suggest(&key, expected)
+    } else if attr == ROWKEY {
+        format!("; did you mean `{KEY_LIMIT}`?")
+    } else {
+        suggest(&key, expected)
+    };
+    meta.error(format_args!(
+        "unknown `{attr}` key `{key}`; expected {}{example}{hint}",
+        list_keys(expected),
     ))
 }
 
@@ -369,6 +379,7 @@ impl ContainerAttrs {
     pub fn from_input(cx: &Ctxt, attrs: &[Attribute]) -> Self {
         let mut out = ContainerAttrs {
             max_len: None,
+            deprecated_max_len: None,
             allow_hotspot: None,
             prefix: None,
             crate_path: None,
@@ -377,22 +388,25 @@ impl ContainerAttrs {
             let path = attr.path();
             if path.is_ident(ROWKEY) {
                 let res = attr.parse_nested_meta(|meta| {
-                    if meta.path.is_ident(MAX_LEN) {
+                    if meta.path.is_ident(KEY_LIMIT) || meta.path.is_ident(MAX_LEN) {
+                        if meta.path.is_ident(MAX_LEN) {
+                            out.deprecated_max_len = Some(meta.path.span());
+                        }
                         let lit: LitInt = meta.value()?.parse()?;
                         if let Some(v) = int_in(
                             cx,
                             &lit,
                             1,
                             HBASE_KEY_LIMIT,
-                            "`max_len`",
-                            "#[rowkey(max_len = 4096)]",
+                            "`key_limit`",
+                            "#[rowkey(key_limit = 4096)]",
                         ) {
                             let loc = Located {
                                 span: meta.path.span(),
                                 value_span: lit.span(),
                                 value: v,
                             };
-                            set(cx, &mut out.max_len, loc, MAX_LEN, meta.path.span());
+                            set(cx, &mut out.max_len, loc, KEY_LIMIT, meta.path.span());
                         }
                         Ok(())
                     } else if meta.path.is_ident(ALLOW_HOTSPOT) {

@@ -15,6 +15,8 @@ pub struct Key<'a> {
     pub variants: Option<Vec<RecordType<'a>>>,
     pub salt: Option<Salt>,
     pub limit: usize,
+    /// Where the deprecated `#[rowkey(max_len = N)]` spelling was used, if it was.
+    pub deprecated_max_len: Option<proc_macro2::Span>,
     pub allow_hotspot: bool,
 }
 
@@ -123,6 +125,7 @@ impl<'a> Key<'a> {
             variants,
             salt,
             limit: input.attrs.limit(),
+            deprecated_max_len: input.attrs.deprecated_max_len,
             allow_hotspot: input.attrs.allow_hotspot.is_some(),
         }
     }

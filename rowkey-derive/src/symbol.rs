@@ -11,8 +11,10 @@ pub const TAG: &str = "tag";
 pub const SALT: &str = "salt";
 /// `#[fixed(N)]`.
 pub const FIXED: &str = "fixed";
-/// `#[max_len(N)]` on a field; `#[rowkey(max_len = N)]` is the key limit.
+/// `#[max_len(N)]` on a field (and the deprecated spelling of `#[rowkey(key_limit = N)]`).
 pub const MAX_LEN: &str = "max_len";
+/// `#[rowkey(key_limit = N)]`: the longest key the type may encode.
+pub const KEY_LIMIT: &str = "key_limit";
 /// `#[hash(md5)]`.
 pub const HASH: &str = "hash";
 /// `#[reverse_ts]`.
@@ -43,7 +45,7 @@ pub const PREFIX: &str = "prefix";
 /// `#[rowkey(crate = "path")]`.
 pub const CRATE: &str = "crate";
 /// The keys `#[rowkey(...)]` accepts.
-pub const CONTAINER_KEYS: &[&str] = &[MAX_LEN, ALLOW_HOTSPOT, PREFIX, CRATE];
+pub const CONTAINER_KEYS: &[&str] = &[KEY_LIMIT, ALLOW_HOTSPOT, PREFIX, CRATE];
 
 #[cfg(test)]
 mod tests {

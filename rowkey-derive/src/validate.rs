@@ -448,7 +448,7 @@ fn check_fixed_len_limit(cx: &Ctxt, input: &Input) {
     let limit = input.attrs.limit();
     if len > limit {
         let msg = format!(
-            "every key is {len} bytes, longer than the key limit of {limit} bytes; shorten the fields or raise `#[rowkey(max_len = N)]` (HBase allows 32767, Bigtable 4096)"
+            "every key is {len} bytes, longer than the key limit of {limit} bytes; shorten the fields or raise `#[rowkey(key_limit = N)]` (HBase allows 32767, Bigtable 4096)"
         );
         match input.attrs.max_len {
             Some(m) => cx.error_at(m.value_span, msg),
@@ -505,9 +505,9 @@ mod tests {
 
     #[test]
     fn fixed_key_over_the_limit_is_refused() {
-        let input = syn::parse_quote! { #[rowkey(max_len = 10)] struct K { a: u64, b: u64 } };
+        let input = syn::parse_quote! { #[rowkey(key_limit = 10)] struct K { a: u64, b: u64 } };
         assert_eq!(errors(input).len(), 1);
-        let fits = syn::parse_quote! { #[rowkey(max_len = 16)] struct K { a: u64, b: u64 } };
+        let fits = syn::parse_quote! { #[rowkey(key_limit = 16)] struct K { a: u64, b: u64 } };
         assert!(errors(fits).is_empty());
     }
 }

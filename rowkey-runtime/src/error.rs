@@ -45,7 +45,7 @@ pub enum EncodeErrorKind {
     KeyTooLong {
         /// The encoded key length.
         len: usize,
-        /// The limit (`#[rowkey(max_len = N)]`, default 32767).
+        /// The limit (`#[rowkey(key_limit = N)]`, default 32767).
         max: usize,
     },
     /// The caller's buffer cannot hold the key; nothing was written.
@@ -221,7 +221,7 @@ pub enum DecodeErrorKind {
         /// The declared bound.
         max: usize,
     },
-    /// The key is longer than the key limit `#[rowkey(max_len = N)]`: the type could not
+    /// The key is longer than the key limit `#[rowkey(key_limit = N)]`: the type could not
     /// have encoded it.
     KeyTooLong {
         /// The key's length.

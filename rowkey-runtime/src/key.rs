@@ -35,7 +35,7 @@ use crate::source::{Reader, Source};
 /// ```
 pub trait RowKey: Encode + Sized {
     /// The longest key this type can encode to: fixed widths plus each variable field's
-    /// `#[max_len(N)]` bound, capped by the key limit `#[rowkey(max_len = N)]` (default 32767,
+    /// `#[max_len(N)]` bound, capped by the key limit `#[rowkey(key_limit = N)]` (default 32767,
     /// HBase's limit). A longer key is an [`EncodeError`].
     const MAX_LEN: usize;
     /// The width of every key, when all fields are fixed width.

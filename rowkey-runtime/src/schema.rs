@@ -20,7 +20,7 @@ pub struct Schema {
     pub fixed_len: Option<usize>,
     /// The longest key (`RowKey::MAX_LEN`).
     pub max_len: usize,
-    /// The key limit from `#[rowkey(max_len = N)]` (default 32767).
+    /// The key limit from `#[rowkey(key_limit = N)]` (default 32767).
     pub limit: usize,
     /// Whether `#[rowkey(allow_hotspot)]` accepted a monotonically increasing lead field.
     pub allow_hotspot: bool,

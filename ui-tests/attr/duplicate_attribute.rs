@@ -1,7 +1,7 @@
 use rowkey::RowKey;
 
 #[derive(RowKey)]
-#[rowkey(max_len = 100, max_len = 200)]
+#[rowkey(key_limit = 100, key_limit = 200)]
 struct Key {
     #[fixed(4)]
     #[fixed(4)]

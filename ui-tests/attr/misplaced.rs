@@ -3,7 +3,7 @@ use rowkey::RowKey;
 #[derive(RowKey)]
 #[salt(buckets = 4)]
 struct Key {
-    #[rowkey(max_len = 10)]
+    #[rowkey(key_limit = 10)]
     id: u64,
     #[tag(1)]
     n: u8,

@@ -1,7 +1,7 @@
 use rowkey::RowKey;
 
 #[derive(RowKey)]
-#[rowkey(max_len = 16)]
+#[rowkey(key_limit = 16)]
 struct Key {
     a: u64,
     b: u64,

@@ -8,7 +8,7 @@ struct Inner {
 }
 
 #[derive(RowKey)]
-#[rowkey(max_len = 10)]
+#[rowkey(key_limit = 10)]
 struct Outer {
     inner: Inner,
 }

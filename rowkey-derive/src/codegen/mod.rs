@@ -152,8 +152,20 @@ pub fn expand(key: &Key) -> TokenStream {
     let rowkey = schema::expand(key);
     let scan = scan::expand(key);
     let explain = explain::expand(key);
+    let deprecated = key.deprecated_max_len.map(|span| {
+        // A proc macro cannot warn on stable; using a deprecated item, spanned at the old
+        // key, makes rustc warn there.
+        quote_spanned! {span=>
+            const _: () = {
+                #[deprecated(note = "`#[rowkey(max_len = N)]` is now `#[rowkey(key_limit = N)]` (the same limit; `#[max_len(N)]` on a field is the field's bound)")]
+                const __ROWKEY_MAX_LEN_IS_KEY_LIMIT: () = ();
+                __ROWKEY_MAX_LEN_IS_KEY_LIMIT
+            };
+        }
+    });
     quote! {
         #scan
+        #deprecated
 
         #[doc(hidden)]
         const _: () = {

@@ -114,7 +114,7 @@ pub fn expand(key: &Key) -> TokenStream {
         }
     };
     let too_long = format!(
-        "every `{name}` key is longer than its key limit of {limit} bytes; shorten the fields or raise `#[rowkey(max_len = N)]`"
+        "every `{name}` key is longer than its key limit of {limit} bytes; shorten the fields or raise `#[rowkey(key_limit = N)]`"
     );
 
     quote! {
