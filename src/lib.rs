@@ -40,7 +40,7 @@ pub mod example;
 
 /// The README's examples, compiled and run as doctests so they cannot drift.
 #[doc = include_str!("../README.md")]
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "fjall"))]
 pub struct ReadmeDoctests;
 
 pub use rowkey_derive::RowKey;

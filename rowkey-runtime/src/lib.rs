@@ -12,6 +12,7 @@ mod error;
 mod explain;
 mod field;
 pub mod fmt;
+mod generated;
 mod hashed;
 mod key;
 mod salt;
@@ -42,6 +43,7 @@ pub mod __private {
     pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
     pub use crate::explain::{Explain, Explainer};
     pub use crate::field::{Decode, Encode};
+    pub use crate::generated::{field, read, sum, width, with_offsets};
     pub use crate::key::RowKey;
     pub use crate::scan::{
         ranges as scan_ranges, CloneIf, CloneOf, KeyRanges, ScanArg, ScanBuf, ScanRange, ScanState,

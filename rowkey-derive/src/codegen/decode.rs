@@ -9,20 +9,15 @@ use syn::{GenericParam, Lifetime, LifetimeParam};
 use super::{codec_ty, local, private, private_at};
 use crate::model::{Key, KeyField};
 
-/// The expression reading one field (returning early on error).
-fn read(field: &KeyField, de: &Lifetime) -> TokenStream {
-    let p = private();
+/// The expression reading one field (returning early on error): one runtime call, which
+/// attributes errors to the field.
+fn read(field: &KeyField) -> TokenStream {
     let codec = codec_ty(field);
     let ty = field.ty;
     let label = super::name(field.ident);
     let ps = private_at(ty.span());
-    let call = quote_spanned!(ty.span()=> <#codec as #ps::CodecDecode<#de, #ty>>::read);
-    quote! {
-        match #call(__rowkey_src) {
-            #p::Ok(__rowkey_v) => __rowkey_v,
-            #p::Err(__rowkey_e) => return #p::Err(__rowkey_e.in_field(#label)),
-        }
-    }
+    let call = quote_spanned!(ty.span()=> #ps::read::<#codec, #ty, _>);
+    quote!(#call(__rowkey_src, #label)?)
 }
 
 pub fn expand(key: &Key) -> TokenStream {
@@ -43,7 +38,7 @@ pub fn expand(key: &Key) -> TokenStream {
         None => {
             let fields = key.fields.iter().map(|f| {
                 let name = f.ident;
-                let r = read(f, &de);
+                let r = read(f);
                 quote!(#name: #r,)
             });
             // Struct expressions evaluate their fields in the order written: key order.
@@ -52,7 +47,7 @@ pub fn expand(key: &Key) -> TokenStream {
         Some(variants) => {
             let prefix = key.fields.iter().map(|f| {
                 let l = local(f);
-                let r = read(f, &de);
+                let r = read(f);
                 quote!(let #l = #r;)
             });
             let arms = variants.iter().map(|v| {
@@ -64,7 +59,7 @@ pub fn expand(key: &Key) -> TokenStream {
                 });
                 let own = v.fields.iter().map(|f| {
                     let name = f.ident;
-                    let r = read(f, &de);
+                    let r = read(f);
                     quote!(#name: #r,)
                 });
                 quote!(#tag => #p::Ok(Self::#vi { #(#shared)* #(#own)* }),)

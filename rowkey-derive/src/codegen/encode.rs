@@ -2,19 +2,21 @@
 //! salted field.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 
-use super::{bind, codec_of, local, private, variant_match};
+use super::{bind, codec_of, codec_ty, local, private, variant_match};
 use crate::model::{Key, KeyField};
 
-/// `Some(0) + w0 + w1 + ...` over the codecs' width constants.
+/// `sum(&[w0, w1, ...])` over the codecs' width constants.
 pub fn width_sum(fields: &[KeyField], constant: &str) -> TokenStream {
     let p = private();
     let c = syn::Ident::new(constant, proc_macro2::Span::call_site());
-    fields.iter().fold(quote!(#p::Some(0usize)), |acc, f| {
+    let widths = fields.iter().map(|f| {
         let codec = codec_of(f);
-        quote!(#p::add(#acc, #codec::#c))
-    })
+        quote!(#codec::#c)
+    });
+    quote!(#p::sum(&[#(#widths),*]))
 }
 
 /// One write per field, from the fields' bound locals.
@@ -27,20 +29,18 @@ pub fn writes(fields: &[KeyField]) -> TokenStream {
     quote!(#(#calls)*)
 }
 
-/// Adds each field's checked width to `__rowkey_n`, attributing errors to the field and offset.
+/// Adds each field's checked width to `__rowkey_n` (the runtime attributes errors to the field
+/// and offset): one call per field.
 fn widths(fields: &[KeyField]) -> TokenStream {
     let p = private();
     let steps = fields.iter().map(|f| {
-        let codec = codec_of(f);
+        let codec = codec_ty(f);
+        let ty = f.ty;
         let l = local(f);
         let label = super::name(f.ident);
+        let call = quote_spanned!(ty.span()=> #p::width::<#codec, #ty>);
         quote! {
-            __rowkey_n += match #codec::width(#l) {
-                #p::Ok(__rowkey_w) => __rowkey_w,
-                #p::Err(__rowkey_e) => {
-                    return #p::Err(__rowkey_e.in_field(#label).within(__rowkey_n));
-                }
-            };
+            __rowkey_n = #call(#l, __rowkey_n, #label)?;
         }
     });
     quote!(#(#steps)*)

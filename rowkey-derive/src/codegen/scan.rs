@@ -523,7 +523,7 @@ pub fn expand(key: &Key) -> TokenStream {
     let scan_doc =
         format!(
         "Starts a prefix scan of `{ident}` keys. With no field fixed, `ranges()` covers the whole \
-         table{}.\n\n# Layout\n\n{layout}",
+         table{}. The key's layout is in [`{scan}`]'s docs.",
         if buckets > 0 { format!(" (one range per salt bucket, {buckets})") } else { String::new() }
     );
     let value_arg_generics = key.generics.lifetimes().map(|l| &l.lifetime);

@@ -2,55 +2,34 @@
 //! the salted field (the salt hashes the head).
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 
-use super::encode::writes;
-use super::{bind, codec_of, private, variant_match};
+use super::encode::{width_sum, writes};
+use super::{bind, codec_ty, private, variant_match};
 use crate::model::{Key, KeyField, Order};
 
-/// The `FieldSchema` literals of `fields`, starting at byte `offset` (an `Option<usize>`
-/// expression); returns them and the offset after the last. `salted` counts the leading
-/// fields that feed the salt.
-fn field_schemas(
-    fields: &[KeyField],
-    mut offset: TokenStream,
-    salted: usize,
-) -> (Vec<TokenStream>, TokenStream) {
+/// The `FieldSchema`s of `fields`, one runtime call each, their offsets filled from the widths
+/// by the runtime starting at byte `start` (an `Option<usize>` expression). `salted` counts
+/// the leading fields that feed the salt.
+fn field_schemas(fields: &[KeyField], start: TokenStream, salted: usize) -> TokenStream {
     let p = private();
-    let out = fields
-        .iter()
-        .enumerate()
-        .map(|(i, f)| {
-            let codec = codec_of(f);
-            let fname = super::name(f.ident);
-            let rust_type = super::type_name(f.ty);
-            let order = match f.order {
-                Order::Ascending => quote!(#p::Order::Ascending),
-                Order::Descending => quote!(#p::Order::Descending),
-                Order::Unordered => quote!(#p::Order::Unordered),
-            };
-            let attributes = &f.attributes;
-            let in_salt = i < salted;
-            let this_offset = offset.clone();
-            offset = quote!(#p::add(#offset, #codec::FIXED_WIDTH));
-            quote! {
-                #p::FieldSchema {
-                    name: #fname,
-                    rust_type: #rust_type,
-                    offset: #this_offset,
-                    width: #codec::FIXED_WIDTH,
-                    max_width: #codec::MAX_WIDTH,
-                    encoding: #codec::ENCODING,
-                    order: #order,
-                    attributes: &[#(#attributes),*],
-                    salted: #in_salt,
-                    nested: #codec::NESTED,
-                    domain: #codec::DOMAIN,
-                }
-            }
-        })
-        .collect();
-    (out, offset)
+    let each = fields.iter().enumerate().map(|(i, f)| {
+        let codec = codec_ty(f);
+        let ty = f.ty;
+        let fname = super::name(f.ident);
+        let rust_type = super::type_name(f.ty);
+        let order = match f.order {
+            Order::Ascending => quote!(#p::Order::Ascending),
+            Order::Descending => quote!(#p::Order::Descending),
+            Order::Unordered => quote!(#p::Order::Unordered),
+        };
+        let attributes = &f.attributes;
+        let in_salt = i < salted;
+        let call = quote_spanned!(ty.span()=> #p::field::<#codec, #ty>);
+        quote!(#call(#fname, #rust_type, #order, &[#(#attributes),*], #in_salt))
+    });
+    quote!(#p::with_offsets([#(#each),*], #start))
 }
 
 pub fn expand(key: &Key) -> TokenStream {
@@ -65,17 +44,15 @@ pub fn expand(key: &Key) -> TokenStream {
     let allow_hotspot = key.allow_hotspot;
     let salted_count = key.salt.as_ref().map_or(0, |s| s.field + 1);
 
-    let (fields, after_prefix) =
-        field_schemas(&key.fields, quote!(#p::Some(#salt_len)), salted_count);
+    let fields = field_schemas(&key.fields, quote!(#p::Some(#salt_len)), salted_count);
+    let prefix_width = width_sum(&key.fields, "FIXED_WIDTH");
     let variants = key.variants.as_deref().unwrap_or(&[]).iter().map(|v| {
         let vname = v.ident.to_string();
         let tag = v.tag;
-        let (vfields, _) = field_schemas(
-            &v.fields,
-            quote!(#p::add(#after_prefix, #p::Some(1usize))),
-            0,
-        );
-        quote!(#p::VariantSchema { name: #vname, tag: #tag, fields: &[#(#vfields),*] })
+        // After the salt byte, the shared prefix and the tag byte.
+        let start = quote!(#p::add(#p::add(#p::Some(#salt_len), #prefix_width), #p::Some(1usize)));
+        let vfields = field_schemas(&v.fields, start, 0);
+        quote!(#p::VariantSchema { name: #vname, tag: #tag, fields: &#vfields })
     });
     let salt = match &key.salt {
         Some(s) => {
@@ -125,7 +102,7 @@ pub fn expand(key: &Key) -> TokenStream {
                 #p::add(#p::Some(#salt_len), <Self as #p::Encode>::FIXED_WIDTH);
             const SCHEMA: &'static #p::Schema = &#p::Schema {
                 name: #name,
-                fields: &[#(#fields),*],
+                fields: &#fields,
                 variants: &[#(#variants),*],
                 salt: #salt,
                 fixed_len: <Self as #p::RowKey>::FIXED_LEN,

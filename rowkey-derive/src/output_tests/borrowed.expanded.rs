@@ -241,16 +241,7 @@ impl<'scan> HostLogScan<'scan, 2usize> {
 }
 #[automatically_derived]
 impl<'a> HostLog<'a> {
-    /**Starts a prefix scan of `HostLog` keys. With no field fixed, `ranges()` covers the whole table.
-
-# Layout
-
-| # | field | type | width | encoding | order |
-|---|---|---|---|---|---|
-| 0 | `host` | `&'a str` | variable | natural | ascending |
-| 1 | `ts` | `i64` | 8 | `#[reverse_ts]` | descending |
-| 2 | `kind` | `::std::borrow::Cow<'a, [u8]>` | variable | `#[desc]` | descending |
-*/
+    ///Starts a prefix scan of `HostLog` keys. With no field fixed, `ranges()` covers the whole table. The key's layout is in [`HostLogScan`]'s docs.
     #[inline]
     #[must_use]
     fn scan<'__rowkey_a>() -> HostLogScan<'__rowkey_a, 0> {
@@ -264,37 +255,33 @@ impl<'a> HostLog<'a> {
 const _: () = {
     #[automatically_derived]
     impl<'a> ::rowkey::__private::Encode for HostLog<'a> {
-        const FIXED_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
-            ::rowkey::__private::add(
-                ::rowkey::__private::add(
-                    ::rowkey::__private::Some(0usize),
-                    <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        &'a str,
-                    >>::FIXED_WIDTH,
-                ),
+        const FIXED_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::sum(
+            &[
+                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    &'a str,
+                >>::FIXED_WIDTH,
                 <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
                     i64,
                 >>::FIXED_WIDTH,
-            ),
-            <::rowkey::__private::Desc<
-                ::rowkey::__private::Natural,
-            > as ::rowkey::__private::Codec<::std::borrow::Cow<'a, [u8]>>>::FIXED_WIDTH,
+                <::rowkey::__private::Desc<
+                    ::rowkey::__private::Natural,
+                > as ::rowkey::__private::Codec<
+                    ::std::borrow::Cow<'a, [u8]>,
+                >>::FIXED_WIDTH,
+            ],
         );
-        const MAX_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
-            ::rowkey::__private::add(
-                ::rowkey::__private::add(
-                    ::rowkey::__private::Some(0usize),
-                    <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        &'a str,
-                    >>::MAX_WIDTH,
-                ),
+        const MAX_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::sum(
+            &[
+                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    &'a str,
+                >>::MAX_WIDTH,
                 <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
                     i64,
                 >>::MAX_WIDTH,
-            ),
-            <::rowkey::__private::Desc<
-                ::rowkey::__private::Natural,
-            > as ::rowkey::__private::Codec<::std::borrow::Cow<'a, [u8]>>>::MAX_WIDTH,
+                <::rowkey::__private::Desc<
+                    ::rowkey::__private::Natural,
+                > as ::rowkey::__private::Codec<::std::borrow::Cow<'a, [u8]>>>::MAX_WIDTH,
+            ],
         );
         const ENCODING: &'static ::rowkey::__private::str = "nested key `HostLog`";
         const NESTED: ::rowkey::__private::Option<
@@ -317,41 +304,18 @@ const _: () = {
                 kind: __rowkey_f_kind,
                 ..
             } = self;
-            __rowkey_n
-                += match <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                    &'a str,
-                >>::width(__rowkey_f_host) {
-                    ::rowkey::__private::Ok(__rowkey_w) => __rowkey_w,
-                    ::rowkey::__private::Err(__rowkey_e) => {
-                        return ::rowkey::__private::Err(
-                            __rowkey_e.in_field("host").within(__rowkey_n),
-                        );
-                    }
-                };
-            __rowkey_n
-                += match <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
-                    i64,
-                >>::width(__rowkey_f_ts) {
-                    ::rowkey::__private::Ok(__rowkey_w) => __rowkey_w,
-                    ::rowkey::__private::Err(__rowkey_e) => {
-                        return ::rowkey::__private::Err(
-                            __rowkey_e.in_field("ts").within(__rowkey_n),
-                        );
-                    }
-                };
-            __rowkey_n
-                += match <::rowkey::__private::Desc<
-                    ::rowkey::__private::Natural,
-                > as ::rowkey::__private::Codec<
-                    ::std::borrow::Cow<'a, [u8]>,
-                >>::width(__rowkey_f_kind) {
-                    ::rowkey::__private::Ok(__rowkey_w) => __rowkey_w,
-                    ::rowkey::__private::Err(__rowkey_e) => {
-                        return ::rowkey::__private::Err(
-                            __rowkey_e.in_field("kind").within(__rowkey_n),
-                        );
-                    }
-                };
+            __rowkey_n = ::rowkey::__private::width::<
+                ::rowkey::__private::Natural,
+                &'a str,
+            >(__rowkey_f_host, __rowkey_n, "host")?;
+            __rowkey_n = ::rowkey::__private::width::<
+                ::rowkey::__private::ReverseTs,
+                i64,
+            >(__rowkey_f_ts, __rowkey_n, "ts")?;
+            __rowkey_n = ::rowkey::__private::width::<
+                ::rowkey::__private::Desc<::rowkey::__private::Natural>,
+                ::std::borrow::Cow<'a, [u8]>,
+            >(__rowkey_f_kind, __rowkey_n, "kind")?;
             ::rowkey::__private::Ok(__rowkey_n)
         }
         #[inline]
@@ -371,35 +335,21 @@ const _: () = {
             __rowkey_src: &mut __RowkeySrc,
         ) -> ::rowkey::__private::Result<Self, ::rowkey::__private::DecodeError> {
             ::rowkey::__private::Ok(Self {
-                host: match <::rowkey::__private::Natural as ::rowkey::__private::CodecDecode<
-                    '__rowkey_de,
-                    &'a str,
-                >>::read(__rowkey_src) {
-                    ::rowkey::__private::Ok(__rowkey_v) => __rowkey_v,
-                    ::rowkey::__private::Err(__rowkey_e) => {
-                        return ::rowkey::__private::Err(__rowkey_e.in_field("host"));
-                    }
-                },
-                ts: match <::rowkey::__private::ReverseTs as ::rowkey::__private::CodecDecode<
-                    '__rowkey_de,
-                    i64,
-                >>::read(__rowkey_src) {
-                    ::rowkey::__private::Ok(__rowkey_v) => __rowkey_v,
-                    ::rowkey::__private::Err(__rowkey_e) => {
-                        return ::rowkey::__private::Err(__rowkey_e.in_field("ts"));
-                    }
-                },
-                kind: match <::rowkey::__private::Desc<
+                host: ::rowkey::__private::read::<
                     ::rowkey::__private::Natural,
-                > as ::rowkey::__private::CodecDecode<
-                    '__rowkey_de,
+                    &'a str,
+                    _,
+                >(__rowkey_src, "host")?,
+                ts: ::rowkey::__private::read::<
+                    ::rowkey::__private::ReverseTs,
+                    i64,
+                    _,
+                >(__rowkey_src, "ts")?,
+                kind: ::rowkey::__private::read::<
+                    ::rowkey::__private::Desc<::rowkey::__private::Natural>,
                     ::std::borrow::Cow<'a, [u8]>,
-                >>::read(__rowkey_src) {
-                    ::rowkey::__private::Ok(__rowkey_v) => __rowkey_v,
-                    ::rowkey::__private::Err(__rowkey_e) => {
-                        return ::rowkey::__private::Err(__rowkey_e.in_field("kind"));
-                    }
-                },
+                    _,
+                >(__rowkey_src, "kind")?,
             })
         }
     }
@@ -416,102 +366,41 @@ const _: () = {
         );
         const SCHEMA: &'static ::rowkey::__private::Schema = &::rowkey::__private::Schema {
             name: "HostLog",
-            fields: &[
-                ::rowkey::__private::FieldSchema {
-                    name: "host",
-                    rust_type: "&'a str",
-                    offset: ::rowkey::__private::Some(0usize),
-                    width: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+            fields: &::rowkey::__private::with_offsets(
+                [
+                    ::rowkey::__private::field::<
+                        ::rowkey::__private::Natural,
                         &'a str,
-                    >>::FIXED_WIDTH,
-                    max_width: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        &'a str,
-                    >>::MAX_WIDTH,
-                    encoding: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        &'a str,
-                    >>::ENCODING,
-                    order: ::rowkey::__private::Order::Ascending,
-                    attributes: &[],
-                    salted: false,
-                    nested: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        &'a str,
-                    >>::NESTED,
-                    domain: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        &'a str,
-                    >>::DOMAIN,
-                },
-                ::rowkey::__private::FieldSchema {
-                    name: "ts",
-                    rust_type: "i64",
-                    offset: ::rowkey::__private::add(
-                        ::rowkey::__private::Some(0usize),
-                        <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                            &'a str,
-                        >>::FIXED_WIDTH,
+                    >(
+                        "host",
+                        "&'a str",
+                        ::rowkey::__private::Order::Ascending,
+                        &[],
+                        false,
                     ),
-                    width: <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
+                    ::rowkey::__private::field::<
+                        ::rowkey::__private::ReverseTs,
                         i64,
-                    >>::FIXED_WIDTH,
-                    max_width: <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
-                        i64,
-                    >>::MAX_WIDTH,
-                    encoding: <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
-                        i64,
-                    >>::ENCODING,
-                    order: ::rowkey::__private::Order::Descending,
-                    attributes: &["reverse_ts"],
-                    salted: false,
-                    nested: <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
-                        i64,
-                    >>::NESTED,
-                    domain: <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
-                        i64,
-                    >>::DOMAIN,
-                },
-                ::rowkey::__private::FieldSchema {
-                    name: "kind",
-                    rust_type: "::std::borrow::Cow<'a, [u8]>",
-                    offset: ::rowkey::__private::add(
-                        ::rowkey::__private::add(
-                            ::rowkey::__private::Some(0usize),
-                            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                                &'a str,
-                            >>::FIXED_WIDTH,
-                        ),
-                        <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
-                            i64,
-                        >>::FIXED_WIDTH,
+                    >(
+                        "ts",
+                        "i64",
+                        ::rowkey::__private::Order::Descending,
+                        &["reverse_ts"],
+                        false,
                     ),
-                    width: <::rowkey::__private::Desc<
-                        ::rowkey::__private::Natural,
-                    > as ::rowkey::__private::Codec<
+                    ::rowkey::__private::field::<
+                        ::rowkey::__private::Desc<::rowkey::__private::Natural>,
                         ::std::borrow::Cow<'a, [u8]>,
-                    >>::FIXED_WIDTH,
-                    max_width: <::rowkey::__private::Desc<
-                        ::rowkey::__private::Natural,
-                    > as ::rowkey::__private::Codec<
-                        ::std::borrow::Cow<'a, [u8]>,
-                    >>::MAX_WIDTH,
-                    encoding: <::rowkey::__private::Desc<
-                        ::rowkey::__private::Natural,
-                    > as ::rowkey::__private::Codec<
-                        ::std::borrow::Cow<'a, [u8]>,
-                    >>::ENCODING,
-                    order: ::rowkey::__private::Order::Descending,
-                    attributes: &["desc"],
-                    salted: false,
-                    nested: <::rowkey::__private::Desc<
-                        ::rowkey::__private::Natural,
-                    > as ::rowkey::__private::Codec<
-                        ::std::borrow::Cow<'a, [u8]>,
-                    >>::NESTED,
-                    domain: <::rowkey::__private::Desc<
-                        ::rowkey::__private::Natural,
-                    > as ::rowkey::__private::Codec<
-                        ::std::borrow::Cow<'a, [u8]>,
-                    >>::DOMAIN,
-                },
-            ],
+                    >(
+                        "kind",
+                        "::std::borrow::Cow<'a, [u8]>",
+                        ::rowkey::__private::Order::Descending,
+                        &["desc"],
+                        false,
+                    ),
+                ],
+                ::rowkey::__private::Some(0usize),
+            ),
             variants: &[],
             salt: ::rowkey::__private::None,
             fixed_len: <Self as ::rowkey::__private::RowKey>::FIXED_LEN,

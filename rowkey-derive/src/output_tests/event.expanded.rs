@@ -229,17 +229,7 @@ impl<'scan> EventScan<'scan, 2usize> {
 }
 #[automatically_derived]
 impl Event {
-    /**Starts a prefix scan of `Event` keys. With no field fixed, `ranges()` covers the whole table (one range per salt bucket, 16).
-
-# Layout
-
-| # | field | type | width | encoding | order |
-|---|---|---|---|---|---|
-| 0 | salt | `u8` | 1 | md5(`user_id`) % 16 | bucket |
-| 1 | `user_id` | `u64` | 8 | `#[salt(buckets = 16)]` | ascending |
-| 2 | `event_type` | `String` | 16 | `#[fixed(16)]` | ascending |
-| 3 | `ts` | `u64` | 8 | `#[reverse_ts]` | descending |
-*/
+    ///Starts a prefix scan of `Event` keys. With no field fixed, `ranges()` covers the whole table (one range per salt bucket, 16). The key's layout is in [`EventScan`]'s docs.
     #[inline]
     #[must_use]
     fn scan<'__rowkey_a>() -> EventScan<'__rowkey_a, 0> {
@@ -253,37 +243,31 @@ impl Event {
 const _: () = {
     #[automatically_derived]
     impl ::rowkey::__private::Encode for Event {
-        const FIXED_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
-            ::rowkey::__private::add(
-                ::rowkey::__private::add(
-                    ::rowkey::__private::Some(0usize),
-                    <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::FIXED_WIDTH,
-                ),
+        const FIXED_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::sum(
+            &[
+                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    u64,
+                >>::FIXED_WIDTH,
                 <::rowkey::__private::Fixed<
                     16usize,
                 > as ::rowkey::__private::Codec<String>>::FIXED_WIDTH,
-            ),
-            <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
-                u64,
-            >>::FIXED_WIDTH,
+                <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
+                    u64,
+                >>::FIXED_WIDTH,
+            ],
         );
-        const MAX_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
-            ::rowkey::__private::add(
-                ::rowkey::__private::add(
-                    ::rowkey::__private::Some(0usize),
-                    <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::MAX_WIDTH,
-                ),
+        const MAX_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::sum(
+            &[
+                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    u64,
+                >>::MAX_WIDTH,
                 <::rowkey::__private::Fixed<
                     16usize,
                 > as ::rowkey::__private::Codec<String>>::MAX_WIDTH,
-            ),
-            <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
-                u64,
-            >>::MAX_WIDTH,
+                <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
+                    u64,
+                >>::MAX_WIDTH,
+            ],
         );
         const ENCODING: &'static ::rowkey::__private::str = "nested key `Event`";
         const NESTED: ::rowkey::__private::Option<
@@ -306,39 +290,18 @@ const _: () = {
                 ts: __rowkey_f_ts,
                 ..
             } = self;
-            __rowkey_n
-                += match <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                    u64,
-                >>::width(__rowkey_f_user_id) {
-                    ::rowkey::__private::Ok(__rowkey_w) => __rowkey_w,
-                    ::rowkey::__private::Err(__rowkey_e) => {
-                        return ::rowkey::__private::Err(
-                            __rowkey_e.in_field("user_id").within(__rowkey_n),
-                        );
-                    }
-                };
-            __rowkey_n
-                += match <::rowkey::__private::Fixed<
-                    16usize,
-                > as ::rowkey::__private::Codec<String>>::width(__rowkey_f_event_type) {
-                    ::rowkey::__private::Ok(__rowkey_w) => __rowkey_w,
-                    ::rowkey::__private::Err(__rowkey_e) => {
-                        return ::rowkey::__private::Err(
-                            __rowkey_e.in_field("event_type").within(__rowkey_n),
-                        );
-                    }
-                };
-            __rowkey_n
-                += match <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
-                    u64,
-                >>::width(__rowkey_f_ts) {
-                    ::rowkey::__private::Ok(__rowkey_w) => __rowkey_w,
-                    ::rowkey::__private::Err(__rowkey_e) => {
-                        return ::rowkey::__private::Err(
-                            __rowkey_e.in_field("ts").within(__rowkey_n),
-                        );
-                    }
-                };
+            __rowkey_n = ::rowkey::__private::width::<
+                ::rowkey::__private::Natural,
+                u64,
+            >(__rowkey_f_user_id, __rowkey_n, "user_id")?;
+            __rowkey_n = ::rowkey::__private::width::<
+                ::rowkey::__private::Fixed<16usize>,
+                String,
+            >(__rowkey_f_event_type, __rowkey_n, "event_type")?;
+            __rowkey_n = ::rowkey::__private::width::<
+                ::rowkey::__private::ReverseTs,
+                u64,
+            >(__rowkey_f_ts, __rowkey_n, "ts")?;
             ::rowkey::__private::Ok(__rowkey_n)
         }
         #[inline]
@@ -357,37 +320,21 @@ const _: () = {
             __rowkey_src: &mut __RowkeySrc,
         ) -> ::rowkey::__private::Result<Self, ::rowkey::__private::DecodeError> {
             ::rowkey::__private::Ok(Self {
-                user_id: match <::rowkey::__private::Natural as ::rowkey::__private::CodecDecode<
-                    '__rowkey_de,
+                user_id: ::rowkey::__private::read::<
+                    ::rowkey::__private::Natural,
                     u64,
-                >>::read(__rowkey_src) {
-                    ::rowkey::__private::Ok(__rowkey_v) => __rowkey_v,
-                    ::rowkey::__private::Err(__rowkey_e) => {
-                        return ::rowkey::__private::Err(__rowkey_e.in_field("user_id"));
-                    }
-                },
-                event_type: match <::rowkey::__private::Fixed<
-                    16usize,
-                > as ::rowkey::__private::CodecDecode<
-                    '__rowkey_de,
+                    _,
+                >(__rowkey_src, "user_id")?,
+                event_type: ::rowkey::__private::read::<
+                    ::rowkey::__private::Fixed<16usize>,
                     String,
-                >>::read(__rowkey_src) {
-                    ::rowkey::__private::Ok(__rowkey_v) => __rowkey_v,
-                    ::rowkey::__private::Err(__rowkey_e) => {
-                        return ::rowkey::__private::Err(
-                            __rowkey_e.in_field("event_type"),
-                        );
-                    }
-                },
-                ts: match <::rowkey::__private::ReverseTs as ::rowkey::__private::CodecDecode<
-                    '__rowkey_de,
+                    _,
+                >(__rowkey_src, "event_type")?,
+                ts: ::rowkey::__private::read::<
+                    ::rowkey::__private::ReverseTs,
                     u64,
-                >>::read(__rowkey_src) {
-                    ::rowkey::__private::Ok(__rowkey_v) => __rowkey_v,
-                    ::rowkey::__private::Err(__rowkey_e) => {
-                        return ::rowkey::__private::Err(__rowkey_e.in_field("ts"));
-                    }
-                },
+                    _,
+                >(__rowkey_src, "ts")?,
             })
         }
     }
@@ -404,92 +351,41 @@ const _: () = {
         );
         const SCHEMA: &'static ::rowkey::__private::Schema = &::rowkey::__private::Schema {
             name: "Event",
-            fields: &[
-                ::rowkey::__private::FieldSchema {
-                    name: "user_id",
-                    rust_type: "u64",
-                    offset: ::rowkey::__private::Some(1usize),
-                    width: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+            fields: &::rowkey::__private::with_offsets(
+                [
+                    ::rowkey::__private::field::<
+                        ::rowkey::__private::Natural,
                         u64,
-                    >>::FIXED_WIDTH,
-                    max_width: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::MAX_WIDTH,
-                    encoding: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::ENCODING,
-                    order: ::rowkey::__private::Order::Ascending,
-                    attributes: &["salt(buckets = 16)"],
-                    salted: true,
-                    nested: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::NESTED,
-                    domain: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::DOMAIN,
-                },
-                ::rowkey::__private::FieldSchema {
-                    name: "event_type",
-                    rust_type: "String",
-                    offset: ::rowkey::__private::add(
-                        ::rowkey::__private::Some(1usize),
-                        <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                            u64,
-                        >>::FIXED_WIDTH,
+                    >(
+                        "user_id",
+                        "u64",
+                        ::rowkey::__private::Order::Ascending,
+                        &["salt(buckets = 16)"],
+                        true,
                     ),
-                    width: <::rowkey::__private::Fixed<
-                        16usize,
-                    > as ::rowkey::__private::Codec<String>>::FIXED_WIDTH,
-                    max_width: <::rowkey::__private::Fixed<
-                        16usize,
-                    > as ::rowkey::__private::Codec<String>>::MAX_WIDTH,
-                    encoding: <::rowkey::__private::Fixed<
-                        16usize,
-                    > as ::rowkey::__private::Codec<String>>::ENCODING,
-                    order: ::rowkey::__private::Order::Ascending,
-                    attributes: &["fixed(16)"],
-                    salted: false,
-                    nested: <::rowkey::__private::Fixed<
-                        16usize,
-                    > as ::rowkey::__private::Codec<String>>::NESTED,
-                    domain: <::rowkey::__private::Fixed<
-                        16usize,
-                    > as ::rowkey::__private::Codec<String>>::DOMAIN,
-                },
-                ::rowkey::__private::FieldSchema {
-                    name: "ts",
-                    rust_type: "u64",
-                    offset: ::rowkey::__private::add(
-                        ::rowkey::__private::add(
-                            ::rowkey::__private::Some(1usize),
-                            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                                u64,
-                            >>::FIXED_WIDTH,
-                        ),
-                        <::rowkey::__private::Fixed<
-                            16usize,
-                        > as ::rowkey::__private::Codec<String>>::FIXED_WIDTH,
+                    ::rowkey::__private::field::<
+                        ::rowkey::__private::Fixed<16usize>,
+                        String,
+                    >(
+                        "event_type",
+                        "String",
+                        ::rowkey::__private::Order::Ascending,
+                        &["fixed(16)"],
+                        false,
                     ),
-                    width: <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
+                    ::rowkey::__private::field::<
+                        ::rowkey::__private::ReverseTs,
                         u64,
-                    >>::FIXED_WIDTH,
-                    max_width: <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
-                        u64,
-                    >>::MAX_WIDTH,
-                    encoding: <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
-                        u64,
-                    >>::ENCODING,
-                    order: ::rowkey::__private::Order::Descending,
-                    attributes: &["reverse_ts"],
-                    salted: false,
-                    nested: <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
-                        u64,
-                    >>::NESTED,
-                    domain: <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
-                        u64,
-                    >>::DOMAIN,
-                },
-            ],
+                    >(
+                        "ts",
+                        "u64",
+                        ::rowkey::__private::Order::Descending,
+                        &["reverse_ts"],
+                        false,
+                    ),
+                ],
+                ::rowkey::__private::Some(1usize),
+            ),
             variants: &[],
             salt: ::rowkey::__private::Some(::rowkey::__private::SaltSchema {
                 buckets: 16u16,

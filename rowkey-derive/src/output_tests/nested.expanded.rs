@@ -218,16 +218,7 @@ impl<'scan> OuterScan<'scan, 2usize> {
 }
 #[automatically_derived]
 impl Outer {
-    /**Starts a prefix scan of `Outer` keys. With no field fixed, `ranges()` covers the whole table.
-
-# Layout
-
-| # | field | type | width | encoding | order |
-|---|---|---|---|---|---|
-| 0 | `at` | `u64` | 8 | `#[timestamp]` | ascending |
-| 1 | `inner` | `Inner` | variable | natural | ascending |
-| 2 | `flag` | `Option<bool>` | variable | natural | ascending |
-*/
+    ///Starts a prefix scan of `Outer` keys. With no field fixed, `ranges()` covers the whole table. The key's layout is in [`OuterScan`]'s docs.
     #[inline]
     #[must_use]
     fn scan<'__rowkey_a>() -> OuterScan<'__rowkey_a, 0> {
@@ -241,37 +232,31 @@ impl Outer {
 const _: () = {
     #[automatically_derived]
     impl ::rowkey::__private::Encode for Outer {
-        const FIXED_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
-            ::rowkey::__private::add(
-                ::rowkey::__private::add(
-                    ::rowkey::__private::Some(0usize),
-                    <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::FIXED_WIDTH,
-                ),
+        const FIXED_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::sum(
+            &[
+                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    u64,
+                >>::FIXED_WIDTH,
                 <::rowkey::__private::Natural as ::rowkey::__private::Codec<
                     Inner,
                 >>::FIXED_WIDTH,
-            ),
-            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                Option<bool>,
-            >>::FIXED_WIDTH,
+                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    Option<bool>,
+                >>::FIXED_WIDTH,
+            ],
         );
-        const MAX_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
-            ::rowkey::__private::add(
-                ::rowkey::__private::add(
-                    ::rowkey::__private::Some(0usize),
-                    <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::MAX_WIDTH,
-                ),
+        const MAX_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::sum(
+            &[
+                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    u64,
+                >>::MAX_WIDTH,
                 <::rowkey::__private::Natural as ::rowkey::__private::Codec<
                     Inner,
                 >>::MAX_WIDTH,
-            ),
-            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                Option<bool>,
-            >>::MAX_WIDTH,
+                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    Option<bool>,
+                >>::MAX_WIDTH,
+            ],
         );
         const ENCODING: &'static ::rowkey::__private::str = "nested key `Outer`";
         const NESTED: ::rowkey::__private::Option<
@@ -294,39 +279,18 @@ const _: () = {
                 flag: __rowkey_f_flag,
                 ..
             } = self;
-            __rowkey_n
-                += match <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                    u64,
-                >>::width(__rowkey_f_at) {
-                    ::rowkey::__private::Ok(__rowkey_w) => __rowkey_w,
-                    ::rowkey::__private::Err(__rowkey_e) => {
-                        return ::rowkey::__private::Err(
-                            __rowkey_e.in_field("at").within(__rowkey_n),
-                        );
-                    }
-                };
-            __rowkey_n
-                += match <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                    Inner,
-                >>::width(__rowkey_f_inner) {
-                    ::rowkey::__private::Ok(__rowkey_w) => __rowkey_w,
-                    ::rowkey::__private::Err(__rowkey_e) => {
-                        return ::rowkey::__private::Err(
-                            __rowkey_e.in_field("inner").within(__rowkey_n),
-                        );
-                    }
-                };
-            __rowkey_n
-                += match <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                    Option<bool>,
-                >>::width(__rowkey_f_flag) {
-                    ::rowkey::__private::Ok(__rowkey_w) => __rowkey_w,
-                    ::rowkey::__private::Err(__rowkey_e) => {
-                        return ::rowkey::__private::Err(
-                            __rowkey_e.in_field("flag").within(__rowkey_n),
-                        );
-                    }
-                };
+            __rowkey_n = ::rowkey::__private::width::<
+                ::rowkey::__private::Natural,
+                u64,
+            >(__rowkey_f_at, __rowkey_n, "at")?;
+            __rowkey_n = ::rowkey::__private::width::<
+                ::rowkey::__private::Natural,
+                Inner,
+            >(__rowkey_f_inner, __rowkey_n, "inner")?;
+            __rowkey_n = ::rowkey::__private::width::<
+                ::rowkey::__private::Natural,
+                Option<bool>,
+            >(__rowkey_f_flag, __rowkey_n, "flag")?;
             ::rowkey::__private::Ok(__rowkey_n)
         }
         #[inline]
@@ -345,33 +309,21 @@ const _: () = {
             __rowkey_src: &mut __RowkeySrc,
         ) -> ::rowkey::__private::Result<Self, ::rowkey::__private::DecodeError> {
             ::rowkey::__private::Ok(Self {
-                at: match <::rowkey::__private::Natural as ::rowkey::__private::CodecDecode<
-                    '__rowkey_de,
+                at: ::rowkey::__private::read::<
+                    ::rowkey::__private::Natural,
                     u64,
-                >>::read(__rowkey_src) {
-                    ::rowkey::__private::Ok(__rowkey_v) => __rowkey_v,
-                    ::rowkey::__private::Err(__rowkey_e) => {
-                        return ::rowkey::__private::Err(__rowkey_e.in_field("at"));
-                    }
-                },
-                inner: match <::rowkey::__private::Natural as ::rowkey::__private::CodecDecode<
-                    '__rowkey_de,
+                    _,
+                >(__rowkey_src, "at")?,
+                inner: ::rowkey::__private::read::<
+                    ::rowkey::__private::Natural,
                     Inner,
-                >>::read(__rowkey_src) {
-                    ::rowkey::__private::Ok(__rowkey_v) => __rowkey_v,
-                    ::rowkey::__private::Err(__rowkey_e) => {
-                        return ::rowkey::__private::Err(__rowkey_e.in_field("inner"));
-                    }
-                },
-                flag: match <::rowkey::__private::Natural as ::rowkey::__private::CodecDecode<
-                    '__rowkey_de,
+                    _,
+                >(__rowkey_src, "inner")?,
+                flag: ::rowkey::__private::read::<
+                    ::rowkey::__private::Natural,
                     Option<bool>,
-                >>::read(__rowkey_src) {
-                    ::rowkey::__private::Ok(__rowkey_v) => __rowkey_v,
-                    ::rowkey::__private::Err(__rowkey_e) => {
-                        return ::rowkey::__private::Err(__rowkey_e.in_field("flag"));
-                    }
-                },
+                    _,
+                >(__rowkey_src, "flag")?,
             })
         }
     }
@@ -388,92 +340,41 @@ const _: () = {
         );
         const SCHEMA: &'static ::rowkey::__private::Schema = &::rowkey::__private::Schema {
             name: "Outer",
-            fields: &[
-                ::rowkey::__private::FieldSchema {
-                    name: "at",
-                    rust_type: "u64",
-                    offset: ::rowkey::__private::Some(0usize),
-                    width: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+            fields: &::rowkey::__private::with_offsets(
+                [
+                    ::rowkey::__private::field::<
+                        ::rowkey::__private::Natural,
                         u64,
-                    >>::FIXED_WIDTH,
-                    max_width: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::MAX_WIDTH,
-                    encoding: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::ENCODING,
-                    order: ::rowkey::__private::Order::Ascending,
-                    attributes: &["timestamp"],
-                    salted: false,
-                    nested: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::NESTED,
-                    domain: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::DOMAIN,
-                },
-                ::rowkey::__private::FieldSchema {
-                    name: "inner",
-                    rust_type: "Inner",
-                    offset: ::rowkey::__private::add(
-                        ::rowkey::__private::Some(0usize),
-                        <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                            u64,
-                        >>::FIXED_WIDTH,
+                    >(
+                        "at",
+                        "u64",
+                        ::rowkey::__private::Order::Ascending,
+                        &["timestamp"],
+                        false,
                     ),
-                    width: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    ::rowkey::__private::field::<
+                        ::rowkey::__private::Natural,
                         Inner,
-                    >>::FIXED_WIDTH,
-                    max_width: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        Inner,
-                    >>::MAX_WIDTH,
-                    encoding: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        Inner,
-                    >>::ENCODING,
-                    order: ::rowkey::__private::Order::Ascending,
-                    attributes: &[],
-                    salted: false,
-                    nested: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        Inner,
-                    >>::NESTED,
-                    domain: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        Inner,
-                    >>::DOMAIN,
-                },
-                ::rowkey::__private::FieldSchema {
-                    name: "flag",
-                    rust_type: "Option<bool>",
-                    offset: ::rowkey::__private::add(
-                        ::rowkey::__private::add(
-                            ::rowkey::__private::Some(0usize),
-                            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                                u64,
-                            >>::FIXED_WIDTH,
-                        ),
-                        <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                            Inner,
-                        >>::FIXED_WIDTH,
+                    >(
+                        "inner",
+                        "Inner",
+                        ::rowkey::__private::Order::Ascending,
+                        &[],
+                        false,
                     ),
-                    width: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    ::rowkey::__private::field::<
+                        ::rowkey::__private::Natural,
                         Option<bool>,
-                    >>::FIXED_WIDTH,
-                    max_width: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        Option<bool>,
-                    >>::MAX_WIDTH,
-                    encoding: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        Option<bool>,
-                    >>::ENCODING,
-                    order: ::rowkey::__private::Order::Ascending,
-                    attributes: &[],
-                    salted: false,
-                    nested: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        Option<bool>,
-                    >>::NESTED,
-                    domain: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        Option<bool>,
-                    >>::DOMAIN,
-                },
-            ],
+                    >(
+                        "flag",
+                        "Option<bool>",
+                        ::rowkey::__private::Order::Ascending,
+                        &[],
+                        false,
+                    ),
+                ],
+                ::rowkey::__private::Some(0usize),
+            ),
             variants: &[],
             salt: ::rowkey::__private::None,
             fixed_len: <Self as ::rowkey::__private::RowKey>::FIXED_LEN,

@@ -413,20 +413,7 @@ impl<'scan> CustomerRowOrderScan<'scan, 0usize> {
 }
 #[automatically_derived]
 impl CustomerRow {
-    /**Starts a prefix scan of `CustomerRow` keys. With no field fixed, `ranges()` covers the whole table (one range per salt bucket, 8).
-
-# Layout
-
-| # | field | type | width | encoding | order |
-|---|---|---|---|---|---|
-| 0 | salt | `u8` | 1 | md5(`customer_id`) % 8 | bucket |
-| 1 | `customer_id` | `u64` | 8 | `#[salt(buckets = 8)]` | ascending |
-| 2 | tag | `u8` | 1 | 1 = `Customer`, 2 = `Order` | by tag |
-
-`Customer` (tag 1) then: nothing
-
-`Order` (tag 2) then: `note: String`
-*/
+    ///Starts a prefix scan of `CustomerRow` keys. With no field fixed, `ranges()` covers the whole table (one range per salt bucket, 8). The key's layout is in [`CustomerRowScan`]'s docs.
     #[inline]
     #[must_use]
     fn scan<'__rowkey_a>() -> CustomerRowScan<'__rowkey_a, 0> {
@@ -441,44 +428,48 @@ const _: () = {
     #[automatically_derived]
     impl ::rowkey::__private::Encode for CustomerRow {
         const FIXED_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
-            ::rowkey::__private::add(
-                ::rowkey::__private::Some(0usize),
-                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                    u64,
-                >>::FIXED_WIDTH,
+            ::rowkey::__private::sum(
+                &[
+                    <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        u64,
+                    >>::FIXED_WIDTH,
+                ],
             ),
             ::rowkey::__private::add(
                 ::rowkey::__private::Some(1usize),
                 ::rowkey::__private::same(
-                    ::rowkey::__private::Some(0usize),
-                    ::rowkey::__private::add(
-                        ::rowkey::__private::Some(0usize),
-                        <::rowkey::__private::MaxLen<
-                            12usize,
-                        > as ::rowkey::__private::Codec<String>>::FIXED_WIDTH,
+                    ::rowkey::__private::sum(&[]),
+                    ::rowkey::__private::sum(
+                        &[
+                            <::rowkey::__private::MaxLen<
+                                12usize,
+                            > as ::rowkey::__private::Codec<String>>::FIXED_WIDTH,
+                        ],
                     ),
                 ),
             ),
         );
         const MAX_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
-            ::rowkey::__private::add(
-                ::rowkey::__private::Some(0usize),
-                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                    u64,
-                >>::MAX_WIDTH,
+            ::rowkey::__private::sum(
+                &[
+                    <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                        u64,
+                    >>::MAX_WIDTH,
+                ],
             ),
             ::rowkey::__private::add(
                 ::rowkey::__private::Some(1usize),
                 ::rowkey::__private::most(
                     ::rowkey::__private::most(
                         ::rowkey::__private::Some(0usize),
-                        ::rowkey::__private::Some(0usize),
+                        ::rowkey::__private::sum(&[]),
                     ),
-                    ::rowkey::__private::add(
-                        ::rowkey::__private::Some(0usize),
-                        <::rowkey::__private::MaxLen<
-                            12usize,
-                        > as ::rowkey::__private::Codec<String>>::MAX_WIDTH,
+                    ::rowkey::__private::sum(
+                        &[
+                            <::rowkey::__private::MaxLen<
+                                12usize,
+                            > as ::rowkey::__private::Codec<String>>::MAX_WIDTH,
+                        ],
                     ),
                 ),
             ),
@@ -506,34 +497,18 @@ const _: () = {
                     (__rowkey_f_customer_id,)
                 }
             };
-            __rowkey_n
-                += match <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                    u64,
-                >>::width(__rowkey_f_customer_id) {
-                    ::rowkey::__private::Ok(__rowkey_w) => __rowkey_w,
-                    ::rowkey::__private::Err(__rowkey_e) => {
-                        return ::rowkey::__private::Err(
-                            __rowkey_e.in_field("customer_id").within(__rowkey_n),
-                        );
-                    }
-                };
+            __rowkey_n = ::rowkey::__private::width::<
+                ::rowkey::__private::Natural,
+                u64,
+            >(__rowkey_f_customer_id, __rowkey_n, "customer_id")?;
             __rowkey_n += 1;
             match self {
                 Self::Customer { .. } => {}
                 Self::Order { note: __rowkey_f_note, .. } => {
-                    __rowkey_n
-                        += match <::rowkey::__private::MaxLen<
-                            12usize,
-                        > as ::rowkey::__private::Codec<
-                            String,
-                        >>::width(__rowkey_f_note) {
-                            ::rowkey::__private::Ok(__rowkey_w) => __rowkey_w,
-                            ::rowkey::__private::Err(__rowkey_e) => {
-                                return ::rowkey::__private::Err(
-                                    __rowkey_e.in_field("note").within(__rowkey_n),
-                                );
-                            }
-                        };
+                    __rowkey_n = ::rowkey::__private::width::<
+                        ::rowkey::__private::MaxLen<12usize>,
+                        String,
+                    >(__rowkey_f_note, __rowkey_n, "note")?;
                 }
             }
             ::rowkey::__private::Ok(__rowkey_n)
@@ -553,15 +528,11 @@ const _: () = {
         fn read<__RowkeySrc: ::rowkey::__private::Source<'__rowkey_de>>(
             __rowkey_src: &mut __RowkeySrc,
         ) -> ::rowkey::__private::Result<Self, ::rowkey::__private::DecodeError> {
-            let __rowkey_f_customer_id = match <::rowkey::__private::Natural as ::rowkey::__private::CodecDecode<
-                '__rowkey_de,
+            let __rowkey_f_customer_id = ::rowkey::__private::read::<
+                ::rowkey::__private::Natural,
                 u64,
-            >>::read(__rowkey_src) {
-                ::rowkey::__private::Ok(__rowkey_v) => __rowkey_v,
-                ::rowkey::__private::Err(__rowkey_e) => {
-                    return ::rowkey::__private::Err(__rowkey_e.in_field("customer_id"));
-                }
-            };
+                _,
+            >(__rowkey_src, "customer_id")?;
             let __rowkey_at = ::rowkey::__private::Source::pos(__rowkey_src);
             match ::rowkey::__private::Source::take_array::<1>(__rowkey_src) {
                 ::rowkey::__private::Ok([__rowkey_tag]) => {
@@ -574,17 +545,11 @@ const _: () = {
                         2u8 => {
                             ::rowkey::__private::Ok(Self::Order {
                                 customer_id: __rowkey_f_customer_id,
-                                note: match <::rowkey::__private::MaxLen<
-                                    12usize,
-                                > as ::rowkey::__private::CodecDecode<
-                                    '__rowkey_de,
+                                note: ::rowkey::__private::read::<
+                                    ::rowkey::__private::MaxLen<12usize>,
                                     String,
-                                >>::read(__rowkey_src) {
-                                    ::rowkey::__private::Ok(__rowkey_v) => __rowkey_v,
-                                    ::rowkey::__private::Err(__rowkey_e) => {
-                                        return ::rowkey::__private::Err(__rowkey_e.in_field("note"));
-                                    }
-                                },
+                                    _,
+                                >(__rowkey_src, "note")?,
                             })
                         }
                         __rowkey_tag => {
@@ -619,73 +584,72 @@ const _: () = {
         );
         const SCHEMA: &'static ::rowkey::__private::Schema = &::rowkey::__private::Schema {
             name: "CustomerRow",
-            fields: &[
-                ::rowkey::__private::FieldSchema {
-                    name: "customer_id",
-                    rust_type: "u64",
-                    offset: ::rowkey::__private::Some(1usize),
-                    width: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+            fields: &::rowkey::__private::with_offsets(
+                [
+                    ::rowkey::__private::field::<
+                        ::rowkey::__private::Natural,
                         u64,
-                    >>::FIXED_WIDTH,
-                    max_width: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::MAX_WIDTH,
-                    encoding: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::ENCODING,
-                    order: ::rowkey::__private::Order::Ascending,
-                    attributes: &["salt(buckets = 8)"],
-                    salted: true,
-                    nested: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::NESTED,
-                    domain: <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::DOMAIN,
-                },
-            ],
+                    >(
+                        "customer_id",
+                        "u64",
+                        ::rowkey::__private::Order::Ascending,
+                        &["salt(buckets = 8)"],
+                        true,
+                    ),
+                ],
+                ::rowkey::__private::Some(1usize),
+            ),
             variants: &[
                 ::rowkey::__private::VariantSchema {
                     name: "Customer",
                     tag: 1u8,
-                    fields: &[],
+                    fields: &::rowkey::__private::with_offsets(
+                        [],
+                        ::rowkey::__private::add(
+                            ::rowkey::__private::add(
+                                ::rowkey::__private::Some(1usize),
+                                ::rowkey::__private::sum(
+                                    &[
+                                        <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                                            u64,
+                                        >>::FIXED_WIDTH,
+                                    ],
+                                ),
+                            ),
+                            ::rowkey::__private::Some(1usize),
+                        ),
+                    ),
                 },
                 ::rowkey::__private::VariantSchema {
                     name: "Order",
                     tag: 2u8,
-                    fields: &[
-                        ::rowkey::__private::FieldSchema {
-                            name: "note",
-                            rust_type: "String",
-                            offset: ::rowkey::__private::add(
-                                ::rowkey::__private::add(
-                                    ::rowkey::__private::Some(1usize),
-                                    <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                                        u64,
-                                    >>::FIXED_WIDTH,
-                                ),
-                                ::rowkey::__private::Some(1usize),
+                    fields: &::rowkey::__private::with_offsets(
+                        [
+                            ::rowkey::__private::field::<
+                                ::rowkey::__private::MaxLen<12usize>,
+                                String,
+                            >(
+                                "note",
+                                "String",
+                                ::rowkey::__private::Order::Ascending,
+                                &["max_len(12)"],
+                                false,
                             ),
-                            width: <::rowkey::__private::MaxLen<
-                                12usize,
-                            > as ::rowkey::__private::Codec<String>>::FIXED_WIDTH,
-                            max_width: <::rowkey::__private::MaxLen<
-                                12usize,
-                            > as ::rowkey::__private::Codec<String>>::MAX_WIDTH,
-                            encoding: <::rowkey::__private::MaxLen<
-                                12usize,
-                            > as ::rowkey::__private::Codec<String>>::ENCODING,
-                            order: ::rowkey::__private::Order::Ascending,
-                            attributes: &["max_len(12)"],
-                            salted: false,
-                            nested: <::rowkey::__private::MaxLen<
-                                12usize,
-                            > as ::rowkey::__private::Codec<String>>::NESTED,
-                            domain: <::rowkey::__private::MaxLen<
-                                12usize,
-                            > as ::rowkey::__private::Codec<String>>::DOMAIN,
-                        },
-                    ],
+                        ],
+                        ::rowkey::__private::add(
+                            ::rowkey::__private::add(
+                                ::rowkey::__private::Some(1usize),
+                                ::rowkey::__private::sum(
+                                    &[
+                                        <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                                            u64,
+                                        >>::FIXED_WIDTH,
+                                    ],
+                                ),
+                            ),
+                            ::rowkey::__private::Some(1usize),
+                        ),
+                    ),
                 },
             ],
             salt: ::rowkey::__private::Some(::rowkey::__private::SaltSchema {

@@ -1,0 +1,83 @@
+//! What the generated code calls: one call per field for each of width checking, reading and
+//! layout data, so that per-field logic (error attribution, offsets, the schema record) is
+//! written and compiled once here rather than expanded into every key type (zerocopy's
+//! `macro_util` in spirit). Not public API: reached through `__private`.
+
+use crate::codec::{Codec, CodecDecode};
+use crate::error::{DecodeError, EncodeError};
+use crate::schema::{add, FieldSchema, Order};
+use crate::source::Source;
+
+/// Checks `value` with codec `C` and returns `at` plus its width; an error is attributed to
+/// `field`, at offset `at`.
+#[inline(always)]
+pub fn width<C: Codec<T>, T: ?Sized>(
+    value: &T,
+    at: usize,
+    field: &'static str,
+) -> Result<usize, EncodeError> {
+    match C::width(value) {
+        Ok(w) => Ok(at + w),
+        Err(e) => Err(e.in_field(field).within(at)),
+    }
+}
+
+/// Reads one field with codec `C`; an error is attributed to `field`.
+#[inline(always)]
+pub fn read<'de, C: CodecDecode<'de, T>, T, S: Source<'de>>(
+    src: &mut S,
+    field: &'static str,
+) -> Result<T, DecodeError> {
+    C::read(src).map_err(|e| e.in_field(field))
+}
+
+/// The layout record of a field encoded by `C`; the offset is filled by [`with_offsets`].
+pub const fn field<C: Codec<T>, T: ?Sized>(
+    name: &'static str,
+    rust_type: &'static str,
+    order: Order,
+    attributes: &'static [&'static str],
+    salted: bool,
+) -> FieldSchema {
+    FieldSchema {
+        name,
+        rust_type,
+        offset: None,
+        width: C::FIXED_WIDTH,
+        max_width: C::MAX_WIDTH,
+        encoding: C::ENCODING,
+        order,
+        attributes,
+        salted,
+        nested: C::NESTED,
+        domain: C::DOMAIN,
+    }
+}
+
+/// Sets each field's offset from the widths before it, the first at `start`: known while every
+/// earlier field is fixed width, `None` after the first variable one.
+pub const fn with_offsets<const N: usize>(
+    mut fields: [FieldSchema; N],
+    start: Option<usize>,
+) -> [FieldSchema; N] {
+    let mut at = start;
+    let mut i = 0;
+    while i < N {
+        fields[i].offset = at;
+        at = add(at, fields[i].width);
+        i += 1;
+    }
+    fields
+}
+
+/// The sum of the fields' widths, `None` if any is variable: `FIXED_WIDTH` and `MAX_WIDTH` of
+/// a key from its fields' (linear in the field count).
+pub const fn sum(widths: &[Option<usize>]) -> Option<usize> {
+    let mut total = Some(0);
+    let mut i = 0;
+    while i < widths.len() {
+        total = add(total, widths[i]);
+        i += 1;
+    }
+    total
+}
