@@ -9,9 +9,13 @@
 //!
 //! Run: `cargo bench --bench event_key` (about two minutes).
 
+#[path = "common/mod.rs"]
+mod common;
+
 use std::hint::black_box;
 use std::time::Duration;
 
+use common::median_ns;
 use criterion::{Criterion, Throughput};
 use rowkey::RowKey;
 
@@ -475,15 +479,6 @@ fn benches(c: &mut Criterion) {
         run(b, || Event::decode(black_box(&key)).unwrap())
     });
     g.finish();
-}
-
-/// Criterion's median estimate of one benchmark, in nanoseconds.
-fn median_ns(group: &str, name: &str) -> Option<f64> {
-    let dir = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into());
-    let path = format!("{dir}/criterion/{group}/{name}/new/estimates.json");
-    let text = std::fs::read_to_string(path).ok()?;
-    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-    v["median"]["point_estimate"].as_f64()
 }
 
 fn report() {

@@ -12,11 +12,15 @@
 //! Run: `cargo bench --bench table_vs_fjall` (a few minutes; ROWKEY_BENCH_ROWS to resize).
 //! Prints the ratios at the end.
 
+#[path = "common/mod.rs"]
+mod common;
+
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::hint::black_box;
 use std::time::Duration;
 
+use common::median_ns;
 use criterion::{BatchSize, Criterion, Throughput};
 use rowkey::store::{FjallStore, Table};
 use rowkey::RowKey;
@@ -252,12 +256,4 @@ fn main() {
             t / r
         );
     }
-}
-
-fn median_ns(group: &str, name: &str) -> Option<f64> {
-    let dir = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into());
-    let path = format!("{dir}/criterion/{group}/{name}/new/estimates.json");
-    let text = std::fs::read_to_string(path).ok()?;
-    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-    v["median"]["point_estimate"].as_f64()
 }
