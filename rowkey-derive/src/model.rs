@@ -65,21 +65,51 @@ pub enum Order {
     Unordered,
 }
 
+impl Encoding {
+    /// The encoding a field's attributes choose (validation has refused combinations).
+    pub fn of(f: &Field) -> Encoding {
+        let a = &f.attrs;
+        if let Some(n) = a.fixed {
+            Encoding::Fixed(n.value)
+        } else if let Some(n) = a.max_len {
+            Encoding::MaxLen(n.value)
+        } else if let Some(n) = a.hash {
+            Encoding::Md5(n.value)
+        } else if a.reverse_ts.is_some() {
+            Encoding::ReverseTs
+        } else if a.reverse.is_some() {
+            Encoding::Reverse
+        } else {
+            Encoding::Natural
+        }
+    }
+
+    /// The width of every value, when the attribute or the type fixes it: the derive's one
+    /// statement of the runtime codecs' `FIXED_WIDTH`, for what must be known while expanding
+    /// (compile-time limit checks, the layout table in rustdoc). The generated `SCHEMA` takes
+    /// the runtime's constants; the golden expansions show both.
+    pub fn fixed_width(self, class: TyClass) -> Option<usize> {
+        match self {
+            Encoding::Fixed(n) | Encoding::Md5(n) => Some(n),
+            Encoding::ReverseTs => Some(8),
+            Encoding::MaxLen(_) => None,
+            Encoding::Natural | Encoding::Reverse => class.fixed_width(),
+        }
+    }
+
+    /// An upper bound on the width (the runtime's `MAX_WIDTH`): a `max_len(N)` value may escape
+    /// every byte to two, plus the terminator.
+    pub fn max_width(self, class: TyClass) -> Option<usize> {
+        match self {
+            Encoding::MaxLen(n) => Some(2 * n + 2),
+            other => other.fixed_width(class),
+        }
+    }
+}
+
 fn lower<'a>(f: &Field<'a>) -> KeyField<'a> {
     let a = &f.attrs;
-    let codec = if let Some(n) = a.fixed {
-        Encoding::Fixed(n.value)
-    } else if let Some(n) = a.max_len {
-        Encoding::MaxLen(n.value)
-    } else if let Some(n) = a.hash {
-        Encoding::Md5(n.value)
-    } else if a.reverse_ts.is_some() {
-        Encoding::ReverseTs
-    } else if a.reverse.is_some() {
-        Encoding::Reverse
-    } else {
-        Encoding::Natural
-    };
+    let codec = Encoding::of(f);
     let order = match codec {
         Encoding::Reverse | Encoding::Md5(_) => Order::Unordered,
         Encoding::ReverseTs => Order::Descending,

@@ -425,17 +425,7 @@ fn check_hotspot(cx: &Ctxt, input: &Input) {
 
 /// The encoded width of a field when its tokens fix it.
 pub fn syntactic_width(field: &Field) -> Option<usize> {
-    let a = &field.attrs;
-    if let Some(f) = a.fixed {
-        return Some(f.value);
-    }
-    if let Some(h) = a.hash {
-        return Some(h.value);
-    }
-    if a.reverse_ts.is_some() {
-        return Some(8);
-    }
-    field.class.fixed_width()
+    crate::model::Encoding::of(field).fixed_width(field.class)
 }
 
 /// A fixed-length key longer than the key limit could never be written.

@@ -192,11 +192,10 @@ impl<'de> Explainer<'de> {
         if self.failed.is_some() {
             return None;
         }
-        let at = self.reader.pos();
-        let [tag] = match self.reader.take_array::<1>() {
+        let (at, tag) = match crate::generated::read_tag(&mut self.reader) {
             Ok(t) => t,
             Err(e) => {
-                self.failed = Some(e.in_field("(tag)").to_string());
+                self.failed = Some(e.to_string());
                 return None;
             }
         };
@@ -213,9 +212,7 @@ impl<'de> Explainer<'de> {
                 Some(tag)
             }
             None => {
-                let e = crate::DecodeError::new(at, crate::DecodeErrorKind::UnknownTag { tag })
-                    .in_field("(tag)");
-                self.failed = Some(e.to_string());
+                self.failed = Some(crate::generated::unknown_tag(at, tag).to_string());
                 None
             }
         }

@@ -4,7 +4,7 @@
 //! `macro_util` in spirit). Not public API: reached through `__private`.
 
 use crate::codec::{Codec, CodecDecode};
-use crate::error::{DecodeError, EncodeError};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::schema::{add, FieldSchema, Order};
 use crate::source::Source;
 
@@ -32,13 +32,20 @@ pub fn read<'de, C: CodecDecode<'de, T>, T, S: Source<'de>>(
 }
 
 /// The layout record of a field encoded by `C`; the offset is filled by [`with_offsets`].
+/// Width, encoding and order are the codec's own constants: the one source of these facts.
 pub const fn field<C: Codec<T>, T: ?Sized>(
     name: &'static str,
     rust_type: &'static str,
-    order: Order,
     attributes: &'static [&'static str],
     salted: bool,
 ) -> FieldSchema {
+    let order = if !C::ORDERED {
+        Order::Unordered
+    } else if C::DESCENDING {
+        Order::Descending
+    } else {
+        Order::Ascending
+    };
     FieldSchema {
         name,
         rust_type,
@@ -80,4 +87,21 @@ pub const fn sum(widths: &[Option<usize>]) -> Option<usize> {
         i += 1;
     }
     total
+}
+
+/// The name errors give a record type's tag byte.
+pub const TAG_FIELD: &str = "(tag)";
+
+/// Reads a record type's tag byte: the tag and the offset it was at. Shared by the generated
+/// decoders and [`Explainer::tag`](crate::explain::Explainer::tag), so both read tags alike.
+#[inline(always)]
+pub fn read_tag<'de, S: Source<'de>>(src: &mut S) -> Result<(usize, u8), DecodeError> {
+    let at = src.pos();
+    let [tag] = src.take_array::<1>().map_err(|e| e.in_field(TAG_FIELD))?;
+    Ok((at, tag))
+}
+
+/// The error for tag byte `tag` at `at`, which no record type of the key has.
+pub const fn unknown_tag(at: usize, tag: u8) -> DecodeError {
+    DecodeError::new(at, DecodeErrorKind::UnknownTag { tag }).in_field(TAG_FIELD)
 }

@@ -66,16 +66,10 @@ pub fn expand(key: &Key) -> TokenStream {
             });
             quote! {
                 #(#prefix)*
-                let __rowkey_at = #p::Source::pos(__rowkey_src);
-                match #p::Source::take_array::<1>(__rowkey_src) {
-                    #p::Ok([__rowkey_tag]) => match __rowkey_tag {
-                        #(#arms)*
-                        __rowkey_tag => #p::Err(#p::DecodeError::new(
-                            __rowkey_at,
-                            #p::DecodeErrorKind::UnknownTag { tag: __rowkey_tag },
-                        ).in_field("(tag)")),
-                    },
-                    #p::Err(__rowkey_e) => #p::Err(__rowkey_e.in_field("(tag)")),
+                let (__rowkey_at, __rowkey_tag) = #p::read_tag(__rowkey_src)?;
+                match __rowkey_tag {
+                    #(#arms)*
+                    __rowkey_tag => #p::Err(#p::unknown_tag(__rowkey_at, __rowkey_tag)),
                 }
             }
         }

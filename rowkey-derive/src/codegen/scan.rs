@@ -8,7 +8,7 @@ use syn::{Lifetime, Type};
 
 use super::{codec_ty, private};
 use crate::ast::TyClass;
-use crate::model::{Encoding, Key, KeyField, Order};
+use crate::model::{Key, KeyField, Order};
 
 /// Replaces every lifetime in a type with `'scan`, the builder's own.
 struct Relifetime;
@@ -61,13 +61,10 @@ pub fn layout_doc(key: &Key) -> String {
     }
     for f in &key.fields {
         let ty = super::type_name(f.ty);
-        let width = match (f.codec, f.class) {
-            (Encoding::Fixed(n) | Encoding::Md5(n), _) => n.to_string(),
-            (Encoding::ReverseTs, _) => "8".to_string(),
-            (Encoding::MaxLen(n), _) => format!("variable, <= {}", 2 * n + 2),
-            (_, class) => class
-                .fixed_width()
-                .map_or_else(|| "variable".to_string(), |w| w.to_string()),
+        let width = match (f.codec.fixed_width(f.class), f.codec.max_width(f.class)) {
+            (Some(w), _) => w.to_string(),
+            (None, Some(max)) => format!("variable, <= {max}"),
+            (None, None) => "variable".to_string(),
         };
         let encoding = if f.attributes.is_empty() {
             "natural".to_string()

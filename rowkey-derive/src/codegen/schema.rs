@@ -7,7 +7,7 @@ use syn::spanned::Spanned;
 
 use super::encode::{width_sum, writes};
 use super::{bind, codec_ty, private, variant_match};
-use crate::model::{Key, KeyField, Order};
+use crate::model::{Key, KeyField};
 
 /// The `FieldSchema`s of `fields`, one runtime call each, their offsets filled from the widths
 /// by the runtime starting at byte `start` (an `Option<usize>` expression). `salted` counts
@@ -19,15 +19,10 @@ fn field_schemas(fields: &[KeyField], start: TokenStream, salted: usize) -> Toke
         let ty = f.ty;
         let fname = super::name(f.ident);
         let rust_type = super::type_name(f.ty);
-        let order = match f.order {
-            Order::Ascending => quote!(#p::Order::Ascending),
-            Order::Descending => quote!(#p::Order::Descending),
-            Order::Unordered => quote!(#p::Order::Unordered),
-        };
         let attributes = &f.attributes;
         let in_salt = i < salted;
         let call = quote_spanned!(ty.span()=> #p::field::<#codec, #ty>);
-        quote!(#call(#fname, #rust_type, #order, &[#(#attributes),*], #in_salt))
+        quote!(#call(#fname, #rust_type, &[#(#attributes),*], #in_salt))
     });
     quote!(#p::with_offsets([#(#each),*], #start))
 }

@@ -371,33 +371,15 @@ const _: () = {
                     ::rowkey::__private::field::<
                         ::rowkey::__private::Natural,
                         &'a str,
-                    >(
-                        "host",
-                        "&'a str",
-                        ::rowkey::__private::Order::Ascending,
-                        &[],
-                        false,
-                    ),
+                    >("host", "&'a str", &[], false),
                     ::rowkey::__private::field::<
                         ::rowkey::__private::ReverseTs,
                         i64,
-                    >(
-                        "ts",
-                        "i64",
-                        ::rowkey::__private::Order::Descending,
-                        &["reverse_ts"],
-                        false,
-                    ),
+                    >("ts", "i64", &["reverse_ts"], false),
                     ::rowkey::__private::field::<
                         ::rowkey::__private::Desc<::rowkey::__private::Natural>,
                         ::std::borrow::Cow<'a, [u8]>,
-                    >(
-                        "kind",
-                        "::std::borrow::Cow<'a, [u8]>",
-                        ::rowkey::__private::Order::Descending,
-                        &["desc"],
-                        false,
-                    ),
+                    >("kind", "::std::borrow::Cow<'a, [u8]>", &["desc"], false),
                 ],
                 ::rowkey::__private::Some(0usize),
             ),

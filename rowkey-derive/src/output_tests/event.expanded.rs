@@ -356,33 +356,15 @@ const _: () = {
                     ::rowkey::__private::field::<
                         ::rowkey::__private::Natural,
                         u64,
-                    >(
-                        "user_id",
-                        "u64",
-                        ::rowkey::__private::Order::Ascending,
-                        &["salt(buckets = 16)"],
-                        true,
-                    ),
+                    >("user_id", "u64", &["salt(buckets = 16)"], true),
                     ::rowkey::__private::field::<
                         ::rowkey::__private::Fixed<16usize>,
                         String,
-                    >(
-                        "event_type",
-                        "String",
-                        ::rowkey::__private::Order::Ascending,
-                        &["fixed(16)"],
-                        false,
-                    ),
+                    >("event_type", "String", &["fixed(16)"], false),
                     ::rowkey::__private::field::<
                         ::rowkey::__private::ReverseTs,
                         u64,
-                    >(
-                        "ts",
-                        "u64",
-                        ::rowkey::__private::Order::Descending,
-                        &["reverse_ts"],
-                        false,
-                    ),
+                    >("ts", "u64", &["reverse_ts"], false),
                 ],
                 ::rowkey::__private::Some(1usize),
             ),

@@ -345,33 +345,15 @@ const _: () = {
                     ::rowkey::__private::field::<
                         ::rowkey::__private::Natural,
                         u64,
-                    >(
-                        "at",
-                        "u64",
-                        ::rowkey::__private::Order::Ascending,
-                        &["timestamp"],
-                        false,
-                    ),
+                    >("at", "u64", &["timestamp"], false),
                     ::rowkey::__private::field::<
                         ::rowkey::__private::Natural,
                         Inner,
-                    >(
-                        "inner",
-                        "Inner",
-                        ::rowkey::__private::Order::Ascending,
-                        &[],
-                        false,
-                    ),
+                    >("inner", "Inner", &[], false),
                     ::rowkey::__private::field::<
                         ::rowkey::__private::Natural,
                         Option<bool>,
-                    >(
-                        "flag",
-                        "Option<bool>",
-                        ::rowkey::__private::Order::Ascending,
-                        &[],
-                        false,
-                    ),
+                    >("flag", "Option<bool>", &[], false),
                 ],
                 ::rowkey::__private::Some(0usize),
             ),

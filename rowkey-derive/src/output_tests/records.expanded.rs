@@ -533,40 +533,29 @@ const _: () = {
                 u64,
                 _,
             >(__rowkey_src, "customer_id")?;
-            let __rowkey_at = ::rowkey::__private::Source::pos(__rowkey_src);
-            match ::rowkey::__private::Source::take_array::<1>(__rowkey_src) {
-                ::rowkey::__private::Ok([__rowkey_tag]) => {
-                    match __rowkey_tag {
-                        1u8 => {
-                            ::rowkey::__private::Ok(Self::Customer {
-                                customer_id: __rowkey_f_customer_id,
-                            })
-                        }
-                        2u8 => {
-                            ::rowkey::__private::Ok(Self::Order {
-                                customer_id: __rowkey_f_customer_id,
-                                note: ::rowkey::__private::read::<
-                                    ::rowkey::__private::MaxLen<12usize>,
-                                    String,
-                                    _,
-                                >(__rowkey_src, "note")?,
-                            })
-                        }
-                        __rowkey_tag => {
-                            ::rowkey::__private::Err(
-                                ::rowkey::__private::DecodeError::new(
-                                        __rowkey_at,
-                                        ::rowkey::__private::DecodeErrorKind::UnknownTag {
-                                            tag: __rowkey_tag,
-                                        },
-                                    )
-                                    .in_field("(tag)"),
-                            )
-                        }
-                    }
+            let (__rowkey_at, __rowkey_tag) = ::rowkey::__private::read_tag(
+                __rowkey_src,
+            )?;
+            match __rowkey_tag {
+                1u8 => {
+                    ::rowkey::__private::Ok(Self::Customer {
+                        customer_id: __rowkey_f_customer_id,
+                    })
                 }
-                ::rowkey::__private::Err(__rowkey_e) => {
-                    ::rowkey::__private::Err(__rowkey_e.in_field("(tag)"))
+                2u8 => {
+                    ::rowkey::__private::Ok(Self::Order {
+                        customer_id: __rowkey_f_customer_id,
+                        note: ::rowkey::__private::read::<
+                            ::rowkey::__private::MaxLen<12usize>,
+                            String,
+                            _,
+                        >(__rowkey_src, "note")?,
+                    })
+                }
+                __rowkey_tag => {
+                    ::rowkey::__private::Err(
+                        ::rowkey::__private::unknown_tag(__rowkey_at, __rowkey_tag),
+                    )
                 }
             }
         }
@@ -589,13 +578,7 @@ const _: () = {
                     ::rowkey::__private::field::<
                         ::rowkey::__private::Natural,
                         u64,
-                    >(
-                        "customer_id",
-                        "u64",
-                        ::rowkey::__private::Order::Ascending,
-                        &["salt(buckets = 8)"],
-                        true,
-                    ),
+                    >("customer_id", "u64", &["salt(buckets = 8)"], true),
                 ],
                 ::rowkey::__private::Some(1usize),
             ),
@@ -628,13 +611,7 @@ const _: () = {
                             ::rowkey::__private::field::<
                                 ::rowkey::__private::MaxLen<12usize>,
                                 String,
-                            >(
-                                "note",
-                                "String",
-                                ::rowkey::__private::Order::Ascending,
-                                &["max_len(12)"],
-                                false,
-                            ),
+                            >("note", "String", &["max_len(12)"], false),
                         ],
                         ::rowkey::__private::add(
                             ::rowkey::__private::add(
