@@ -10,8 +10,8 @@ use syn::{Data, DeriveInput, Fields, GenericParam, Ident, Lifetime, LifetimePara
 
 use crate::codegen::private;
 
-pub fn expand(input: &DeriveInput, error: syn::Error) -> TokenStream {
-    let p = private();
+pub fn expand(input: &DeriveInput, krate: crate::codegen::Krate, error: syn::Error) -> TokenStream {
+    let p = private(krate);
     let ident = &input.ident;
     let error = error.to_compile_error();
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();

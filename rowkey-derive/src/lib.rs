@@ -38,12 +38,16 @@ pub fn derive_row_key(input: TokenStream) -> TokenStream {
 fn expand(input: &DeriveInput) -> proc_macro2::TokenStream {
     let cx = ctxt::Ctxt::new();
     let key = ast::Input::from_syn(&cx, input).inspect(|ast| validate::check(&cx, ast));
-    let crate_path = key.as_ref().and_then(|k| k.attrs.crate_path.clone());
-    codegen::with_crate_path(crate_path, || match (cx.check(), key) {
+    match (cx.check(), key) {
         (Ok(()), Some(ast)) => codegen::expand(&model::Key::from_ast(&ast)),
-        (Err(e), _) => fallback::expand(input, e),
-        (Ok(()), None) => {
-            fallback::expand(input, syn::Error::new_spanned(input, "unsupported input"))
+        (Err(e), ast) => {
+            let krate = ast.as_ref().and_then(|a| a.attrs.crate_path.as_ref());
+            fallback::expand(input, krate, e)
         }
-    })
+        (Ok(()), None) => fallback::expand(
+            input,
+            None,
+            syn::Error::new_spanned(input, "unsupported input"),
+        ),
+    }
 }

@@ -6,6 +6,8 @@ use syn::{Generics, Ident, Type, Visibility};
 use crate::ast::{Field, Input, TyClass};
 
 pub struct Key<'a> {
+    /// Where the generated code finds `rowkey` (`#[rowkey(crate = "...")]`).
+    pub krate: crate::codegen::Krate<'a>,
     pub ident: &'a Ident,
     pub vis: &'a Visibility,
     pub generics: &'a Generics,
@@ -37,6 +39,8 @@ pub struct Salt {
 }
 
 pub struct KeyField<'a> {
+    /// The key's crate path, carried so per-field code generation needs nothing else.
+    pub krate: crate::codegen::Krate<'a>,
     pub ident: &'a Ident,
     pub ty: &'a Type,
     pub codec: Encoding,
@@ -107,7 +111,7 @@ impl Encoding {
     }
 }
 
-fn lower<'a>(f: &Field<'a>) -> KeyField<'a> {
+fn lower<'a>(krate: crate::codegen::Krate<'a>, f: &Field<'a>) -> KeyField<'a> {
     let a = &f.attrs;
     let codec = Encoding::of(f);
     let order = match codec {
@@ -117,6 +121,7 @@ fn lower<'a>(f: &Field<'a>) -> KeyField<'a> {
         _ => Order::Ascending,
     };
     KeyField {
+        krate,
         ident: f.ident,
         ty: f.ty,
         codec,
@@ -128,9 +133,10 @@ fn lower<'a>(f: &Field<'a>) -> KeyField<'a> {
 }
 
 impl<'a> Key<'a> {
-    pub fn from_ast(input: &Input<'a>) -> Self {
+    pub fn from_ast(input: &'a Input<'a>) -> Self {
+        let krate = input.attrs.crate_path.as_ref();
         let lead = input.lead_fields();
-        let fields: Vec<KeyField<'a>> = lead.iter().map(lower).collect();
+        let fields: Vec<KeyField<'a>> = lead.iter().map(|f| lower(krate, f)).collect();
         let salt = lead.iter().enumerate().find_map(|(i, f)| {
             f.attrs.salt.map(|s| Salt {
                 field: i,
@@ -142,12 +148,18 @@ impl<'a> Key<'a> {
                 .map(|v| RecordType {
                     ident: v.ident,
                     tag: v.tag.map_or(0, |t| t.value),
-                    fields: v.fields.iter().skip(lead.len()).map(lower).collect(),
+                    fields: v
+                        .fields
+                        .iter()
+                        .skip(lead.len())
+                        .map(|f| lower(krate, f))
+                        .collect(),
                     prefix: v.fields.iter().take(lead.len()).map(|f| f.ident).collect(),
                 })
                 .collect()
         });
         Key {
+            krate,
             ident: input.ident,
             vis: input.vis,
             generics: input.generics,

@@ -15,13 +15,13 @@ fn read(field: &KeyField) -> TokenStream {
     let codec = codec_ty(field);
     let ty = field.ty;
     let label = super::name(field.ident);
-    let ps = private_at(ty.span());
+    let ps = private_at(field.krate, ty.span());
     let call = quote_spanned!(ty.span()=> #ps::read::<#codec, #ty, _>);
     quote!(#call(__rowkey_src, #label)?)
 }
 
 pub fn expand(key: &Key) -> TokenStream {
-    let p = private();
+    let p = private(key.krate);
     let ident = key.ident;
     let de = Lifetime::new("'__rowkey_de", Span::call_site());
     // The input must outlive every borrowed field: `'__rowkey_de: 'a` for each lifetime.

@@ -5,12 +5,12 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::{bind, codec_of, codec_ty, local, private, variant_match};
+use super::{bind, codec_of, codec_ty, local, private, variant_match, Krate};
 use crate::model::{Key, KeyField};
 
 /// `sum(&[w0, w1, ...])` over the codecs' width constants.
-pub fn width_sum(fields: &[KeyField], constant: &str) -> TokenStream {
-    let p = private();
+pub fn width_sum(krate: Krate, fields: &[KeyField], constant: &str) -> TokenStream {
+    let p = private(krate);
     let c = syn::Ident::new(constant, proc_macro2::Span::call_site());
     let widths = fields.iter().map(|f| {
         let codec = codec_of(f);
@@ -31,8 +31,8 @@ pub fn writes(fields: &[KeyField]) -> TokenStream {
 
 /// Adds each field's checked width to `__rowkey_n` (the runtime attributes errors to the field
 /// and offset): one call per field.
-fn widths(fields: &[KeyField]) -> TokenStream {
-    let p = private();
+fn widths(krate: Krate, fields: &[KeyField]) -> TokenStream {
+    let p = private(krate);
     let steps = fields.iter().map(|f| {
         let codec = codec_ty(f);
         let ty = f.ty;
@@ -47,28 +47,30 @@ fn widths(fields: &[KeyField]) -> TokenStream {
 }
 
 pub fn expand(key: &Key) -> TokenStream {
-    let p = private();
+    let p = private(key.krate);
     let ident = key.ident;
     let (impl_generics, ty_generics, where_clause) = key.generics.split_for_impl();
-    let prefix_fixed = width_sum(&key.fields, "FIXED_WIDTH");
-    let prefix_max = width_sum(&key.fields, "MAX_WIDTH");
+    let prefix_fixed = width_sum(key.krate, &key.fields, "FIXED_WIDTH");
+    let prefix_max = width_sum(key.krate, &key.fields, "MAX_WIDTH");
     let bind_all = bind(key, &key.fields);
-    let prefix_widths = widths(&key.fields);
+    let prefix_widths = widths(key.krate, &key.fields);
     let (fixed, max, rest) = match &key.variants {
         None => (prefix_fixed, prefix_max, quote!()),
         Some(variants) => {
             // [prefix][tag][fields]: fixed only if every record type has the same width.
-            let mut vf = variants.iter().map(|v| width_sum(&v.fields, "FIXED_WIDTH"));
+            let mut vf = variants
+                .iter()
+                .map(|v| width_sum(key.krate, &v.fields, "FIXED_WIDTH"));
             let first = vf.next().unwrap_or_else(|| quote!(#p::Some(0usize)));
             let same = vf.fold(first, |acc, w| quote!(#p::same(#acc, #w)));
             let most = variants
                 .iter()
-                .map(|v| width_sum(&v.fields, "MAX_WIDTH"))
+                .map(|v| width_sum(key.krate, &v.fields, "MAX_WIDTH"))
                 .fold(
                     quote!(#p::Some(0usize)),
                     |acc, w| quote!(#p::most(#acc, #w)),
                 );
-            let tail = variant_match(key, false, |v| widths(&v.fields));
+            let tail = variant_match(key, false, |v| widths(key.krate, &v.fields));
             (
                 quote!(#p::add(#prefix_fixed, #p::add(#p::Some(1usize), #same))),
                 quote!(#p::add(#prefix_max, #p::add(#p::Some(1usize), #most))),

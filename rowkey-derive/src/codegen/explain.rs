@@ -38,7 +38,7 @@ fn shown_type(field: &KeyField) -> Type {
 }
 
 pub fn expand(key: &Key) -> TokenStream {
-    let p = private();
+    let p = private(key.krate);
     let ident = key.ident;
     let vis = key.vis;
     let (impl_generics, ty_generics, where_clause) = key.generics.split_for_impl();
@@ -59,7 +59,7 @@ pub fn expand(key: &Key) -> TokenStream {
                 if i == 0 { "" } else { ", " },
                 super::name(f.ident)
             );
-            let pt = private_at(f.ty.span());
+            let pt = private_at(f.krate, f.ty.span());
             let ty = f.ty;
             let show = quote_spanned!(ty.span()=> <#ty as #pt::Explain>::explain);
             quote! {

@@ -17,21 +17,6 @@ use syn::spanned::Spanned;
 
 use crate::model::{Encoding, Key, KeyField, RecordType};
 
-std::thread_local! {
-    /// The `#[rowkey(crate = "...")]` path of the derive being expanded, if any.
-    static CRATE_PATH: std::cell::RefCell<Option<syn::Path>> = const { std::cell::RefCell::new(None) };
-}
-
-/// Runs `f` (one derive's code generation) with generated paths rooted at `path` instead of
-/// `::rowkey`. A macro expansion runs on one thread, start to end, so the setting cannot leak
-/// into another derive; it is cleared afterwards all the same.
-pub fn with_crate_path(path: Option<syn::Path>, f: impl FnOnce() -> TokenStream) -> TokenStream {
-    CRATE_PATH.with_borrow_mut(|p| *p = path);
-    let out = f();
-    CRATE_PATH.with_borrow_mut(|p| *p = None);
-    out
-}
-
 /// An identifier as users read it in errors, layouts and explanations: `r#type` is `type`.
 pub fn name(ident: &Ident) -> String {
     ident.unraw().to_string()
@@ -52,25 +37,29 @@ pub fn type_name(ty: &syn::Type) -> String {
         .replace(" ;", ";")
 }
 
-/// The runtime's hidden module, as generated code names it.
-pub fn private() -> TokenStream {
-    private_at(proc_macro2::Span::call_site())
+/// The runtime's hidden module, as generated code names it: `::rowkey::__private`, or under
+/// the path `#[rowkey(crate = "...")]` gives (passed explicitly, as zerocopy's `Ctx`).
+pub fn private(krate: Krate) -> TokenStream {
+    private_at(krate, proc_macro2::Span::call_site())
 }
 
 /// The same path with every token spanned at `span`, so errors land there.
-pub fn private_at(span: proc_macro2::Span) -> TokenStream {
-    CRATE_PATH.with_borrow(|path| match path {
+pub fn private_at(krate: Krate, span: proc_macro2::Span) -> TokenStream {
+    match krate {
         Some(path) => quote_spanned!(span=> #path::__private),
         None => quote_spanned!(span=> ::rowkey::__private),
-    })
+    }
 }
+
+/// Where the generated code finds `rowkey`: `None` for `::rowkey`, or the user's path.
+pub type Krate<'a> = Option<&'a syn::Path>;
 
 /// The codec type of a field: `Desc<Fixed<16>>` for `#[desc] #[fixed(16)]`.
 /// Every token is spanned at the field's type, so a type the codec cannot encode is reported
 /// there, wherever the codec is used.
 pub fn codec_ty(field: &KeyField) -> TokenStream {
     let span = field.ty.span();
-    let p = private_at(span);
+    let p = private_at(field.krate, span);
     let base = match field.codec {
         Encoding::Natural => quote_spanned!(span=> #p::Natural),
         Encoding::Fixed(n) => quote_spanned!(span=> #p::Fixed<#n>),
@@ -89,7 +78,7 @@ pub fn codec_ty(field: &KeyField) -> TokenStream {
 /// `<Codec as Codec<FieldType>>`, the path every per-field call goes through. Spanned at the
 /// field's type, so a type the codec cannot encode is reported there.
 pub fn codec_of(field: &KeyField) -> TokenStream {
-    let p = private_at(field.ty.span());
+    let p = private_at(field.krate, field.ty.span());
     let c = codec_ty(field);
     let ty = field.ty;
     quote_spanned!(ty.span()=> <#c as #p::Codec<#ty>>)

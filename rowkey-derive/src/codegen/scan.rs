@@ -6,7 +6,7 @@ use quote::{format_ident, quote};
 use syn::visit_mut::VisitMut;
 use syn::{Lifetime, Type};
 
-use super::{codec_ty, private};
+use super::{codec_ty, private, Krate};
 use crate::ast::TyClass;
 use crate::model::{Key, KeyField, Order};
 
@@ -127,7 +127,7 @@ pub fn selector(ident: &syn::Ident) -> syn::Ident {
 /// or ScanRange }`. A value is only kept; a range ends the scan, kept as a `ScanRange` that
 /// writes it in `ranges()`.
 fn steps(scan: &syn::Ident, fields: &[KeyField], salting: &Salting) -> TokenStream {
-    let p = private();
+    let p = private(salting.krate);
     let buckets = salting.buckets;
     let steps = fields.iter().enumerate().map(|(i, f)| {
         let name = f.ident;
@@ -197,7 +197,9 @@ fn slot(field: &KeyField) -> syn::Ident {
 }
 
 /// What a builder needs to know of the key's salt.
-struct Salting {
+struct Salting<'a> {
+    /// Where the generated code finds `rowkey`.
+    krate: Krate<'a>,
     /// The salt bucket count, 0 for an unsalted key.
     buckets: u16,
     /// The field after which the salt bucket is known, if this builder writes it.
@@ -225,7 +227,7 @@ fn builder(
     head: Head,
     salting: &Salting,
 ) -> TokenStream {
-    let p = private();
+    let p = private(salting.krate);
     let buckets = salting.buckets;
     let names: Vec<_> = fields.iter().map(slot).collect();
     let args: Vec<Type> = fields.iter().map(arg_type).collect();
@@ -391,7 +393,7 @@ fn builder(
 }
 
 pub fn expand(key: &Key) -> TokenStream {
-    let p = private();
+    let p = private(key.krate);
     let ident = key.ident;
     let vis = key.vis;
     let scan = format_ident!("{}Scan", ident);
@@ -411,10 +413,12 @@ pub fn expand(key: &Key) -> TokenStream {
         .map(|f| format!("`{}`", super::name(f.ident)))
         .collect();
     let main_salting = Salting {
+        krate: key.krate,
         buckets,
         salt_field: key.salt.as_ref().map(|s| s.field),
     };
     let record_salting = Salting {
+        krate: key.krate,
         buckets,
         salt_field: None,
     };

@@ -6,14 +6,19 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::encode::{width_sum, writes};
-use super::{bind, codec_ty, private, variant_match};
+use super::{bind, codec_ty, private, variant_match, Krate};
 use crate::model::{Key, KeyField};
 
 /// The `FieldSchema`s of `fields`, one runtime call each, their offsets filled from the widths
 /// by the runtime starting at byte `start` (an `Option<usize>` expression). `salted` counts
 /// the leading fields that feed the salt.
-fn field_schemas(fields: &[KeyField], start: TokenStream, salted: usize) -> TokenStream {
-    let p = private();
+fn field_schemas(
+    krate: Krate,
+    fields: &[KeyField],
+    start: TokenStream,
+    salted: usize,
+) -> TokenStream {
+    let p = private(krate);
     let each = fields.iter().enumerate().map(|(i, f)| {
         let codec = codec_ty(f);
         let ty = f.ty;
@@ -28,7 +33,7 @@ fn field_schemas(fields: &[KeyField], start: TokenStream, salted: usize) -> Toke
 }
 
 pub fn expand(key: &Key) -> TokenStream {
-    let p = private();
+    let p = private(key.krate);
     let ident = key.ident;
     let name = ident.to_string();
     let (impl_generics, ty_generics, where_clause) = key.generics.split_for_impl();
@@ -39,14 +44,19 @@ pub fn expand(key: &Key) -> TokenStream {
     let allow_hotspot = key.allow_hotspot;
     let salted_count = key.salt.as_ref().map_or(0, |s| s.field + 1);
 
-    let fields = field_schemas(&key.fields, quote!(#p::Some(#salt_len)), salted_count);
-    let prefix_width = width_sum(&key.fields, "FIXED_WIDTH");
+    let fields = field_schemas(
+        key.krate,
+        &key.fields,
+        quote!(#p::Some(#salt_len)),
+        salted_count,
+    );
+    let prefix_width = width_sum(key.krate, &key.fields, "FIXED_WIDTH");
     let variants = key.variants.as_deref().unwrap_or(&[]).iter().map(|v| {
         let vname = v.ident.to_string();
         let tag = v.tag;
         // After the salt byte, the shared prefix and the tag byte.
         let start = quote!(#p::add(#p::add(#p::Some(#salt_len), #prefix_width), #p::Some(1usize)));
-        let vfields = field_schemas(&v.fields, start, 0);
+        let vfields = field_schemas(key.krate, &v.fields, start, 0);
         quote!(#p::VariantSchema { name: #vname, tag: #tag, fields: &#vfields })
     });
     let salt = match &key.salt {
