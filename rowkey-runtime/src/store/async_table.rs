@@ -81,8 +81,7 @@ impl<S: AsyncStore, K: RowKey> AsyncTable<S, K> {
     where
         K: for<'de> Decode<'de>,
     {
-        let scans = ranges.iter().map(|r| self.store.scan(r)).collect();
-        MergedStream::new(scans, false, Check::Trusted)
+        self.merged(ranges, Check::Trusted)
     }
 
     /// [`AsyncTable::scan`] with every row's salt byte re-hashed and checked.
@@ -90,8 +89,12 @@ impl<S: AsyncStore, K: RowKey> AsyncTable<S, K> {
     where
         K: for<'de> Decode<'de>,
     {
+        self.merged(ranges, Check::Verified)
+    }
+
+    fn merged(&self, ranges: &KeyRanges, check: Check) -> MergedStream<S::Error, K> {
         let scans = ranges.iter().map(|r| self.store.scan(r)).collect();
-        MergedStream::new(scans, false, Check::Verified)
+        MergedStream::new(scans, false, check)
     }
 
     /// The rows of `ranges` in reverse logical order, merged across salt buckets; `None` when

@@ -133,11 +133,7 @@ impl<S: Store, K: RowKey> Table<S, K> {
     where
         K: for<'de> Decode<'de>,
     {
-        Merged::new(
-            ranges.iter().map(|r| self.store.scan(r)).collect(),
-            false,
-            Check::Trusted,
-        )
+        self.merged(ranges, Check::Trusted)
     }
 
     /// [`Table::scan`] with the salt byte of every row re-hashed and checked: a row stored
@@ -147,10 +143,17 @@ impl<S: Store, K: RowKey> Table<S, K> {
     where
         K: for<'de> Decode<'de>,
     {
+        self.merged(ranges, Check::Verified)
+    }
+
+    fn merged(&self, ranges: &KeyRanges, check: Check) -> Merged<'_, S, K>
+    where
+        K: for<'de> Decode<'de>,
+    {
         Merged::new(
             ranges.iter().map(|r| self.store.scan(r)).collect(),
             false,
-            Check::Verified,
+            check,
         )
     }
 

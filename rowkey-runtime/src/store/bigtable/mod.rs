@@ -312,6 +312,8 @@ struct Inner {
     admin_channel: Channel,
     auth: Option<Arc<dyn gcp_auth::TokenProvider>>,
     handle: tokio::runtime::Handle,
+    /// The read filter (see `value_filter`).
+    filter: pb::RowFilter,
     /// Headers every data request carries.
     routing: tonic::metadata::MetadataValue<tonic::metadata::Ascii>,
     features: tonic::metadata::MetadataValue<tonic::metadata::Ascii>,
@@ -440,6 +442,22 @@ fn exact_regex(s: &[u8]) -> Vec<u8> {
     out
 }
 
+/// The read filter: the latest cell of the value column (`family:v`). Built once per store.
+fn value_filter(family: &str) -> pb::RowFilter {
+    use pb::row_filter::{Chain, Filter};
+    let f = |filter| pb::RowFilter {
+        filter: Some(filter),
+    };
+    let family = String::from_utf8_lossy(&exact_regex(family.as_bytes())).into_owned();
+    f(Filter::Chain(Chain {
+        filters: vec![
+            f(Filter::FamilyNameRegexFilter(family)),
+            f(Filter::ColumnQualifierRegexFilter(exact_regex(QUALIFIER))),
+            f(Filter::CellsPerColumnLimitFilter(1)),
+        ],
+    }))
+}
+
 fn now_micros() -> i64 {
     // Milliseconds, as Bigtable keeps timestamps; a clock before 1970 writes at 0.
     let ms = SystemTime::now()
@@ -508,6 +526,7 @@ impl AsyncBigtableStore {
                 handle,
                 routing: header(routing)?,
                 features: header(features)?,
+                filter: value_filter(&config.family),
                 schema_ok: std::sync::atomic::AtomicBool::new(false),
                 schema_check: tokio::sync::Mutex::new(None),
                 table_name,
@@ -612,22 +631,6 @@ impl AsyncBigtableStore {
                 Err(e)
             }
         }
-    }
-
-    fn filter(&self) -> pb::RowFilter {
-        use pb::row_filter::{Chain, Filter};
-        let f = |filter| pb::RowFilter {
-            filter: Some(filter),
-        };
-        let family =
-            String::from_utf8_lossy(&exact_regex(self.inner.config.family.as_bytes())).into_owned();
-        f(Filter::Chain(Chain {
-            filters: vec![
-                f(Filter::FamilyNameRegexFilter(family)),
-                f(Filter::ColumnQualifierRegexFilter(exact_regex(QUALIFIER))),
-                f(Filter::CellsPerColumnLimitFilter(1)),
-            ],
-        }))
     }
 
     fn set_cell(&self, value: &[u8], timestamp_micros: i64) -> pb::Mutation {

@@ -117,7 +117,7 @@ impl AsyncBigtableStore {
                 table_name: self.inner.table_name.clone(),
                 app_profile_id: self.inner.config.app_profile.clone(),
                 rows: Some(rows),
-                filter: Some(self.filter()),
+                filter: Some(self.inner.filter.clone()),
                 rows_limit,
                 reversed,
                 ..Default::default()
