@@ -3,6 +3,8 @@
 //! typed put/get/delete, batches, merged salted scans in logical order, exact ranges, paging,
 //! and reverse scans (single range and merged) where the store has them.
 
+pub mod net;
+
 use rowkey::store::{Store, Table};
 use rowkey::RowKey;
 

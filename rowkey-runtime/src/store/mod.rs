@@ -3,8 +3,10 @@
 //!
 //! - [`Store`] is blocking: [`MemStore`], the embedded LSM store [`FjallStore`] (feature
 //!   `fjall`), and any async store through [`Blocking`]; [`Table`] is typed over it.
-//! - [`AsyncStore`] (feature `async`) is the async one: [`MemStore`] and the Cloud Bigtable
-//!   store [`AsyncBigtableStore`] (feature `bigtable`); [`AsyncTable`] is typed over it.
+//! - [`AsyncStore`] (feature `async`) is the async one: [`MemStore`], the Cloud Bigtable
+//!   store [`AsyncBigtableStore`] (feature `bigtable`) and the HBase store
+//!   [`AsyncHbaseStore`] (feature `hbase`, through HBase's Thrift2 gateway); [`AsyncTable`] is
+//!   typed over it.
 //!
 //! What every store shares is written once, above the backends: the salted merge
 //! (`merge.rs`), batch bookkeeping and splitting (`batch.rs`), retries and deadlines
@@ -16,7 +18,7 @@
 //! The encoding core does not depend on this module; the stores' dependencies come with their
 //! cargo features.
 
-#[cfg(feature = "bigtable")]
+#[cfg(any(feature = "bigtable", feature = "hbase"))]
 mod batch;
 mod memory;
 mod merge;
@@ -27,6 +29,8 @@ mod async_table;
 #[cfg(feature = "async")]
 mod blocking;
 #[cfg(feature = "async")]
+mod pages;
+#[cfg(feature = "async")]
 mod retry;
 
 #[cfg(feature = "fjall")]
@@ -34,6 +38,9 @@ mod fjall_store;
 
 #[cfg(feature = "bigtable")]
 mod bigtable;
+
+#[cfg(feature = "hbase")]
+mod hbase;
 
 use std::fmt;
 
@@ -52,6 +59,9 @@ pub use retry::RetryPolicy;
 
 #[cfg(feature = "bigtable")]
 pub use bigtable::{AsyncBigtableStore, BigtableConfig, BigtableError, BigtableStore};
+
+#[cfg(feature = "hbase")]
+pub use hbase::{AsyncHbaseStore, HbaseConfig, HbaseError, HbaseStore, Region};
 
 use crate::scan::KeyRange;
 

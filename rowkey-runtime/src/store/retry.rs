@@ -61,6 +61,35 @@ impl RetryPolicy {
     }
 }
 
+/// Runs `attempt` under `policy`: each try within its deadline (`timeout` makes the error of
+/// one that passes it), transient failures (`transient`) tried again after a backoff while
+/// attempts remain. Written once for every networked store.
+pub(crate) async fn run<T, E, F, Fut>(
+    policy: &RetryPolicy,
+    transient: impl Fn(&E) -> bool,
+    timeout: impl Fn(Duration) -> E,
+    mut attempt: F,
+) -> Result<T, E>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, E>>,
+{
+    let mut n = 1;
+    loop {
+        let result = match tokio::time::timeout(policy.attempt_timeout, attempt()).await {
+            Ok(r) => r,
+            Err(_) => Err(timeout(policy.attempt_timeout)),
+        };
+        match result {
+            Err(e) if transient(&e) && policy.retries_after(n) => {
+                tokio::time::sleep(policy.backoff(n)).await;
+                n += 1;
+            }
+            other => return other,
+        }
+    }
+}
+
 /// A few bits of noise for jitter (no random-number crate for this).
 fn noise() -> u64 {
     use std::hash::{BuildHasher, Hasher};

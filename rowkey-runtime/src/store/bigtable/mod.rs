@@ -572,33 +572,18 @@ impl AsyncBigtableStore {
 
     /// Runs `attempt` under the policy: each try within its deadline, transient failures tried
     /// again after a backoff while attempts remain.
-    async fn retrying<T, F, Fut>(
-        &self,
-        op: &'static str,
-        mut attempt: F,
-    ) -> Result<T, BigtableError>
+    async fn retrying<T, F, Fut>(&self, op: &'static str, attempt: F) -> Result<T, BigtableError>
     where
         F: FnMut() -> Fut,
         Fut: Future<Output = Result<T, BigtableError>>,
     {
-        let policy = &self.inner.config.retry;
-        let mut n = 1;
-        loop {
-            let result = match tokio::time::timeout(policy.attempt_timeout, attempt()).await {
-                Ok(r) => r,
-                Err(_) => Err(BigtableError::Timeout {
-                    op,
-                    after: policy.attempt_timeout,
-                }),
-            };
-            match result {
-                Err(e) if e.is_transient() && policy.retries_after(n) => {
-                    tokio::time::sleep(policy.backoff(n)).await;
-                    n += 1;
-                }
-                other => return other,
-            }
-        }
+        super::retry::run(
+            &self.inner.config.retry,
+            BigtableError::is_transient,
+            |after| BigtableError::Timeout { op, after },
+            attempt,
+        )
+        .await
     }
 
     /// Checks once per store that the table and the family exist (see

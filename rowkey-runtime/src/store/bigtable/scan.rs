@@ -5,10 +5,6 @@
 //! ever leaving frames unread on the HTTP/2 connection, and a failed page is simply read
 //! again from the same place.
 
-use std::pin::Pin;
-use std::task::{Context, Poll};
-
-use futures_util::Stream;
 use googleapis_tonic_google_bigtable_v2::google::bigtable::v2 as pb;
 use pb::row_range::{EndKey, StartKey};
 use tokio::sync::mpsc;
@@ -16,9 +12,9 @@ use tokio::sync::mpsc;
 use super::chunks::RowMerger;
 use super::{AsyncBigtableStore, BigtableError, QUALIFIER};
 use crate::scan::KeyRange;
-use crate::store::{Row, RowStream};
+use crate::store::{pages, Row, RowStream};
 
-type Page = Result<Vec<Row>, BigtableError>;
+type Page = pages::Page<BigtableError>;
 
 /// Starts reading `range` (reversed: from its end) on the store's runtime.
 pub(super) fn spawn(
@@ -26,14 +22,8 @@ pub(super) fn spawn(
     range: KeyRange,
     reversed: bool,
 ) -> RowStream<BigtableError> {
-    let (tx, rx) = mpsc::channel::<Page>(1);
     let handle = store.inner.handle.clone();
-    let task = handle.spawn(async move { read_pages(store, range, reversed, tx).await });
-    Box::pin(PageStream {
-        rx,
-        page: Vec::new().into_iter(),
-        task,
-    })
+    pages::spawn(&handle, move |tx| read_pages(store, range, reversed, tx))
 }
 
 /// The row set of what is left of `range` after `cursor`, the last key delivered.
@@ -159,39 +149,6 @@ impl AsyncBigtableStore {
         }
         merger.finish().map_err(BigtableError::Protocol)?;
         Ok((out, false))
-    }
-}
-
-/// The consumer's side: the page in hand, and the channel the next one comes through.
-struct PageStream {
-    rx: mpsc::Receiver<Page>,
-    page: std::vec::IntoIter<Row>,
-    task: tokio::task::JoinHandle<()>,
-}
-
-impl Drop for PageStream {
-    fn drop(&mut self) {
-        // A scan dropped half way stops reading at once.
-        self.task.abort();
-    }
-}
-
-impl Stream for PageStream {
-    type Item = Result<Row, BigtableError>;
-
-    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        let this = self.get_mut();
-        loop {
-            if let Some(row) = this.page.next() {
-                return Poll::Ready(Some(Ok(row)));
-            }
-            match this.rx.poll_recv(cx) {
-                Poll::Ready(Some(Ok(page))) => this.page = page.into_iter(),
-                Poll::Ready(Some(Err(e))) => return Poll::Ready(Some(Err(e))),
-                Poll::Ready(None) => return Poll::Ready(None),
-                Poll::Pending => return Poll::Pending,
-            }
-        }
     }
 }
 

@@ -1,0 +1,184 @@
+package dev.rowkey.hbase;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.StartMiniClusterOption;
+import org.apache.hadoop.hbase.thrift2.ThriftServer;
+
+/**
+ * A local HBase for rowkey: an in-JVM mini cluster (one master, {@code --region-servers}
+ * region servers, ZooKeeper) on the local filesystem, and HBase's Thrift2 gateway on a
+ * loopback port.
+ *
+ * <p>When both are up it prints one line, {@code READY thrift=PORT zk=HOST:PORT ...}, and
+ * writes the same line to {@code --ready-file} (written whole, then renamed into place). It
+ * stops cleanly, and exits, when its standard input closes (its parent went away or closed the
+ * pipe) or on SIGTERM.
+ */
+public final class LocalHBase {
+  private LocalHBase() {}
+
+  public static void main(String[] args) throws Exception {
+    int thriftPort = 9090;
+    int regionServers = 3;
+    boolean framed = false;
+    int framedPort = -1;
+    Path readyFile = null;
+    Path dataDir = null;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--port": thriftPort = Integer.parseInt(args[++i]); break;
+        case "--region-servers": regionServers = Integer.parseInt(args[++i]); break;
+        case "--framed": framed = true; break;
+        case "--framed-port": framedPort = Integer.parseInt(args[++i]); break;
+        case "--ready-file": readyFile = Path.of(args[++i]); break;
+        case "--dir": dataDir = Path.of(args[++i]); break;
+        default:
+          System.err.println("unknown argument " + args[i]
+              + "; usage: LocalHBase [--port P] [--region-servers N] [--framed]"
+              + " [--framed-port P2] [--ready-file F] [--dir D]");
+          System.exit(2);
+      }
+    }
+    long t0 = System.nanoTime();
+    Configuration conf = HBaseConfiguration.create();
+    // The local filesystem has no hflush/hsync; HBase refuses it for WALs unless told.
+    conf.setBoolean("hbase.unsafe.stream.capability.enforce", false);
+    conf.set("hbase.wal.provider", "filesystem");
+    if (dataDir != null) {
+      Files.createDirectories(dataDir);
+      // HBaseTestingUtility takes its data directory from this system property.
+      System.setProperty("test.build.data.basedirectory", dataDir.toAbsolutePath().toString());
+    }
+    // No web UIs: nothing listens but what the tests use.
+    conf.setInt("hbase.master.info.port", -1);
+    conf.setInt("hbase.regionserver.info.port", -1);
+    conf.setInt("hbase.thrift.info.port", -1);
+    // Region counters (the main job reads them) refresh every second, not every 5.
+    conf.setInt("hbase.regionserver.metrics.period", 1000);
+    conf.setInt("hbase.regionserver.msginterval", 1000);
+    // Small heaps for three region servers in one JVM.
+    conf.setFloat("hfile.block.cache.size", 0.1f);
+    conf.setFloat("hbase.regionserver.global.memstore.size", 0.3f);
+
+    HBaseTestingUtility util = new HBaseTestingUtility(conf);
+    util.startMiniZKCluster();
+    util.startMiniHBaseCluster(StartMiniClusterOption.builder()
+        .numMasters(1).numRegionServers(regionServers).createRootDir(true).createWALDir(true)
+        .build());
+    Configuration clusterConf = util.getConfiguration();
+
+    int port = startGateway(clusterConf, thriftPort, framed);
+    // A second gateway with the other transport, for clients that must work with both.
+    int secondPort = framedPort > 0 ? startGateway(clusterConf, framedPort, true) : -1;
+
+    String zk = clusterConf.get("hbase.zookeeper.quorum") + ":"
+        + clusterConf.get("hbase.zookeeper.property.clientPort");
+    long ms = (System.nanoTime() - t0) / 1_000_000;
+    Runtime rt = Runtime.getRuntime();
+    long heapMb = (rt.totalMemory() - rt.freeMemory()) >> 20;
+    String line = "READY thrift=" + port + " zk=" + zk
+        + (secondPort > 0 ? " framed_thrift=" + secondPort : "")
+        + " transport=" + (framed ? "framed" : "buffered") + " region_servers=" + regionServers
+        + " start_ms=" + ms + " heap_used_mb=" + heapMb + " pid="
+        + ManagementFactory.getRuntimeMXBean().getPid();
+    System.out.println(line);
+    System.out.flush();
+    if (readyFile != null) {
+      Path tmp = readyFile.resolveSibling(readyFile.getFileName() + ".tmp");
+      Files.writeString(tmp, line + "\n", StandardCharsets.UTF_8);
+      Files.move(tmp, readyFile, StandardCopyOption.REPLACE_EXISTING,
+          StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    Object stop = new Object();
+    Thread stdinWatch = new Thread(() -> {
+      try {
+        InputStream in = System.in;
+        byte[] buf = new byte[256];
+        while (in.read(buf) >= 0) {
+          // Anything written is ignored; only the end of the stream matters.
+        }
+      } catch (IOException e) {
+        // A broken pipe means the parent is gone, as EOF does.
+      }
+      synchronized (stop) {
+        stop.notifyAll();
+      }
+    }, "stdin-watch");
+    stdinWatch.setDaemon(true);
+    stdinWatch.start();
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      synchronized (stop) {
+        stop.notifyAll();
+      }
+    }));
+    synchronized (stop) {
+      stop.wait();
+    }
+    System.out.println("STOPPING");
+    System.out.flush();
+    // Stop in the background and exit after a bounded wait: a hung shutdown must not outlive
+    // the parent.
+    Thread down = new Thread(() -> {
+      try {
+        util.shutdownMiniHBaseCluster();
+        util.shutdownMiniZKCluster();
+      } catch (Throwable e) {
+        System.err.println("shutdown: " + e);
+      }
+    }, "shutdown");
+    down.setDaemon(true);
+    down.start();
+    down.join(30_000);
+    Runtime.getRuntime().halt(0);
+  }
+
+  /** Starts a Thrift2 gateway on 127.0.0.1:port and waits until it accepts connections. */
+  private static int startGateway(Configuration clusterConf, int port, boolean framed)
+      throws Exception {
+    Configuration conf = new Configuration(clusterConf);
+    conf.set("hbase.regionserver.thrift.ipaddress", "127.0.0.1");
+    conf.setInt("hbase.regionserver.thrift.port", port);
+    conf.setBoolean("hbase.regionserver.thrift.framed", framed);
+    conf.setInt("hbase.regionserver.thrift.framed.max_frame_size_in_mb", 64);
+    conf.setInt("hbase.thrift.info.port", -1);
+    ThriftServer thrift = new ThriftServer(conf);
+    Thread serving = new Thread(() -> {
+      try {
+        thrift.run(new String[] {"-p", Integer.toString(port), "--infoport", "-1"});
+      } catch (Throwable e) {
+        System.err.println("thrift2 gateway on port " + port + " failed: " + e);
+        e.printStackTrace();
+        Runtime.getRuntime().halt(1);
+      }
+    }, "thrift2-" + port);
+    serving.setDaemon(true);
+    serving.start();
+    waitForPort(port, 60_000);
+    return port;
+  }
+
+  private static void waitForPort(int port, long timeoutMs) throws Exception {
+    long deadline = System.currentTimeMillis() + timeoutMs;
+    while (true) {
+      try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+        return;
+      } catch (IOException e) {
+        if (System.currentTimeMillis() > deadline) {
+          throw new IOException("the thrift2 gateway did not open port " + port, e);
+        }
+        Thread.sleep(100);
+      }
+    }
+  }
+}

@@ -1,0 +1,784 @@
+//! HBase: [`AsyncHbaseStore`], the async store, and [`HbaseStore`], its blocking face
+//! ([`Blocking`]), over HBase's Thrift2 gateway (`hbase thrift2 start`, or the local HBase in
+//! the repository's `hbase-local/`).
+//!
+//! **The client.** The gateway speaks Thrift's binary protocol; rowkey writes the dozen calls
+//! it needs by hand (`thrift.rs`, `api.rs`) over tokio, unframed by default as `hbase thrift2
+//! start` serves, or framed ([`HbaseConfig::framed`]) for gateways started with `-f`, `-hsha`
+//! or `-nonblocking`. The `thrift` crate's generated code would be blocking-only and ~20k
+//! lines; HBase's REST gateway costs a JSON or protobuf body per row and has no paged scanner
+//! as cheap as `getScannerRows`.
+//!
+//! **Rows.** Each row keeps its value in one cell, column family `family`, qualifier `v`
+//! (as the Bigtable store does). Writes carry an explicit timestamp (milliseconds, as HBase
+//! keeps them) so every write can be retried without changing the result. HBase's deletes
+//! are tombstones that hide every version at or below their timestamp, so the store keeps
+//! its own timestamps in order: a delete is stamped no earlier than the last put, and a put
+//! after a delete later than the delete, even within one millisecond. (Writers in other
+//! processes follow HBase's usual rule: the newest timestamp wins.)
+//!
+//! **Scans** open a scanner per range (`openScanner` with start and stop rows, the value
+//! column and `caching`), read it in pages of [`HbaseConfig::page_rows`] rows with
+//! `getScannerRows` on a task of their own, hand each page over through a one-slot channel (a
+//! range holds at most three pages, whatever the consumer does) and close the scanner at the
+//! end, on error, and when the scan is dropped. A page that fails is read again from a new
+//! scanner that starts after the last row delivered. Reverse scans set `TScan.reversed`.
+//!
+//! **Limits and failures.** Keys must be 1 to 32,767 bytes (HBase's `Short.MAX_VALUE`),
+//! checked before anything is sent. Batches are cut into `putMultiple` calls of at most
+//! [`HbaseConfig::batch_rows`] rows and [`HbaseConfig::batch_bytes`] (a framed gateway refuses
+//! frames over its `max_frame_size_in_mb`, 2 MiB by default), a few in flight; `putMultiple` is
+//! all-or-unknown, so a call that fails leaves all its rows unconfirmed (retried, then
+//! reported). Transient failures (a dropped or refused connection, a deadline, a `TIOError`
+//! HBase marks retriable) are retried per [`RetryPolicy`]; every call has a deadline. A
+//! missing table or column family is an error on the first read or write (checked once per
+//! store with `tableExists` and `getTableDescriptor`), not an empty result.
+
+mod api;
+mod conn;
+mod scan;
+mod thrift;
+
+use std::fmt;
+use std::future::Future;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use futures_util::StreamExt;
+
+use super::batch::{self, Confirmations};
+use super::{AsyncStore, BatchError, Blocking, RetryPolicy, Row, RowStream};
+use crate::scan::KeyRange;
+use api::{Column, Refused};
+use conn::{Pool, TransportError};
+use thrift::{In, Out};
+
+pub use api::Region;
+
+const QUALIFIER: &[u8] = b"v";
+/// HBase's row-key limit (`Short.MAX_VALUE`).
+pub(crate) const MAX_KEY_LEN: usize = i16::MAX as usize;
+
+/// Where and how to connect; [`HbaseConfig::new`] gives the defaults.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct HbaseConfig {
+    /// The Thrift2 gateway, `host:port`.
+    pub address: String,
+    /// The table, `name` or `namespace:name`.
+    pub table: String,
+    /// The column family that holds the values.
+    pub family: String,
+    /// Whether the gateway uses framed transport (`-f`, and always with `-hsha`,
+    /// `-nonblocking` or `-threadedselector`); `hbase thrift2 start` alone is unframed.
+    pub framed: bool,
+    /// Retries and per-call deadlines.
+    pub retry: RetryPolicy,
+    /// How long establishing a connection may take.
+    pub connect_timeout: Duration,
+    /// Connections to the gateway at most (each carries one call at a time).
+    pub max_connections: usize,
+    /// Rows per `getScannerRows` page (and the scanner's `caching`); a range holds at most
+    /// three pages in memory.
+    pub page_rows: usize,
+    /// Rows per `putMultiple` call.
+    pub batch_rows: usize,
+    /// Bytes of keys and values per `putMultiple` call; keep it under a framed gateway's
+    /// frame limit (2 MiB unless configured).
+    pub batch_bytes: usize,
+    /// `putMultiple` calls in flight at once within one batch.
+    pub batch_concurrency: usize,
+    /// Check on first use that the table and the column family exist.
+    pub check_schema: bool,
+}
+
+impl HbaseConfig {
+    /// Table `table` behind the Thrift2 gateway at `address`, values in column family
+    /// `family`.
+    pub fn new(address: &str, table: &str, family: &str) -> Self {
+        HbaseConfig {
+            address: address.into(),
+            table: table.into(),
+            family: family.into(),
+            framed: false,
+            retry: RetryPolicy::default(),
+            connect_timeout: Duration::from_secs(5),
+            max_connections: 20,
+            page_rows: 5_000,
+            batch_rows: 5_000,
+            batch_bytes: 1 << 20,
+            batch_concurrency: 4,
+            check_schema: true,
+        }
+    }
+
+    /// Framed transport (see [`HbaseConfig::framed`]).
+    pub fn framed(mut self, framed: bool) -> Self {
+        self.framed = framed;
+        self
+    }
+
+    /// Another retry policy.
+    pub fn retry(mut self, retry: RetryPolicy) -> Self {
+        self.retry = retry;
+        self
+    }
+}
+
+/// An HBase store failure.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum HbaseError {
+    /// The connection failed or closed (the gateway is down, or a network cut).
+    Transport {
+        /// The call (`get`, `putMultiple`, ...).
+        op: &'static str,
+        /// What the socket said.
+        message: String,
+    },
+    /// A call passed its deadline.
+    Timeout {
+        /// The call.
+        op: &'static str,
+        /// The deadline.
+        after: Duration,
+    },
+    /// HBase failed the operation (`TIOError`).
+    Server {
+        /// The call.
+        op: &'static str,
+        /// HBase's message (usually a Java exception and its text).
+        message: String,
+        /// Whether HBase says repeating it may succeed.
+        can_retry: bool,
+    },
+    /// The gateway refused the call's arguments (`TIllegalArgument`), or could not run it
+    /// (a `TApplicationException`: an unknown method or a malformed call).
+    Refused {
+        /// The call.
+        op: &'static str,
+        /// The gateway's message.
+        message: String,
+    },
+    /// The gateway's bytes do not follow the Thrift protocol: often a transport mismatch
+    /// (framed against unframed) or the compact protocol.
+    Protocol(String),
+    /// The table does not exist.
+    MissingTable(String),
+    /// The table exists but has no such column family.
+    MissingFamily {
+        /// The table.
+        table: String,
+        /// The family asked for.
+        family: String,
+        /// The families it has.
+        families: Vec<String>,
+    },
+    /// A key HBase cannot store: empty, or longer than 32,767 bytes; nothing was sent.
+    InvalidKey {
+        /// The key's length.
+        len: usize,
+    },
+    /// The store's runtime failed to start.
+    Runtime(String),
+}
+
+impl fmt::Display for HbaseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HbaseError::Transport { op, message } => {
+                write!(f, "hbase: {op}: connection to the Thrift2 gateway failed: {message}")
+            }
+            HbaseError::Timeout { op, after } => {
+                write!(f, "hbase: {op} got no answer within {after:?}")
+            }
+            HbaseError::Server { op, message, .. } => write!(f, "hbase: {op} failed: {message}"),
+            HbaseError::Refused { op, message } => {
+                write!(f, "hbase: the gateway refused {op}: {message}")
+            }
+            HbaseError::Protocol(e) => write!(f, "hbase: invalid reply from the gateway: {e}"),
+            HbaseError::MissingTable(t) => write!(f, "hbase: table `{t}` does not exist"),
+            HbaseError::MissingFamily {
+                table,
+                family,
+                families,
+            } => write!(
+                f,
+                "hbase: table `{table}` has no column family `{family}` (it has: {})",
+                families.join(", ")
+            ),
+            HbaseError::InvalidKey { len } => write!(
+                f,
+                "hbase: a row key of {len} bytes cannot be stored (keys are 1 to {MAX_KEY_LEN} bytes)"
+            ),
+            HbaseError::Runtime(e) => write!(f, "hbase store runtime: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for HbaseError {}
+
+impl From<std::io::Error> for HbaseError {
+    fn from(e: std::io::Error) -> Self {
+        HbaseError::Runtime(e.to_string())
+    }
+}
+
+impl HbaseError {
+    /// Whether repeating the call may succeed: a dropped connection, a deadline, or a failure
+    /// HBase marks retriable.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            HbaseError::Transport { .. } | HbaseError::Timeout { .. } => true,
+            HbaseError::Server { can_retry, .. } => *can_retry,
+            _ => false,
+        }
+    }
+
+    fn transport(op: &'static str, e: TransportError) -> Self {
+        match e {
+            TransportError::Io(e) => HbaseError::Transport {
+                op,
+                message: e.to_string(),
+            },
+            TransportError::Protocol(m) => HbaseError::Protocol(m),
+        }
+    }
+
+    fn refused(op: &'static str, r: Refused) -> Self {
+        match r {
+            Refused::Io { message, can_retry } => HbaseError::Server {
+                op,
+                message,
+                can_retry,
+            },
+            Refused::IllegalArgument(message) => HbaseError::Refused { op, message },
+            Refused::Application { message, kind } => HbaseError::Refused {
+                op,
+                message: format!("{message} (application error {kind})"),
+            },
+        }
+    }
+}
+
+fn check_key(key: &[u8]) -> Result<(), HbaseError> {
+    if key.is_empty() || key.len() > MAX_KEY_LEN {
+        return Err(HbaseError::InvalidKey { len: key.len() });
+    }
+    Ok(())
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+/// The store's write timestamps: puts after a delete are newer than it, deletes cover every
+/// put before them (see the module documentation).
+#[derive(Default)]
+struct Clock {
+    last_put: AtomicI64,
+    last_delete: AtomicI64,
+}
+
+impl Clock {
+    fn put(&self) -> i64 {
+        let ts = now_ms().max(self.last_delete.load(Ordering::Acquire) + 1);
+        self.last_put.fetch_max(ts, Ordering::AcqRel);
+        ts
+    }
+
+    fn delete(&self) -> i64 {
+        let ts = now_ms().max(self.last_put.load(Ordering::Acquire));
+        self.last_delete.fetch_max(ts, Ordering::AcqRel);
+        ts
+    }
+}
+
+struct Inner {
+    config: HbaseConfig,
+    pool: Pool,
+    handle: tokio::runtime::Handle,
+    clock: Clock,
+    schema_ok: AtomicBool,
+    /// The check in progress, and a failure shared by the calls that waited for it.
+    schema_check: tokio::sync::Mutex<Option<(Instant, HbaseError)>>,
+}
+
+/// One HBase table, through a Thrift2 gateway, as an [`AsyncStore`]. Cheap to clone; clones
+/// share the connections.
+#[derive(Clone)]
+pub struct AsyncHbaseStore {
+    inner: Arc<Inner>,
+}
+
+/// One HBase table as a blocking [`Store`](super::Store): the async store on a runtime thread
+/// of its own, safe to create, use and drop inside or outside an async runtime.
+pub type HbaseStore = Blocking<AsyncHbaseStore>;
+
+impl Blocking<AsyncHbaseStore> {
+    /// Table `table` behind the Thrift2 gateway at `address` (`127.0.0.1:9090`), values in
+    /// column family `family`, with the default settings (unframed transport).
+    pub fn connect(address: &str, table: &str, family: &str) -> Result<Self, HbaseError> {
+        Self::with_config(HbaseConfig::new(address, table, family))
+    }
+
+    /// Connects as `config` says.
+    pub fn with_config(config: HbaseConfig) -> Result<Self, HbaseError> {
+        Blocking::open(move || async move { AsyncHbaseStore::connect(config).await })
+    }
+
+    /// Creates the table with its column family (one version per cell), pre-split at
+    /// `splits` (from `split_points`); an existing table is left as it is.
+    pub fn create_table(&self, splits: &[bytes::Bytes]) -> Result<(), HbaseError> {
+        let splits = splits.to_vec();
+        self.call(|s| async move { s.create_table(&splits).await })
+    }
+
+    /// The table's regions as HBase reports them (`getAllRegionLocations`), in key order.
+    pub fn regions(&self) -> Result<Vec<Region>, HbaseError> {
+        self.call(|s| async move { s.regions().await })
+    }
+
+    /// Deletes many rows (`deleteMultiple`); the error lists the keys not confirmed deleted.
+    pub fn delete_batch(&self, keys: &[Vec<u8>]) -> Result<(), BatchError<HbaseError>> {
+        let owned = keys.to_vec();
+        match self.call(|s| async move { Ok(s.delete_batch(&owned).await) }) {
+            Ok(result) => result,
+            // The runtime is gone: nothing is known to be deleted.
+            Err(source) => Err(BatchError {
+                failed: keys.to_vec(),
+                source,
+            }),
+        }
+    }
+
+    /// Disables and deletes the table (for tests and tools).
+    pub fn drop_table(&self) -> Result<(), HbaseError> {
+        self.call(|s| async move { s.drop_table().await })
+    }
+}
+
+impl AsyncHbaseStore {
+    /// Opens the store as `config` says. Must run inside a tokio runtime; the store's
+    /// background work (scan pages) runs on that runtime from then on. Connections are opened
+    /// on first use.
+    pub async fn connect(config: HbaseConfig) -> Result<Self, HbaseError> {
+        let handle = tokio::runtime::Handle::try_current().map_err(|_| {
+            HbaseError::Runtime(
+                "AsyncHbaseStore::connect runs inside a tokio runtime; use HbaseStore elsewhere"
+                    .into(),
+            )
+        })?;
+        Ok(AsyncHbaseStore {
+            inner: Arc::new(Inner {
+                pool: Pool::new(
+                    config.address.clone(),
+                    config.framed,
+                    config.connect_timeout,
+                    config.max_connections,
+                ),
+                handle,
+                clock: Clock::default(),
+                schema_ok: AtomicBool::new(false),
+                schema_check: tokio::sync::Mutex::new(None),
+                config,
+            }),
+        })
+    }
+
+    /// The configuration it was opened with.
+    pub fn config(&self) -> &HbaseConfig {
+        &self.inner.config
+    }
+
+    fn table(&self) -> &[u8] {
+        self.inner.config.table.as_bytes()
+    }
+
+    fn column(&self) -> Column<'_> {
+        Column {
+            family: self.inner.config.family.as_bytes(),
+            qualifier: QUALIFIER,
+        }
+    }
+
+    /// One attempt of one call: `args` writes the arguments, `success` reads the value.
+    async fn call_once<T>(
+        &self,
+        op: &'static str,
+        args: impl FnOnce(&mut Out<'_>),
+        success: impl FnOnce(&mut In<'_>, u8) -> Result<T, thrift::DecodeError>,
+    ) -> Result<Option<T>, HbaseError> {
+        let mut lease = self
+            .inner
+            .pool
+            .lease()
+            .await
+            .map_err(|e| HbaseError::transport(op, e))?;
+        let (seq, bytes) = lease
+            .conn
+            .call(op, args)
+            .await
+            .map_err(|e| HbaseError::transport(op, e))?;
+        let outcome = api::reply(bytes, op, seq, success);
+        match outcome {
+            Ok(reply) => {
+                // The exchange completed, whatever HBase answered: the connection is clean.
+                lease.done();
+                reply.map_err(|r| HbaseError::refused(op, r))
+            }
+            Err(e) => Err(HbaseError::Protocol(format!("{op}: {e}"))),
+        }
+    }
+
+    /// Runs `attempt` under the retry policy.
+    async fn retrying<T, F, Fut>(&self, op: &'static str, attempt: F) -> Result<T, HbaseError>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<T, HbaseError>>,
+    {
+        super::retry::run(
+            &self.inner.config.retry,
+            HbaseError::is_transient,
+            |after| HbaseError::Timeout { op, after },
+            attempt,
+        )
+        .await
+    }
+
+    /// A call with retries, for calls that are safe to repeat.
+    async fn call<T>(
+        &self,
+        op: &'static str,
+        args: impl Fn(&mut Out<'_>),
+        success: impl Fn(&mut In<'_>, u8) -> Result<T, thrift::DecodeError>,
+    ) -> Result<Option<T>, HbaseError> {
+        self.retrying(op, || self.call_once(op, &args, &success))
+            .await
+    }
+
+    /// Checks once per store that the table and the family exist.
+    async fn ensure_schema(&self) -> Result<(), HbaseError> {
+        if !self.inner.config.check_schema || self.inner.schema_ok.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        let mut failed = self.inner.schema_check.lock().await;
+        if self.inner.schema_ok.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        if let Some((at, e)) = failed.as_ref() {
+            if at.elapsed() < Duration::from_secs(1) {
+                return Err(e.clone());
+            }
+        }
+        match self.check_schema().await {
+            Ok(()) => {
+                self.inner.schema_ok.store(true, Ordering::Release);
+                *failed = None;
+                Ok(())
+            }
+            Err(e) => {
+                *failed = Some((Instant::now(), e.clone()));
+                Err(e)
+            }
+        }
+    }
+
+    async fn check_schema(&self) -> Result<(), HbaseError> {
+        let table = self.table();
+        let config = &self.inner.config;
+        if !self.exists().await? {
+            return Err(HbaseError::MissingTable(config.table.clone()));
+        }
+        let families = self
+            .call(
+                "getTableDescriptor",
+                |o| api::get_table_descriptor(o, table),
+                api::read_families,
+            )
+            .await?
+            .unwrap_or_default();
+        if !families.contains(&config.family) {
+            return Err(HbaseError::MissingFamily {
+                table: config.table.clone(),
+                family: config.family.clone(),
+                families,
+            });
+        }
+        Ok(())
+    }
+
+    async fn exists(&self) -> Result<bool, HbaseError> {
+        let table = self.table();
+        Ok(self
+            .call(
+                "tableExists",
+                |o| api::table_exists(o, table),
+                api::read_bool,
+            )
+            .await?
+            .unwrap_or(false))
+    }
+
+    /// Creates the table with its column family (one version per cell), pre-split at
+    /// `splits`; an existing table is left as it is.
+    pub async fn create_table(&self, splits: &[bytes::Bytes]) -> Result<(), HbaseError> {
+        if self.exists().await? {
+            return Ok(());
+        }
+        let table = self.table();
+        let family = self.inner.config.family.as_bytes();
+        let splits: Vec<&[u8]> = splits.iter().map(|s| &s[..]).collect();
+        // Not retried: a creation whose answer was lost may have happened; the existence
+        // check above runs again on the caller's next attempt.
+        let created = self
+            .call_once(
+                "createTable",
+                |o| api::create_table(o, table, family, &splits),
+                |r, k| r.skip(k),
+            )
+            .await;
+        match created {
+            Err(HbaseError::Server { message, .. }) if message.contains("TableExistsException") => {
+                Ok(())
+            }
+            other => other.map(|_| ()),
+        }
+    }
+
+    /// Disables and deletes the table.
+    pub async fn drop_table(&self) -> Result<(), HbaseError> {
+        if !self.exists().await? {
+            return Ok(());
+        }
+        let table = self.table();
+        let disabled = self
+            .call_once(
+                "disableTable",
+                |o| api::table_only(o, table),
+                |r, k| r.skip(k),
+            )
+            .await;
+        match disabled {
+            Err(HbaseError::Server { message, .. })
+                if message.contains("TableNotEnabledException") => {}
+            other => {
+                other?;
+            }
+        }
+        self.call_once(
+            "deleteTable",
+            |o| api::table_only(o, table),
+            |r, k| r.skip(k),
+        )
+        .await?;
+        self.inner.schema_ok.store(false, Ordering::Release);
+        Ok(())
+    }
+
+    /// The table's regions as HBase reports them, in key order.
+    pub async fn regions(&self) -> Result<Vec<Region>, HbaseError> {
+        let table = self.table();
+        Ok(self
+            .call(
+                "getAllRegionLocations",
+                |o| api::get_all_region_locations(o, table),
+                api::read_regions,
+            )
+            .await?
+            .unwrap_or_default())
+    }
+
+    /// Deletes many rows with `deleteMultiple`, in calls of at most `batch_rows`; the error
+    /// lists the keys not confirmed deleted.
+    pub async fn delete_batch(&self, keys: &[Vec<u8>]) -> Result<(), BatchError<HbaseError>> {
+        let rows: Vec<Row> = keys.iter().map(|k| (k.clone(), Vec::new())).collect();
+        self.write_parts(&rows, true).await
+    }
+
+    /// Writes (or, with `delete`, deletes) `rows` in parts; see [`AsyncStore::write_batch`].
+    async fn write_parts(&self, rows: &[Row], delete: bool) -> Result<(), BatchError<HbaseError>> {
+        let all = |source| BatchError {
+            failed: rows.iter().map(|(k, _)| k.clone()).collect(),
+            source,
+        };
+        if let Some(e) = rows.iter().find_map(|(k, _)| check_key(k).err()) {
+            return Err(all(e));
+        }
+        if rows.is_empty() {
+            return Ok(());
+        }
+        self.ensure_schema().await.map_err(all)?;
+        let config = &self.inner.config;
+        let timestamp = if delete {
+            self.inner.clock.delete()
+        } else {
+            self.inner.clock.put()
+        };
+        let parts = batch::split(rows, config.batch_rows, config.batch_bytes);
+        let outcomes: Vec<_> = futures_util::stream::iter(parts)
+            .map(|part| self.write_part(rows, part, timestamp, delete))
+            .buffer_unordered(config.batch_concurrency.max(1))
+            .collect()
+            .await;
+        let mut confirmations = Confirmations::new(rows.len());
+        for (part, outcome) in outcomes {
+            match outcome {
+                Ok(()) => part.for_each(|i| confirmations.confirm(i)),
+                Err(e) => confirmations.error(e),
+            }
+        }
+        confirmations.finish(rows, || {
+            HbaseError::Protocol("rows were not confirmed and no error was reported".into())
+        })
+    }
+
+    /// One part of a batch, retried as a whole (the writes are idempotent).
+    async fn write_part(
+        &self,
+        rows: &[Row],
+        part: Range<usize>,
+        timestamp: i64,
+        delete: bool,
+    ) -> (Range<usize>, Result<(), HbaseError>) {
+        let table = self.table();
+        let column = self.column();
+        let slice = &rows[part.clone()];
+        let outcome = if delete {
+            self.call(
+                "deleteMultiple",
+                |o| api::delete_multiple(o, table, slice.iter().map(|(k, _)| &k[..]), timestamp),
+                api::read_unapplied,
+            )
+            .await
+            .and_then(|unapplied| match unapplied.unwrap_or(0) {
+                0 => Ok(()),
+                n => Err(HbaseError::Server {
+                    op: "deleteMultiple",
+                    message: format!("{n} delete(s) not applied"),
+                    can_retry: false,
+                }),
+            })
+        } else {
+            self.call(
+                "putMultiple",
+                |o| {
+                    api::put_multiple(
+                        o,
+                        table,
+                        slice.iter().map(|(k, v)| (&k[..], &v[..])),
+                        column,
+                        timestamp,
+                    )
+                },
+                |r, k| r.skip(k),
+            )
+            .await
+            .map(|_| ())
+        };
+        (part, outcome)
+    }
+}
+
+impl AsyncStore for AsyncHbaseStore {
+    type Error = HbaseError;
+
+    async fn put(&self, key: &[u8], value: &[u8]) -> Result<(), HbaseError> {
+        check_key(key)?;
+        self.ensure_schema().await?;
+        let (table, column) = (self.table(), self.column());
+        let ts = self.inner.clock.put();
+        self.call(
+            "put",
+            |o| api::put(o, table, key, value, column, ts),
+            |r, k| r.skip(k),
+        )
+        .await
+        .map(|_| ())
+    }
+
+    async fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, HbaseError> {
+        check_key(key)?;
+        self.ensure_schema().await?;
+        let (table, column) = (self.table(), self.column());
+        let row = self
+            .call(
+                "get",
+                |o| api::get(o, table, key, column),
+                |r, k| {
+                    r.expect(k, thrift::ty::STRUCT, "TResult")?;
+                    api::read_result(r, column)
+                },
+            )
+            .await?;
+        Ok(row.flatten().map(|(_, v)| v))
+    }
+
+    async fn delete(&self, key: &[u8]) -> Result<(), HbaseError> {
+        check_key(key)?;
+        self.ensure_schema().await?;
+        let table = self.table();
+        let ts = self.inner.clock.delete();
+        self.call(
+            "deleteSingle",
+            |o| api::delete_single(o, table, key, ts),
+            |r, k| r.skip(k),
+        )
+        .await
+        .map(|_| ())
+    }
+
+    /// Cut into `putMultiple` calls within the limits, a few in flight; the error lists
+    /// exactly the rows of the calls HBase did not confirm. A key HBase cannot store fails the
+    /// batch before anything is sent.
+    async fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<HbaseError>> {
+        self.write_parts(rows, false).await
+    }
+
+    fn scan(&self, range: &KeyRange) -> RowStream<HbaseError> {
+        scan::spawn(self.clone(), range.clone(), false)
+    }
+
+    fn scan_rev(&self, range: &KeyRange) -> Option<RowStream<HbaseError>> {
+        Some(scan::spawn(self.clone(), range.clone(), true))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_checked_against_hbase_limits() {
+        assert!(check_key(&[]).is_err());
+        assert!(check_key(&[0; MAX_KEY_LEN]).is_ok());
+        assert!(matches!(
+            check_key(&[0; MAX_KEY_LEN + 1]),
+            Err(HbaseError::InvalidKey { len: 32768 })
+        ));
+    }
+
+    #[test]
+    fn the_clock_orders_puts_and_deletes_within_a_millisecond() {
+        let c = Clock::default();
+        for _ in 0..1000 {
+            let p = c.put();
+            let d = c.delete();
+            let p2 = c.put();
+            assert!(d >= p, "a delete covers the put before it");
+            assert!(p2 > d, "a put after a delete is newer than it");
+        }
+        // Puts alone do not run ahead of the wall clock.
+        let before = now_ms();
+        for _ in 0..10_000 {
+            c.put();
+        }
+        assert!(c.put() <= now_ms().max(c.last_delete.load(Ordering::Acquire) + 1));
+        assert!(c.last_put.load(Ordering::Acquire) >= before);
+    }
+}

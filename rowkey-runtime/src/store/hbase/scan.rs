@@ -1,0 +1,256 @@
+//! Paged range reads through the gateway's scanners: one task per range opens a scanner,
+//! reads it page by page (`getScannerRows`), hands each page over through the shared one-slot
+//! page channel, and closes the scanner at the end, on error, or when the scan is dropped.
+//! A page that fails is read again from a new scanner that starts after the last row
+//! delivered (the old one is closed: its position is unknown once a reply is lost).
+
+use tokio::sync::mpsc;
+
+use super::api::{self, ScanSpec};
+use super::{AsyncHbaseStore, HbaseError};
+use crate::scan::KeyRange;
+use crate::store::{pages, RowStream};
+
+type Page = pages::Page<HbaseError>;
+
+/// Starts reading `range` (reversed: from its end) on the store's runtime.
+pub(super) fn spawn(
+    store: AsyncHbaseStore,
+    range: KeyRange,
+    reversed: bool,
+) -> RowStream<HbaseError> {
+    let handle = store.inner.handle.clone();
+    pages::spawn(&handle, move |tx| read_pages(store, range, reversed, tx))
+}
+
+/// The start and stop rows of what is left of `range` after `cursor`, the last key
+/// delivered, and whether a first row equal to the cursor must be skipped.
+///
+/// Forward: start at the cursor's successor (`cursor + 0x00`). Reverse: HBase's reversed
+/// scan starts at `startRow` (inclusive) and runs down to `stopRow` (exclusive), so the range
+/// is given end first; the end of a range is exclusive, and a reversed scan cannot start
+/// just below a key, so it starts at the cursor itself and skips it.
+fn remaining(
+    range: &KeyRange,
+    cursor: Option<&[u8]>,
+    reversed: bool,
+) -> (Vec<u8>, Option<Vec<u8>>, bool) {
+    if !reversed {
+        let start = match cursor {
+            Some(c) => {
+                let mut s = c.to_vec();
+                s.push(0);
+                s
+            }
+            None => range.start().to_vec(),
+        };
+        return (start, range.end().map(<[u8]>::to_vec), false);
+    }
+    let stop = (!range.start().is_empty()).then(|| range.start().to_vec());
+    match cursor {
+        Some(c) => (c.to_vec(), stop, true),
+        None => match range.end() {
+            // The end is exclusive: start there and skip a row equal to it.
+            Some(end) => (end.to_vec(), stop, true),
+            None => (Vec::new(), stop, false),
+        },
+    }
+}
+
+/// Reads `range` page by page into `tx`.
+async fn read_pages(
+    store: AsyncHbaseStore,
+    range: KeyRange,
+    reversed: bool,
+    tx: mpsc::Sender<Page>,
+) {
+    if let Err(e) = store.ensure_schema().await {
+        let _ = tx.send(Err(e)).await;
+        return;
+    }
+    let page_rows = i32::try_from(store.inner.config.page_rows.max(1)).unwrap_or(i32::MAX);
+    let mut cursor: Option<Vec<u8>> = None;
+    let mut scanner = Scanner::none(&store);
+    let mut failures = 0u32;
+    loop {
+        let (start, stop, skip) = remaining(&range, cursor.as_deref(), reversed);
+        let page = async {
+            if scanner.id.is_none() {
+                scanner.id = Some(
+                    store
+                        .open_scanner(&start, stop.as_deref(), page_rows, reversed)
+                        .await?,
+                );
+            }
+            let id = scanner.id.unwrap_or_default();
+            store.scanner_rows(id, page_rows).await
+        };
+        let policy = &store.inner.config.retry;
+        let page = match tokio::time::timeout(policy.attempt_timeout, page).await {
+            Ok(r) => r,
+            Err(_) => Err(HbaseError::Timeout {
+                op: "getScannerRows",
+                after: policy.attempt_timeout,
+            }),
+        };
+        match page {
+            Ok(mut rows) => {
+                failures = 0;
+                let done = rows.len() < page_rows as usize;
+                if skip && cursor_matches(&rows, cursor.as_deref(), range.end(), reversed) {
+                    rows.remove(0);
+                }
+                // Rows past the range's start in a reversed scan cannot come (stopRow), nor past
+                // its end in a forward one; the merge relies on it, so it is checked.
+                if let Some((last, _)) = rows.last() {
+                    cursor = Some(last.clone());
+                }
+                if done {
+                    scanner.close();
+                }
+                if !rows.is_empty() && tx.send(Ok(rows)).await.is_err() {
+                    return;
+                }
+                if done {
+                    return;
+                }
+            }
+            Err(e) => {
+                // The scanner's position is unknown after a failed page: start a new one
+                // after the last row delivered.
+                scanner.close();
+                failures += 1;
+                if e.is_transient() && policy.retries_after(failures) {
+                    tokio::time::sleep(policy.backoff(failures)).await;
+                    continue;
+                }
+                let _ = tx.send(Err(e)).await;
+                return;
+            }
+        }
+    }
+}
+
+/// Whether the first row is the one a resumed (or end-exclusive) reversed scan must skip.
+fn cursor_matches(
+    rows: &[crate::store::Row],
+    cursor: Option<&[u8]>,
+    end: Option<&[u8]>,
+    reversed: bool,
+) -> bool {
+    let Some((first, _)) = rows.first() else {
+        return false;
+    };
+    let skip = if reversed { cursor.or(end) } else { cursor };
+    skip == Some(&first[..])
+}
+
+/// An open scanner, closed (in the background) when replaced or dropped.
+struct Scanner {
+    store: AsyncHbaseStore,
+    id: Option<i32>,
+}
+
+impl Scanner {
+    fn none(store: &AsyncHbaseStore) -> Self {
+        Scanner {
+            store: store.clone(),
+            id: None,
+        }
+    }
+
+    fn close(&mut self) {
+        if let Some(id) = self.id.take() {
+            let store = self.store.clone();
+            // Best effort: a scanner not closed expires on the gateway after its lease.
+            self.store.inner.handle.spawn(async move {
+                let _ = tokio::time::timeout(
+                    store.inner.config.retry.attempt_timeout,
+                    store.call_once(
+                        "closeScanner",
+                        |o| api::close_scanner(o, id),
+                        |r, k| r.skip(k),
+                    ),
+                )
+                .await;
+            });
+        }
+    }
+}
+
+impl Drop for Scanner {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+impl AsyncHbaseStore {
+    async fn open_scanner(
+        &self,
+        start: &[u8],
+        stop: Option<&[u8]>,
+        caching: i32,
+        reversed: bool,
+    ) -> Result<i32, HbaseError> {
+        let spec = ScanSpec {
+            start,
+            stop,
+            column: self.column(),
+            caching,
+            reversed,
+        };
+        let table = self.table();
+        self.call_once(
+            "openScanner",
+            |o| api::open_scanner(o, table, &spec),
+            api::read_i32,
+        )
+        .await?
+        .ok_or_else(|| HbaseError::Protocol("openScanner returned no scanner id".into()))
+    }
+
+    async fn scanner_rows(&self, id: i32, rows: i32) -> Result<Vec<crate::store::Row>, HbaseError> {
+        let column = self.column();
+        Ok(self
+            .call_once(
+                "getScannerRows",
+                |o| api::get_scanner_rows(o, id, rows),
+                |r, k| api::read_results(r, k, column),
+            )
+            .await?
+            .unwrap_or_default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_remaining_range_starts_after_the_cursor() {
+        let r = KeyRange::new(b"a", Some(b"m"));
+        assert_eq!(
+            remaining(&r, None, false),
+            (b"a".to_vec(), Some(b"m".to_vec()), false)
+        );
+        assert_eq!(
+            remaining(&r, Some(b"c"), false),
+            (b"c\0".to_vec(), Some(b"m".to_vec()), false)
+        );
+        // Reversed: from the (exclusive) end down to the start, skipping the end itself.
+        assert_eq!(
+            remaining(&r, None, true),
+            (b"m".to_vec(), Some(b"a".to_vec()), true)
+        );
+        assert_eq!(
+            remaining(&r, Some(b"f"), true),
+            (b"f".to_vec(), Some(b"a".to_vec()), true)
+        );
+        let whole = KeyRange::new(b"", None);
+        assert_eq!(remaining(&whole, None, true), (Vec::new(), None, false));
+        let rows = vec![(b"m".to_vec(), vec![]), (b"l".to_vec(), vec![])];
+        assert!(cursor_matches(&rows, None, Some(b"m"), true));
+        assert!(!cursor_matches(&rows, None, Some(b"m"), false));
+        assert!(cursor_matches(&rows, Some(b"m"), None, true));
+    }
+}

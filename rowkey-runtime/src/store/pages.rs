@@ -1,0 +1,66 @@
+//! Paged scans, shared by the networked stores: a task reads a range page by page and hands
+//! each page over whole through a one-slot channel, so a range holds at most three pages in
+//! memory (the one being read, the one in the channel, the one being consumed) whatever the
+//! consumer's pace; dropping the stream stops the task at once.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use futures_util::Stream;
+use tokio::sync::mpsc;
+
+use super::{Row, RowStream};
+
+/// One page of a scan, or the error that ended it.
+pub(crate) type Page<E> = Result<Vec<Row>, E>;
+
+/// Runs `read` on `handle` with the sending side of a one-slot page channel; the stream hands
+/// out the pages' rows in order, then the error that ended them, if any.
+pub(crate) fn spawn<E, F, Fut>(handle: &tokio::runtime::Handle, read: F) -> RowStream<E>
+where
+    E: Send + 'static,
+    F: FnOnce(mpsc::Sender<Page<E>>) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let (tx, rx) = mpsc::channel::<Page<E>>(1);
+    let task = handle.spawn(read(tx));
+    Box::pin(PageStream {
+        rx,
+        page: Vec::new().into_iter(),
+        task,
+    })
+}
+
+/// The consumer's side: the page in hand, and the channel the next one comes through.
+struct PageStream<E> {
+    rx: mpsc::Receiver<Page<E>>,
+    page: std::vec::IntoIter<Row>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl<E> Drop for PageStream<E> {
+    fn drop(&mut self) {
+        // A scan dropped half way stops reading at once.
+        self.task.abort();
+    }
+}
+
+impl<E> Stream for PageStream<E> {
+    type Item = Result<Row, E>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = self.get_mut();
+        loop {
+            if let Some(row) = this.page.next() {
+                return Poll::Ready(Some(Ok(row)));
+            }
+            match this.rx.poll_recv(cx) {
+                Poll::Ready(Some(Ok(page))) => this.page = page.into_iter(),
+                Poll::Ready(Some(Err(e))) => return Poll::Ready(Some(Err(e))),
+                Poll::Ready(None) => return Poll::Ready(None),
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! What the networked stores' tests share: the README's salted key and its rows, a server
+//! that never answers, a TCP proxy whose connections can be cut, and peak-memory readings.
+#![allow(dead_code)] // each test binary uses part of it
+
+use std::net::TcpListener;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use rowkey::RowKey;
+
+pub fn unique(name: &str) -> String {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    format!(
+        "{name}_{}_{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// The README's key: 16 salt buckets.
+#[derive(RowKey, Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Event {
+    #[salt(buckets = 16)]
+    pub user_id: u64,
+    #[fixed(8)]
+    pub kind: String,
+    #[reverse_ts]
+    pub ts: u64,
+}
+
+pub fn logical(e: &Event) -> (u64, Vec<u8>, std::cmp::Reverse<u64>) {
+    (
+        e.user_id,
+        e.kind.as_bytes().to_vec(),
+        std::cmp::Reverse(e.ts),
+    )
+}
+
+pub fn events(n: usize) -> Vec<Event> {
+    (0..n as u64)
+        .map(|i| Event {
+            user_id: i % 5_003,
+            kind: ["click", "view", "buy"][(i % 3) as usize].into(),
+            ts: 1_700_000_000_000 + i * 7,
+        })
+        .collect()
+}
+
+pub fn peak_rss_mib() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
+        })
+        .map_or(0.0, |kib| kib / 1024.0)
+}
+
+/// A server that accepts connections and never answers.
+pub fn black_hole() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for conn in listener.incoming() {
+            held.push(conn);
+        }
+    });
+    addr
+}
+
+/// A TCP proxy to `target` whose connections can be cut: each connection forwards until `cut`
+/// is set, then both directions close.
+pub struct Proxy {
+    pub addr: String,
+    pub cut: Arc<AtomicBool>,
+    pub forwarded: Arc<AtomicUsize>,
+}
+
+pub fn proxy(target: &str) -> Proxy {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let cut = Arc::new(AtomicBool::new(false));
+    let forwarded = Arc::new(AtomicUsize::new(0));
+    let target = target.to_string();
+    let (c, f) = (Arc::clone(&cut), Arc::clone(&forwarded));
+    std::thread::spawn(move || {
+        for conn in listener.incoming() {
+            let Ok(client) = conn else { continue };
+            if c.load(Ordering::SeqCst) {
+                continue; // refused while cut: dropped at once
+            }
+            let Ok(server) = std::net::TcpStream::connect(&target) else {
+                continue;
+            };
+            for (mut from, mut to) in [
+                (client.try_clone().unwrap(), server.try_clone().unwrap()),
+                (server, client),
+            ] {
+                let (c, f) = (Arc::clone(&c), Arc::clone(&f));
+                std::thread::spawn(move || {
+                    use std::io::{Read, Write};
+                    from.set_read_timeout(Some(Duration::from_millis(20)))
+                        .unwrap();
+                    let mut buf = [0u8; 16 * 1024];
+                    loop {
+                        if c.load(Ordering::SeqCst) {
+                            break;
+                        }
+                        match from.read(&mut buf) {
+                            Ok(0) => break,
+                            Ok(k) => {
+                                f.fetch_add(k, Ordering::SeqCst);
+                                if to.write_all(&buf[..k]).is_err() {
+                                    break;
+                                }
+                            }
+                            Err(e)
+                                if e.kind() == std::io::ErrorKind::WouldBlock
+                                    || e.kind() == std::io::ErrorKind::TimedOut => {}
+                            Err(_) => break,
+                        }
+                    }
+                    let _ = from.shutdown(std::net::Shutdown::Both);
+                    let _ = to.shutdown(std::net::Shutdown::Both);
+                });
+            }
+        }
+    });
+    Proxy {
+        addr,
+        cut,
+        forwarded,
+    }
+}
+
+/// Rows `row00000000`.. with 64-byte values.
+pub fn numbered_rows(n: u32, fill: u8) -> Vec<(Vec<u8>, Vec<u8>)> {
+    (0..n)
+        .map(|i| (format!("row{i:08}").into_bytes(), vec![fill; 64]))
+        .collect()
+}
+
+/// Cuts the proxy's connections once `bytes` have gone through, and restores it after
+/// `restore` when given.
+pub fn cut_after(
+    p: &Proxy,
+    bytes: usize,
+    restore: Option<Duration>,
+) -> std::thread::JoinHandle<()> {
+    let (cut, forwarded) = (Arc::clone(&p.cut), Arc::clone(&p.forwarded));
+    std::thread::spawn(move || {
+        while forwarded.load(Ordering::SeqCst) < bytes {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        cut.store(true, Ordering::SeqCst);
+        if let Some(after) = restore {
+            std::thread::sleep(after);
+            cut.store(false, Ordering::SeqCst);
+        }
+    })
+}
