@@ -39,6 +39,8 @@ use store_suite::net::*;
 struct Gateways {
     plain: String,
     framed: Option<String>,
+    /// ZooKeeper's `host:port`, for HBase's Java client (the interop checks).
+    zk: Option<String>,
     // The local HBase this binary started: it stops when its stdin (held here) closes, that
     // is, when this process ends.
     _child: Option<Child>,
@@ -51,6 +53,7 @@ fn gateways() -> Option<&'static Gateways> {
             return Some(Gateways {
                 plain,
                 framed: std::env::var("ROWKEY_HBASE_THRIFT_FRAMED").ok(),
+                zk: std::env::var("ROWKEY_HBASE_ZK").ok(),
                 _child: None,
             });
         }
@@ -98,9 +101,14 @@ fn start_local() -> Option<Gateways> {
     // The first run builds the helper (Maven downloads ~290 MB).
     let ready = rx.recv_timeout(Duration::from_secs(600)).ok()?;
     eprintln!("local HBase: {ready}");
+    let zk = ready
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("zk="))
+        .map(str::to_string);
     Some(Gateways {
         plain: format!("127.0.0.1:{plain}"),
         framed: Some(format!("127.0.0.1:{framed}")),
+        zk,
         _child: Some(child),
     })
 }
@@ -571,4 +579,223 @@ fn a_connection_cut_and_restored_is_retried_to_completion() {
             "a scan (reversed: {reversed}) resumes after the last key delivered, no row lost or repeated"
         );
     }
+}
+
+/// Runs HBase's Java client (`hbase-local/run --tool ...`, see `Tool.java`) with `stdin`, and
+/// returns its output lines that start with `tag`.
+fn java(args: &[&str], stdin: &str, tag: &str) -> Vec<Vec<String>> {
+    use std::io::Write;
+    let run = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("hbase-local/run");
+    let mut child = Command::new("bash")
+        .arg(run)
+        .arg("--tool")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("hbase-local/run starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "Tool {args:?} failed");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with(tag))
+        .map(|l| l.split(' ').skip(1).map(str::to_string).collect())
+        .collect()
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+#[test]
+fn hbase_java_client_reads_what_rowkey_wrote_and_rowkey_reads_what_java_wrote() {
+    let Some(g) = hbase() else { return };
+    let Some(zk) = g.zk.as_deref() else {
+        eprintln!("SKIPPED: no ZooKeeper address for the Java client (ROWKEY_HBASE_ZK)");
+        return;
+    };
+    // rowkey writes typed keys; HBase's client scans them back in the same order, with the same
+    // bytes, and prints them (Bytes.toStringBinary) as rowkey does.
+    let store = new_table(&g.plain, "interop", &Event::split_points(16));
+    let name = store.inner().config().table.clone();
+    let table = Table::<_, Event>::new(store.clone());
+    let rows = events(3_000);
+    let values: Vec<Vec<u8>> = (0..rows.len())
+        .map(|i| format!("v{i}").into_bytes())
+        .collect();
+    table
+        .put_batch(rows.iter().zip(&values).map(|(e, v)| (e, &v[..])))
+        .unwrap();
+    let mut want: Vec<(Vec<u8>, Vec<u8>)> = rows
+        .iter()
+        .zip(&values)
+        .map(|(e, v)| (e.to_bytes().unwrap().to_vec(), v.clone()))
+        .collect();
+    want.sort();
+    let dump = java(&["dump", "--zk", zk, "--table", &name], "", "ROW ");
+    assert_eq!(dump.len(), want.len(), "the Java client sees every row");
+    for (line, (k, v)) in dump.iter().zip(&want) {
+        assert_eq!(line[0], hex(k), "same key bytes, same order");
+        assert_eq!(line[1], hex(v));
+        assert_eq!(line[2..].join(" "), rowkey::fmt::binary(k), "Bytes.toStringBinary");
+        // And the key decodes back to the typed value rowkey wrote.
+        assert!(rows.contains(&Event::decode(k).unwrap()));
+    }
+
+    // HBase's client writes cells with Bytes.toBytes and Increment; rowkey reads them back.
+    let cells = new_table(&g.plain, "java_cells", &[]);
+    let name = cells.inner().config().table.clone();
+    assert_eq!(
+        java(
+            &["write-java-cells", "--zk", zk, "--table", &name],
+            "",
+            "WROTE"
+        ),
+        [["3"]]
+    );
+    assert_eq!(
+        cells.get(b"java-long").unwrap(),
+        Some(42i64.to_be_bytes().to_vec())
+    );
+    assert_eq!(
+        cells.get(b"java-string").unwrap().as_deref(),
+        Some("héllo, hbase".as_bytes())
+    );
+    assert_eq!(
+        cells.get(b"java-counter").unwrap(),
+        Some(15i64.to_be_bytes().to_vec()),
+        "a counter HBase incremented three times by 5"
+    );
+
+    // Bytes.toStringBinary of every byte value and of real keys equals rowkey's printing.
+    let mut samples: Vec<Vec<u8>> = vec![(0..=255u8).collect(), b"row\\x".to_vec()];
+    samples.extend(want.iter().take(50).map(|(k, _)| k.clone()));
+    let input: String = samples.iter().map(|s| hex(s) + "\n").collect();
+    let printed = java(&["binary"], &input, "BIN ");
+    assert_eq!(printed.len(), samples.len());
+    for (line, s) in printed.iter().zip(&samples) {
+        assert_eq!(
+            line[1..].join(" "),
+            rowkey::fmt::binary(s),
+            "toStringBinary of {}",
+            hex(s)
+        );
+    }
+
+    // Bytes.toBytes(Long.MAX_VALUE - ts) is #[reverse_ts]'s encoding.
+    #[derive(RowKey)]
+    #[rowkey(allow_hotspot)]
+    struct Newest {
+        #[reverse_ts]
+        ts: u64,
+    }
+    let stamps = [
+        0u64,
+        1,
+        1_700_000_000_000,
+        1_799_999_999_999,
+        i64::MAX as u64,
+    ];
+    let input: String = stamps.iter().map(|t| format!("{t}\n")).collect();
+    let java_rev = java(&["reverse-ts"], &input, "REV ");
+    for (line, &ts) in java_rev.iter().zip(&stamps) {
+        assert_eq!(line[0], ts.to_string());
+        assert_eq!(line[1], hex(&Newest { ts }.to_bytes().unwrap()), "ts {ts}");
+    }
+    assert_eq!(java_rev.len(), stamps.len());
+}
+
+/// Sums the write counters HBase reports per region of `table`, waiting (up to 20 s) until they
+/// account for `expected` writes: the region servers report to the master every second.
+fn region_writes(zk: &str, table: &str, expected: i64) -> Vec<(String, String, i64)> {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let regions: Vec<(String, String, i64)> = java(
+            &["region-writes", "--zk", zk, "--table", table],
+            "",
+            "REGION ",
+        )
+        .into_iter()
+        .map(|l| (l[1].clone(), l[3].clone(), l[4].parse().unwrap_or(-1)))
+        .collect();
+        let total: i64 = regions.iter().map(|r| r.2.max(0)).sum();
+        if total >= expected || Instant::now() > deadline {
+            return regions;
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
+
+#[test]
+fn hbase_own_counters_show_the_timestamp_hotspot_and_the_salted_spread() {
+    let Some(g) = hbase() else { return };
+    let Some(zk) = g.zk.as_deref() else { return };
+    #[derive(RowKey)]
+    #[rowkey(allow_hotspot)]
+    struct TsLead {
+        #[timestamp]
+        ts: u64,
+        host: u32,
+    }
+    #[derive(RowKey)]
+    struct Salted {
+        #[salt(buckets = 16)]
+        #[timestamp]
+        ts: u64,
+        host: u32,
+    }
+    let n = 16_000u64;
+    let t0 = 1_700_000_000_000u64;
+    // The time-led table is split evenly over the timestamp's whole domain, as the schema
+    // suggests; the data's hour lands in one region.
+    let ts_store = new_table(&g.plain, "ts_lead", &TsLead::split_points(16));
+    let ts_keys: Vec<TsLead> = (0..n)
+        .map(|i| TsLead {
+            ts: t0 + i,
+            host: (i % 50) as u32,
+        })
+        .collect();
+    Table::<_, TsLead>::new(ts_store.clone())
+        .put_batch(ts_keys.iter().map(|k| (k, &b"x"[..])))
+        .unwrap();
+    let salted_store = new_table(&g.plain, "salted", &Salted::split_points(16));
+    let salted_keys: Vec<Salted> = (0..n)
+        .map(|i| Salted {
+            ts: t0 + i,
+            host: (i % 50) as u32,
+        })
+        .collect();
+    Table::<_, Salted>::new(salted_store.clone())
+        .put_batch(salted_keys.iter().map(|k| (k, &b"x"[..])))
+        .unwrap();
+
+    let hot = region_writes(zk, &ts_store.inner().config().table, n as i64);
+    let spread = region_writes(zk, &salted_store.inner().config().table, n as i64);
+    let share = |r: &[(String, String, i64)]| {
+        let total: i64 = r.iter().map(|x| x.2.max(0)).sum();
+        let max = r.iter().map(|x| x.2).max().unwrap_or(0);
+        (total, max as f64 / total.max(1) as f64)
+    };
+    let (hot_total, hot_max) = share(&hot);
+    let (spread_total, spread_max) = share(&spread);
+    eprintln!(
+        "HBase's counters: timestamp-led {hot_total} writes, busiest region {:.0}%; salted          {spread_total} writes, busiest region {:.1}%",
+        hot_max * 100.0,
+        spread_max * 100.0
+    );
+    assert!(hot_total >= n as i64 && spread_total >= n as i64);
+    assert_eq!(hot.len(), 16);
+    assert!(hot_max > 0.99, "one region takes every timestamp-led write");
+    assert!(
+        spread_max < 2.0 / 16.0,
+        "the salt spreads writes: busiest {spread_max}"
+    );
 }

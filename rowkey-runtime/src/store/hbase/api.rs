@@ -155,10 +155,7 @@ pub(super) fn get(o: &mut Out<'_>, table: &[u8], row: &[u8], column: Column<'_>)
 
 /// The value of `column` in a `TResult`, and its row key (`None` for the empty result HBase
 /// returns for a missing row).
-pub(super) fn read_result(
-    r: &mut In<'_>,
-    column: Column<'_>,
-) -> Result<Option<Row>, DecodeError> {
+pub(super) fn read_result(r: &mut In<'_>, column: Column<'_>) -> Result<Option<Row>, DecodeError> {
     let mut row: Option<Vec<u8>> = None;
     let mut value: Option<Vec<u8>> = None;
     read_struct(r, |r, k, id| {

@@ -1,0 +1,230 @@
+package dev.rowkey.hbase;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.ClusterMetrics;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.RegionMetrics;
+import org.apache.hadoop.hbase.ServerMetrics;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.BufferedMutatorParams;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Increment;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * HBase's own Java client, run against the local HBase (or any cluster) to check rowkey from
+ * the other side. One command per run; output is one record per line, fields separated by
+ * spaces, binary values in hex.
+ *
+ * <pre>
+ * region-writes --zk HOST:PORT --table T [--table T2 ...]
+ *     per region: REGION table start_hex end_hex server write_requests read_requests
+ * dump --zk HOST:PORT --table T
+ *     per row (family d, qualifier v): ROW key_hex value_hex toStringBinary(key)
+ * write-java-cells --zk HOST:PORT --table T
+ *     writes rows java-long (Bytes.toBytes(42L)), java-string (Bytes.toBytes("héllo, hbase")),
+ *     java-counter (Increment of 5, three times) in d:v
+ * binary   (reads hex strings on stdin) per line: BIN hex toStringBinary(bytes)
+ * reverse-ts  (reads decimal longs on stdin) per line: REV ts hex(Bytes.toBytes(Long.MAX_VALUE - ts))
+ * bench --zk HOST:PORT --table T --keys FILE   (FILE: one key in hex per line)
+ *     creates T pre-split as the splits on stdin (hex, one per line; empty input: no splits),
+ *     writes every key with a 16-byte value through a BufferedMutator, scans it back with
+ *     caching 5000, and prints: BENCH rows put_rows_per_s scan_rows_per_s
+ * </pre>
+ */
+public final class Tool {
+  private Tool() {}
+
+  private static final byte[] FAMILY = Bytes.toBytes("d");
+  private static final byte[] QUALIFIER = Bytes.toBytes("v");
+
+  public static void main(String[] args) throws Exception {
+    if (args.length == 0) {
+      usage();
+    }
+    String command = args[0];
+    Map<String, List<String>> opts = new HashMap<>();
+    for (int i = 1; i + 1 < args.length; i += 2) {
+      opts.computeIfAbsent(args[i], k -> new ArrayList<>()).add(args[i + 1]);
+    }
+    PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
+    switch (command) {
+      case "binary":
+        for (String line : stdinLines()) {
+          out.println("BIN " + line + " " + Bytes.toStringBinary(Bytes.fromHex(line)));
+        }
+        break;
+      case "reverse-ts":
+        for (String line : stdinLines()) {
+          long ts = Long.parseLong(line.trim());
+          out.println("REV " + ts + " " + Bytes.toHex(Bytes.toBytes(Long.MAX_VALUE - ts)));
+        }
+        break;
+      case "region-writes":
+        try (Connection c = connect(opts)) {
+          regionWrites(c, opts.get("--table"), out);
+        }
+        break;
+      case "dump":
+        try (Connection c = connect(opts); Table t = c.getTable(table(opts))) {
+          try (ResultScanner s = t.getScanner(new Scan().addColumn(FAMILY, QUALIFIER))) {
+            for (Result r : s) {
+              out.println("ROW " + Bytes.toHex(r.getRow()) + " "
+                  + Bytes.toHex(r.getValue(FAMILY, QUALIFIER)) + " "
+                  + Bytes.toStringBinary(r.getRow()));
+            }
+          }
+        }
+        break;
+      case "write-java-cells":
+        try (Connection c = connect(opts); Table t = c.getTable(table(opts))) {
+          t.put(new Put(Bytes.toBytes("java-long")).addColumn(FAMILY, QUALIFIER, Bytes.toBytes(42L)));
+          t.put(new Put(Bytes.toBytes("java-string"))
+              .addColumn(FAMILY, QUALIFIER, Bytes.toBytes("héllo, hbase")));
+          for (int i = 0; i < 3; i++) {
+            t.increment(new Increment(Bytes.toBytes("java-counter")).addColumn(FAMILY, QUALIFIER, 5));
+          }
+          out.println("WROTE 3");
+        }
+        break;
+      case "bench":
+        try (Connection c = connect(opts)) {
+          bench(c, table(opts), opts.get("--keys").get(0), out);
+        }
+        break;
+      default:
+        usage();
+    }
+    out.flush();
+    // HBase's client leaves non-daemon threads behind.
+    System.exit(0);
+  }
+
+  private static void usage() {
+    System.err.println("usage: Tool (region-writes|dump|write-java-cells|binary|reverse-ts|bench)"
+        + " [--zk HOST:PORT] [--table T]...; see Tool.java");
+    System.exit(2);
+  }
+
+  private static List<String> stdinLines() throws IOException {
+    List<String> lines = new ArrayList<>();
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    for (String line = in.readLine(); line != null; line = in.readLine()) {
+      if (!line.isBlank()) {
+        lines.add(line.trim());
+      }
+    }
+    return lines;
+  }
+
+  private static TableName table(Map<String, List<String>> opts) {
+    return TableName.valueOf(opts.get("--table").get(0));
+  }
+
+  private static Connection connect(Map<String, List<String>> opts) throws IOException {
+    String zk = opts.get("--zk").get(0);
+    int colon = zk.lastIndexOf(':');
+    Configuration conf = HBaseConfiguration.create();
+    conf.set("hbase.zookeeper.quorum", zk.substring(0, colon));
+    conf.set("hbase.zookeeper.property.clientPort", zk.substring(colon + 1));
+    return ConnectionFactory.createConnection(conf);
+  }
+
+  /** Each region's request counters as the region servers last reported them to the master. */
+  private static void regionWrites(Connection c, List<String> tables, PrintStream out)
+      throws IOException {
+    try (Admin admin = c.getAdmin()) {
+      ClusterMetrics cluster = admin.getClusterMetrics();
+      Map<String, RegionMetrics> metrics = new HashMap<>();
+      Map<String, ServerName> servers = new HashMap<>();
+      for (Map.Entry<ServerName, ServerMetrics> e : cluster.getLiveServerMetrics().entrySet()) {
+        for (RegionMetrics m : e.getValue().getRegionMetrics().values()) {
+          metrics.put(Bytes.toStringBinary(m.getRegionName()), m);
+          servers.put(Bytes.toStringBinary(m.getRegionName()), e.getKey());
+        }
+      }
+      for (String t : tables) {
+        for (RegionInfo r : admin.getRegions(TableName.valueOf(t))) {
+          String name = Bytes.toStringBinary(r.getRegionName());
+          RegionMetrics m = metrics.get(name);
+          ServerName s = servers.get(name);
+          out.println("REGION " + t + " " + hex(r.getStartKey()) + " " + hex(r.getEndKey()) + " "
+              + (s == null ? "-" : s.getHostname() + ":" + s.getPort()) + " "
+              + (m == null ? -1 : m.getWriteRequestCount()) + " "
+              + (m == null ? -1 : m.getReadRequestCount()));
+        }
+      }
+    }
+  }
+
+  private static String hex(byte[] b) {
+    return b.length == 0 ? "-" : Bytes.toHex(b);
+  }
+
+  private static void bench(Connection c, TableName name, String keysFile, PrintStream out)
+      throws IOException {
+    List<byte[]> splits = new ArrayList<>();
+    for (String line : stdinLines()) {
+      splits.add(Bytes.fromHex(line));
+    }
+    List<byte[]> keys = new ArrayList<>();
+    for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of(keysFile))) {
+      if (!line.isBlank()) {
+        keys.add(Bytes.fromHex(line.trim()));
+      }
+    }
+    try (Admin admin = c.getAdmin()) {
+      TableDescriptorBuilder d = TableDescriptorBuilder.newBuilder(name)
+          .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(FAMILY).setMaxVersions(1).build());
+      if (splits.isEmpty()) {
+        admin.createTable(d.build());
+      } else {
+        admin.createTable(d.build(), splits.toArray(new byte[0][]));
+      }
+    }
+    byte[] value = new byte[16];
+    java.util.Arrays.fill(value, (byte) 7);
+    long t0 = System.nanoTime();
+    try (BufferedMutator m = c.getBufferedMutator(
+        new BufferedMutatorParams(name).writeBufferSize(4L << 20))) {
+      for (byte[] k : keys) {
+        m.mutate(new Put(k).addColumn(FAMILY, QUALIFIER, value));
+      }
+    }
+    double putSecs = (System.nanoTime() - t0) / 1e9;
+    long t1 = System.nanoTime();
+    long n = 0;
+    try (Table t = c.getTable(name);
+        ResultScanner s = t.getScanner(new Scan().addColumn(FAMILY, QUALIFIER).setCaching(5000))) {
+      for (Result r : s) {
+        if (r.getRow().length > 0) {
+          n++;
+        }
+      }
+    }
+    double scanSecs = (System.nanoTime() - t1) / 1e9;
+    out.printf("BENCH %d %.0f %.0f%n", n, keys.size() / putSecs, n / scanSecs);
+  }
+}
