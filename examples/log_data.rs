@@ -12,6 +12,10 @@
 //! window across all hosts) and shows how many ranges and rows each design had to touch.
 //!
 //! Run: `cargo run --release --example log_data [-- --events N --regions N]`
+//!
+//! On HBase (`--features hbase -- --store hbase`) the tables are real pre-split HBase tables
+//! and the writes per region are also shown as HBase itself counts them (each region's write
+//! request counter, read through HBase's Java client), with each region server's share.
 
 use std::error::Error;
 use std::io::{IsTerminal, Write as _};
@@ -240,6 +244,57 @@ fn report(label: &str, per_region: &[usize], rate: f64) {
     }
 }
 
+/// HBase's counts per region beside rowkey's prediction, then each region server's share.
+fn report_observed(label: &str, predicted: &[usize], observed: &[Observed]) {
+    let total: i64 = observed.iter().map(|r| r.writes.max(0)).sum();
+    let max = observed.iter().map(|r| r.writes).max().unwrap_or(0).max(1);
+    println!(
+        "\n{label}: HBase counted {total} writes in {} regions, busiest {:.1}x the mean",
+        observed.len(),
+        max as f64 * observed.len() as f64 / total.max(1) as f64
+    );
+    println!(
+        "  {:<10} {:<40} {:>9} {:>9}",
+        "", "HBase's counter", "HBase", "rowkey"
+    );
+    for (i, r) in observed.iter().enumerate() {
+        let bar = (r.writes.max(0) as usize * 40).div_ceil(max as usize);
+        println!(
+            "  region {i:>2} {:<40} {:>9} {:>9}",
+            "█".repeat(bar),
+            r.writes,
+            predicted.get(i).map_or("-".into(), |p| p.to_string())
+        );
+    }
+    let same = observed.len() == predicted.len()
+        && observed
+            .iter()
+            .zip(predicted)
+            .all(|(o, &p)| usize::try_from(o.writes) == Ok(p));
+    println!(
+        "  {}",
+        if same {
+            "HBase's counts equal rowkey's prediction, region for region."
+        } else {
+            "HBase's counts differ from rowkey's prediction (counters may lag, or other writers)."
+        }
+    );
+    let mut servers: Vec<(String, i64)> = Vec::new();
+    for r in observed {
+        match servers.iter_mut().find(|(s, _)| *s == r.server) {
+            Some((_, w)) => *w += r.writes.max(0),
+            None => servers.push((r.server.clone(), r.writes.max(0))),
+        }
+    }
+    servers.sort();
+    for (s, w) in servers {
+        println!(
+            "  server {s:<24} {w:>9} writes ({:>5.1}%)",
+            100.0 * w as f64 / total.max(1) as f64
+        );
+    }
+}
+
 fn main() -> Result<(), Box<dyn Error>> {
     let args: Vec<String> = std::env::args().collect();
     let value = |name: &str| {
@@ -249,7 +304,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             .cloned()
     };
     let store = value("--store").unwrap_or_else(|| "fjall".into());
-    let default_events = if store == "bigtable" {
+    let default_events = if store == "bigtable" || store == "hbase" {
         100_000
     } else {
         1_000_000
@@ -265,14 +320,19 @@ fn main() -> Result<(), Box<dyn Error>> {
             let dir = tempfile::tempdir()?;
             let db = fjall::Database::builder(dir.path()).open()?;
             println!("Store: fjall (embedded LSM) at {}", dir.path().display());
-            run(n, regions, |name, _splits| {
-                Ok(FjallStore::with_database(db.clone(), name)?)
-            })
+            run(
+                n,
+                regions,
+                |name, _splits| Ok(FjallStore::with_database(db.clone(), name)?),
+                None,
+            )
         }
         "bigtable" => bigtable(n, regions),
-        other => Err(
-            format!("unknown store `{other}`: use `--store fjall` or `--store bigtable`").into(),
-        ),
+        "hbase" => hbase(n, regions),
+        other => Err(format!(
+            "unknown store `{other}`: use `--store fjall`, `--store bigtable` or `--store hbase`"
+        )
+        .into()),
     }
 }
 
@@ -295,14 +355,101 @@ fn bigtable(n: usize, regions: usize) -> Result<(), Box<dyn Error>> {
     } else {
         String::new()
     };
-    run(n, regions, |name, splits| {
-        let store = BigtableStore::connect(&project, &instance, &format!("{name}{suffix}"), "d")?;
-        if emulator.is_some() {
-            store.create_table_on_emulator(splits)?;
-        }
-        Ok(store)
-    })
+    run(
+        n,
+        regions,
+        |name, splits| {
+            let store =
+                BigtableStore::connect(&project, &instance, &format!("{name}{suffix}"), "d")?;
+            if emulator.is_some() {
+                store.create_table_on_emulator(splits)?;
+            }
+            Ok(store)
+        },
+        None,
+    )
 }
+
+#[cfg(feature = "hbase")]
+#[path = "../hbase-local/gateways.rs"]
+mod gateways;
+
+/// HBase: the Thrift2 gateway at `ROWKEY_HBASE_THRIFT` (with `ROWKEY_HBASE_ZK` for HBase's own
+/// counters), or a local HBase started here with `hbase-local/run`. Tables are created
+/// pre-split, with a suffix so that runs do not collide.
+#[cfg(feature = "hbase")]
+fn hbase(n: usize, regions: usize) -> Result<(), Box<dyn Error>> {
+    use rowkey::store::HbaseStore;
+    let started = Instant::now();
+    let g = gateways::Gateways::from_env_or_start().ok_or(
+        "no HBase: set ROWKEY_HBASE_THRIFT, or install Java 17 and Maven for hbase-local/run",
+    )?;
+    match &g.ready {
+        Some(ready) => println!(
+            "Store: HBase, a local mini cluster started by hbase-local/run in {:.1} s ({ready})",
+            started.elapsed().as_secs_f64()
+        ),
+        None => println!("Store: HBase through the Thrift2 gateway at {}", g.plain),
+    }
+    let suffix = format!("_{}", std::process::id());
+    let zk = g.zk.clone();
+    let counted = move |name: &str| -> Result<Vec<Observed>, Box<dyn Error>> {
+        let Some(zk) = zk.as_deref() else {
+            return Err("HBase's counters need ROWKEY_HBASE_ZK (ZooKeeper's host:port)".into());
+        };
+        let table = format!("{name}{suffix}");
+        // Region servers report their counters to the master every second (the local HBase's
+        // setting): wait until the counts settle.
+        let mut last = -1i64;
+        let deadline = Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            let rows = gateways::java(
+                &["region-writes", "--zk", zk, "--table", &table],
+                "",
+                "REGION ",
+            )?;
+            let regions: Vec<Observed> = rows
+                .iter()
+                .map(|f| Observed {
+                    server: f.get(3).cloned().unwrap_or_default(),
+                    writes: f.get(4).and_then(|w| w.parse().ok()).unwrap_or(-1),
+                })
+                .collect();
+            let total: i64 = regions.iter().map(|r| r.writes.max(0)).sum();
+            if (total == last && total > 0) || Instant::now() > deadline {
+                return Ok(regions);
+            }
+            last = total;
+            std::thread::sleep(std::time::Duration::from_millis(1500));
+        }
+    };
+    let plain = g.plain.clone();
+    let suffix = format!("_{}", std::process::id());
+    run(
+        n,
+        regions,
+        move |name, splits| {
+            let store = HbaseStore::connect(&plain, &format!("{name}{suffix}"), "d")?;
+            store.create_table(splits)?;
+            Ok(store)
+        },
+        Some(&counted),
+    )
+}
+
+#[cfg(not(feature = "hbase"))]
+fn hbase(_: usize, _: usize) -> Result<(), Box<dyn Error>> {
+    Err("this build has no HBase support: run `cargo run --release --features hbase --example log_data -- --store hbase`".into())
+}
+
+/// One region's writes as HBase counts them, and the server holding it.
+struct Observed {
+    server: String,
+    writes: i64,
+}
+
+/// Reads HBase's own per-region counters for one design's table.
+type Observe<'a> = &'a dyn Fn(&str) -> Result<Vec<Observed>, Box<dyn Error>>;
 
 #[cfg(not(feature = "bigtable"))]
 fn bigtable(_: usize, _: usize) -> Result<(), Box<dyn Error>> {
@@ -314,6 +461,7 @@ fn run<S: Store>(
     n: usize,
     regions: usize,
     open: impl Fn(&str, &[rowkey::bytes::Bytes]) -> Result<S, Box<dyn Error>>,
+    observe: Option<Observe<'_>>,
 ) -> Result<(), Box<dyn Error>>
 where
     S::Error: 'static,
@@ -374,6 +522,18 @@ where
         &c,
         rc,
     );
+    if let Some(observe) = observe {
+        println!(
+            "\n== Writes per region as HBase counts them (each region's write request counter)"
+        );
+        for (label, name, predicted) in [
+            ("[timestamp][host][event]", "ts_lead", &a),
+            ("[salt][timestamp][host][event]", "salted", &b),
+            ("[host][reverse timestamp][event]", "host_lead", &c),
+        ] {
+            report_observed(label, predicted, &observe(name)?);
+        }
+    }
 
     // Even split points taken from the data itself (ideal time ranges) only move the hotspot:
     // at any moment, new timestamps all sort into the last region.

@@ -20,14 +20,16 @@
 
 mod store_suite;
 
+#[path = "../hbase-local/gateways.rs"]
+mod gateways;
+
 use std::collections::BTreeSet;
-use std::io::BufRead;
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::Ordering;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
+use gateways::Gateways;
 use rowkey::store::{
     AsyncHbaseStore, AsyncStore, AsyncTable, HbaseConfig, HbaseError, HbaseStore, RetryPolicy,
     Store, Table, TableError,
@@ -35,82 +37,9 @@ use rowkey::store::{
 use rowkey::RowKey;
 use store_suite::net::*;
 
-/// The gateways' addresses: (unframed, framed).
-struct Gateways {
-    plain: String,
-    framed: Option<String>,
-    /// ZooKeeper's `host:port`, for HBase's Java client (the interop checks).
-    zk: Option<String>,
-    // The local HBase this binary started: it stops when its stdin (held here) closes, that
-    // is, when this process ends.
-    _child: Option<Child>,
-}
-
 fn gateways() -> Option<&'static Gateways> {
     static G: OnceLock<Option<Gateways>> = OnceLock::new();
-    G.get_or_init(|| {
-        if let Ok(plain) = std::env::var("ROWKEY_HBASE_THRIFT") {
-            return Some(Gateways {
-                plain,
-                framed: std::env::var("ROWKEY_HBASE_THRIFT_FRAMED").ok(),
-                zk: std::env::var("ROWKEY_HBASE_ZK").ok(),
-                _child: None,
-            });
-        }
-        start_local()
-    })
-    .as_ref()
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .unwrap_or(0)
-}
-
-fn start_local() -> Option<Gateways> {
-    let run = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("hbase-local/run");
-    let dir = std::env::temp_dir().join(format!("rowkey-hbase-{}", std::process::id()));
-    let (plain, framed) = (free_port(), free_port());
-    let mut child = Command::new("bash")
-        .arg(&run)
-        .args([
-            "--port",
-            &plain.to_string(),
-            "--framed-port",
-            &framed.to_string(),
-        ])
-        .arg("--dir")
-        .arg(&dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .ok()?;
-    let out = child.stdout.take()?;
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in std::io::BufReader::new(out).lines() {
-            let Ok(line) = line else { break };
-            if line.starts_with("READY") {
-                let _ = tx.send(line);
-            }
-        }
-    });
-    // The first run builds the helper (Maven downloads ~290 MB).
-    let ready = rx.recv_timeout(Duration::from_secs(600)).ok()?;
-    eprintln!("local HBase: {ready}");
-    let zk = ready
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix("zk="))
-        .map(str::to_string);
-    Some(Gateways {
-        plain: format!("127.0.0.1:{plain}"),
-        framed: Some(format!("127.0.0.1:{framed}")),
-        zk,
-        _child: Some(child),
-    })
+    G.get_or_init(Gateways::from_env_or_start).as_ref()
 }
 
 fn hbase() -> Option<&'static Gateways> {
@@ -197,6 +126,19 @@ fn a_large_salted_table_scans_exactly_with_a_slow_consumer() {
     let table = Table::<_, Event>::new(store);
     let rows = events(n);
     let value = [7u8; 16];
+    // benches/hbase/run.sh gives HBase's Java client the same keys and split points.
+    if let Ok(path) = std::env::var("ROWKEY_HBASE_KEYS_OUT") {
+        let keys: String = rows
+            .iter()
+            .map(|e| hex(&e.to_bytes().unwrap()) + "\n")
+            .collect();
+        std::fs::write(&path, keys).unwrap();
+        let splits: String = Event::split_points(16)
+            .iter()
+            .map(|s| hex(s) + "\n")
+            .collect();
+        std::fs::write(format!("{path}.splits"), splits).unwrap();
+    }
 
     let t = Instant::now();
     table
@@ -581,34 +523,8 @@ fn a_connection_cut_and_restored_is_retried_to_completion() {
     }
 }
 
-/// Runs HBase's Java client (`hbase-local/run --tool ...`, see `Tool.java`) with `stdin`, and
-/// returns its output lines that start with `tag`.
 fn java(args: &[&str], stdin: &str, tag: &str) -> Vec<Vec<String>> {
-    use std::io::Write;
-    let run = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("hbase-local/run");
-    let mut child = Command::new("bash")
-        .arg(run)
-        .arg("--tool")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("hbase-local/run starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "Tool {args:?} failed");
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .filter(|l| l.starts_with(tag))
-        .map(|l| l.split(' ').skip(1).map(str::to_string).collect())
-        .collect()
+    gateways::java(args, stdin, tag).unwrap()
 }
 
 fn hex(b: &[u8]) -> String {
@@ -645,7 +561,11 @@ fn hbase_java_client_reads_what_rowkey_wrote_and_rowkey_reads_what_java_wrote() 
     for (line, (k, v)) in dump.iter().zip(&want) {
         assert_eq!(line[0], hex(k), "same key bytes, same order");
         assert_eq!(line[1], hex(v));
-        assert_eq!(line[2..].join(" "), rowkey::fmt::binary(k), "Bytes.toStringBinary");
+        assert_eq!(
+            line[2..].join(" "),
+            rowkey::fmt::binary(k),
+            "Bytes.toStringBinary"
+        );
         // And the key decodes back to the typed value rowkey wrote.
         assert!(rows.contains(&Event::decode(k).unwrap()));
     }
@@ -657,7 +577,7 @@ fn hbase_java_client_reads_what_rowkey_wrote_and_rowkey_reads_what_java_wrote() 
         java(
             &["write-java-cells", "--zk", zk, "--table", &name],
             "",
-            "WROTE"
+            "WROTE "
         ),
         [["3"]]
     );

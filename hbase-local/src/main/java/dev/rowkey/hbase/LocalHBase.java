@@ -89,7 +89,7 @@ public final class LocalHBase {
     String line = "READY thrift=" + port + " zk=" + zk
         + (secondPort > 0 ? " framed_thrift=" + secondPort : "")
         + " transport=" + (framed ? "framed" : "buffered") + " region_servers=" + regionServers
-        + " start_ms=" + ms + " heap_used_mb=" + heapMb + " pid="
+        + " start_ms=" + ms + " heap_used_mb=" + heapMb + " rss_mb=" + rssMb() + " pid="
         + ManagementFactory.getRuntimeMXBean().getPid();
     System.out.println(line);
     System.out.flush();
@@ -166,6 +166,20 @@ public final class LocalHBase {
     serving.start();
     waitForPort(port, 60_000);
     return port;
+  }
+
+  /** The process's resident memory in MiB (Linux), or -1. */
+  private static long rssMb() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+        if (line.startsWith("VmRSS:")) {
+          return Long.parseLong(line.replaceAll("[^0-9]", "")) >> 10;
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      // Not Linux, or an unexpected format: unknown.
+    }
+    return -1;
   }
 
   private static void waitForPort(int port, long timeoutMs) throws Exception {

@@ -1,0 +1,127 @@
+//! Finding or starting the local HBase from Rust: shared by `tests/hbase.rs` and the main job
+//! (`examples/log_data.rs`), included by path (`#[path = "../hbase-local/gateways.rs"]`).
+#![allow(dead_code)] // each includer uses part of it
+
+use std::io::BufRead;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// The Thrift2 gateways of an HBase, and its ZooKeeper for HBase's Java client.
+pub struct Gateways {
+    /// The unframed gateway, `host:port` (as `hbase thrift2 start` serves).
+    pub plain: String,
+    /// A framed gateway, where one runs.
+    pub framed: Option<String>,
+    /// ZooKeeper's `host:port`, for HBase's Java client (`hbase-local/run --tool ...`).
+    pub zk: Option<String>,
+    /// What the local HBase said when ready.
+    pub ready: Option<String>,
+    // The local HBase started here: it stops when its stdin, held here, closes (when this
+    // process ends, or this value is dropped).
+    child: Option<Child>,
+}
+
+impl Drop for Gateways {
+    fn drop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            drop(c.stdin.take());
+            let _ = c.wait();
+        }
+    }
+}
+
+impl Gateways {
+    /// `ROWKEY_HBASE_THRIFT` (unframed `host:port`), with `ROWKEY_HBASE_THRIFT_FRAMED` and
+    /// `ROWKEY_HBASE_ZK` when set; otherwise a local HBase started with `hbase-local/run`
+    /// (the first run builds it: Maven downloads HBase, ~290 MB). `None` if it cannot start.
+    pub fn from_env_or_start() -> Option<Gateways> {
+        if let Ok(plain) = std::env::var("ROWKEY_HBASE_THRIFT") {
+            return Some(Gateways {
+                plain,
+                framed: std::env::var("ROWKEY_HBASE_THRIFT_FRAMED").ok(),
+                zk: std::env::var("ROWKEY_HBASE_ZK").ok(),
+                ready: None,
+                child: None,
+            });
+        }
+        Self::start_local()
+    }
+
+    /// Starts `hbase-local/run` on two free loopback ports (unframed and framed) and waits
+    /// for its READY line.
+    pub fn start_local() -> Option<Gateways> {
+        let run = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("hbase-local/run");
+        let dir = std::env::temp_dir().join(format!("rowkey-hbase-{}", std::process::id()));
+        let (plain, framed) = (free_port(), free_port());
+        let mut child = Command::new("bash")
+            .arg(&run)
+            .args(["--port", &plain.to_string()])
+            .args(["--framed-port", &framed.to_string()])
+            .arg("--dir")
+            .arg(&dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .ok()?;
+        let out = child.stdout.take()?;
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(out).lines() {
+                let Ok(line) = line else { break };
+                if line.starts_with("READY") {
+                    let _ = tx.send(line);
+                }
+            }
+        });
+        let ready = rx.recv_timeout(Duration::from_secs(600)).ok()?;
+        let zk = ready
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("zk="))
+            .map(str::to_string);
+        Some(Gateways {
+            plain: format!("127.0.0.1:{plain}"),
+            framed: Some(format!("127.0.0.1:{framed}")),
+            zk,
+            ready: Some(ready),
+            child: Some(child),
+        })
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or(0)
+}
+
+/// Runs HBase's Java client (`hbase-local/run --tool ARGS`, see `Tool.java`) with `stdin`, and
+/// returns the fields of its output lines that start with `tag` (the tag removed).
+pub fn java(args: &[&str], stdin: &str, tag: &str) -> Result<Vec<Vec<String>>, String> {
+    use std::io::Write;
+    let run = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("hbase-local/run");
+    let mut child = Command::new("bash")
+        .arg(run)
+        .arg("--tool")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("hbase-local/run: {e}"))?;
+    if let Some(mut input) = child.stdin.take() {
+        input
+            .write_all(stdin.as_bytes())
+            .map_err(|e| e.to_string())?;
+    }
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(format!("Tool {args:?} failed ({})", out.status));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.strip_prefix(tag))
+        .map(|l| l.split(' ').map(str::to_string).collect())
+        .collect())
+}
