@@ -244,6 +244,70 @@ fn report(label: &str, per_region: &[usize], rate: f64) {
     }
 }
 
+/// One design's line in a read report: ranges scanned, rows the scans returned, results.
+struct ReadLine {
+    design: &'static str,
+    /// The design's index in the counters (ts-led, salted, host-led).
+    table: usize,
+    ranges: usize,
+    touched: usize,
+    results: usize,
+}
+
+impl ReadLine {
+    fn new(
+        design: &'static str,
+        table: usize,
+        ranges: usize,
+        touched: usize,
+        results: usize,
+    ) -> Self {
+        ReadLine {
+            design,
+            table,
+            ranges,
+            touched,
+            results,
+        }
+    }
+}
+
+/// Each table's total read requests as HBase counts them.
+fn read_totals(observed: &[Vec<Observed>]) -> Vec<i64> {
+    observed
+        .iter()
+        .map(|t| t.iter().map(|r| r.reads.max(0)).sum())
+        .collect()
+}
+
+/// Prints a read report; with HBase's counters, the read requests each design's table counted
+/// during these reads (the last two readings of `counters`).
+fn print_reads(title: &str, lines: &[ReadLine], counters: &[Vec<i64>]) {
+    println!("\n== Read: {title}");
+    let hbase = match counters {
+        [.., before, after] => Some((before, after)),
+        _ => None,
+    };
+    print!(
+        "  {:<34} {:>7} {:>13} {:>8}",
+        "design", "ranges", "rows touched", "results"
+    );
+    if hbase.is_some() {
+        print!(" {:>16}", "HBase row reads");
+    }
+    println!();
+    for l in lines {
+        print!(
+            "  {:<34} {:>7} {:>13} {:>8}",
+            l.design, l.ranges, l.touched, l.results
+        );
+        if let Some((before, after)) = hbase {
+            print!(" {:>16}", after[l.table] - before[l.table]);
+        }
+        println!();
+    }
+}
+
 /// HBase's counts per region beside rowkey's prediction, then each region server's share.
 fn report_observed(label: &str, predicted: &[usize], observed: &[Observed]) {
     let total: i64 = observed.iter().map(|r| r.writes.max(0)).sum();
@@ -393,34 +457,52 @@ fn hbase(n: usize, regions: usize) -> Result<(), Box<dyn Error>> {
     }
     let suffix = format!("_{}", std::process::id());
     let zk = g.zk.clone();
-    let counted = move |name: &str| -> Result<Vec<Observed>, Box<dyn Error>> {
+    let counted = move |names: &[&str]| -> Result<Vec<Vec<Observed>>, Box<dyn Error>> {
         let Some(zk) = zk.as_deref() else {
             return Err("HBase's counters need ROWKEY_HBASE_ZK (ZooKeeper's host:port)".into());
         };
-        let table = format!("{name}{suffix}");
+        let tables: Vec<String> = names.iter().map(|n| format!("{n}{suffix}")).collect();
+        let mut args = vec!["region-writes", "--zk", zk];
+        for t in &tables {
+            args.extend(["--table", t.as_str()]);
+        }
         // Region servers report their counters to the master every second (the local HBase's
-        // setting): wait until the counts settle.
-        let mut last = -1i64;
+        // setting): read until two readings agree.
+        let mut last = None;
         let deadline = Instant::now() + std::time::Duration::from_secs(30);
         loop {
-            let rows = gateways::java(
-                &["region-writes", "--zk", zk, "--table", &table],
-                "",
-                "REGION ",
-            )?;
-            let regions: Vec<Observed> = rows
+            let rows = gateways::java(&args, "", "REGION ")?;
+            let per_table: Vec<Vec<Observed>> = tables
                 .iter()
-                .map(|f| Observed {
-                    server: f.get(3).cloned().unwrap_or_default(),
-                    writes: f.get(4).and_then(|w| w.parse().ok()).unwrap_or(-1),
+                .map(|t| {
+                    rows.iter()
+                        .filter(|f| f.first() == Some(t))
+                        .map(|f| {
+                            let count =
+                                |i: usize| f.get(i).and_then(|w| w.parse().ok()).unwrap_or(-1);
+                            Observed {
+                                server: f.get(3).cloned().unwrap_or_default(),
+                                writes: count(4),
+                                reads: count(5),
+                            }
+                        })
+                        .collect()
                 })
                 .collect();
-            let total: i64 = regions.iter().map(|r| r.writes.max(0)).sum();
-            if (total == last && total > 0) || Instant::now() > deadline {
-                return Ok(regions);
+            let totals: Vec<(i64, i64)> = per_table
+                .iter()
+                .map(|t| {
+                    (
+                        t.iter().map(|r| r.writes).sum(),
+                        t.iter().map(|r| r.reads).sum(),
+                    )
+                })
+                .collect();
+            if last.as_ref() == Some(&totals) || Instant::now() > deadline {
+                return Ok(per_table);
             }
-            last = total;
-            std::thread::sleep(std::time::Duration::from_millis(1500));
+            last = Some(totals);
+            std::thread::sleep(std::time::Duration::from_millis(1200));
         }
     };
     let plain = g.plain.clone();
@@ -442,14 +524,15 @@ fn hbase(_: usize, _: usize) -> Result<(), Box<dyn Error>> {
     Err("this build has no HBase support: run `cargo run --release --features hbase --example log_data -- --store hbase`".into())
 }
 
-/// One region's writes as HBase counts them, and the server holding it.
+/// One region's request counters as HBase counts them, and the server holding it.
 struct Observed {
     server: String,
     writes: i64,
+    reads: i64,
 }
 
-/// Reads HBase's own per-region counters for one design's table.
-type Observe<'a> = &'a dyn Fn(&str) -> Result<Vec<Observed>, Box<dyn Error>>;
+/// Reads HBase's own per-region counters for the named designs' tables.
+type Observe<'a> = &'a dyn Fn(&[&str]) -> Result<Vec<Vec<Observed>>, Box<dyn Error>>;
 
 #[cfg(not(feature = "bigtable"))]
 fn bigtable(_: usize, _: usize) -> Result<(), Box<dyn Error>> {
@@ -522,17 +605,26 @@ where
         &c,
         rc,
     );
+    // HBase's own counters, read before and after each group of reads: (writes, reads) per
+    // design, in TABLES order.
+    const TABLES: [&str; 3] = ["ts_lead", "salted", "host_lead"];
+    let mut counters = Vec::new();
     if let Some(observe) = observe {
         println!(
             "\n== Writes per region as HBase counts them (each region's write request counter)"
         );
-        for (label, name, predicted) in [
-            ("[timestamp][host][event]", "ts_lead", &a),
-            ("[salt][timestamp][host][event]", "salted", &b),
-            ("[host][reverse timestamp][event]", "host_lead", &c),
-        ] {
-            report_observed(label, predicted, &observe(name)?);
+        let observed = observe(&TABLES)?;
+        for ((label, predicted), regions) in [
+            ("[timestamp][host][event]", &a),
+            ("[salt][timestamp][host][event]", &b),
+            ("[host][reverse timestamp][event]", &c),
+        ]
+        .into_iter()
+        .zip(&observed)
+        {
+            report_observed(label, predicted, regions);
         }
+        counters.push(read_totals(&observed));
     }
 
     // Even split points taken from the data itself (ideal time ranges) only move the hotspot:
@@ -579,11 +671,7 @@ where
     // == Reads
     let t_end = T0 + n as u64 * STEP;
     let host = host_name(42);
-    println!("\n== Read: the latest 10 events of host {host}");
-    println!(
-        "  {:<34} {:>7} {:>13} {:>8}",
-        "design", "ranges", "rows touched", "results"
-    );
+    let mut lines: Vec<ReadLine> = Vec::new();
 
     let r = HostLead::scan().host(host.as_str()).ranges();
     let got: Vec<HostLead> = host_lead
@@ -591,13 +679,13 @@ where
         .take(10)
         .map(|x| x.map(|(k, _)| k))
         .collect::<Result<_, _>>()?;
-    println!(
-        "  {:<34} {:>7} {:>13} {:>8}",
+    lines.push(ReadLine::new(
         "[host][reverse ts][event]",
+        2,
         r.len(),
         host_lead.store().take(),
-        got.len()
-    );
+        got.len(),
+    ));
     let newest = got.first().map(|k| k.ts);
 
     let found = latest(ts_lead.store(), &TsLead::scan().ranges(), |k| {
@@ -606,13 +694,13 @@ where
             .filter(|e| e.host == host)
             .map(|e| e.ts)
     })?;
-    println!(
-        "  {:<34} {:>7} {:>13} {:>8}",
+    lines.push(ReadLine::new(
         "[timestamp][host][event]",
+        0,
         1,
         ts_lead.store().take(),
-        found.len()
-    );
+        found.len(),
+    ));
     assert_eq!(
         found.first().copied(),
         newest,
@@ -625,39 +713,43 @@ where
             .filter(|e| e.host == host)
             .map(|e| e.ts)
     })?;
-    println!(
-        "  {:<34} {:>7} {:>13} {:>8}",
+    lines.push(ReadLine::new(
         "[salt][timestamp][host][event]",
+        1,
         Salted::scan().ranges().len(),
         salted.store().take(),
-        found.len()
-    );
+        found.len(),
+    ));
     assert_eq!(found.first().copied(), newest);
+    if let Some(observe) = observe {
+        counters.push(read_totals(&observe(&TABLES)?));
+    }
+    print_reads(
+        &format!("the latest 10 events of host {host}"),
+        &lines,
+        &counters,
+    );
 
     let (w0, w1) = (t_end - 60_000, t_end);
-    println!("\n== Read: every event of the last minute, all hosts");
-    println!(
-        "  {:<34} {:>7} {:>13} {:>8}",
-        "design", "ranges", "rows touched", "results"
-    );
+    let mut lines: Vec<ReadLine> = Vec::new();
     let r = TsLead::scan().ts(w0..w1).ranges();
     let a_rows = ts_lead.scan(&r).count();
-    println!(
-        "  {:<34} {:>7} {:>13} {:>8}",
+    lines.push(ReadLine::new(
         "[timestamp][host][event]",
+        0,
         r.len(),
         ts_lead.store().take(),
-        a_rows
-    );
+        a_rows,
+    ));
     let r = Salted::scan().ts(w0..w1).ranges();
     let b_rows = salted.scan(&r).count();
-    println!(
-        "  {:<34} {:>7} {:>13} {:>8}",
+    lines.push(ReadLine::new(
         "[salt][timestamp][host][event]",
+        1,
         r.len(),
         salted.store().take(),
-        b_rows
-    );
+        b_rows,
+    ));
     let mut ranges = 0;
     let mut c_rows = 0;
     for h in 0..hosts {
@@ -668,16 +760,24 @@ where
         ranges += r.len();
         c_rows += host_lead.scan(&r).count();
     }
-    println!(
-        "  {:<34} {:>7} {:>13} {:>8}",
+    lines.push(ReadLine::new(
         "[host][reverse ts][event]",
+        2,
         ranges,
         host_lead.store().take(),
-        c_rows
-    );
+        c_rows,
+    ));
     assert!(
         a_rows == b_rows && b_rows == c_rows,
         "every design returns the same events"
+    );
+    if let Some(observe) = observe {
+        counters.push(read_totals(&observe(&TABLES)?));
+    }
+    print_reads(
+        "every event of the last minute, all hosts",
+        &lines,
+        &counters,
     );
 
     println!("\nThe salted design writes evenly and still reads a time window exactly, at the cost of one");

@@ -14,6 +14,8 @@ pub struct Gateways {
     pub framed: Option<String>,
     /// ZooKeeper's `host:port`, for HBase's Java client (`hbase-local/run --tool ...`).
     pub zk: Option<String>,
+    /// The local HBase's control port (fault injection: `abort-rs`, `start-rs`), `host:port`.
+    pub control: Option<String>,
     /// What the local HBase said when ready.
     pub ready: Option<String>,
     // The local HBase started here: it stops when its stdin, held here, closes (when this
@@ -40,6 +42,7 @@ impl Gateways {
                 plain,
                 framed: std::env::var("ROWKEY_HBASE_THRIFT_FRAMED").ok(),
                 zk: std::env::var("ROWKEY_HBASE_ZK").ok(),
+                control: std::env::var("ROWKEY_HBASE_CONTROL").ok(),
                 ready: None,
                 child: None,
             });
@@ -75,14 +78,19 @@ impl Gateways {
             }
         });
         let ready = rx.recv_timeout(Duration::from_secs(600)).ok()?;
-        let zk = ready
-            .split_whitespace()
-            .find_map(|w| w.strip_prefix("zk="))
-            .map(str::to_string);
+        let field = |name: &str| {
+            ready
+                .split_whitespace()
+                .find_map(|w| w.strip_prefix(name))
+                .map(str::to_string)
+        };
+        let zk = field("zk=");
+        let control = field("control=").map(|p| format!("127.0.0.1:{p}"));
         Some(Gateways {
             plain: format!("127.0.0.1:{plain}"),
             framed: Some(format!("127.0.0.1:{framed}")),
             zk,
+            control,
             ready: Some(ready),
             child: Some(child),
         })
@@ -124,4 +132,21 @@ pub fn java(args: &[&str], stdin: &str, tag: &str) -> Result<Vec<Vec<String>>, S
         .filter_map(|l| l.strip_prefix(tag))
         .map(|l| l.split(' ').map(str::to_string).collect())
         .collect())
+}
+
+/// Sends one command to the local HBase's control port and returns its reply line.
+pub fn control(addr: &str, command: &str) -> Result<String, String> {
+    use std::io::Write;
+    let mut s = std::net::TcpStream::connect(addr).map_err(|e| format!("control {addr}: {e}"))?;
+    s.set_read_timeout(Some(Duration::from_secs(120)))
+        .map_err(|e| e.to_string())?;
+    writeln!(s, "{command}").map_err(|e| e.to_string())?;
+    let mut line = String::new();
+    std::io::BufReader::new(s)
+        .read_line(&mut line)
+        .map_err(|e| e.to_string())?;
+    match line.trim().strip_prefix("OK") {
+        Some(rest) => Ok(rest.trim().to_string()),
+        None => Err(format!("control `{command}`: {}", line.trim())),
+    }
 }

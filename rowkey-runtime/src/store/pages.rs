@@ -12,6 +12,17 @@ use tokio::sync::mpsc;
 
 use super::{Row, RowStream};
 
+/// Rows in the first page of a range. Servers read a page ahead of the consumer (a scanner's
+/// caching, a ReadRows `rows_limit`), and the next page is requested while the consumer works
+/// through one, so a read that wants the first few rows (the latest 10 events) would cost the
+/// servers two whole pages; pages start small and grow (see [`grow`]) as a range proves long.
+pub(crate) const FIRST_PAGE_ROWS: usize = 128;
+
+/// The size of the page after one of `rows`: four times larger, up to `full`.
+pub(crate) fn grow(rows: usize, full: usize) -> usize {
+    rows.saturating_mul(4).min(full.max(1))
+}
+
 /// One page of a scan, or the error that ended it.
 pub(crate) type Page<E> = Result<Vec<Row>, E>;
 

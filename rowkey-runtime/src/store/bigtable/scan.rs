@@ -57,7 +57,9 @@ async fn read_pages(
         return;
     }
     let config = &store.inner.config;
-    let page_rows = config.page_rows.max(1);
+    let full_page = config.page_rows.max(1);
+    // Pages start small and grow (pages.rs): a short read costs the server a short read.
+    let mut page_rows = pages::FIRST_PAGE_ROWS.min(full_page);
     let mut cursor: Option<Vec<u8>> = None;
     loop {
         let page = store
@@ -83,6 +85,7 @@ async fn read_pages(
                 if !more {
                     return;
                 }
+                page_rows = pages::grow(page_rows, full_page);
             }
             Err(e) => {
                 let _ = tx.send(Err(e)).await;

@@ -2,7 +2,9 @@
 //! reads it page by page (`getScannerRows`), hands each page over through the shared one-slot
 //! page channel, and closes the scanner at the end, on error, or when the scan is dropped.
 //! A page that fails is read again from a new scanner that starts after the last row
-//! delivered (the old one is closed: its position is unknown once a reply is lost).
+//! delivered (the old one is closed: its position is unknown once a reply is lost). The first
+//! page of a range is small (128 rows) and pages grow fourfold to the configured size, so that
+//! short reads do not make the region servers read whole pages ahead.
 
 use tokio::sync::mpsc;
 
@@ -68,22 +70,27 @@ async fn read_pages(
         let _ = tx.send(Err(e)).await;
         return;
     }
-    let page_rows = i32::try_from(store.inner.config.page_rows.max(1)).unwrap_or(i32::MAX);
+    let full_page = store.inner.config.page_rows.clamp(1, i32::MAX as usize);
+    // Pages start small and grow (pages.rs); each growth reopens the scanner after the last
+    // row, since a scanner's caching (how far the region server reads ahead) is fixed when it
+    // opens.
+    let mut page_rows = pages::FIRST_PAGE_ROWS.min(full_page);
     let mut cursor: Option<Vec<u8>> = None;
     let mut scanner = Scanner::none(&store);
     let mut failures = 0u32;
     loop {
         let (start, stop, skip) = remaining(&range, cursor.as_deref(), reversed);
+        let n = i32::try_from(page_rows).unwrap_or(i32::MAX);
         let page = async {
             if scanner.id.is_none() {
                 scanner.id = Some(
                     store
-                        .open_scanner(&start, stop.as_deref(), page_rows, reversed)
+                        .open_scanner(&start, stop.as_deref(), n, reversed)
                         .await?,
                 );
             }
             let id = scanner.id.unwrap_or_default();
-            store.scanner_rows(id, page_rows).await
+            store.scanner_rows(id, n).await
         };
         let policy = &store.inner.config.retry;
         let page = match tokio::time::timeout(policy.attempt_timeout, page).await {
@@ -96,7 +103,7 @@ async fn read_pages(
         match page {
             Ok(mut rows) => {
                 failures = 0;
-                let done = rows.len() < page_rows as usize;
+                let done = rows.len() < page_rows;
                 if skip && cursor_matches(&rows, cursor.as_deref(), range.end(), reversed) {
                     rows.remove(0);
                 }
@@ -105,8 +112,9 @@ async fn read_pages(
                 if let Some((last, _)) = rows.last() {
                     cursor = Some(last.clone());
                 }
-                if done {
+                if done || page_rows < full_page {
                     scanner.close();
+                    page_rows = pages::grow(page_rows, full_page);
                 }
                 if !rows.is_empty() && tx.send(Ok(rows)).await.is_err() {
                     return;

@@ -81,13 +81,15 @@ public final class LocalHBase {
     // A second gateway with the other transport, for clients that must work with both.
     int secondPort = framedPort > 0 ? startGateway(clusterConf, framedPort, true) : -1;
 
+    int controlPort = startControl(util);
+
     String zk = clusterConf.get("hbase.zookeeper.quorum") + ":"
         + clusterConf.get("hbase.zookeeper.property.clientPort");
     long ms = (System.nanoTime() - t0) / 1_000_000;
     Runtime rt = Runtime.getRuntime();
     long heapMb = (rt.totalMemory() - rt.freeMemory()) >> 20;
     String line = "READY thrift=" + port + " zk=" + zk
-        + (secondPort > 0 ? " framed_thrift=" + secondPort : "")
+        + (secondPort > 0 ? " framed_thrift=" + secondPort : "") + " control=" + controlPort
         + " transport=" + (framed ? "framed" : "buffered") + " region_servers=" + regionServers
         + " start_ms=" + ms + " heap_used_mb=" + heapMb + " rss_mb=" + rssMb() + " pid="
         + ManagementFactory.getRuntimeMXBean().getPid();
@@ -166,6 +168,74 @@ public final class LocalHBase {
     serving.start();
     waitForPort(port, 60_000);
     return port;
+  }
+
+  /**
+   * A loopback control port for fault injection in tests, one command per line, one reply line:
+   * {@code abort-rs} aborts the live region server holding the most regions (a crash: its
+   * memstores are lost and its regions are recovered from the WAL elsewhere), replying
+   * {@code OK host:port}; {@code start-rs} starts a new region server and waits for it;
+   * {@code servers} replies with the live region servers.
+   */
+  private static int startControl(HBaseTestingUtility util) throws IOException {
+    java.net.ServerSocket server = new java.net.ServerSocket(0, 16,
+        java.net.InetAddress.getLoopbackAddress());
+    Thread t = new Thread(() -> {
+      while (true) {
+        try (java.net.Socket s = server.accept();
+            java.io.BufferedReader in = new java.io.BufferedReader(
+                new java.io.InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+            java.io.PrintWriter out = new java.io.PrintWriter(
+                new java.io.OutputStreamWriter(s.getOutputStream(), StandardCharsets.UTF_8), true)) {
+          for (String line = in.readLine(); line != null; line = in.readLine()) {
+            out.println(control(util, line.trim()));
+          }
+        } catch (Throwable e) {
+          System.err.println("control: " + e);
+        }
+      }
+    }, "control");
+    t.setDaemon(true);
+    t.start();
+    return server.getLocalPort();
+  }
+
+  private static String control(HBaseTestingUtility util, String command) {
+    try {
+      org.apache.hadoop.hbase.MiniHBaseCluster cluster = util.getMiniHBaseCluster();
+      java.util.List<org.apache.hadoop.hbase.util.JVMClusterUtil.RegionServerThread> live =
+          cluster.getLiveRegionServerThreads();
+      switch (command) {
+        case "servers": {
+          StringBuilder b = new StringBuilder("OK");
+          for (var rs : live) {
+            b.append(' ').append(rs.getRegionServer().getServerName().getAddress());
+          }
+          return b.toString();
+        }
+        case "abort-rs": {
+          int busiest = 0;
+          for (int i = 0; i < live.size(); i++) {
+            if (live.get(i).getRegionServer().getNumberOfOnlineRegions()
+                > live.get(busiest).getRegionServer().getNumberOfOnlineRegions()) {
+              busiest = i;
+            }
+          }
+          var rs = live.get(busiest).getRegionServer();
+          String name = rs.getServerName().getAddress().toString();
+          rs.abort("aborted by the rowkey test's control command");
+          return "OK " + name;
+        }
+        case "start-rs": {
+          var rs = cluster.startRegionServerAndWait(60_000);
+          return "OK " + rs.getRegionServer().getServerName().getAddress();
+        }
+        default:
+          return "ERR unknown command " + command;
+      }
+    } catch (Throwable e) {
+      return "ERR " + e;
+    }
   }
 
   /** The process's resident memory in MiB (Linux), or -1. */

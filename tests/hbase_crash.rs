@@ -1,0 +1,115 @@
+//! A region server crashes in the middle of a batch: every row the HBase store reported written
+//! is there once HBase has recovered the server's regions from its write-ahead log, and writing
+//! again exactly the rows it reported unwritten completes the table.
+//!
+//! In a test binary of its own, so that the crash cannot disturb the other HBase tests (cargo
+//! runs test binaries one after another). Uses the local HBase's control port
+//! (`ROWKEY_HBASE_CONTROL`, set by `.ci/run`) or a local HBase it starts itself; a new region
+//! server is started afterwards so the cluster is whole again.
+#![cfg(feature = "hbase")]
+
+#[path = "store_suite/net.rs"]
+mod net;
+
+#[path = "../hbase-local/gateways.rs"]
+mod gateways;
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use net::{numbered_rows, unique, Event};
+use rowkey::store::{HbaseConfig, HbaseStore, RetryPolicy, Store};
+use rowkey::RowKey;
+
+#[test]
+fn a_region_server_crash_mid_batch_loses_no_confirmed_row() {
+    let Some(g) = gateways::Gateways::from_env_or_start() else {
+        assert!(std::env::var_os("CI").is_none(), "no HBase");
+        eprintln!("SKIPPED: no HBase");
+        return;
+    };
+    let Some(control) = g.control.clone() else {
+        eprintln!("SKIPPED: no control port (ROWKEY_HBASE_CONTROL)");
+        return;
+    };
+    let name = unique("crash");
+    let direct = HbaseStore::with_config(HbaseConfig::new(&g.plain, &name, "d")).unwrap();
+    // Regions on every server, so the crash lands under the batch.
+    direct.create_table(&Event::split_points(16)).unwrap();
+    let mut cfg = HbaseConfig::new(&g.plain, &name, "d")
+        .retry(RetryPolicy::no_retries(Duration::from_secs(5)));
+    cfg.batch_rows = 500;
+    cfg.batch_concurrency = 1;
+    let writer = HbaseStore::with_config(cfg).unwrap();
+    // Keys spread over all regions: a salt-like first byte.
+    let rows: Vec<(Vec<u8>, Vec<u8>)> = numbered_rows(40_000, 3)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (k, v))| {
+            let mut key = vec![(i % 16) as u8];
+            key.extend(k);
+            (key, v)
+        })
+        .collect();
+
+    let crash = {
+        let control = control.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            gateways::control(&control, "abort-rs")
+        })
+    };
+    let t = Instant::now();
+    let outcome = writer.write_batch(&rows);
+    let aborted = crash.join().unwrap().unwrap();
+    eprintln!(
+        "aborted region server {aborted} during a {}-row batch ({:?})",
+        rows.len(),
+        t.elapsed()
+    );
+    let failed: BTreeSet<Vec<u8>> = match &outcome {
+        Ok(()) => BTreeSet::new(),
+        Err(e) => e.failed.iter().cloned().collect(),
+    };
+
+    // Once HBase has reassigned the dead server's regions (replaying its WAL), every row
+    // reported written is there.
+    let patient = HbaseConfig::new(&g.plain, &name, "d").retry(RetryPolicy {
+        max_attempts: 10,
+        attempt_timeout: Duration::from_secs(30),
+        ..RetryPolicy::default()
+    });
+    let reader = HbaseStore::with_config(patient).unwrap();
+    let stored: BTreeSet<Vec<u8>> = reader
+        .scan(&rowkey::KeyRange::new(&[], None))
+        .map(|r| r.unwrap().0)
+        .collect();
+    let lost: Vec<&Vec<u8>> = rows
+        .iter()
+        .map(|(k, _)| k)
+        .filter(|k| !failed.contains(*k) && !stored.contains(*k))
+        .collect();
+    assert!(
+        lost.is_empty(),
+        "{} confirmed rows lost, first {:?}",
+        lost.len(),
+        lost.first()
+    );
+    let retry: Vec<_> = rows
+        .iter()
+        .filter(|(k, _)| failed.contains(k))
+        .cloned()
+        .collect();
+    reader.write_batch(&retry).unwrap();
+    assert_eq!(
+        reader.scan(&rowkey::KeyRange::new(&[], None)).count(),
+        rows.len()
+    );
+    eprintln!(
+        "after the crash: {} rows reported unwritten ({} of them in fact stored), none lost",
+        failed.len(),
+        failed.iter().filter(|k| stored.contains(*k)).count()
+    );
+    let started = gateways::control(&control, "start-rs").unwrap();
+    eprintln!("started region server {started}");
+}
