@@ -29,6 +29,27 @@ struct Event<'a> {
     ts: u64,
 }
 
+/// The same key salted by xxh3 and by Java's hash (OpenTSDB's salt) instead of MD5.
+#[derive(RowKey)]
+struct EventXxh3<'a> {
+    #[salt(buckets = 16, hash = "xxh3")]
+    user_id: u64,
+    #[fixed(16)]
+    event_type: &'a str,
+    #[reverse_ts]
+    ts: u64,
+}
+
+#[derive(RowKey)]
+struct EventJava<'a> {
+    #[salt(buckets = 16, hash = "java")]
+    user_id: u64,
+    #[fixed(16)]
+    event_type: &'a str,
+    #[reverse_ts]
+    ts: u64,
+}
+
 /// The same fields without the salt, to show `to_bytes`'s allocation apart from MD5.
 #[derive(RowKey)]
 struct Unsalted<'a> {
@@ -478,6 +499,26 @@ fn benches(c: &mut Criterion) {
     g.bench_function("decode_checking_salt", |b| {
         run(b, || Event::decode(black_box(&key)).unwrap())
     });
+    let xxh3 = EventXxh3 {
+        user_id: ev.user_id,
+        event_type: ev.event_type,
+        ts: ev.ts,
+    };
+    g.bench_function("xxh3_salt", |b| run(b, || black_box(&xxh3).salt_bucket()));
+    g.bench_function("encode_with_xxh3", |b| {
+        let mut buf = [0u8; EventXxh3::MAX_LEN];
+        run(b, || black_box(&xxh3).encode_to_slice(&mut buf).unwrap())
+    });
+    let java = EventJava {
+        user_id: ev.user_id,
+        event_type: ev.event_type,
+        ts: ev.ts,
+    };
+    g.bench_function("java_salt", |b| run(b, || black_box(&java).salt_bucket()));
+    g.bench_function("encode_with_java", |b| {
+        let mut buf = [0u8; EventJava::MAX_LEN];
+        run(b, || black_box(&java).encode_to_slice(&mut buf).unwrap())
+    });
     g.finish();
 }
 
@@ -502,6 +543,10 @@ fn report() {
         ("salted", "md5_salt", "encode", "hand"),
         ("salted", "encode_with_md5", "encode", "hand"),
         ("salted", "decode_checking_salt", "decode", "hand"),
+        ("salted", "xxh3_salt", "encode", "hand"),
+        ("salted", "encode_with_xxh3", "encode", "hand"),
+        ("salted", "java_salt", "encode", "hand"),
+        ("salted", "encode_with_java", "encode", "hand"),
     ];
     println!(
         "\n{:<40} {:>10} {:>14}",

@@ -170,6 +170,37 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! ## Other salt strategies: `#[salt(buckets = N, hash = "...")]`
+//!
+//! The default is `hash = "md5"` (the bytes above). The others, for tables other systems
+//! read or for speed:
+//!
+//! | `hash` | salt byte |
+//! |---|---|
+//! | `"java"` | `abs(h % N)` where `h` is Java's `Arrays.hashCode` (start at 1, `h = 31 * h + b` over signed bytes, 32-bit wrapping) of the encoded fields up to F, and `%` is Java's truncating remainder: OpenTSDB's salt. Put it on the last field before the timestamp, as OpenTSDB does, so a series stays in one bucket |
+//! | `"phoenix"` | the same function over every byte after the salt byte: Apache Phoenix's `SaltingUtil.getSaltingByte`. Structs only; only a whole key decides the bucket, so every prefix scan fans out |
+//! | `"xxh3"` | `xxh3_64` (seed 0) of the encoded fields up to F, modulo N: spread only, ~5 ns against MD5's ~140 |
+//! | `"mod"` | the field's value modulo N, on a leading plain `u8`..`u64`: the guide's `timestamp % numBuckets` |
+//!
+//! A Phoenix table readable by Phoenix also needs Phoenix's own encodings of the columns after
+//! the salt byte (its `PDataType`s: a signed integer with its sign bit flipped, as rowkey's;
+//! `VARCHAR` ended by a single `0x00`, where rowkey escapes and ends text with `0x00 0x01`), so
+//! match rowkey's fields to Phoenix's column types before relying on it; the salt byte is the
+//! same either way. Split points, scans, explain and the schema data (`SaltSchema::hash`) work
+//! the same for every strategy. The JVM recomputes the `java` and `phoenix` bytes in
+//! `tests/hbase.rs` (Java's `Arrays.hashCode`, Phoenix's own `SaltingUtil`).
+//!
+//! ```
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey)]
+//! struct Point { metric: u32, #[salt(buckets = 20, hash = "java")] tags: String, #[timestamp] ts: u64 }
+//!
+//! let k = Point { metric: 1, tags: "cpu.user".into(), ts: 1_700_000_000_000 };
+//! assert_eq!(k.salt_bucket(), Some(12)); // Arrays.hashCode(...) == 243972372; 243972372 % 20
+//! assert_eq!(Point::SCHEMA.salt.unwrap().hash, "java");
+//! ```
+//!
 //! # `#[rowkey(key_limit = N)]`, `#[rowkey(allow_hotspot)]`
 //!
 //! On the struct. `key_limit` is the longest key the type may encode (default 32767, HBase's;

@@ -754,3 +754,82 @@ fn hbase_own_counters_show_the_timestamp_hotspot_and_the_salted_spread() {
     eprintln!("the first 10 rows of a {n}-row range: HBase counted {read} row reads");
     assert!(read <= 128 + 512, "{read} rows read for 10");
 }
+
+#[test]
+fn java_and_phoenix_salts_equal_the_jvm_and_phoenix_own_code() {
+    // Needs only the JVM (hbase-local's Tool), not the cluster.
+    if hbase().is_none() {
+        return;
+    }
+    #[derive(RowKey)]
+    struct Tsdb {
+        metric: u32,
+        #[salt(buckets = 20, hash = "java")]
+        tag: String,
+        #[timestamp]
+        ts: u64,
+    }
+    #[derive(RowKey)]
+    struct Phoenix {
+        #[salt(buckets = 16, hash = "phoenix")]
+        tenant: u32,
+        id: String,
+    }
+    let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let tsdb: Vec<Vec<u8>> = (0..300)
+        .map(|i| {
+            let tag: String = (0..(next() % 12))
+                .map(|_| char::from(b'a' + (next() % 26) as u8))
+                .collect();
+            Tsdb {
+                metric: next() as u32,
+                tag: if i % 7 == 0 { "é\u{0}ß".into() } else { tag },
+                ts: next() >> 1,
+            }
+            .to_bytes()
+            .unwrap()
+            .to_vec()
+        })
+        .collect();
+    // The salted bytes: everything between the salt byte and the 8-byte timestamp.
+    let input: String = tsdb
+        .iter()
+        .map(|k| hex(&k[1..k.len() - 8]) + "\n")
+        .collect();
+    let jvm = java(&["java-hash", "--buckets", "20"], &input, "JH ");
+    assert_eq!(jvm.len(), tsdb.len());
+    for (line, k) in jvm.iter().zip(&tsdb) {
+        assert_eq!(line[2], k[0].to_string(), "OpenTSDB's salt of {}", hex(k));
+    }
+    let phoenix: Vec<Vec<u8>> = (0..300)
+        .map(|_| {
+            let id: String = (0..(next() % 20))
+                .map(|_| char::from((next() % 0x7f) as u8 + 1))
+                .collect();
+            Phoenix {
+                tenant: next() as u32,
+                id,
+            }
+            .to_bytes()
+            .unwrap()
+            .to_vec()
+        })
+        .collect();
+    let input: String = phoenix.iter().map(|k| hex(&k[1..]) + "\n").collect();
+    let real = java(&["phoenix-salt", "--buckets", "16"], &input, "PHX ");
+    assert_eq!(real.len(), phoenix.len());
+    for (line, k) in real.iter().zip(&phoenix) {
+        assert_eq!(
+            line[1],
+            k[0].to_string(),
+            "SaltingUtil.getSaltingByte of {}",
+            hex(k)
+        );
+    }
+}

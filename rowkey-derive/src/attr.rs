@@ -22,10 +22,65 @@ pub struct Located<T> {
     pub value: T,
 }
 
+/// A salt strategy, `#[salt(buckets = N, hash = "...")]`; the runtime's `SaltHash` by name.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SaltHash {
+    Md5,
+    Java,
+    Phoenix,
+    Xxh3,
+    Mod,
+}
+
+impl SaltHash {
+    pub const ALL: [SaltHash; 5] = [
+        SaltHash::Md5,
+        SaltHash::Java,
+        SaltHash::Phoenix,
+        SaltHash::Xxh3,
+        SaltHash::Mod,
+    ];
+
+    /// The name in the attribute, the runtime's `SaltHash` variant name and the schema data.
+    pub fn name(self) -> &'static str {
+        match self {
+            SaltHash::Md5 => "md5",
+            SaltHash::Java => "java",
+            SaltHash::Phoenix => "phoenix",
+            SaltHash::Xxh3 => "xxh3",
+            SaltHash::Mod => "mod",
+        }
+    }
+
+    /// The runtime's variant name.
+    pub fn variant(self) -> &'static str {
+        match self {
+            SaltHash::Md5 => "Md5",
+            SaltHash::Java => "Java",
+            SaltHash::Phoenix => "Phoenix",
+            SaltHash::Xxh3 => "Xxh3",
+            SaltHash::Mod => "Mod",
+        }
+    }
+
+    /// How the layout docs write the salt byte's formula over `fields`.
+    pub fn formula(self, fields: &str, buckets: u16) -> String {
+        match self {
+            SaltHash::Md5 => format!("md5({fields}) % {buckets}"),
+            SaltHash::Java => format!("abs(java_hash({fields}) % {buckets})"),
+            SaltHash::Phoenix => format!("abs(java_hash(whole key) % {buckets})"),
+            SaltHash::Xxh3 => format!("xxh3({fields}) % {buckets}"),
+            SaltHash::Mod => format!("{fields} % {buckets}"),
+        }
+    }
+}
+
 /// Every rowkey attribute a field can carry.
 #[derive(Default)]
 pub struct FieldAttrs {
     pub salt: Option<Located<u16>>,
+    /// `hash = "..."` inside `#[salt(...)]`, when written (MD5 otherwise).
+    pub salt_hash: Option<Located<SaltHash>>,
     pub fixed: Option<Located<usize>>,
     pub max_len: Option<Located<usize>>,
     pub hash: Option<Located<usize>>,
@@ -197,8 +252,15 @@ impl FieldAttrs {
             };
             match name.as_str() {
                 SALT => {
-                    if let Some(buckets) = parse_salt(cx, attr) {
-                        out.rendered.push(format!("salt(buckets = {})", buckets.value));
+                    let (buckets, hash) = parse_salt(cx, attr);
+                    if let Some(buckets) = buckets {
+                        out.rendered.push(match hash {
+                            Some(h) => format!("salt(buckets = {}, hash = \"{}\")", buckets.value, h.value.name()),
+                            None => format!("salt(buckets = {})", buckets.value),
+                        });
+                        if out.salt.is_none() {
+                            out.salt_hash = hash;
+                        }
                         set(cx, &mut out.salt, Located { span, ..buckets }, SALT, span);
                     }
                 }
@@ -249,16 +311,18 @@ impl FieldAttrs {
     }
 }
 
-/// `#[salt(buckets = N)]`, N in 2..=256.
-fn parse_salt(cx: &Ctxt, attr: &Attribute) -> Option<Located<u16>> {
+/// `#[salt(buckets = N)]`, N in 2..=256, optionally `hash = "md5" | "java" | "phoenix" |
+/// "xxh3" | "mod"`.
+fn parse_salt(cx: &Ctxt, attr: &Attribute) -> (Option<Located<u16>>, Option<Located<SaltHash>>) {
     if let Meta::Path(p) = &attr.meta {
         cx.error(
             p,
             "`salt` needs the number of buckets: `#[salt(buckets = 16)]`",
         );
-        return None;
+        return (None, None);
     }
     let mut buckets = None;
+    let mut hash = None;
     let mut seen = false;
     let res = attr.parse_nested_meta(|meta| {
         if meta.path.is_ident(BUCKETS) {
@@ -278,18 +342,46 @@ fn parse_salt(cx: &Ctxt, attr: &Attribute) -> Option<Located<u16>> {
                 );
             }
             Ok(())
+        } else if meta.path.is_ident(HASH) {
+            let lit: syn::LitStr = meta.value()?.parse()?;
+            let name = lit.value();
+            match SaltHash::ALL.into_iter().find(|h| h.name() == name) {
+                Some(h) => set(
+                    cx,
+                    &mut hash,
+                    Located {
+                        span: lit.span(),
+                        value_span: lit.span(),
+                        value: h,
+                    },
+                    HASH,
+                    meta.path.span(),
+                ),
+                None => cx.error_at(
+                    lit.span(),
+                    format_args!(
+                        "unknown salt hash `{name}`: expected one of {}",
+                        SaltHash::ALL
+                            .iter()
+                            .map(|h| format!("`\"{}\"`", h.name()))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ),
+            }
+            Ok(())
         } else {
             Err(unknown_key(
                 &meta,
                 SALT,
-                &[BUCKETS],
-                ", e.g. `#[salt(buckets = 16)]`",
+                &[BUCKETS, HASH],
+                ", e.g. `#[salt(buckets = 16)]` or `#[salt(buckets = 16, hash = \"java\")]`",
             ))
         }
     });
     if let Err(e) = res {
         cx.syn_error(e);
-        return None;
+        return (None, None);
     }
     if !seen {
         cx.error(
@@ -297,7 +389,7 @@ fn parse_salt(cx: &Ctxt, attr: &Attribute) -> Option<Located<u16>> {
             "`salt` needs the number of buckets: `#[salt(buckets = 16)]`",
         );
     }
-    buckets
+    (buckets, hash)
 }
 
 /// `#[hash(md5)]` or `#[hash(md5, len = N)]`, N in 1..=16; the value is the digest length.

@@ -32,10 +32,12 @@ pub struct RecordType<'a> {
     pub prefix: Vec<&'a Ident>,
 }
 
-/// The salt byte: a hash of fields `0..=field` modulo `buckets`.
+/// The salt byte: a hash of fields `0..=field` modulo `buckets` (for `phoenix`, `field` is the
+/// last field: the whole key is hashed).
 pub struct Salt {
     pub field: usize,
     pub buckets: u16,
+    pub hash: crate::attr::SaltHash,
 }
 
 pub struct KeyField<'a> {
@@ -138,9 +140,22 @@ impl<'a> Key<'a> {
         let lead = input.lead_fields();
         let fields: Vec<KeyField<'a>> = lead.iter().map(|f| lower(krate, f)).collect();
         let salt = lead.iter().enumerate().find_map(|(i, f)| {
-            f.attrs.salt.map(|s| Salt {
-                field: i,
-                buckets: s.value,
+            f.attrs.salt.map(|s| {
+                let hash = f
+                    .attrs
+                    .salt_hash
+                    .map_or(crate::attr::SaltHash::Md5, |h| h.value);
+                Salt {
+                    // Phoenix hashes every byte after the salt byte (validation refuses it on
+                    // an enum, whose record types differ after the prefix).
+                    field: if hash == crate::attr::SaltHash::Phoenix {
+                        lead.len() - 1
+                    } else {
+                        i
+                    },
+                    buckets: s.value,
+                    hash,
+                }
             })
         });
         let variants = input.variants.as_ref().map(|vs| {

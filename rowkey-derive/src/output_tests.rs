@@ -183,6 +183,22 @@ fn readme_event() {
 }
 
 #[test]
+fn opentsdb_salt() {
+    check(
+        "opentsdb_salt",
+        quote::quote! {
+            struct Point {
+                metric: u32,
+                #[salt(buckets = 20, hash = "java")]
+                tags: String,
+                #[timestamp]
+                ts: u64,
+            }
+        },
+    );
+}
+
+#[test]
 fn borrowed_key() {
     check(
         "borrowed",

@@ -40,7 +40,63 @@ pub fn check(cx: &Ctxt, input: &Input) {
             }
         }
     }
+    check_salt_strategy(cx, input);
     check_hotspot(cx, input);
+}
+
+/// The rules of the salt strategies that constrain the key: `phoenix` hashes the whole key
+/// after the salt byte, which only a struct has (an enum's record types differ after their
+/// tag); `mod` takes the bucket from one plain unsigned integer, the key's first field.
+fn check_salt_strategy(cx: &Ctxt, input: &Input) {
+    use crate::attr::SaltHash;
+    let fields: Vec<&Field> = match &input.variants {
+        None => input.fields.iter().collect(),
+        Some(vs) => vs.iter().flat_map(|v| v.fields.iter()).collect(),
+    };
+    for (i, f) in fields.iter().enumerate() {
+        let Some(hash) = f.attrs.salt_hash else {
+            continue;
+        };
+        match hash.value {
+            SaltHash::Phoenix if input.variants.is_some() => cx.error_at(
+                hash.value_span,
+                "`hash = \"phoenix\"` hashes the whole key after the salt byte, and an enum's record types differ after their tag, so one record's bucket could not be found from the entity prefix; use `hash = \"java\"` (the same function over the salted prefix)",
+            ),
+            SaltHash::Mod => {
+                let first = input
+                    .lead_fields()
+                    .first()
+                    .is_some_and(|lead| lead.ident == f.ident)
+                    && (input.variants.is_some() || i == 0);
+                if !first {
+                    cx.error_at(
+                        hash.value_span,
+                        format_args!(
+                            "`hash = \"mod\"` takes the bucket from one field's value (`{} % buckets`): put it on the key's first field",
+                            f.ident
+                        ),
+                    );
+                }
+                let unsigned = matches!(f.class, TyClass::Int { signed: false, width } if width <= 8);
+                let a = &f.attrs;
+                let transformed = a.desc.is_some()
+                    || a.reverse_ts.is_some()
+                    || a.reverse.is_some()
+                    || a.hash.is_some()
+                    || a.fixed.is_some();
+                if !unsigned || transformed {
+                    cx.error_at(
+                        hash.value_span,
+                        format_args!(
+                            "`hash = \"mod\"` needs a plain unsigned integer (`u8`, `u16`, `u32` or `u64`, written as such, without `desc`, `reverse_ts`, `reverse`, `hash` or `fixed`): the bucket is its value modulo the buckets; `{}` is not one",
+                            f.ident
+                        ),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Every record type carries an explicit, unique `#[tag(N)]`: tags are stored in every key, so

@@ -8,7 +8,6 @@ use crate::codec::CodecDecode;
 use crate::fmt::binary;
 use crate::hashed::Hashed;
 use crate::schema::{Order, Schema};
-use crate::sink::{Md5Sink, Sink};
 use crate::source::{Reader, Source};
 
 /// How a decoded field value is shown by `explain`.
@@ -233,14 +232,16 @@ impl<'de> Explainer<'de> {
         }
         if let (Some(found), Some(end), Some(salt)) = (self.salt, self.salted_end, self.schema.salt)
         {
-            let mut h = Md5Sink::new();
-            h.put(self.bytes.get(1..end).unwrap_or(&[]));
-            let expected = crate::salt::bucket(&h.finish(), salt.buckets);
+            let hash =
+                crate::salt::SaltHash::from_name(salt.hash).unwrap_or(crate::salt::SaltHash::Md5);
+            let expected =
+                crate::salt::bucket_of(hash, self.bytes.get(1..end).unwrap_or(&[]), salt.buckets);
             if let Some(row) = self.rows.first_mut() {
                 if expected == found {
                     let _ = write!(
                         row[3],
-                        ", matches md5({}) % {}",
+                        ", matches {}({}) % {}",
+                        salt.hash,
                         salt.fields.join(", "),
                         salt.buckets
                     );

@@ -45,6 +45,9 @@ pub trait RowKey: Encode + Sized {
 
     #[doc(hidden)]
     const __SALT_BUCKETS: u16;
+    /// The salt strategy (`#[salt(hash = "...")]`); MD5 unless the key says otherwise.
+    #[doc(hidden)]
+    const __SALT_HASH: crate::salt::SaltHash = crate::salt::SaltHash::Md5;
     #[doc(hidden)]
     const __LIMIT: usize;
     #[doc(hidden)]
@@ -60,17 +63,40 @@ pub trait RowKey: Encode + Sized {
         crate::split::split_points(Self::SCHEMA, regions)
     }
 
-    /// The salt bucket this key lands in, or `None` for an unsalted key: the first 8 bytes of
-    /// the MD5 of the encoded fields up to and including the salted one, big-endian, modulo
-    /// the number of buckets.
+    /// The salt bucket this key lands in, or `None` for an unsalted key: by default the first
+    /// 8 bytes of the MD5 of the encoded fields up to and including the salted one,
+    /// big-endian, modulo the number of buckets; the key's `#[salt(hash = "...")]` strategy
+    /// otherwise (see the attribute's documentation).
     #[inline]
     fn salt_bucket(&self) -> Option<u8> {
-        if Self::__SALT_BUCKETS == 0 {
+        use crate::salt::{JavaHashSink, ModSink, SaltHash, Xxh3Sink};
+        let n = Self::__SALT_BUCKETS;
+        if n == 0 {
             return None;
         }
-        let mut h = Md5Sink::new();
-        self.__write_head(&mut h);
-        Some(crate::salt::bucket(&h.finish(), Self::__SALT_BUCKETS))
+        // A constant: one arm survives.
+        Some(match Self::__SALT_HASH {
+            SaltHash::Md5 => {
+                let mut h = Md5Sink::new();
+                self.__write_head(&mut h);
+                crate::salt::bucket(&h.finish(), n)
+            }
+            SaltHash::Java | SaltHash::Phoenix => {
+                let mut h = JavaHashSink::new();
+                self.__write_head(&mut h);
+                h.bucket(n)
+            }
+            SaltHash::Xxh3 => {
+                let mut h = Xxh3Sink::new();
+                self.__write_head(&mut h);
+                h.bucket(n)
+            }
+            SaltHash::Mod => {
+                let mut h = ModSink::new();
+                self.__write_head(&mut h);
+                h.bucket(n)
+            }
+        })
     }
 
     /// The number of bytes `encode_*` writes for this key. For a value that cannot be encoded

@@ -45,6 +45,7 @@ pub mod __private {
     pub use crate::field::{Decode, Encode};
     pub use crate::generated::{field, read, read_tag, sum, unknown_tag, width, with_offsets};
     pub use crate::key::RowKey;
+    pub use crate::salt::SaltHash;
     pub use crate::scan::{
         ranges as scan_ranges, CloneIf, CloneOf, KeyRanges, ScanArg, ScanBuf, ScanRange, ScanState,
         ScanValue, WriteScan,

@@ -80,7 +80,7 @@ pub enum Order {
 pub struct SaltSchema {
     /// The number of buckets (2..=256): the salt byte is below it.
     pub buckets: u16,
-    /// The hash: `md5`.
+    /// The salt strategy: `md5` (the default), `java`, `phoenix`, `xxh3` or `mod`.
     pub hash: &'static str,
     /// The fields hashed to choose the bucket: every field up to and including the salted one.
     pub fields: &'static [&'static str],

@@ -53,9 +53,8 @@ pub fn layout_doc(key: &Key) -> String {
             .map(|f| format!("`{}`", super::name(f.ident)))
             .collect();
         out.push_str(&format!(
-            "| {row} | salt | `u8` | 1 | md5({}) % {} | bucket |\n",
-            names.join(", "),
-            s.buckets
+            "| {row} | salt | `u8` | 1 | {} | bucket |\n",
+            s.hash.formula(&names.join(", "), s.buckets)
         ));
         row += 1;
     }
@@ -204,6 +203,8 @@ struct Salting<'a> {
     buckets: u16,
     /// The field after which the salt bucket is known, if this builder writes it.
     salt_field: Option<usize>,
+    /// The salt strategy.
+    hash: crate::attr::SaltHash,
 }
 
 /// What comes before a builder's own fields.
@@ -273,7 +274,12 @@ fn builder(
         let codec = codec_ty(f);
         let arg = &args[i];
         let salt_known = if salting.salt_field == Some(i) {
-            quote!(__rowkey_st.salt_known();)
+            if salting.hash == crate::attr::SaltHash::Md5 {
+                quote!(__rowkey_st.salt_known();)
+            } else {
+                let v = format_ident!("{}", salting.hash.variant());
+                quote!(__rowkey_st.salt_known_by(#p::SaltHash::#v);)
+            }
         } else {
             quote!()
         };
@@ -399,6 +405,10 @@ pub fn expand(key: &Key) -> TokenStream {
     let scan = format_ident!("{}Scan", ident);
     let (impl_generics, ty_generics, where_clause) = key.generics.split_for_impl();
     let buckets = key.salt.as_ref().map_or(0u16, |s| s.buckets);
+    let hash = key
+        .salt
+        .as_ref()
+        .map_or(crate::attr::SaltHash::Md5, |s| s.hash);
     // The key type with `'static` for its lifetimes, to name its constants in the builders.
     let statics = key.generics.lifetimes().map(|_| quote!('static));
     let key_ty = if key.generics.params.is_empty() {
@@ -416,11 +426,13 @@ pub fn expand(key: &Key) -> TokenStream {
         krate: key.krate,
         buckets,
         salt_field: key.salt.as_ref().map(|s| s.field),
+        hash,
     };
     let record_salting = Salting {
         krate: key.krate,
         buckets,
         salt_field: None,
+        hash,
     };
     let prefix_steps = steps(&scan, &key.fields, &main_salting);
     let k = key.fields.len();

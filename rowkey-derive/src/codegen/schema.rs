@@ -59,11 +59,20 @@ pub fn expand(key: &Key) -> TokenStream {
         let vfields = field_schemas(key.krate, &v.fields, start, 0);
         quote!(#p::VariantSchema { name: #vname, tag: #tag, fields: &#vfields })
     });
+    // Only a strategy other than the default is spelled out (MD5 keys expand as before).
+    let salt_hash = match &key.salt {
+        Some(s) if s.hash != crate::attr::SaltHash::Md5 => {
+            let v = quote::format_ident!("{}", s.hash.variant());
+            quote!(const __SALT_HASH: #p::SaltHash = #p::SaltHash::#v;)
+        }
+        _ => quote!(),
+    };
     let salt = match &key.salt {
         Some(s) => {
             let names = key.fields[..=s.field].iter().map(|f| super::name(f.ident));
             let b = s.buckets;
-            quote!(#p::Some(#p::SaltSchema { buckets: #b, hash: "md5", fields: &[#(#names),*] }))
+            let hash = s.hash.name();
+            quote!(#p::Some(#p::SaltSchema { buckets: #b, hash: #hash, fields: &[#(#names),*] }))
         }
         None => quote!(#p::None),
     };
@@ -116,6 +125,7 @@ pub fn expand(key: &Key) -> TokenStream {
                 allow_hotspot: #allow_hotspot,
             };
             const __SALT_BUCKETS: #p::u16 = #buckets;
+            #salt_hash
             const __LIMIT: #p::usize = #limit;
 
             #[inline(always)]

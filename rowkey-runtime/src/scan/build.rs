@@ -162,12 +162,19 @@ impl<const BUCKETS: u16, B: ScanBuf> ScanState<BUCKETS, B> {
         ok
     }
 
-    /// Called after the salted field is fixed: the prefix now decides the bucket.
+    /// Called after the salted field is fixed: the prefix now decides the bucket (MD5).
     #[inline]
     pub fn salt_known(&mut self) {
         let mut h = Md5Sink::new();
         h.put(self.start.bytes().get(1..).unwrap_or(&[]));
         self.bucket = Some(crate::salt::bucket(&h.finish(), BUCKETS));
+    }
+
+    /// [`ScanState::salt_known`] for a key salted by another strategy.
+    #[inline]
+    pub fn salt_known_by(&mut self, hash: crate::salt::SaltHash) {
+        let prefix = self.start.bytes().get(1..).unwrap_or(&[]);
+        self.bucket = Some(crate::salt::bucket_of(hash, prefix, BUCKETS));
     }
 
     /// Writes the bounds on the next field (logical bounds, swapped for a descending codec);

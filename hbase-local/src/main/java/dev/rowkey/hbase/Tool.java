@@ -48,6 +48,10 @@ import org.apache.hadoop.hbase.util.Bytes;
  *     java-counter (Increment of 5, three times) in d:v
  * binary   (reads hex strings on stdin) per line: BIN hex toStringBinary(bytes)
  * reverse-ts  (reads decimal longs on stdin) per line: REV ts hex(Bytes.toBytes(Long.MAX_VALUE - ts))
+ * java-hash --buckets N  (reads hex strings on stdin) per line:
+ *     JH hex Arrays.hashCode(bytes) Math.abs(hash % N)   (OpenTSDB's salt of the salted bytes)
+ * phoenix-salt --buckets N  (reads hex strings: the key after its salt byte) per line:
+ *     PHX hex SaltingUtil.getSaltingByte(bytes, 0, length, N)   (Apache Phoenix's own code)
  * bench --zk HOST:PORT --table T --keys FILE   (FILE: one key in hex per line)
  *     creates T pre-split as the splits on stdin (hex, one per line; empty input: no splits),
  *     writes every key with a 16-byte value through a BufferedMutator, scans it back with
@@ -82,6 +86,23 @@ public final class Tool {
           out.println("REV " + ts + " " + Bytes.toHex(Bytes.toBytes(Long.MAX_VALUE - ts)));
         }
         break;
+      case "java-hash": {
+        int n = Integer.parseInt(opts.get("--buckets").get(0));
+        for (String line : stdinLines()) {
+          int h = java.util.Arrays.hashCode(Bytes.fromHex(line));
+          out.println("JH " + line + " " + h + " " + Math.abs(h % n));
+        }
+        break;
+      }
+      case "phoenix-salt": {
+        int n = Integer.parseInt(opts.get("--buckets").get(0));
+        for (String line : stdinLines()) {
+          byte[] b = Bytes.fromHex(line);
+          out.println("PHX " + line + " "
+              + org.apache.phoenix.schema.SaltingUtil.getSaltingByte(b, 0, b.length, n));
+        }
+        break;
+      }
       case "region-writes":
         try (Connection c = connect(opts)) {
           regionWrites(c, opts.get("--table"), out);

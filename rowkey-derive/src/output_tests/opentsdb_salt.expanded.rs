@@ -1,0 +1,462 @@
+/**The typed scan builder of [`Point`], from [`Point::scan`]: fix fields in key order (`metric`, `tags`, `ts`), optionally end with a range on the next one, then call `ranges()`.
+
+`STEP` counts the fields fixed so far; a field out of order has no method at that step.
+
+# Layout of `Point`
+
+| # | field | type | width | encoding | order |
+|---|---|---|---|---|---|
+| 0 | salt | `u8` | 1 | abs(java_hash(`metric`, `tags`) % 20) | bucket |
+| 1 | `metric` | `u32` | 4 | natural | ascending |
+| 2 | `tags` | `String` | variable | `#[salt(buckets = 20, hash = "java")]` | ascending |
+| 3 | `ts` | `u64` | 8 | `#[timestamp]` | ascending |
+*/
+#[allow(non_camel_case_types, non_snake_case)]
+struct PointScan<'scan, const STEP: ::rowkey::__private::usize> {
+    __rowkey_f_metric: ::rowkey::__private::Option<u32>,
+    __rowkey_f_tags: ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+    __rowkey_f_ts: ::rowkey::__private::Option<u64>,
+    __rowkey_lt: ::rowkey::__private::PhantomData<&'scan ()>,
+}
+#[automatically_derived]
+impl<'scan, const STEP: ::rowkey::__private::usize> ::core::clone::Clone
+for PointScan<'scan, STEP>
+where
+    ::rowkey::__private::CloneIf<
+        'scan,
+        ::rowkey::__private::Option<u32>,
+    >: ::rowkey::__private::CloneOf<::rowkey::__private::Option<u32>>,
+    ::rowkey::__private::CloneIf<
+        'scan,
+        ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+    >: ::rowkey::__private::CloneOf<
+        ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+    >,
+    ::rowkey::__private::CloneIf<
+        'scan,
+        ::rowkey::__private::Option<u64>,
+    >: ::rowkey::__private::CloneOf<::rowkey::__private::Option<u64>>,
+{
+    #[inline]
+    fn clone(&self) -> Self {
+        PointScan {
+            __rowkey_f_metric: <::rowkey::__private::CloneIf<
+                'scan,
+                ::rowkey::__private::Option<u32>,
+            > as ::rowkey::__private::CloneOf<
+                ::rowkey::__private::Option<u32>,
+            >>::clone_of(&self.__rowkey_f_metric),
+            __rowkey_f_tags: <::rowkey::__private::CloneIf<
+                'scan,
+                ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+            > as ::rowkey::__private::CloneOf<
+                ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+            >>::clone_of(&self.__rowkey_f_tags),
+            __rowkey_f_ts: <::rowkey::__private::CloneIf<
+                'scan,
+                ::rowkey::__private::Option<u64>,
+            > as ::rowkey::__private::CloneOf<
+                ::rowkey::__private::Option<u64>,
+            >>::clone_of(&self.__rowkey_f_ts),
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
+}
+#[automatically_derived]
+impl<'scan, const STEP: ::rowkey::__private::usize> PointScan<'scan, STEP> {
+    /// The key ranges of every key whose leading fields are the ones fixed so far, in
+    /// key order.
+    #[inline]
+    #[must_use]
+    pub fn ranges(self) -> ::rowkey::__private::KeyRanges {
+        ::rowkey::__private::scan_ranges::<20u16, Self>(&self)
+    }
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_new() -> Self {
+        PointScan {
+            __rowkey_f_metric: ::rowkey::__private::None,
+            __rowkey_f_tags: ::rowkey::__private::None,
+            __rowkey_f_ts: ::rowkey::__private::None,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
+    /// The same values, at step `NEXT`.
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_step<const NEXT: ::rowkey::__private::usize>(
+        self,
+    ) -> PointScan<'scan, NEXT> {
+        PointScan {
+            __rowkey_f_metric: self.__rowkey_f_metric,
+            __rowkey_f_tags: self.__rowkey_f_tags,
+            __rowkey_f_ts: self.__rowkey_f_ts,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
+}
+#[automatically_derived]
+#[doc(hidden)]
+impl<'scan, const STEP: ::rowkey::__private::usize> ::rowkey::__private::WriteScan<20u16>
+for PointScan<'scan, STEP> {
+    const MAX_LEN: ::rowkey::__private::usize = <Point as ::rowkey::__private::RowKey>::MAX_LEN;
+    /// Writes the values given, in key order; `false` if the scan stops before the
+    /// last field (the steps set them in order, so the first unset one ends it).
+    #[inline(always)]
+    fn write<__RowkeyBuf: ::rowkey::__private::ScanBuf>(
+        &self,
+        __rowkey_st: &mut ::rowkey::__private::ScanState<20u16, __RowkeyBuf>,
+    ) -> ::rowkey::__private::bool {
+        match &self.__rowkey_f_metric {
+            ::rowkey::__private::Some(__rowkey_v) => {
+                if !__rowkey_st.eq::<::rowkey::__private::Natural, u32>(__rowkey_v) {
+                    return false;
+                }
+            }
+            ::rowkey::__private::None => return false,
+        }
+        match &self.__rowkey_f_tags {
+            ::rowkey::__private::Some(__rowkey_v) => {
+                if !__rowkey_st
+                    .eq::<
+                        ::rowkey::__private::Natural,
+                        &'scan ::core::primitive::str,
+                    >(__rowkey_v)
+                {
+                    return false;
+                }
+            }
+            ::rowkey::__private::None => return false,
+        }
+        __rowkey_st.salt_known_by(::rowkey::__private::SaltHash::Java);
+        match &self.__rowkey_f_ts {
+            ::rowkey::__private::Some(__rowkey_v) => {
+                if !__rowkey_st.eq::<::rowkey::__private::Natural, u64>(__rowkey_v) {
+                    return false;
+                }
+            }
+            ::rowkey::__private::None => return false,
+        }
+        true
+    }
+}
+#[automatically_derived]
+impl<'scan> PointScan<'scan, 0usize> {
+    ///Fixes `metric` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+    #[inline]
+    #[must_use]
+    pub fn metric<__RowkeyArg: ::rowkey::__private::ScanArg<u32>>(
+        self,
+        arg: __RowkeyArg,
+    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+        u32,
+    >>::Out<
+        PointScan<'scan, 1usize>,
+        ::rowkey::__private::ScanRange<Self, ::rowkey::__private::Natural, u32, 20u16>,
+    > {
+        ::rowkey::__private::ScanArg::dispatch(
+            arg,
+            self,
+            |__rowkey_s: Self, __rowkey_v: u32| {
+                let mut __rowkey_next = __rowkey_s.__rowkey_step::<1usize>();
+                __rowkey_next.__rowkey_f_metric = ::rowkey::__private::Some(__rowkey_v);
+                __rowkey_next
+            },
+            ::rowkey::__private::ScanRange::__new,
+        )
+    }
+}
+#[automatically_derived]
+impl<'scan> PointScan<'scan, 1usize> {
+    ///Fixes `tags` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+    #[inline]
+    #[must_use]
+    pub fn tags<
+        __RowkeyArg: ::rowkey::__private::ScanArg<&'scan ::core::primitive::str>,
+    >(
+        self,
+        arg: __RowkeyArg,
+    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+        &'scan ::core::primitive::str,
+    >>::Out<
+        PointScan<'scan, 2usize>,
+        ::rowkey::__private::ScanRange<
+            Self,
+            ::rowkey::__private::Natural,
+            &'scan ::core::primitive::str,
+            20u16,
+        >,
+    > {
+        ::rowkey::__private::ScanArg::dispatch(
+            arg,
+            self,
+            |__rowkey_s: Self, __rowkey_v: &'scan ::core::primitive::str| {
+                let mut __rowkey_next = __rowkey_s.__rowkey_step::<2usize>();
+                __rowkey_next.__rowkey_f_tags = ::rowkey::__private::Some(__rowkey_v);
+                __rowkey_next
+            },
+            ::rowkey::__private::ScanRange::__new,
+        )
+    }
+}
+#[automatically_derived]
+impl<'scan> PointScan<'scan, 2usize> {
+    ///Fixes `ts` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+    #[inline]
+    #[must_use]
+    pub fn ts<__RowkeyArg: ::rowkey::__private::ScanArg<u64>>(
+        self,
+        arg: __RowkeyArg,
+    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+        u64,
+    >>::Out<
+        PointScan<'scan, 3usize>,
+        ::rowkey::__private::ScanRange<Self, ::rowkey::__private::Natural, u64, 20u16>,
+    > {
+        ::rowkey::__private::ScanArg::dispatch(
+            arg,
+            self,
+            |__rowkey_s: Self, __rowkey_v: u64| {
+                let mut __rowkey_next = __rowkey_s.__rowkey_step::<3usize>();
+                __rowkey_next.__rowkey_f_ts = ::rowkey::__private::Some(__rowkey_v);
+                __rowkey_next
+            },
+            ::rowkey::__private::ScanRange::__new,
+        )
+    }
+}
+#[automatically_derived]
+impl Point {
+    ///Starts a prefix scan of `Point` keys. With no field fixed, `ranges()` covers the whole table (one range per salt bucket, 20). The key's layout is in [`PointScan`]'s docs.
+    #[inline]
+    #[must_use]
+    fn scan<'__rowkey_a>() -> PointScan<'__rowkey_a, 0> {
+        PointScan::__rowkey_new()
+    }
+}
+::rowkey::__private::__scan_arg! {
+    [] Point, Point => | s | s;
+}
+#[doc(hidden)]
+const _: () = {
+    #[automatically_derived]
+    impl ::rowkey::__private::Encode for Point {
+        const FIXED_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::sum(
+            &[
+                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    u32,
+                >>::FIXED_WIDTH,
+                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    String,
+                >>::FIXED_WIDTH,
+                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    u64,
+                >>::FIXED_WIDTH,
+            ],
+        );
+        const MAX_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::sum(
+            &[
+                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    u32,
+                >>::MAX_WIDTH,
+                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    String,
+                >>::MAX_WIDTH,
+                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    u64,
+                >>::MAX_WIDTH,
+            ],
+        );
+        const ENCODING: &'static ::rowkey::__private::str = "nested key `Point`";
+        const NESTED: ::rowkey::__private::Option<
+            &'static ::rowkey::__private::Schema,
+        > = ::rowkey::__private::Some(<Self as ::rowkey::__private::RowKey>::SCHEMA);
+        const DOMAIN: ::rowkey::__private::Domain = <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+            u32,
+        >>::DOMAIN;
+        #[inline]
+        fn encoded_width(
+            &self,
+        ) -> ::rowkey::__private::Result<
+            ::rowkey::__private::usize,
+            ::rowkey::__private::EncodeError,
+        > {
+            let mut __rowkey_n = 0usize;
+            let Self {
+                metric: __rowkey_f_metric,
+                tags: __rowkey_f_tags,
+                ts: __rowkey_f_ts,
+                ..
+            } = self;
+            __rowkey_n = ::rowkey::__private::width::<
+                ::rowkey::__private::Natural,
+                u32,
+            >(__rowkey_f_metric, __rowkey_n, "metric")?;
+            __rowkey_n = ::rowkey::__private::width::<
+                ::rowkey::__private::Natural,
+                String,
+            >(__rowkey_f_tags, __rowkey_n, "tags")?;
+            __rowkey_n = ::rowkey::__private::width::<
+                ::rowkey::__private::Natural,
+                u64,
+            >(__rowkey_f_ts, __rowkey_n, "ts")?;
+            ::rowkey::__private::Ok(__rowkey_n)
+        }
+        #[inline]
+        fn write<__RowkeySink: ::rowkey::__private::Sink>(
+            &self,
+            __rowkey_sink: &mut __RowkeySink,
+        ) {
+            ::rowkey::__private::RowKey::__write_head(self, __rowkey_sink);
+            ::rowkey::__private::RowKey::__write_tail(self, __rowkey_sink);
+        }
+    }
+    #[automatically_derived]
+    impl<'__rowkey_de> ::rowkey::__private::Decode<'__rowkey_de> for Point {
+        #[inline]
+        fn read<__RowkeySrc: ::rowkey::__private::Source<'__rowkey_de>>(
+            __rowkey_src: &mut __RowkeySrc,
+        ) -> ::rowkey::__private::Result<Self, ::rowkey::__private::DecodeError> {
+            ::rowkey::__private::Ok(Self {
+                metric: ::rowkey::__private::read::<
+                    ::rowkey::__private::Natural,
+                    u32,
+                    _,
+                >(__rowkey_src, "metric")?,
+                tags: ::rowkey::__private::read::<
+                    ::rowkey::__private::Natural,
+                    String,
+                    _,
+                >(__rowkey_src, "tags")?,
+                ts: ::rowkey::__private::read::<
+                    ::rowkey::__private::Natural,
+                    u64,
+                    _,
+                >(__rowkey_src, "ts")?,
+            })
+        }
+    }
+    #[automatically_derived]
+    impl ::rowkey::__private::RowKey for Point {
+        const MAX_LEN: ::rowkey::__private::usize = ::rowkey::__private::max_len(
+            true,
+            <Self as ::rowkey::__private::Encode>::MAX_WIDTH,
+            32767usize,
+        );
+        const FIXED_LEN: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
+            ::rowkey::__private::Some(1usize),
+            <Self as ::rowkey::__private::Encode>::FIXED_WIDTH,
+        );
+        const SCHEMA: &'static ::rowkey::__private::Schema = &::rowkey::__private::Schema {
+            name: "Point",
+            fields: &::rowkey::__private::with_offsets(
+                [
+                    ::rowkey::__private::field::<
+                        ::rowkey::__private::Natural,
+                        u32,
+                    >("metric", "u32", &[], true),
+                    ::rowkey::__private::field::<
+                        ::rowkey::__private::Natural,
+                        String,
+                    >("tags", "String", &["salt(buckets = 20, hash = \"java\")"], true),
+                    ::rowkey::__private::field::<
+                        ::rowkey::__private::Natural,
+                        u64,
+                    >("ts", "u64", &["timestamp"], false),
+                ],
+                ::rowkey::__private::Some(1usize),
+            ),
+            variants: &[],
+            salt: ::rowkey::__private::Some(::rowkey::__private::SaltSchema {
+                buckets: 20u16,
+                hash: "java",
+                fields: &["metric", "tags"],
+            }),
+            fixed_len: <Self as ::rowkey::__private::RowKey>::FIXED_LEN,
+            max_len: <Self as ::rowkey::__private::RowKey>::MAX_LEN,
+            limit: 32767usize,
+            allow_hotspot: false,
+        };
+        const __SALT_BUCKETS: ::rowkey::__private::u16 = 20u16;
+        const __SALT_HASH: ::rowkey::__private::SaltHash = ::rowkey::__private::SaltHash::Java;
+        const __LIMIT: ::rowkey::__private::usize = 32767usize;
+        #[inline(always)]
+        fn __write_head<__RowkeySink: ::rowkey::__private::Sink>(
+            &self,
+            __rowkey_sink: &mut __RowkeySink,
+        ) {
+            let Self { metric: __rowkey_f_metric, tags: __rowkey_f_tags, .. } = self;
+            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                u32,
+            >>::write(__rowkey_f_metric, __rowkey_sink);
+            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                String,
+            >>::write(__rowkey_f_tags, __rowkey_sink);
+        }
+        #[inline(always)]
+        fn __write_tail<__RowkeySink: ::rowkey::__private::Sink>(
+            &self,
+            __rowkey_sink: &mut __RowkeySink,
+        ) {
+            let Self { ts: __rowkey_f_ts, .. } = self;
+            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                u64,
+            >>::write(__rowkey_f_ts, __rowkey_sink);
+        }
+    }
+    const _: () = {
+        if let ::rowkey::__private::Some(__rowkey_len) = <Point as ::rowkey::__private::RowKey>::FIXED_LEN {
+            if __rowkey_len > 32767usize {
+                ::core::panic!(
+                    "every `Point` key is longer than its key limit of 32767 bytes; shorten the fields or raise `#[rowkey(key_limit = N)]`"
+                );
+            }
+        }
+    };
+    #[automatically_derived]
+    impl Point {
+        ///Explains a `Point` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
+        #[must_use]
+        fn explain<'__rowkey_de>(
+            bytes: &'__rowkey_de [::core::primitive::u8],
+        ) -> ::std::string::String {
+            let mut __rowkey_ex = ::rowkey::__private::Explainer::new(
+                bytes,
+                <Self as ::rowkey::__private::RowKey>::SCHEMA,
+            );
+            __rowkey_ex.field::<::rowkey::__private::Natural, u32>();
+            __rowkey_ex
+                .field::<
+                    ::rowkey::__private::Natural,
+                    ::std::borrow::Cow<'__rowkey_de, ::core::primitive::str>,
+                >();
+            __rowkey_ex.field::<::rowkey::__private::Natural, u64>();
+            __rowkey_ex.finish()
+        }
+    }
+    #[automatically_derived]
+    impl ::rowkey::__private::Explain for Point {
+        fn explain(&self, __rowkey_out: &mut ::std::string::String) {
+            let Self {
+                metric: __rowkey_f_metric,
+                tags: __rowkey_f_tags,
+                ts: __rowkey_f_ts,
+                ..
+            } = self;
+            __rowkey_out.push_str("Point { ");
+            __rowkey_out.push_str("metric: ");
+            <u32 as ::rowkey::__private::Explain>::explain(
+                __rowkey_f_metric,
+                __rowkey_out,
+            );
+            __rowkey_out.push_str(", tags: ");
+            <String as ::rowkey::__private::Explain>::explain(
+                __rowkey_f_tags,
+                __rowkey_out,
+            );
+            __rowkey_out.push_str(", ts: ");
+            <u64 as ::rowkey::__private::Explain>::explain(__rowkey_f_ts, __rowkey_out);
+            __rowkey_out.push_str(" }");
+        }
+    }
+};
