@@ -201,6 +201,24 @@
 //! assert_eq!(Point::SCHEMA.salt.unwrap().hash, "java");
 //! ```
 //!
+//! # `#[rowkey(fingerprint = 0x...)]`
+//!
+//! On the type: pins [`RowKey::FINGERPRINT`](crate::RowKey::FINGERPRINT), a hash of everything
+//! that decides the stored bytes (field order, type classes and encodings, salt strategy,
+//! buckets and salted fields, record tags; not names, docs, derive order, `#[timestamp]`,
+//! `key_limit` or `max_len` bounds). When the type changes so that stored keys would read
+//! differently, the build fails at this attribute with the new value and the layout. Each key's
+//! rustdoc shows its value.
+//!
+//! ```
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey)]
+//! #[rowkey(fingerprint = 0x898d96efa4e1a6fc)]
+//! struct Event { #[salt(buckets = 16)] user_id: u64, #[fixed(16)] event_type: String, #[reverse_ts] ts: u64 }
+//! assert_eq!(Event::FINGERPRINT, 0x898d96efa4e1a6fc);
+//! ```
+//!
 //! # `#[rowkey(key_limit = N)]`, `#[rowkey(allow_hotspot)]`
 //!
 //! On the struct. `key_limit` is the longest key the type may encode (default 32767, HBase's;

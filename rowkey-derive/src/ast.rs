@@ -135,7 +135,7 @@ impl TyClass {
     }
 }
 
-fn last_segment(ty: &Type) -> Option<&syn::PathSegment> {
+pub fn last_segment(ty: &Type) -> Option<&syn::PathSegment> {
     match ty {
         Type::Path(p) if p.qself.is_none() => p.path.segments.last(),
         Type::Group(g) => last_segment(&g.elem),
@@ -144,7 +144,7 @@ fn last_segment(ty: &Type) -> Option<&syn::PathSegment> {
     }
 }
 
-fn generic_types(seg: &syn::PathSegment) -> Vec<&Type> {
+pub fn generic_types(seg: &syn::PathSegment) -> Vec<&Type> {
     match &seg.arguments {
         PathArguments::AngleBracketed(a) => a
             .args

@@ -104,6 +104,8 @@ pub struct ContainerAttrs {
     /// `crate = "path"`: where the generated code finds `rowkey` when the dependency is
     /// renamed or re-exported (as serde's `#[serde(crate = "...")]`).
     pub crate_path: Option<syn::Path>,
+    /// `fingerprint = 0x...`: the layout fingerprint the key must keep.
+    pub fingerprint: Option<Located<u64>>,
 }
 
 /// Records `value` into `slot`, or reports a duplicate at the second occurrence.
@@ -475,6 +477,7 @@ impl ContainerAttrs {
             allow_hotspot: None,
             prefix: None,
             crate_path: None,
+            fingerprint: None,
         };
         for attr in attrs {
             let path = attr.path();
@@ -509,6 +512,26 @@ impl ContainerAttrs {
                             ALLOW_HOTSPOT,
                             meta.path.span(),
                         );
+                        Ok(())
+                    } else if meta.path.is_ident(FINGERPRINT) {
+                        let lit: LitInt = meta.value()?.parse()?;
+                        match lit.base10_parse::<u64>() {
+                            Ok(v) => set(
+                                cx,
+                                &mut out.fingerprint,
+                                Located {
+                                    span: meta.path.span(),
+                                    value_span: lit.span(),
+                                    value: v,
+                                },
+                                FINGERPRINT,
+                                meta.path.span(),
+                            ),
+                            Err(_) => cx.error(
+                                &lit,
+                                "expected the key's 64-bit fingerprint, e.g. `#[rowkey(fingerprint = 0x1234_5678_9abc_def0)]` (the value is in the key's docs and `RowKey::FINGERPRINT`)",
+                            ),
+                        }
                         Ok(())
                     } else if meta.path.is_ident(CRATE) {
                         let lit: syn::LitStr = meta.value()?.parse()?;

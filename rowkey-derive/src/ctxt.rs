@@ -29,6 +29,11 @@ impl Ctxt {
         self.push(syn::Error::new(span, msg));
     }
 
+    /// Whether any error has been recorded so far.
+    pub fn has_errors(&self) -> bool {
+        self.errors.borrow().as_ref().is_some_and(|e| !e.is_empty())
+    }
+
     /// Records an error produced by syn's parsers.
     pub fn syn_error(&self, err: syn::Error) {
         self.push(err);

@@ -64,6 +64,7 @@ pub fn expand(input: &DeriveInput, krate: crate::codegen::Krate, error: syn::Err
                     limit: 0,
                     allow_hotspot: false,
                 };
+                const FINGERPRINT: #p::u64 = 0;
                 const __SALT_BUCKETS: #p::u16 = 0;
                 const __LIMIT: #p::usize = 0;
                 fn __write_head<__RowkeySink: #p::Sink>(&self, _: &mut __RowkeySink) {

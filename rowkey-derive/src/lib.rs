@@ -12,6 +12,7 @@ mod attr;
 mod codegen;
 mod ctxt;
 mod fallback;
+mod fingerprint;
 mod model;
 mod symbol;
 mod validate;

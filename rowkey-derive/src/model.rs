@@ -20,6 +20,8 @@ pub struct Key<'a> {
     /// Where the deprecated `#[rowkey(max_len = N)]` spelling was used, if it was.
     pub deprecated_max_len: Option<proc_macro2::Span>,
     pub allow_hotspot: bool,
+    /// `RowKey::FINGERPRINT` (see `fingerprint.rs`).
+    pub fingerprint: u64,
 }
 
 /// One record type of an enum key: `[prefix][tag][fields]`.
@@ -184,6 +186,7 @@ impl<'a> Key<'a> {
             limit: input.attrs.limit(),
             deprecated_max_len: input.attrs.deprecated_max_len,
             allow_hotspot: input.attrs.allow_hotspot.is_some(),
+            fingerprint: crate::fingerprint::fnv1a(&crate::fingerprint::describe(input)),
         }
     }
 

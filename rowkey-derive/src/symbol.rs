@@ -44,8 +44,10 @@ pub const ALLOW_HOTSPOT: &str = "allow_hotspot";
 pub const PREFIX: &str = "prefix";
 /// `#[rowkey(crate = "path")]`.
 pub const CRATE: &str = "crate";
+/// `#[rowkey(fingerprint = 0x...)]`: the pinned layout fingerprint.
+pub const FINGERPRINT: &str = "fingerprint";
 /// The keys `#[rowkey(...)]` accepts.
-pub const CONTAINER_KEYS: &[&str] = &[KEY_LIMIT, ALLOW_HOTSPOT, PREFIX, CRATE];
+pub const CONTAINER_KEYS: &[&str] = &[KEY_LIMIT, ALLOW_HOTSPOT, PREFIX, CRATE, FINGERPRINT];
 
 #[cfg(test)]
 mod tests {

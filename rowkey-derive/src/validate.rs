@@ -42,6 +42,30 @@ pub fn check(cx: &Ctxt, input: &Input) {
     }
     check_salt_strategy(cx, input);
     check_hotspot(cx, input);
+    check_fingerprint(cx, input);
+}
+
+/// A pinned `#[rowkey(fingerprint = ...)]` must equal the layout's: otherwise a change to the
+/// type would change the bytes of keys already stored.
+fn check_fingerprint(cx: &Ctxt, input: &Input) {
+    let Some(pinned) = input.attrs.fingerprint else {
+        return;
+    };
+    // Only meaningful once the rest is valid: errors elsewhere already describe the layout.
+    if cx.has_errors() {
+        return;
+    }
+    let layout = crate::fingerprint::describe(input);
+    let now = crate::fingerprint::fnv1a(&layout);
+    if now != pinned.value {
+        cx.error_at(
+            pinned.value_span,
+            format_args!(
+                "the byte layout of `{}` changed: its fingerprint is now {now:#018x}, pinned {:#018x}. Keys already stored under the pinned layout would no longer decode or sort as before. The layout now: {layout}. Undo the change (field order, types, encodings, salt, tags), or, for a new table or after a migration, pin {now:#018x}",
+                input.ident, pinned.value
+            ),
+        );
+    }
 }
 
 /// The rules of the salt strategies that constrain the key: `phoenix` hashes the whole key

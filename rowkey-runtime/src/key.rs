@@ -43,6 +43,14 @@ pub trait RowKey: Encode + Sized {
     /// The key's layout as data.
     const SCHEMA: &'static Schema;
 
+    /// A 64-bit fingerprint of everything that decides this type's stored bytes: field order,
+    /// each field's encoding (its type class and attributes), the salt strategy, buckets and
+    /// salted fields, record tags. Not names, docs, derive order, `key_limit` or `max_len`
+    /// bounds. Pin it with `#[rowkey(fingerprint = 0x...)]`: a change to the type that would
+    /// alter stored bytes then fails the build, at the attribute, with the new value and the
+    /// layout. Stable across platforms and compiler versions (64-bit FNV-1a of a versioned
+    /// description).
+    const FINGERPRINT: u64;
     #[doc(hidden)]
     const __SALT_BUCKETS: u16;
     /// The salt strategy (`#[salt(hash = "...")]`); MD5 unless the key says otherwise.

@@ -60,6 +60,6 @@ pub mod __private {
     pub use core::marker::PhantomData;
     pub use core::ops::Bound;
     pub use core::option::Option::{self, None, Some};
-    pub use core::primitive::{bool, str, u16, u8, usize};
+    pub use core::primitive::{bool, str, u16, u64, u8, usize};
     pub use core::result::Result::{self, Err, Ok};
 }

@@ -112,6 +112,11 @@ pub fn layout_doc(key: &Key) -> String {
             ));
         }
     }
+    out.push_str(&format!(
+        "\nLayout fingerprint: `{:#018x}` (`RowKey::FINGERPRINT`; pin it with \
+         `#[rowkey(fingerprint = {:#018x})]` so that a change to the stored bytes fails the build).\n",
+        key.fingerprint, key.fingerprint
+    ));
     out
 }
 

@@ -59,6 +59,7 @@ pub fn expand(key: &Key) -> TokenStream {
         let vfields = field_schemas(key.krate, &v.fields, start, 0);
         quote!(#p::VariantSchema { name: #vname, tag: #tag, fields: &#vfields })
     });
+    let fingerprint = proc_macro2::Literal::u64_suffixed(key.fingerprint);
     // Only a strategy other than the default is spelled out (MD5 keys expand as before).
     let salt_hash = match &key.salt {
         Some(s) if s.hash != crate::attr::SaltHash::Md5 => {
@@ -124,6 +125,7 @@ pub fn expand(key: &Key) -> TokenStream {
                 limit: #limit,
                 allow_hotspot: #allow_hotspot,
             };
+            const FINGERPRINT: #p::u64 = #fingerprint;
             const __SALT_BUCKETS: #p::u16 = #buckets;
             #salt_hash
             const __LIMIT: #p::usize = #limit;

@@ -9,6 +9,8 @@
 | 0 | `at` | `u64` | 8 | `#[timestamp]` | ascending |
 | 1 | `inner` | `Inner` | variable | natural | ascending |
 | 2 | `flag` | `Option<bool>` | variable | natural | ascending |
+
+Layout fingerprint: `0x1b06b3d15eec7302` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0x1b06b3d15eec7302)]` so that a change to the stored bytes fails the build).
 */
 #[allow(non_camel_case_types, non_snake_case)]
 struct OuterScan<'scan, const STEP: ::rowkey::__private::usize> {
@@ -364,6 +366,7 @@ const _: () = {
             limit: 32767usize,
             allow_hotspot: true,
         };
+        const FINGERPRINT: ::rowkey::__private::u64 = 1947441600706409218u64;
         const __SALT_BUCKETS: ::rowkey::__private::u16 = 0u16;
         const __LIMIT: ::rowkey::__private::usize = 32767usize;
         #[inline(always)]

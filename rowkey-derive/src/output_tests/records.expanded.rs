@@ -13,6 +13,8 @@
 `Customer` (tag 1) then: nothing
 
 `Order` (tag 2) then: `note: String`
+
+Layout fingerprint: `0xbf496597f79465cb` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0xbf496597f79465cb)]` so that a change to the stored bytes fails the build).
 */
 #[allow(non_camel_case_types, non_snake_case)]
 struct CustomerRowScan<'scan, const STEP: ::rowkey::__private::usize> {
@@ -639,6 +641,7 @@ const _: () = {
             limit: 32767usize,
             allow_hotspot: false,
         };
+        const FINGERPRINT: ::rowkey::__private::u64 = 13783659837912278475u64;
         const __SALT_BUCKETS: ::rowkey::__private::u16 = 8u16;
         const __LIMIT: ::rowkey::__private::usize = 32767usize;
         #[inline(always)]

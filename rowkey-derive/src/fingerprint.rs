@@ -1,0 +1,172 @@
+//! `RowKey::FINGERPRINT`: a hash of everything that decides a key's stored bytes (field order,
+//! each field's encoding as its type class and attributes give it, the salt strategy, buckets
+//! and salted fields, record tags) and of nothing else (names, docs, derive order, `#[timestamp]`,
+//! `key_limit`, `max_len` bounds, text owned or borrowed). `#[rowkey(fingerprint = 0x...)]`
+//! pins it: a change that would alter stored bytes fails the build at the attribute.
+//!
+//! The description is versioned text hashed with 64-bit FNV-1a: stable across platforms and
+//! compiler versions (std's hashers are not), so a pinned value holds as long as the layout.
+
+use quote::ToTokens;
+
+use crate::ast::{classify, generic_types, last_segment, Field, Input, TyClass};
+use crate::attr::SaltHash;
+
+/// The layout the fingerprint covers, in words, one part per line element.
+pub fn describe(input: &Input) -> String {
+    let mut parts = vec!["rowkey-layout-v1".to_string()];
+    let lead = input.lead_fields();
+    if let Some((i, f)) = lead
+        .iter()
+        .enumerate()
+        .find(|(_, f)| f.attrs.salt.is_some())
+    {
+        let hash = f.attrs.salt_hash.map_or(SaltHash::Md5, |h| h.value);
+        let buckets = f.attrs.salt.map_or(0, |s| s.value);
+        let salted = if hash == SaltHash::Phoenix {
+            "the whole key".to_string()
+        } else {
+            format!("fields 0..={i}")
+        };
+        parts.push(format!("salt {} % {buckets} over {salted}", hash.name()));
+    }
+    for (i, f) in lead.iter().enumerate() {
+        parts.push(format!("{i}: {}", field(f)));
+    }
+    if let Some(variants) = &input.variants {
+        let mut vs: Vec<_> = variants.iter().collect();
+        vs.sort_by_key(|v| v.tag.map_or(0, |t| t.value));
+        for v in vs {
+            let fields: Vec<String> = v.fields[lead.len().min(v.fields.len())..]
+                .iter()
+                .map(field)
+                .collect();
+            parts.push(format!(
+                "tag {}: [{}]",
+                v.tag.map_or(0, |t| t.value),
+                fields.join(", ")
+            ));
+        }
+    }
+    parts.join("; ")
+}
+
+/// One field: its value class and its encoding.
+fn field(f: &Field) -> String {
+    let a = &f.attrs;
+    let encoding = if let Some(n) = a.fixed {
+        format!("fixed({})", n.value)
+    } else if let Some(n) = a.hash {
+        format!("md5[..{}]", n.value)
+    } else if a.reverse_ts.is_some() {
+        "reverse_ts".into()
+    } else if a.reverse.is_some() {
+        "reverse".into()
+    } else {
+        // `max_len(N)` bounds values but writes the natural bytes.
+        "natural".into()
+    };
+    let desc = if a.desc.is_some() { " desc" } else { "" };
+    format!("{} {encoding}{desc}", class(f.ty, f.class))
+}
+
+/// A type by the bytes its values encode to.
+fn class(ty: &syn::Type, c: TyClass) -> String {
+    match c {
+        TyClass::Int { signed, width } => {
+            format!("{}{}", if signed { "i" } else { "u" }, width * 8)
+        }
+        TyClass::Bool => "bool".into(),
+        TyClass::Float { width } => format!("f{}", width * 8),
+        TyClass::Text { .. } => "text".into(),
+        TyClass::Bytes { .. } => "bytes".into(),
+        TyClass::ByteArray { len: Some(n) } => format!("[u8; {n}]"),
+        TyClass::Option => {
+            let inner = last_segment(ty).and_then(|s| generic_types(s).first().copied());
+            match inner {
+                Some(t) => format!("option({})", class(t, classify(t))),
+                None => format!("option({})", tokens(ty)),
+            }
+        }
+        _ => format!("type({})", tokens(ty)),
+    }
+}
+
+fn tokens(ty: &syn::Type) -> String {
+    ty.to_token_stream().to_string().replace(' ', "")
+}
+
+/// 64-bit FNV-1a.
+pub fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fp(input: syn::DeriveInput) -> (u64, String) {
+        let cx = crate::ctxt::Ctxt::new();
+        let ast = crate::ast::Input::from_syn(&cx, &input).unwrap();
+        let d = describe(&ast);
+        cx.check().unwrap();
+        (fnv1a(&d), d)
+    }
+
+    #[test]
+    fn what_keeps_the_bytes_keeps_the_fingerprint() {
+        let base = fp(syn::parse_quote! {
+            struct E { #[salt(buckets = 16)] user: u64, #[fixed(16)] kind: String, #[reverse_ts] ts: u64 }
+        });
+        // Renamed fields and type, docs, other derives, a borrowed text, #[timestamp]-free.
+        let same = fp(syn::parse_quote! {
+            /// Docs.
+            #[derive(Debug)]
+            struct Renamed<'a> {
+                /// The user.
+                #[salt(buckets = 16)] uid: u64,
+                #[fixed(16)] event_kind: &'a str,
+                #[reverse_ts] at: u64,
+            }
+        });
+        assert_eq!(base.0, same.0, "{} vs {}", base.1, same.1);
+        for changed in [
+            fp(
+                syn::parse_quote! { struct E { #[salt(buckets = 8)] user: u64, #[fixed(16)] kind: String, #[reverse_ts] ts: u64 } },
+            ),
+            fp(
+                syn::parse_quote! { struct E { #[salt(buckets = 16, hash = "xxh3")] user: u64, #[fixed(16)] kind: String, #[reverse_ts] ts: u64 } },
+            ),
+            fp(
+                syn::parse_quote! { struct E { #[salt(buckets = 16)] user: u32, #[fixed(16)] kind: String, #[reverse_ts] ts: u64 } },
+            ),
+            fp(
+                syn::parse_quote! { struct E { #[salt(buckets = 16)] user: u64, #[fixed(12)] kind: String, #[reverse_ts] ts: u64 } },
+            ),
+            fp(
+                syn::parse_quote! { struct E { #[salt(buckets = 16)] user: u64, kind: String, #[reverse_ts] ts: u64 } },
+            ),
+            fp(
+                syn::parse_quote! { struct E { #[salt(buckets = 16)] user: u64, #[fixed(16)] kind: String, ts: u64 } },
+            ),
+            fp(
+                syn::parse_quote! { struct E { #[salt(buckets = 16)] user: u64, #[reverse_ts] ts: u64, #[fixed(16)] kind: String } },
+            ),
+            fp(
+                syn::parse_quote! { struct E { user: u64, #[salt(buckets = 16)] #[fixed(16)] kind: String, #[reverse_ts] ts: u64 } },
+            ),
+        ] {
+            assert_ne!(base.0, changed.0, "{}", changed.1);
+        }
+    }
+
+    #[test]
+    fn fnv1a_is_the_published_function() {
+        // FNV-1a 64 test vectors (Fowler, Noll, Vo).
+        assert_eq!(fnv1a(""), 0xcbf29ce484222325);
+        assert_eq!(fnv1a("a"), 0xaf63dc4c8601ec8c);
+        assert_eq!(fnv1a("foobar"), 0x85944171f73967e8);
+    }
+}
