@@ -48,7 +48,7 @@ pub use rowkey_derive::RowKey;
 // hashed fields, and the `fmt`, `split` and `store` modules.
 pub use rowkey_runtime::{
     bytes, fmt, split, store, Decode, DecodeError, DecodeErrorKind, Encode, EncodeError,
-    EncodeErrorKind, FieldSchema, HashInput, Hashed, KeyRange, KeyRanges, Order, RowKey,
+    EncodeErrorKind, FieldSchema, HashInput, Hashed, IndexOf, KeyRange, KeyRanges, Order, RowKey,
     SaltSchema, ScanRange, Schema, VariantSchema,
 };
 

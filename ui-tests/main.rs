@@ -9,5 +9,6 @@ fn ui() {
     t.compile_fail("ui-tests/layout/*.rs");
     t.compile_fail("ui-tests/scan/*.rs");
     t.compile_fail("ui-tests/records/*.rs");
+    t.compile_fail("ui-tests/index/*.rs");
     t.pass("ui-tests/pass/*.rs");
 }

@@ -106,6 +106,9 @@ pub struct ContainerAttrs {
     pub crate_path: Option<syn::Path>,
     /// `fingerprint = 0x...`: the layout fingerprint the key must keep.
     pub fingerprint: Option<Located<u64>>,
+    /// `index_of = Record`: the record key type this key indexes, with the span of the
+    /// attribute's key.
+    pub index_of: Option<(Span, syn::Type)>,
 }
 
 /// Records `value` into `slot`, or reports a duplicate at the second occurrence.
@@ -478,6 +481,7 @@ impl ContainerAttrs {
             prefix: None,
             crate_path: None,
             fingerprint: None,
+            index_of: None,
         };
         for attr in attrs {
             let path = attr.path();
@@ -512,6 +516,10 @@ impl ContainerAttrs {
                             ALLOW_HOTSPOT,
                             meta.path.span(),
                         );
+                        Ok(())
+                    } else if meta.path.is_ident(INDEX_OF) {
+                        let ty: syn::Type = meta.value()?.parse()?;
+                        set(cx, &mut out.index_of, (meta.path.span(), ty), INDEX_OF, meta.path.span());
                         Ok(())
                     } else if meta.path.is_ident(FINGERPRINT) {
                         let lit: LitInt = meta.value()?.parse()?;

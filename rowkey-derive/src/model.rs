@@ -22,6 +22,8 @@ pub struct Key<'a> {
     pub allow_hotspot: bool,
     /// `RowKey::FINGERPRINT` (see `fingerprint.rs`).
     pub fingerprint: u64,
+    /// `#[rowkey(index_of = Record)]`: the record type and the attribute's span.
+    pub index_of: Option<(proc_macro2::Span, &'a syn::Type)>,
 }
 
 /// One record type of an enum key: `[prefix][tag][fields]`.
@@ -187,6 +189,7 @@ impl<'a> Key<'a> {
             deprecated_max_len: input.attrs.deprecated_max_len,
             allow_hotspot: input.attrs.allow_hotspot.is_some(),
             fingerprint: crate::fingerprint::fnv1a(&crate::fingerprint::describe(input)),
+            index_of: input.attrs.index_of.as_ref().map(|(s, t)| (*s, t)),
         }
     }
 

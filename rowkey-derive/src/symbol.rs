@@ -46,8 +46,17 @@ pub const PREFIX: &str = "prefix";
 pub const CRATE: &str = "crate";
 /// `#[rowkey(fingerprint = 0x...)]`: the pinned layout fingerprint.
 pub const FINGERPRINT: &str = "fingerprint";
+/// `#[rowkey(index_of = Record)]`: the key is a second order of `Record`'s fields.
+pub const INDEX_OF: &str = "index_of";
 /// The keys `#[rowkey(...)]` accepts.
-pub const CONTAINER_KEYS: &[&str] = &[KEY_LIMIT, ALLOW_HOTSPOT, PREFIX, CRATE, FINGERPRINT];
+pub const CONTAINER_KEYS: &[&str] = &[
+    KEY_LIMIT,
+    ALLOW_HOTSPOT,
+    PREFIX,
+    CRATE,
+    FINGERPRINT,
+    INDEX_OF,
+];
 
 #[cfg(test)]
 mod tests {

@@ -43,6 +43,31 @@ pub fn check(cx: &Ctxt, input: &Input) {
     check_salt_strategy(cx, input);
     check_hotspot(cx, input);
     check_fingerprint(cx, input);
+    check_index_of(cx, input);
+}
+
+/// `index_of` maps fields by name between two structs without lifetimes or type parameters.
+fn check_index_of(cx: &Ctxt, input: &Input) {
+    let Some((span, _)) = &input.attrs.index_of else {
+        return;
+    };
+    if input.variants.is_some() {
+        cx.error_at(
+            *span,
+            "`index_of` goes on a struct key: an index is one order of a record's fields",
+        );
+    } else if !matches!(&input.attrs.index_of, Some((_, syn::Type::Path(t))) if t.qself.is_none() && t.path.segments.iter().all(|s| s.arguments.is_none()))
+    {
+        cx.error_at(
+            *span,
+            "`index_of` names the record's struct by its path, e.g. `#[rowkey(index_of = UserApp)]`",
+        );
+    } else if !input.generics.params.is_empty() {
+        cx.error_at(
+            *span,
+            "`index_of` needs an owned key without lifetimes or type parameters: index entries are built from records and turned back into them",
+        );
+    }
 }
 
 /// A pinned `#[rowkey(fingerprint = ...)]` must equal the layout's: otherwise a change to the

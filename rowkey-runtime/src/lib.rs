@@ -14,6 +14,7 @@ mod field;
 pub mod fmt;
 mod generated;
 mod hashed;
+mod index;
 mod key;
 mod salt;
 mod scan;
@@ -30,6 +31,7 @@ pub use bytes;
 pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use crate::field::{Decode, Encode};
 pub use crate::hashed::{HashInput, Hashed};
+pub use crate::index::IndexOf;
 pub use crate::key::RowKey;
 pub use crate::scan::{KeyRange, KeyRanges, ScanRange};
 pub use crate::schema::{FieldSchema, Order, SaltSchema, Schema, VariantSchema};
@@ -44,6 +46,7 @@ pub mod __private {
     pub use crate::explain::{Explain, Explainer};
     pub use crate::field::{Decode, Encode};
     pub use crate::generated::{field, read, read_tag, sum, unknown_tag, width, with_offsets};
+    pub use crate::index::IndexOf;
     pub use crate::key::RowKey;
     pub use crate::salt::SaltHash;
     pub use crate::scan::{

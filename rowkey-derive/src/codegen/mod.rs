@@ -141,6 +141,7 @@ pub fn expand(key: &Key) -> TokenStream {
     let rowkey = schema::expand(key);
     let scan = scan::expand(key);
     let explain = explain::expand(key);
+    let index = index_of(key);
     let deprecated = key.deprecated_max_len.map(|span| {
         // A proc macro cannot warn on stable; using a deprecated item, spanned at the old
         // key, makes rustc warn there.
@@ -162,6 +163,49 @@ pub fn expand(key: &Key) -> TokenStream {
             #decode
             #rowkey
             #explain
+            #index
         };
+    }
+}
+
+/// `IndexOf<Record>`: the fields copied by name, each spanned at the index's field (a missing
+/// or differently typed field is an error there), and the record rebuilt from them, spanned at
+/// the attribute (a record field the index lacks is an error there: an index holds every field
+/// of the record, so that each entry names exactly one record).
+fn index_of(key: &Key) -> TokenStream {
+    let Some((span, record)) = key.index_of else {
+        return quote!();
+    };
+    let p = private(key.krate);
+    let ident = key.ident;
+    let from = key.fields.iter().map(|f| {
+        let name = f.ident;
+        quote_spanned!(name.span()=> #name: ::core::clone::Clone::clone(&__rowkey_record.#name))
+    });
+    let to = key.fields.iter().map(|f| {
+        // Respanned whole at the attribute, so that a mismatch reported from this side points
+        // there and not across the struct.
+        let name = Ident::new_raw(&f.ident.unraw().to_string(), span);
+        let name = if syn::parse_str::<Ident>(&f.ident.unraw().to_string()).is_ok() {
+            Ident::new(&f.ident.unraw().to_string(), span)
+        } else {
+            name
+        };
+        quote_spanned!(span=> #name: ::core::clone::Clone::clone(&self.#name))
+    });
+    let record_path = quote_spanned!(span=> #record);
+    quote! {
+        #[automatically_derived]
+        impl #p::IndexOf<#record> for #ident {
+            #[inline]
+            fn from_record(__rowkey_record: &#record) -> Self {
+                #ident { #(#from),* }
+            }
+
+            #[inline]
+            fn to_record(&self) -> #record {
+                #record_path { #(#to),* }
+            }
+        }
     }
 }

@@ -20,8 +20,10 @@
 
 #[cfg(any(feature = "bigtable", feature = "hbase"))]
 mod batch;
+mod indexed;
 mod memory;
 mod merge;
+mod rekey;
 mod table;
 
 #[cfg(feature = "async")]
@@ -44,7 +46,9 @@ mod hbase;
 
 use std::fmt;
 
+pub use indexed::{IndexReport, IndexedTable};
 pub use memory::MemStore;
+pub use rekey::{rekey, RekeyError, RekeyFailure, RekeyOptions, RekeyReport, Unconverted};
 pub use table::{Merged, Table, TableError};
 
 #[cfg(feature = "fjall")]
