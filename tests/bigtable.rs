@@ -124,6 +124,16 @@ fn blocking_table(host: &str, name: &str, splits: &[rowkey::bytes::Bytes]) -> Bi
 }
 
 #[test]
+fn an_index_on_the_emulator() {
+    let Some(host) = host() else { return };
+    store_suite::index::exercise_index(
+        blocking_table(host, "records", &[]),
+        blocking_table(host, "app_users", &[]),
+        200,
+    );
+}
+
+#[test]
 fn conformance_suite_on_the_emulator() {
     let Some(host) = host() else { return };
     let store = blocking_table(host, "suite", &store_suite::Reading::split_points(4));

@@ -76,6 +76,16 @@ fn conformance_suite_on_hbase() {
 }
 
 #[test]
+fn an_index_on_hbase() {
+    let Some(g) = hbase() else { return };
+    store_suite::index::exercise_index(
+        new_table(&g.plain, "records", &[]),
+        new_table(&g.plain, "app_users", &[]),
+        200,
+    );
+}
+
+#[test]
 fn conformance_suite_through_a_framed_gateway() {
     let Some(g) = hbase() else { return };
     let Some(framed) = &g.framed else { return };

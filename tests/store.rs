@@ -32,6 +32,23 @@ fn fjall_store_on_disk() {
 
 #[cfg(feature = "fjall")]
 #[test]
+fn an_index_in_memory() {
+    store_suite::index::exercise_index(MemStore::new(), MemStore::new(), 400);
+}
+
+#[cfg(feature = "fjall")]
+#[test]
+fn an_index_on_fjall() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = fjall::Database::builder(dir.path()).open().unwrap();
+    store_suite::index::exercise_index(
+        FjallStore::with_database(db.clone(), "records").unwrap(),
+        FjallStore::with_database(db, "app_users").unwrap(),
+        400,
+    );
+}
+
+#[test]
 fn fjall_persists_across_reopen() {
     let dir = tempfile::tempdir().unwrap();
     {

@@ -3,6 +3,7 @@
 //! typed put/get/delete, batches, merged salted scans in logical order, exact ranges, paging,
 //! and reverse scans (single range and merged) where the store has them.
 
+pub mod index;
 pub mod net;
 
 use rowkey::store::{Store, Table};

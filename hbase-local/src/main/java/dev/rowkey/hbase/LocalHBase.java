@@ -66,6 +66,9 @@ public final class LocalHBase {
     // Region counters (the main job reads them) refresh every second, not every 5.
     conf.setInt("hbase.regionserver.metrics.period", 1000);
     conf.setInt("hbase.regionserver.msginterval", 1000);
+    // An aborted region server (the control port's `abort-rs`) must not exit the JVM when its
+    // abort outlasts the timeout: the other servers live in the same process.
+    conf.set("hbase.regionserver.abort.timeout.task", NoExitOnAbortTimeout.class.getName());
     // Small heaps for three region servers in one JVM.
     conf.setFloat("hfile.block.cache.size", 0.1f);
     conf.setFloat("hbase.regionserver.global.memstore.size", 0.3f);

@@ -1,0 +1,194 @@
+//! The dual-write index behaviours, run on every store (memory and fjall in `tests/store.rs`,
+//! Bigtable and HBase in theirs): a pseudo-random run of puts and deletes through an
+//! `IndexedTable`, with failures injected into the first or the second of each pair of writes,
+//! checked against a brute-force model after every few steps (every query through the index
+//! returns exactly the model's records for that application, in index order), then `check`,
+//! `repair` and `rebuild_index`.
+#![allow(dead_code)] // each test binary uses part of it
+
+use std::cell::Cell;
+use std::collections::BTreeMap;
+use std::fmt;
+
+use rowkey::store::{BatchError, IndexedTable, Row, Store};
+use rowkey::{KeyRange, RowKey};
+
+/// The Flurry article's tables: a user's applications...
+#[derive(RowKey, Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct UserApp {
+    #[salt(buckets = 4)]
+    pub user_id: u64,
+    pub app_id: u32,
+}
+
+/// ...and an application's users.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(index_of = UserApp)]
+pub struct AppUser {
+    #[salt(buckets = 4)]
+    pub app_id: u32,
+    pub user_id: u64,
+}
+
+/// Any store whose next write fails when told to.
+pub struct Flaky<S> {
+    pub inner: S,
+    pub fail_next: Cell<bool>,
+}
+
+/// A failure: injected, or the store's own.
+#[derive(Debug)]
+pub enum FlakyError<E> {
+    Injected,
+    Store(E),
+}
+
+impl<E: fmt::Display> fmt::Display for FlakyError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FlakyError::Injected => f.write_str("injected failure"),
+            FlakyError::Store(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl<E: std::error::Error> std::error::Error for FlakyError<E> {}
+
+impl<S: Store> Flaky<S> {
+    pub fn new(inner: S) -> Self {
+        Flaky {
+            inner,
+            fail_next: Cell::new(false),
+        }
+    }
+}
+
+impl<S: Store> Store for Flaky<S> {
+    type Error = FlakyError<S::Error>;
+    type Scan<'a>
+        = std::iter::Map<S::Scan<'a>, fn(Result<Row, S::Error>) -> Result<Row, Self::Error>>
+    where
+        S: 'a;
+
+    fn put(&self, key: &[u8], value: &[u8]) -> Result<(), Self::Error> {
+        if self.fail_next.replace(false) {
+            return Err(FlakyError::Injected);
+        }
+        self.inner.put(key, value).map_err(FlakyError::Store)
+    }
+    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, Self::Error> {
+        self.inner.get(key).map_err(FlakyError::Store)
+    }
+    fn delete(&self, key: &[u8]) -> Result<(), Self::Error> {
+        if self.fail_next.replace(false) {
+            return Err(FlakyError::Injected);
+        }
+        self.inner.delete(key).map_err(FlakyError::Store)
+    }
+    fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<Self::Error>> {
+        if self.fail_next.replace(false) {
+            return Err(BatchError {
+                failed: rows.iter().map(|(k, _)| k.clone()).collect(),
+                source: FlakyError::Injected,
+            });
+        }
+        self.inner.write_batch(rows).map_err(|e| BatchError {
+            failed: e.failed,
+            source: FlakyError::Store(e.source),
+        })
+    }
+    fn scan(&self, range: &KeyRange) -> Self::Scan<'_> {
+        self.inner.scan(range).map(|r| r.map_err(FlakyError::Store))
+    }
+    fn scan_rev(&self, range: &KeyRange) -> Option<Self::Scan<'_>> {
+        Some(
+            self.inner
+                .scan_rev(range)?
+                .map(|r| r.map_err(FlakyError::Store)),
+        )
+    }
+}
+
+/// Runs the index behaviours on two fresh, empty stores of one kind.
+pub fn exercise_index<S: Store>(records: S, index: S, steps: usize) {
+    let t = IndexedTable::<_, UserApp, AppUser>::new(Flaky::new(records), Flaky::new(index));
+    let mut model: BTreeMap<UserApp, Vec<u8>> = BTreeMap::new();
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    // A first batch, through put_batch.
+    let first: Vec<UserApp> = (0..200u64)
+        .map(|i| UserApp {
+            user_id: i % 50,
+            app_id: (i % 7) as u32,
+        })
+        .collect();
+    t.put_batch(first.iter().map(|k| (k, b"v0".as_slice())))
+        .unwrap();
+    for k in &first {
+        model.insert(k.clone(), b"v0".to_vec());
+    }
+    for step in 0..steps {
+        let key = UserApp {
+            user_id: next() % 60,
+            app_id: (next() % 8) as u32,
+        };
+        let delete = next() % 3 == 0;
+        let fail = next() % 5; // 0: first write fails, 1: second write fails, else none
+        let (first, second) = if delete {
+            (t.records().store(), t.index().store())
+        } else {
+            (t.index().store(), t.records().store())
+        };
+        match fail {
+            0 => first.fail_next.set(true),
+            1 => second.fail_next.set(true),
+            _ => {}
+        }
+        let value = format!("v{step}").into_bytes();
+        let result = if delete {
+            t.delete(&key)
+        } else {
+            t.put(&key, &value)
+        };
+        assert_eq!(result.is_err(), fail < 2, "step {step}");
+        // What is stored now: a put stores the record unless a write failed; a delete removes
+        // it unless its first write (the record's) failed.
+        match (delete, fail) {
+            (false, 2..) => {
+                model.insert(key, value);
+            }
+            (true, 1..) => {
+                model.remove(&key);
+            }
+            _ => {}
+        }
+        if step % 10 == 9 || step + 1 == steps {
+            for app_id in 0..8u32 {
+                let got: Vec<(UserApp, Vec<u8>)> = t
+                    .scan_by_index(&AppUser::scan().app_id(app_id).ranges())
+                    .map(Result::unwrap)
+                    .collect();
+                let want: Vec<(UserApp, Vec<u8>)> = model
+                    .iter()
+                    .filter(|(k, _)| k.app_id == app_id)
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                assert_eq!(got, want, "app {app_id} after step {step}");
+            }
+        }
+    }
+    let report = t.check().unwrap();
+    assert!(report.missing.is_empty(), "{:?}", report.missing);
+    assert_eq!(report.records, model.len());
+    t.repair(&report).unwrap();
+    let clean = t.check().unwrap();
+    assert!(clean.is_clean(), "{clean:?}");
+    assert_eq!(clean.entries, model.len());
+    assert_eq!(t.rebuild_index(64).unwrap(), model.len());
+    assert!(t.check().unwrap().is_clean());
+}
