@@ -214,9 +214,9 @@
 //! use rowkey::RowKey;
 //!
 //! #[derive(RowKey)]
-//! #[rowkey(fingerprint = 0x898d96efa4e1a6fc)]
+//! #[rowkey(fingerprint = 0x898d96ef0000e9bf)]
 //! struct Event { #[salt(buckets = 16)] user_id: u64, #[fixed(16)] event_type: String, #[reverse_ts] ts: u64 }
-//! assert_eq!(Event::FINGERPRINT, 0x898d96efa4e1a6fc);
+//! assert_eq!(Event::FINGERPRINT, 0x898d96ef0000e9bf);
 //! ```
 //!
 //! # `#[rowkey(key_limit = N)]`, `#[rowkey(allow_hotspot)]`

@@ -12,43 +12,81 @@ use quote::ToTokens;
 use crate::ast::{classify, generic_types, last_segment, Field, Input, TyClass};
 use crate::attr::SaltHash;
 
-/// The layout the fingerprint covers, in words, one part per line element.
-pub fn describe(input: &Input) -> String {
-    let mut parts = vec!["rowkey-layout-v1".to_string()];
+/// The parts of the layout the fingerprint covers: a label for people (with the field's name)
+/// and the text hashed (without it), in a fixed order: the salt, each field, each record type.
+pub fn parts(input: &Input) -> Vec<(String, String)> {
+    let mut parts = Vec::new();
     let lead = input.lead_fields();
-    if let Some((i, f)) = lead
+    let salt = lead
         .iter()
         .enumerate()
         .find(|(_, f)| f.attrs.salt.is_some())
-    {
-        let hash = f.attrs.salt_hash.map_or(SaltHash::Md5, |h| h.value);
-        let buckets = f.attrs.salt.map_or(0, |s| s.value);
-        let salted = if hash == SaltHash::Phoenix {
-            "the whole key".to_string()
-        } else {
-            format!("fields 0..={i}")
-        };
-        parts.push(format!("salt {} % {buckets} over {salted}", hash.name()));
-    }
+        .map(|(i, f)| {
+            let hash = f.attrs.salt_hash.map_or(SaltHash::Md5, |h| h.value);
+            let buckets = f.attrs.salt.map_or(0, |s| s.value);
+            let salted = if hash == SaltHash::Phoenix {
+                "the whole key".to_string()
+            } else {
+                format!("fields 0..={i}")
+            };
+            format!("salt {} % {buckets} over {salted}", hash.name())
+        })
+        .unwrap_or_else(|| "no salt".into());
+    parts.push(("the salt".to_string(), salt));
     for (i, f) in lead.iter().enumerate() {
-        parts.push(format!("{i}: {}", field(f)));
+        parts.push((
+            format!("field {i} (`{}`)", f.ident),
+            format!("{i}: {}", field(f)),
+        ));
     }
     if let Some(variants) = &input.variants {
         let mut vs: Vec<_> = variants.iter().collect();
         vs.sort_by_key(|v| v.tag.map_or(0, |t| t.value));
         for v in vs {
+            let tag = v.tag.map_or(0, |t| t.value);
             let fields: Vec<String> = v.fields[lead.len().min(v.fields.len())..]
                 .iter()
                 .map(field)
                 .collect();
-            parts.push(format!(
-                "tag {}: [{}]",
-                v.tag.map_or(0, |t| t.value),
-                fields.join(", ")
+            parts.push((
+                format!("record type `{}` (tag {tag})", v.ident),
+                format!("tag {tag}: [{}]", fields.join(", ")),
             ));
         }
     }
-    parts.join("; ")
+    parts
+}
+
+/// The layout the fingerprint covers, in words.
+pub fn describe(input: &Input) -> String {
+    let texts: Vec<String> = parts(input).into_iter().map(|(_, t)| t).collect();
+    format!("rowkey-layout-v1; {}", texts.join("; "))
+}
+
+/// Part slots in the fingerprint's low 32 bits: part `i` goes to nibble `i % SLOTS`.
+const SLOTS: usize = 8;
+
+/// The fingerprint: the high 32 bits of the whole description's hash, then one 4-bit check per
+/// slot of parts, so that a changed fingerprint can say which part changed. A change goes
+/// unnoticed only if both its 32-bit and its 4-bit checks collide (about 1 in 70 billion).
+pub fn fingerprint(input: &Input) -> u64 {
+    let whole = fnv1a(&describe(input)) & 0xffff_ffff_0000_0000;
+    let mut slots = 0u64;
+    for (i, (_, text)) in parts(input).iter().enumerate() {
+        slots ^= (fnv1a(text) & 0xf) << (4 * (i % SLOTS));
+    }
+    whole | slots
+}
+
+/// The parts whose checks differ between a pinned and a new fingerprint, by label.
+pub fn changed(input: &Input, pinned: u64, now: u64) -> Vec<String> {
+    let diff = pinned ^ now;
+    parts(input)
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| (diff >> (4 * (i % SLOTS))) & 0xf != 0)
+        .map(|(_, (label, _))| label)
+        .collect()
 }
 
 /// One field: its value class and its encoding.
@@ -111,8 +149,25 @@ mod tests {
         let cx = crate::ctxt::Ctxt::new();
         let ast = crate::ast::Input::from_syn(&cx, &input).unwrap();
         let d = describe(&ast);
+        let f = fingerprint(&ast);
         cx.check().unwrap();
-        (fnv1a(&d), d)
+        (f, d)
+    }
+
+    #[test]
+    fn a_changed_fingerprint_names_the_part() {
+        let input: syn::DeriveInput = syn::parse_quote! {
+            struct E { #[salt(buckets = 16)] user: u64, #[fixed(12)] kind: String, #[reverse_ts] ts: u64 }
+        };
+        let cx = crate::ctxt::Ctxt::new();
+        let ast = crate::ast::Input::from_syn(&cx, &input).unwrap();
+        cx.check().unwrap();
+        let old = fp(syn::parse_quote! {
+            struct E { #[salt(buckets = 16)] user: u64, #[fixed(16)] kind: String, #[reverse_ts] ts: u64 }
+        })
+        .0;
+        let now = fingerprint(&ast);
+        assert_eq!(changed(&ast, old, now), ["field 1 (`kind`)"]);
     }
 
     #[test]

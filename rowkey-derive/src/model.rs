@@ -188,7 +188,7 @@ impl<'a> Key<'a> {
             limit: input.attrs.limit(),
             deprecated_max_len: input.attrs.deprecated_max_len,
             allow_hotspot: input.attrs.allow_hotspot.is_some(),
-            fingerprint: crate::fingerprint::fnv1a(&crate::fingerprint::describe(input)),
+            fingerprint: crate::fingerprint::fingerprint(input),
             index_of: input.attrs.index_of.as_ref().map(|(s, t)| (*s, t)),
         }
     }

@@ -81,12 +81,18 @@ fn check_fingerprint(cx: &Ctxt, input: &Input) {
         return;
     }
     let layout = crate::fingerprint::describe(input);
-    let now = crate::fingerprint::fnv1a(&layout);
+    let now = crate::fingerprint::fingerprint(input);
     if now != pinned.value {
+        let changed = crate::fingerprint::changed(input, pinned.value, now);
+        let what = match changed.as_slice() {
+            [] => "a part whose own check collided (compare the layout below)".to_string(),
+            [one] => one.clone(),
+            many => format!("one or more of {}", many.join(", ")),
+        };
         cx.error_at(
             pinned.value_span,
             format_args!(
-                "the byte layout of `{}` changed: its fingerprint is now {now:#018x}, pinned {:#018x}. Keys already stored under the pinned layout would no longer decode or sort as before. The layout now: {layout}. Undo the change (field order, types, encodings, salt, tags), or, for a new table or after a migration, pin {now:#018x}",
+                "the byte layout of `{}` changed: {what}. Its fingerprint is now {now:#018x}, pinned {:#018x}: keys already stored under the pinned layout would no longer decode or sort as before. The layout now: {layout}. Undo the change, or, for a new table or after a migration, pin {now:#018x}",
                 input.ident, pinned.value
             ),
         );

@@ -47,9 +47,10 @@ pub trait RowKey: Encode + Sized {
     /// each field's encoding (its type class and attributes), the salt strategy, buckets and
     /// salted fields, record tags. Not names, docs, derive order, `key_limit` or `max_len`
     /// bounds. Pin it with `#[rowkey(fingerprint = 0x...)]`: a change to the type that would
-    /// alter stored bytes then fails the build, at the attribute, with the new value and the
-    /// layout. Stable across platforms and compiler versions (64-bit FNV-1a of a versioned
-    /// description).
+    /// alter stored bytes then fails the build, at the attribute, with the new value, the part
+    /// that changed and the layout. The high 32 bits are FNV-1a of a versioned description of
+    /// the whole layout, the low 32 bits a 4-bit check per part (salt, fields, record types):
+    /// stable across platforms and compiler versions.
     const FINGERPRINT: u64;
     #[doc(hidden)]
     const __SALT_BUCKETS: u16;

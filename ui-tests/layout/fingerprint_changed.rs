@@ -3,7 +3,7 @@ use rowkey::RowKey;
 // The README's key, pinned, after someone shortened `event_type` from 16 to 12 bytes: every
 // stored key would be misread.
 #[derive(RowKey)]
-#[rowkey(fingerprint = 0x898d96efa4e1a6fc)]
+#[rowkey(fingerprint = 0x898d96ef0000e9bf)]
 struct Event {
     #[salt(buckets = 16)]
     user_id: u64,

@@ -2,7 +2,7 @@ use rowkey::RowKey;
 
 // The README's key with its layout pinned.
 #[derive(RowKey)]
-#[rowkey(fingerprint = 0x898d96efa4e1a6fc)]
+#[rowkey(fingerprint = 0x898d96ef0000e9bf)]
 struct Event {
     #[salt(buckets = 16)]
     user_id: u64,
@@ -14,7 +14,7 @@ struct Event {
 
 /// The same bytes under other names, a borrowed field and more derives: the same fingerprint.
 #[derive(RowKey, Debug, Clone)]
-#[rowkey(fingerprint = 0x898d96efa4e1a6fc)]
+#[rowkey(fingerprint = 0x898d96ef0000e9bf)]
 struct RenamedEvent<'a> {
     /// Who.
     #[salt(buckets = 16)]

@@ -10,7 +10,7 @@
 | 1 | `ts` | `i64` | 8 | `#[reverse_ts]` | descending |
 | 2 | `kind` | `::std::borrow::Cow<'a, [u8]>` | variable | `#[desc]` | descending |
 
-Layout fingerprint: `0x24cfce59b17bf879` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0x24cfce59b17bf879)]` so that a change to the stored bytes fails the build).
+Layout fingerprint: `0x085f14c300004f7a` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0x085f14c300004f7a)]` so that a change to the stored bytes fails the build).
 */
 #[allow(non_camel_case_types, non_snake_case)]
 struct HostLogScan<'scan, const STEP: ::rowkey::__private::usize> {
@@ -392,7 +392,7 @@ const _: () = {
             limit: 32767usize,
             allow_hotspot: false,
         };
-        const FINGERPRINT: ::rowkey::__private::u64 = 2652565590169614457u64;
+        const FINGERPRINT: ::rowkey::__private::u64 = 603223702842134394u64;
         const __SALT_BUCKETS: ::rowkey::__private::u16 = 0u16;
         const __LIMIT: ::rowkey::__private::usize = 32767usize;
         #[inline(always)]

@@ -11,7 +11,7 @@
 | 2 | `event_type` | `String` | 16 | `#[fixed(16)]` | ascending |
 | 3 | `ts` | `u64` | 8 | `#[reverse_ts]` | descending |
 
-Layout fingerprint: `0x898d96efa4e1a6fc` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0x898d96efa4e1a6fc)]` so that a change to the stored bytes fails the build).
+Layout fingerprint: `0x898d96ef0000e9bf` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0x898d96ef0000e9bf)]` so that a change to the stored bytes fails the build).
 */
 #[allow(non_camel_case_types, non_snake_case)]
 struct EventScan<'scan, const STEP: ::rowkey::__private::usize> {
@@ -381,7 +381,7 @@ const _: () = {
             limit: 32767usize,
             allow_hotspot: false,
         };
-        const FINGERPRINT: ::rowkey::__private::u64 = 9911744310919931644u64;
+        const FINGERPRINT: ::rowkey::__private::u64 = 9911744308153739711u64;
         const __SALT_BUCKETS: ::rowkey::__private::u16 = 16u16;
         const __LIMIT: ::rowkey::__private::usize = 32767usize;
         #[inline(always)]

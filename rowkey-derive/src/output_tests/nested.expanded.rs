@@ -10,7 +10,7 @@
 | 1 | `inner` | `Inner` | variable | natural | ascending |
 | 2 | `flag` | `Option<bool>` | variable | natural | ascending |
 
-Layout fingerprint: `0x1b06b3d15eec7302` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0x1b06b3d15eec7302)]` so that a change to the stored bytes fails the build).
+Layout fingerprint: `0x65a3882e000008ba` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0x65a3882e000008ba)]` so that a change to the stored bytes fails the build).
 */
 #[allow(non_camel_case_types, non_snake_case)]
 struct OuterScan<'scan, const STEP: ::rowkey::__private::usize> {
@@ -366,7 +366,7 @@ const _: () = {
             limit: 32767usize,
             allow_hotspot: true,
         };
-        const FINGERPRINT: ::rowkey::__private::u64 = 1947441600706409218u64;
+        const FINGERPRINT: ::rowkey::__private::u64 = 7323847150184433850u64;
         const __SALT_BUCKETS: ::rowkey::__private::u16 = 0u16;
         const __LIMIT: ::rowkey::__private::usize = 32767usize;
         #[inline(always)]

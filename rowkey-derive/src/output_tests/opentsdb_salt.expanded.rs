@@ -11,7 +11,7 @@
 | 2 | `tags` | `String` | variable | `#[salt(buckets = 20, hash = "java")]` | ascending |
 | 3 | `ts` | `u64` | 8 | `#[timestamp]` | ascending |
 
-Layout fingerprint: `0x19a66aabef50499d` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0x19a66aabef50499d)]` so that a change to the stored bytes fails the build).
+Layout fingerprint: `0x19a66aab00005483` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0x19a66aab00005483)]` so that a change to the stored bytes fails the build).
 */
 #[allow(non_camel_case_types, non_snake_case)]
 struct PointScan<'scan, const STEP: ::rowkey::__private::usize> {
@@ -379,7 +379,7 @@ const _: () = {
             limit: 32767usize,
             allow_hotspot: false,
         };
-        const FINGERPRINT: ::rowkey::__private::u64 = 1848281983769135517u64;
+        const FINGERPRINT: ::rowkey::__private::u64 = 1848281979754140803u64;
         const __SALT_BUCKETS: ::rowkey::__private::u16 = 20u16;
         const __SALT_HASH: ::rowkey::__private::SaltHash = ::rowkey::__private::SaltHash::Java;
         const __LIMIT: ::rowkey::__private::usize = 32767usize;

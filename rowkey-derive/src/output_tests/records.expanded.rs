@@ -14,7 +14,7 @@
 
 `Order` (tag 2) then: `note: String`
 
-Layout fingerprint: `0xbf496597f79465cb` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0xbf496597f79465cb)]` so that a change to the stored bytes fails the build).
+Layout fingerprint: `0xbf496597000092b8` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0xbf496597000092b8)]` so that a change to the stored bytes fails the build).
 */
 #[allow(non_camel_case_types, non_snake_case)]
 struct CustomerRowScan<'scan, const STEP: ::rowkey::__private::usize> {
@@ -641,7 +641,7 @@ const _: () = {
             limit: 32767usize,
             allow_hotspot: false,
         };
-        const FINGERPRINT: ::rowkey::__private::u64 = 13783659837912278475u64;
+        const FINGERPRINT: ::rowkey::__private::u64 = 13783659833758618296u64;
         const __SALT_BUCKETS: ::rowkey::__private::u16 = 8u16;
         const __LIMIT: ::rowkey::__private::usize = 32767usize;
         #[inline(always)]
