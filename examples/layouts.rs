@@ -1,5 +1,6 @@
 //! Writes the byte layouts of the example keys as Markdown (and the schemas as JSON, for
-//! tools) to the path given, `target/layouts.md` by default.
+//! tools) to the path given, `target/layouts.md` by default, and the schemas alone beside it
+//! (`target/layouts.json`, what `rowkey-explain --schema` reads).
 //!
 //! Run: `cargo run --example layouts [-- path/to/layouts.md]`
 
@@ -35,6 +36,13 @@ fn main() -> Result<(), Box<dyn Error>> {
         std::fs::create_dir_all(dir)?;
     }
     std::fs::write(&path, md)?;
-    println!("wrote {} layouts to {path}", schemas.len());
+    // The schemas alone, for `rowkey-explain --schema` (rowkey-cli).
+    let json_path = std::path::Path::new(&path).with_extension("json");
+    std::fs::write(&json_path, serde_json::to_string_pretty(&schemas)?)?;
+    println!(
+        "wrote {} layouts to {path} and their schemas to {}",
+        schemas.len(),
+        json_path.display()
+    );
     Ok(())
 }

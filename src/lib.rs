@@ -47,9 +47,9 @@ pub use rowkey_derive::RowKey;
 // The public API, by name: the key trait and its errors, scan ranges, the layout as data,
 // hashed fields, and the `fmt`, `split` and `store` modules.
 pub use rowkey_runtime::{
-    bytes, fmt, split, store, Decode, DecodeError, DecodeErrorKind, Encode, EncodeError,
-    EncodeErrorKind, FieldSchema, HashInput, Hashed, IndexOf, KeyRange, KeyRanges, Order, RowKey,
-    SaltSchema, ScanRange, Schema, VariantSchema,
+    bytes, explain_schema, fmt, split, store, Decode, DecodeError, DecodeErrorKind, Domain, Encode,
+    EncodeError, EncodeErrorKind, FieldSchema, HashInput, Hashed, IndexOf, KeyRange, KeyRanges,
+    Order, RowKey, SaltSchema, ScanRange, Schema, VariantSchema,
 };
 
 #[doc(hidden)]

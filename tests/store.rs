@@ -30,7 +30,6 @@ fn fjall_store_on_disk() {
     exercise(FjallStore::open(dir.path(), "readings").unwrap());
 }
 
-#[cfg(feature = "fjall")]
 #[test]
 fn an_index_in_memory() {
     store_suite::index::exercise_index(MemStore::new(), MemStore::new(), 400);
@@ -48,6 +47,7 @@ fn an_index_on_fjall() {
     );
 }
 
+#[cfg(feature = "fjall")]
 #[test]
 fn fjall_persists_across_reopen() {
     let dir = tempfile::tempdir().unwrap();

@@ -229,6 +229,10 @@ pub enum DecodeErrorKind {
         /// The limit.
         max: usize,
     },
+    /// A schema-driven explain (`rowkey::explain_schema`, `rowkey-explain`) met a field type
+    /// its schema does not describe well enough to decode (a user type outside rowkey's
+    /// field types); the key type's own `explain` reads it.
+    UnknownFieldType,
 }
 
 impl DecodeError {
@@ -280,6 +284,9 @@ impl fmt::Display for DecodeError {
             DecodeErrorKind::BadEscape { byte } => write!(
                 f,
                 "0x00 followed by 0x{byte:02X}; expected 0xFF (escaped zero) or 0x01 (end of field)"
+            ),
+            DecodeErrorKind::UnknownFieldType => f.write_str(
+                "the schema does not describe this field's type well enough to decode it; use the key type's own `explain`",
             ),
             DecodeErrorKind::BadUtf8 => f.write_str("text is not valid UTF-8"),
             DecodeErrorKind::BadBool { byte } => {

@@ -141,6 +141,24 @@ impl<'de> Explainer<'de> {
 
     /// Reads the next field with codec `C` as a `T`.
     pub fn field<C: CodecDecode<'de, T>, T: Explain>(&mut self) {
+        self.field_with(|_, reader| {
+            C::read(reader).map(|v| {
+                let mut value = String::new();
+                v.explain(&mut value);
+                value
+            })
+        });
+    }
+
+    /// Reads the next field with `read`, which gets the field's schema and returns the value
+    /// as shown (the schema-driven explain, `crate::dynamic`).
+    pub(crate) fn field_with(
+        &mut self,
+        read: impl FnOnce(
+            &crate::schema::FieldSchema,
+            &mut Reader<'de>,
+        ) -> Result<String, crate::DecodeError>,
+    ) {
         let Some(f) = self.fields.get(self.field) else {
             return;
         };
@@ -149,11 +167,9 @@ impl<'de> Explainer<'de> {
             return;
         }
         let start = self.reader.pos();
-        match C::read(&mut self.reader) {
-            Ok(v) => {
+        match read(f, &mut self.reader) {
+            Ok(mut value) => {
                 let end = self.reader.pos();
-                let mut value = String::new();
-                v.explain(&mut value);
                 let mut notes = Vec::new();
                 notes.extend(f.attributes.iter().map(|a| format!("#[{a}]")));
                 match f.order {

@@ -8,6 +8,7 @@
 // The public API is the list below, by name; everything else is plumbing, reachable by the
 // derive through the hidden `__private` module only.
 mod codec;
+mod dynamic;
 mod error;
 mod explain;
 mod field;
@@ -28,13 +29,14 @@ mod text;
 
 pub use bytes;
 
+pub use crate::dynamic::explain_schema;
 pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use crate::field::{Decode, Encode};
 pub use crate::hashed::{HashInput, Hashed};
 pub use crate::index::IndexOf;
 pub use crate::key::RowKey;
 pub use crate::scan::{KeyRange, KeyRanges, ScanRange};
-pub use crate::schema::{FieldSchema, Order, SaltSchema, Schema, VariantSchema};
+pub use crate::schema::{Domain, FieldSchema, Order, SaltSchema, Schema, VariantSchema};
 
 #[doc(hidden)]
 pub mod __private {

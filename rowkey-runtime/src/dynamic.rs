@@ -1,0 +1,238 @@
+//! [`explain_schema`]: `explain` without the key type, from its schema alone (a schema read
+//! back from JSON, as the `rowkey-explain` command-line program does). Each field is decoded by
+//! the same runtime codec the typed decoder uses, chosen from the schema's description of the
+//! field (its Rust type, encoding and attributes), and shown by the same `Explain` rendering,
+//! so the output is the typed `explain`'s for every key that one decodes.
+
+use core::fmt::Write as _;
+
+use crate::codec::{CodecDecode, Natural, Reverse, ReverseTs};
+use crate::error::{DecodeError, DecodeErrorKind};
+use crate::explain::{Explain, Explainer};
+use crate::fmt::binary;
+use crate::schema::{FieldSchema, Schema};
+use crate::source::{Inverted, Reader, Source};
+
+/// Explains `bytes` as a key of `schema`, as the key type's own `explain` would.
+pub fn explain_schema(schema: &'static Schema, bytes: &[u8]) -> String {
+    let mut ex = Explainer::new(bytes, schema);
+    for _ in schema.fields {
+        ex.field_with(read_field);
+    }
+    if !schema.variants.is_empty() {
+        if let Some(tag) = ex.tag() {
+            if let Some(v) = schema.variants.iter().find(|v| v.tag == tag) {
+                for _ in v.fields {
+                    ex.field_with(read_field);
+                }
+            }
+        }
+    }
+    ex.finish()
+}
+
+fn has(f: &FieldSchema, attr: &str) -> bool {
+    f.attributes
+        .iter()
+        .any(|a| *a == attr || a.starts_with(&format!("{attr}(")))
+}
+
+/// Reads one field as its schema describes it, rendered as `Explain` renders the typed value.
+fn read_field<'de>(f: &FieldSchema, src: &mut Reader<'de>) -> Result<String, DecodeError> {
+    match (f.nested, has(f, "desc")) {
+        (Some(nested), false) => read_nested(nested, src),
+        (Some(_), true) => Err(unsupported(src.pos(), f.rust_type)),
+        (None, true) => read_plain(f, &mut Inverted(src)),
+        (None, false) => read_plain(f, src),
+    }
+}
+
+fn read_plain<'de, S: Source<'de>>(f: &FieldSchema, src: &mut S) -> Result<String, DecodeError> {
+    let ty = base_type(f.rust_type);
+    if has(f, "hash") {
+        let at = src.pos();
+        let n = f
+            .width
+            .ok_or_else(|| unsupported(at, "an MD5 field without a width"))?;
+        let digest = src.take_fixed(n)?;
+        let mut out = String::from("md5 ");
+        for b in digest.iter() {
+            let _ = write!(out, "{b:02x}");
+        }
+        return Ok(out);
+    }
+    if has(f, "fixed") {
+        let at = src.pos();
+        let n = f
+            .width
+            .ok_or_else(|| unsupported(at, "a fixed field without a width"))?;
+        let stored = src.take_fixed(n)?;
+        let end = stored.iter().rposition(|&x| x != 0).map_or(0, |i| i + 1);
+        let value = &stored[..end];
+        return if is_text(ty) {
+            let s = core::str::from_utf8(value)
+                .map_err(|_| DecodeError::new(at, DecodeErrorKind::BadUtf8))?;
+            Ok(show(&s))
+        } else {
+            Ok(format!("b\"{}\"", binary(value)))
+        };
+    }
+    if has(f, "reverse_ts") {
+        return match ty {
+            "u64" => Ok(show(&<ReverseTs as CodecDecode<u64>>::read(src)?)),
+            _ => Ok(show(&<ReverseTs as CodecDecode<i64>>::read(src)?)),
+        };
+    }
+    if has(f, "reverse") {
+        return read_reversed(ty, f.width, src);
+    }
+    if let Some(max) = max_len(f) {
+        // As `MaxLen<N>` decodes: the value as its type reads it, then the bound.
+        let at = src.pos();
+        let value = src.take_escaped()?;
+        let shown = if is_text(ty) {
+            let s = core::str::from_utf8(&value)
+                .map_err(|_| DecodeError::new(at, DecodeErrorKind::BadUtf8))?;
+            show(&s)
+        } else {
+            format!("b\"{}\"", binary(&value))
+        };
+        if value.len() > max {
+            return Err(DecodeError::new(
+                at,
+                DecodeErrorKind::TooLongForField {
+                    len: value.len(),
+                    max,
+                },
+            ));
+        }
+        return Ok(shown);
+    }
+    read_natural(ty, f.width, src)
+}
+
+/// `max_len(N)`'s bound.
+fn max_len(f: &FieldSchema) -> Option<usize> {
+    f.attributes.iter().find_map(|a| {
+        a.strip_prefix("max_len(")
+            .and_then(|r| r.strip_suffix(')'))
+            .and_then(|n| n.trim().parse().ok())
+    })
+}
+
+/// A value in its natural encoding, by its Rust type's name.
+fn read_natural<'de, S: Source<'de>>(
+    ty: &str,
+    width: Option<usize>,
+    src: &mut S,
+) -> Result<String, DecodeError> {
+    macro_rules! natural {
+        ($($name:literal => $t:ty),* $(,)?) => {
+            match ty {
+                $($name => return Ok(show(&<Natural as CodecDecode<$t>>::read(src)?)),)*
+                _ => {}
+            }
+        };
+    }
+    natural!(
+        "u8" => u8, "u16" => u16, "u32" => u32, "u64" => u64, "u128" => u128,
+        "i8" => i8, "i16" => i16, "i32" => i32, "i64" => i64, "i128" => i128,
+        "bool" => bool, "f32" => f32, "f64" => f64,
+    );
+    if is_text(ty) {
+        return Ok(show(&<Natural as CodecDecode<String>>::read(src)?));
+    }
+    if is_bytes(ty) {
+        return Ok(show(&<Natural as CodecDecode<Vec<u8>>>::read(src)?));
+    }
+    if let Some(inner) = ty.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')) {
+        let at = src.pos();
+        return match src.take_array::<1>()? {
+            [0] => Ok("None".into()),
+            [1] => Ok(format!(
+                "Some({})",
+                read_natural(base_type(inner), None, src)?
+            )),
+            [byte] => Err(DecodeError::new(at, DecodeErrorKind::BadOption { byte })),
+        };
+    }
+    if ty.starts_with('[') {
+        let at = src.pos();
+        let n = width.ok_or_else(|| unsupported(at, "a byte array without a width"))?;
+        let b = src.take_fixed(n)?;
+        return Ok(format!("b\"{}\"", binary(&b)));
+    }
+    Err(unsupported(src.pos(), ty))
+}
+
+/// `#[reverse]`: fixed-width bytes stored back to front.
+fn read_reversed<'de, S: Source<'de>>(
+    ty: &str,
+    width: Option<usize>,
+    src: &mut S,
+) -> Result<String, DecodeError> {
+    macro_rules! reversed {
+        ($($name:literal => $t:ty),* $(,)?) => {
+            match ty {
+                $($name => return Ok(show(&<Reverse as CodecDecode<$t>>::read(src)?)),)*
+                _ => {}
+            }
+        };
+    }
+    reversed!(
+        "u8" => u8, "u16" => u16, "u32" => u32, "u64" => u64, "u128" => u128,
+        "i8" => i8, "i16" => i16, "i32" => i32, "i64" => i64, "i128" => i128,
+    );
+    let at = src.pos();
+    let n = width.ok_or_else(|| unsupported(at, ty))?;
+    let mut b = src.take_fixed(n)?.into_owned();
+    b.reverse();
+    Ok(format!("b\"{}\"", binary(&b)))
+}
+
+/// A nested key's fields, shown as the derived `Explain` shows a nested key.
+fn read_nested(schema: &'static Schema, src: &mut Reader<'_>) -> Result<String, DecodeError> {
+    let mut out = format!("{} {{ ", schema.name);
+    for (i, f) in schema.fields.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        // An error inside a nested key names the nested field, as the typed decoder's does.
+        let value = read_field(f, src).map_err(|e| e.in_field(f.name))?;
+        let _ = write!(out, "{}: {value}", f.name);
+    }
+    out.push_str(" }");
+    Ok(out)
+}
+
+fn show<T: Explain + ?Sized>(v: &T) -> String {
+    let mut s = String::new();
+    v.explain(&mut s);
+    s
+}
+
+/// `Cow<'a, str>` -> `Cow<str>`, `&'a [u8]` -> `&[u8]`, `std::string::String` -> `String`.
+fn base_type(ty: &str) -> &str {
+    let ty = ty.trim();
+    ty.rsplit("::")
+        .next()
+        .filter(|_| !ty.starts_with('&') && !ty.contains('<'))
+        .unwrap_or(ty)
+}
+
+fn is_text(ty: &str) -> bool {
+    let t: String = ty.chars().filter(|c| !c.is_whitespace()).collect();
+    t == "String"
+        || t == "Box<str>"
+        || t.ends_with("str>")
+        || (t.starts_with('&') && t.ends_with("str"))
+}
+
+fn is_bytes(ty: &str) -> bool {
+    let t: String = ty.chars().filter(|c| !c.is_whitespace()).collect();
+    t == "Vec<u8>" || t.ends_with("[u8]>") || (t.starts_with('&') && t.ends_with("[u8]"))
+}
+
+fn unsupported(at: usize, _what: &str) -> DecodeError {
+    DecodeError::new(at, DecodeErrorKind::UnknownFieldType)
+}
