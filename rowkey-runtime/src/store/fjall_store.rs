@@ -131,6 +131,10 @@ impl Store for FjallStore {
         })
     }
 
+    fn load(&self, rows: Vec<Row>) -> Result<(), BatchError<fjall::Error>> {
+        self.bulk_load(rows)
+    }
+
     fn scan(&self, range: &KeyRange) -> FjallScan {
         FjallScan {
             iter: self.keyspace.range(Self::bounds(range)),

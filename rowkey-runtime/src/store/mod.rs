@@ -96,6 +96,14 @@ pub trait Store {
     /// the ones that failed.
     fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<Self::Error>>;
 
+    /// Writes many rows the fastest way the store has for a first load or a migration, with
+    /// [`Store::write_batch`]'s guarantees (of rows with the same key the last wins; on failure
+    /// the error lists every key not written). [`FjallStore`] writes sorted tables straight to
+    /// disk (fjall's ingestion); the default is `write_batch`.
+    fn load(&self, rows: Vec<Row>) -> Result<(), BatchError<Self::Error>> {
+        self.write_batch(&rows)
+    }
+
     /// The rows of one range, in key order.
     fn scan(&self, range: &KeyRange) -> Self::Scan<'_>;
 

@@ -189,20 +189,20 @@ impl<S: Store, K: RowKey> Table<S, K> {
     }
 }
 
-#[cfg(feature = "fjall")]
-impl<K: RowKey> Table<super::FjallStore, K> {
-    /// Loads rows through fjall's ingestion path ([`FjallStore::bulk_load`](super::FjallStore::bulk_load)):
-    /// the first load of a table, or a migration. Every key is encoded before anything is
-    /// written, as in [`Table::put_batch`].
+impl<S: Store, K: RowKey> Table<S, K> {
+    /// Loads rows the fastest way the store has ([`Store::load`]: on fjall, its ingestion
+    /// path, [`FjallStore::bulk_load`](super::FjallStore::bulk_load); elsewhere a batch
+    /// write): the first load of a table, or a migration. Every key is encoded before anything
+    /// is written, as in [`Table::put_batch`].
     pub fn bulk_load<'r, V: AsRef<[u8]> + 'r>(
         &self,
         rows: impl IntoIterator<Item = (&'r K, V)>,
-    ) -> Result<(), TableError<fjall::Error>>
+    ) -> Result<(), TableError<S::Error>>
     where
         K: 'r,
     {
         let encoded = encode_batch(rows)?;
-        self.store.bulk_load(encoded).map_err(TableError::Batch)
+        self.store.load(encoded).map_err(TableError::Batch)
     }
 }
 
