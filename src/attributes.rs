@@ -207,8 +207,9 @@
 //! that decides the stored bytes (field order, type classes and encodings, salt strategy,
 //! buckets and salted fields, record tags; not names, docs, derive order, `#[timestamp]`,
 //! `key_limit` or `max_len` bounds). When the type changes so that stored keys would read
-//! differently, the build fails at this attribute with the new value and the layout. Each key's
-//! rustdoc shows its value.
+//! differently, the build fails at this attribute with the new value, the part that changed and
+//! the layout. Each key's rustdoc shows its value. A field whose type is another key is covered
+//! by that type's name only: pin the nested key's fingerprint on it as well.
 //!
 //! ```
 //! use rowkey::RowKey;

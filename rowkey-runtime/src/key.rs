@@ -50,7 +50,8 @@ pub trait RowKey: Encode + Sized {
     /// alter stored bytes then fails the build, at the attribute, with the new value, the part
     /// that changed and the layout. The high 32 bits are FNV-1a of a versioned description of
     /// the whole layout, the low 32 bits a 4-bit check per part (salt, fields, record types):
-    /// stable across platforms and compiler versions.
+    /// stable across platforms and compiler versions. A field whose type is another key (or a
+    /// user type) is covered by the type's name only: pin the nested key's own fingerprint too.
     const FINGERPRINT: u64;
     #[doc(hidden)]
     const __SALT_BUCKETS: u16;
