@@ -5,11 +5,13 @@
 //! records stored, never a wrong or deleted one (a store that fails chosen writes, driven by a
 //! property test), and `check`/`repair`/`rebuild_index` find and fix the residue.
 
-use std::cell::Cell;
+#[path = "store_suite/index.rs"]
+mod index;
+
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use rowkey::store::{BatchError, IndexedTable, MemStore, Row, Store};
+use rowkey::store::{IndexedTable, MemStore, Store};
 use rowkey::{IndexOf, KeyRange, RowKey};
 
 /// The Flurry article's first table: a user's applications.
@@ -99,73 +101,9 @@ fn a_user_time_table_is_read_by_time_through_its_index() {
     assert_eq!(got, want, "in time order, exactly the window");
 }
 
-/// A memory store whose writes fail when told to: the failure lands between the two writes of
-/// a put or a delete.
-#[derive(Default)]
-struct Flaky {
-    inner: MemStore,
-    /// Fail the next write (put, delete or batch) when set; cleared by the failure.
-    fail_next: Cell<bool>,
-}
-
-#[derive(Debug)]
-struct Injected;
-
-impl std::fmt::Display for Injected {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("injected failure")
-    }
-}
-
-impl std::error::Error for Injected {}
-
-impl Flaky {
-    fn fail(&self) -> bool {
-        self.fail_next.replace(false)
-    }
-}
-
-impl Store for Flaky {
-    type Error = Injected;
-    type Scan<'a> = std::iter::Map<
-        <MemStore as Store>::Scan<'a>,
-        fn(Result<Row, std::convert::Infallible>) -> Result<Row, Injected>,
-    >;
-
-    fn put(&self, key: &[u8], value: &[u8]) -> Result<(), Injected> {
-        if self.fail() {
-            return Err(Injected);
-        }
-        self.inner.put(key, value).map_err(|_| Injected)
-    }
-    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, Injected> {
-        self.inner.get(key).map_err(|_| Injected)
-    }
-    fn delete(&self, key: &[u8]) -> Result<(), Injected> {
-        if self.fail() {
-            return Err(Injected);
-        }
-        self.inner.delete(key).map_err(|_| Injected)
-    }
-    fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<Injected>> {
-        if self.fail() {
-            return Err(BatchError {
-                failed: rows.iter().map(|(k, _)| k.clone()).collect(),
-                source: Injected,
-            });
-        }
-        self.inner.write_batch(rows).map_err(|e| BatchError {
-            failed: e.failed,
-            source: Injected,
-        })
-    }
-    fn scan(&self, range: &KeyRange) -> Self::Scan<'_> {
-        self.inner.scan(range).map(|r| r.map_err(|_| Injected))
-    }
-    fn scan_rev(&self, range: &KeyRange) -> Option<Self::Scan<'_>> {
-        Some(self.inner.scan_rev(range)?.map(|r| r.map_err(|_| Injected)))
-    }
-}
+/// A memory store whose next write fails when told to: the failure lands between the two
+/// writes of a put or a delete.
+type Flaky = index::Flaky<MemStore>;
 
 #[derive(Debug, Clone)]
 enum Op {
@@ -212,7 +150,10 @@ proptest! {
     fn a_failure_between_the_two_writes_never_shows_a_wrong_record(
         steps in proptest::collection::vec((op(), 0..3u8), 1..40)
     ) {
-        let t = IndexedTable::<_, UserApp, AppUser>::new(Flaky::default(), Flaky::default());
+        let t = IndexedTable::<_, UserApp, AppUser>::new(
+            Flaky::new(MemStore::new()),
+            Flaky::new(MemStore::new()),
+        );
         for (op, fail) in steps {
             // 0: no failure; 1: the first write fails; 2: the second. A put writes the
             // entry, then the record; a delete removes the record, then the entry.

@@ -20,6 +20,8 @@
 
 #[cfg(any(feature = "bigtable", feature = "hbase"))]
 mod batch;
+#[cfg(any(feature = "bigtable", feature = "hbase"))]
+mod checked;
 mod indexed;
 mod memory;
 mod merge;

@@ -317,11 +317,8 @@ struct Inner {
     /// Headers every data request carries.
     routing: tonic::metadata::MetadataValue<tonic::metadata::Ascii>,
     features: tonic::metadata::MetadataValue<tonic::metadata::Ascii>,
-    /// Set once the schema check has passed: the fast path of every call.
-    schema_ok: std::sync::atomic::AtomicBool,
-    /// The check in progress, and a failure shared by the calls that waited for it (so the 16
-    /// buckets of a scan share one check instead of queueing 16).
-    schema_check: tokio::sync::Mutex<Option<(std::time::Instant, BigtableError)>>,
+    /// The table-and-family check, run once per store (see `checked.rs`).
+    schema: super::checked::CheckedOnce<BigtableError>,
 }
 
 /// One Bigtable table as an [`AsyncStore`]. Cheap to clone; clones share the connection.
@@ -527,8 +524,7 @@ impl AsyncBigtableStore {
                 routing: header(routing)?,
                 features: header(features)?,
                 filter: value_filter(&config.family),
-                schema_ok: std::sync::atomic::AtomicBool::new(false),
-                schema_check: tokio::sync::Mutex::new(None),
+                schema: super::checked::CheckedOnce::new(),
                 table_name,
                 config,
             }),
@@ -592,30 +588,10 @@ impl AsyncBigtableStore {
         if !self.inner.config.check_schema {
             return Ok(());
         }
-        use std::sync::atomic::Ordering;
-        if self.inner.schema_ok.load(Ordering::Acquire) {
-            return Ok(());
-        }
-        let mut failed = self.inner.schema_check.lock().await;
-        if self.inner.schema_ok.load(Ordering::Acquire) {
-            return Ok(());
-        }
-        if let Some((at, e)) = failed.as_ref() {
-            if at.elapsed() < Duration::from_secs(1) {
-                return Err(e.clone());
-            }
-        }
-        match self.retrying("GetTable", || self.check_schema()).await {
-            Ok(()) => {
-                self.inner.schema_ok.store(true, Ordering::Release);
-                *failed = None;
-                Ok(())
-            }
-            Err(e) => {
-                *failed = Some((std::time::Instant::now(), e.clone()));
-                Err(e)
-            }
-        }
+        self.inner
+            .schema
+            .ensure(|| self.retrying("GetTable", || self.check_schema()))
+            .await
     }
 
     fn set_cell(&self, value: &[u8], timestamp_micros: i64) -> pb::Mutation {

@@ -42,9 +42,9 @@ mod thrift;
 use std::fmt;
 use std::future::Future;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use futures_util::StreamExt;
 
@@ -304,9 +304,8 @@ struct Inner {
     pool: Pool,
     handle: tokio::runtime::Handle,
     clock: Clock,
-    schema_ok: AtomicBool,
-    /// The check in progress, and a failure shared by the calls that waited for it.
-    schema_check: tokio::sync::Mutex<Option<(Instant, HbaseError)>>,
+    /// The table-and-family check, run once per store (see `checked.rs`).
+    schema: super::checked::CheckedOnce<HbaseError>,
 }
 
 /// One HBase table, through a Thrift2 gateway, as an [`AsyncStore`]. Cheap to clone; clones
@@ -384,8 +383,7 @@ impl AsyncHbaseStore {
                 ),
                 handle,
                 clock: Clock::default(),
-                schema_ok: AtomicBool::new(false),
-                schema_check: tokio::sync::Mutex::new(None),
+                schema: super::checked::CheckedOnce::new(),
                 config,
             }),
         })
@@ -464,29 +462,10 @@ impl AsyncHbaseStore {
 
     /// Checks once per store that the table and the family exist.
     async fn ensure_schema(&self) -> Result<(), HbaseError> {
-        if !self.inner.config.check_schema || self.inner.schema_ok.load(Ordering::Acquire) {
+        if !self.inner.config.check_schema {
             return Ok(());
         }
-        let mut failed = self.inner.schema_check.lock().await;
-        if self.inner.schema_ok.load(Ordering::Acquire) {
-            return Ok(());
-        }
-        if let Some((at, e)) = failed.as_ref() {
-            if at.elapsed() < Duration::from_secs(1) {
-                return Err(e.clone());
-            }
-        }
-        match self.check_schema().await {
-            Ok(()) => {
-                self.inner.schema_ok.store(true, Ordering::Release);
-                *failed = None;
-                Ok(())
-            }
-            Err(e) => {
-                *failed = Some((Instant::now(), e.clone()));
-                Err(e)
-            }
-        }
+        self.inner.schema.ensure(|| self.check_schema()).await
     }
 
     async fn check_schema(&self) -> Result<(), HbaseError> {
@@ -577,7 +556,7 @@ impl AsyncHbaseStore {
             |r, k| r.skip(k),
         )
         .await?;
-        self.inner.schema_ok.store(false, Ordering::Release);
+        self.inner.schema.reset();
         Ok(())
     }
 
