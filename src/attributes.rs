@@ -1,4 +1,5 @@
-//! The attribute reference: every attribute `#[derive(RowKey)]` accepts, with an example.
+//! The attribute reference: every attribute `#[derive(RowKey)]` and `#[derive(RowValue)]`
+//! accept, with an example.
 //!
 //! This module holds documentation only. The byte format of each is permanent: keys written by
 //! one release read back in every later one.
@@ -313,4 +314,63 @@
 //!     #[tag(1)] A { id: u64 },
 //!     B { id: u64 }, // error: record type `B` needs an explicit `#[tag(N)]`
 //! }
+//! ```
+//!
+//! # The value side: `#[derive(RowValue)]` and `#[column(...)]`
+//!
+//! A struct whose fields are the columns of a row ([`RowValue`](crate::RowValue)), for a
+//! [`CellTable`](crate::store::CellTable). Each field is one column: a family and a qualifier.
+//!
+//! | where | attribute | meaning |
+//! |---|---|---|
+//! | struct | `#[column(family = "d")]` | the fields' default family |
+//! | field | `#[column(family = "m")]` | this field's family |
+//! | field | `#[column(name = "via")]` | the qualifier (default: the field's name) |
+//! | struct | `#[column(allow_long_family)]` | accept families longer than 3 bytes |
+//! | struct | `#[column(allow_many_families)]` | accept more than 3 families |
+//! | struct | `#[column(crate = "path")]` | where `rowkey` is reachable |
+//!
+//! Compile-time rules, each reported at the attribute that breaks it: every column has a family
+//! and a non-empty name; family names use letters, digits, `-`, `_` and `.` (Bigtable's rule);
+//! no two fields share a column; and the guide's rules of thumb, which the `allow_` attributes
+//! accept: short family names (every cell stores its family: "d", not "data") and at most three
+//! families (HBase flushes and compacts a region's families together).
+//!
+//! Field types are [`ColumnValue`](crate::ColumnValue)s: integers, floats, `bool` and `String`
+//! byte-compatible with HBase's `Bytes.toBytes` (see the trait), `Vec<u8>` as is, and your own
+//! types through the trait. An `Option<T>` field is an optional column: `None` writes no cell
+//! and clears the column when the row is put.
+//!
+//! ```
+//! use rowkey::store::{CellTable, MemStore};
+//! use rowkey::{RowKey, RowValue};
+//!
+//! #[derive(RowKey, Debug, PartialEq)]
+//! struct PageKey { #[salt(buckets = 4)] site: String, path: String }
+//!
+//! #[derive(RowValue, Debug, PartialEq)]
+//! #[column(family = "d")]
+//! struct Page {
+//!     #[column(name = "t")]
+//!     title: String,
+//!     #[column(name = "n")]
+//!     views: i64,
+//!     #[column(family = "m", name = "etag")]
+//!     etag: Option<String>,
+//! }
+//!
+//! let pages: CellTable<_, PageKey, Page> = CellTable::new(MemStore::new());
+//! let key = PageKey { site: "example.org".into(), path: "/".into() };
+//! let page = Page { title: "Home".into(), views: 7, etag: None };
+//! pages.put(&key, &page)?;
+//! assert_eq!(pages.get(&key)?, Some(page));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ```compile_fail
+//! use rowkey::RowValue;
+//!
+//! #[derive(RowValue)]
+//! #[column(family = "data")] // error: every cell stores its family name; keep it to 3 bytes
+//! struct Page { title: String }
 //! ```

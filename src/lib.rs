@@ -43,13 +43,17 @@ pub mod example;
 #[cfg(all(doctest, feature = "fjall"))]
 pub struct ReadmeDoctests;
 
-pub use rowkey_derive::RowKey;
+pub use rowkey_derive::{RowKey, RowValue};
 // The public API, by name: the key trait and its errors, scan ranges, the layout as data,
 // hashed fields, and the `fmt`, `split` and `store` modules.
 pub use rowkey_runtime::{
     bytes, explain_schema, fmt, split, store, Decode, DecodeError, DecodeErrorKind, Domain, Encode,
     EncodeError, EncodeErrorKind, FieldSchema, HashInput, Hashed, IndexOf, KeyRange, KeyRanges,
     Order, RowKey, SaltSchema, ScanRange, Schema, VariantSchema,
+};
+// The value side: rows of typed columns.
+pub use rowkey_runtime::{
+    CellReader, ColumnSchema, ColumnValue, RowValue, ValueError, ValueErrorKind, ValueSchema,
 };
 
 #[doc(hidden)]

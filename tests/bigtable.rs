@@ -124,6 +124,29 @@ fn blocking_table(host: &str, name: &str, splits: &[rowkey::bytes::Bytes]) -> Bi
 }
 
 #[test]
+fn rows_of_cells_on_the_emulator() {
+    let Some(host) = host() else { return };
+    let families = store_suite::cells::families();
+    let store =
+        BigtableStore::with_config(config(host, &unique("cells")).families(families)).unwrap();
+    store
+        .create_table(&store_suite::Reading::split_points(4))
+        .unwrap();
+    store_suite::cells::exercise_cells(store);
+    // A table without the value type's families is an error on first use, naming the family.
+    let store = blocking_table(host, "cells_missing", &[]);
+    let store = BigtableStore::with_config(
+        config(host, &store.inner().config().table).families(["d", "m"]),
+    )
+    .unwrap();
+    let err = store
+        .read_row(b"k", &rowkey::store::Columns::all())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("no column family `m`"), "{err}");
+}
+
+#[test]
 fn an_index_on_the_emulator() {
     let Some(host) = host() else { return };
     store_suite::index::exercise_index(

@@ -76,6 +76,18 @@ fn conformance_suite_on_hbase() {
 }
 
 #[test]
+fn rows_of_cells_on_hbase() {
+    let Some(g) = hbase() else { return };
+    let families = store_suite::cells::families();
+    let store =
+        HbaseStore::with_config(config(&g.plain, &unique("cells")).families(families)).unwrap();
+    store
+        .create_table(&store_suite::Reading::split_points(4))
+        .unwrap();
+    store_suite::cells::exercise_cells(store);
+}
+
+#[test]
 fn an_index_on_hbase() {
     let Some(g) = hbase() else { return };
     store_suite::index::exercise_index(

@@ -10,5 +10,6 @@ fn ui() {
     t.compile_fail("ui-tests/scan/*.rs");
     t.compile_fail("ui-tests/records/*.rs");
     t.compile_fail("ui-tests/index/*.rs");
+    t.compile_fail("ui-tests/value/*.rs");
     t.pass("ui-tests/pass/*.rs");
 }

@@ -1,5 +1,6 @@
-//! `#[derive(RowKey)]`, the derive of [rowkey](https://docs.rs/rowkey). Use it through the
-//! `rowkey` crate, whose docs hold the attribute reference.
+//! `#[derive(RowKey)]` and `#[derive(RowValue)]`, the derives of
+//! [rowkey](https://docs.rs/rowkey). Use them through the `rowkey` crate, whose docs hold the
+//! attribute reference. The value derive lives in `value/`, in the same stages.
 //!
 //! The derive runs in stages that only depend forward: `ast` reads the input (with `attr`
 //! parsing each attribute), `validate` checks the rules that relate attributes and fields,
@@ -16,6 +17,7 @@ mod fingerprint;
 mod model;
 mod symbol;
 mod validate;
+mod value;
 
 #[cfg(test)]
 mod output_tests;
@@ -34,6 +36,15 @@ use syn::{parse_macro_input, DeriveInput};
 pub fn derive_row_key(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     expand(&input).into()
+}
+
+/// Derives `rowkey::RowValue`: a struct whose fields are the columns of a row, each with a
+/// family and a short qualifier (`#[column(family = "d", name = "via")]`, the struct's
+/// `#[column(family = "d")]` as the default). See the `rowkey` crate's `attributes` module.
+#[proc_macro_derive(RowValue, attributes(column))]
+pub fn derive_row_value(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    value::expand(&input).into()
 }
 
 fn expand(input: &DeriveInput) -> proc_macro2::TokenStream {

@@ -26,6 +26,7 @@ mod source;
 pub mod split;
 pub mod store;
 mod text;
+mod value;
 
 pub use bytes;
 
@@ -37,6 +38,9 @@ pub use crate::index::IndexOf;
 pub use crate::key::RowKey;
 pub use crate::scan::{KeyRange, KeyRanges, ScanRange};
 pub use crate::schema::{Domain, FieldSchema, Order, SaltSchema, Schema, VariantSchema};
+pub use crate::value::{
+    CellReader, ColumnSchema, ColumnValue, RowValue, ValueError, ValueErrorKind, ValueSchema,
+};
 
 #[doc(hidden)]
 pub mod __private {
@@ -61,10 +65,16 @@ pub mod __private {
     };
     pub use crate::sink::Sink;
     pub use crate::source::Source;
+    pub use crate::store::{Cell, Column};
     pub use crate::text::{FromKeyBytes, KeyBytes};
+    pub use crate::value::{
+        clear_cell, set_cell, CellReader, ColumnSchema, ColumnValue, RowValue, ValueError,
+        ValueSchema,
+    };
     pub use core::marker::PhantomData;
     pub use core::ops::Bound;
     pub use core::option::Option::{self, None, Some};
     pub use core::primitive::{bool, str, u16, u64, u8, usize};
     pub use core::result::Result::{self, Err, Ok};
+    pub use std::vec::Vec;
 }

@@ -4,7 +4,31 @@
 
 use std::ops::Range;
 
-use super::{BatchError, Row};
+use super::{BatchError, Row, RowWrite};
+
+/// A row of a batch, as the bookkeeping sees it: its key and its size in bytes.
+pub(crate) trait BatchRow {
+    fn key(&self) -> &[u8];
+    fn size(&self) -> usize;
+}
+
+impl BatchRow for Row {
+    fn key(&self) -> &[u8] {
+        &self.0
+    }
+    fn size(&self) -> usize {
+        self.0.len() + self.1.len()
+    }
+}
+
+impl BatchRow for RowWrite {
+    fn key(&self) -> &[u8] {
+        &self.key
+    }
+    fn size(&self) -> usize {
+        RowWrite::size(self)
+    }
+}
 
 /// The rows of one batch a store has confirmed, and the first error seen.
 pub(crate) struct Confirmations<E> {
@@ -38,16 +62,16 @@ impl<E> Confirmations<E> {
 
     /// `Ok` when every row is confirmed, otherwise the unconfirmed keys, in batch order.
     /// `unreported` is the error used when rows are unconfirmed but no error was recorded.
-    pub(crate) fn finish(
+    pub(crate) fn finish<R: BatchRow>(
         self,
-        rows: &[Row],
+        rows: &[R],
         unreported: impl FnOnce() -> E,
     ) -> Result<(), BatchError<E>> {
         let failed: Vec<Vec<u8>> = rows
             .iter()
             .zip(&self.done)
             .filter(|(_, done)| !**done)
-            .map(|((k, _), _)| k.clone())
+            .map(|(r, _)| r.key().to_vec())
             .collect();
         if failed.is_empty() {
             return Ok(());
@@ -62,13 +86,17 @@ impl<E> Confirmations<E> {
 /// Cuts `rows` into consecutive index ranges of at most `max_rows` rows and, where more than one
 /// row, at most `max_bytes` of keys and values (a single larger row goes alone: the server
 /// decides whether it fits).
-pub(crate) fn split(rows: &[Row], max_rows: usize, max_bytes: usize) -> Vec<Range<usize>> {
+pub(crate) fn split<R: BatchRow>(
+    rows: &[R],
+    max_rows: usize,
+    max_bytes: usize,
+) -> Vec<Range<usize>> {
     let max_rows = max_rows.max(1);
     let mut out = Vec::new();
     let mut start = 0;
     let mut bytes = 0usize;
-    for (i, (k, v)) in rows.iter().enumerate() {
-        let size = k.len() + v.len();
+    for (i, row) in rows.iter().enumerate() {
+        let size = row.size();
         if i > start && (i - start >= max_rows || bytes + size > max_bytes) {
             out.push(start..i);
             start = i;
@@ -97,7 +125,7 @@ mod tests {
         assert_eq!(parts.last().unwrap(), &(24..25));
         let big: Vec<Row> = vec![(vec![1], vec![0; 100]), (vec![2], vec![])];
         assert_eq!(split(&big, 10, 50), [0..1, 1..2]);
-        assert!(split(&[], 10, 10).is_empty());
+        assert!(split::<Row>(&[], 10, 10).is_empty());
     }
 
     #[test]

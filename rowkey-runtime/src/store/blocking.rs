@@ -15,7 +15,9 @@ use std::thread::Thread;
 use futures_util::StreamExt;
 use tokio::runtime::Handle;
 
-use super::{AsyncStore, BatchError, Row, RowStream, Store};
+use super::{
+    AsyncStore, BatchError, CellError, CellRow, CellScan, Columns, Row, RowStream, RowWrite, Store,
+};
 use crate::scan::KeyRange;
 
 /// A blocking [`Store`] over an [`AsyncStore`] running on a runtime thread of its own.
@@ -224,5 +226,73 @@ where
         let _guard = self.runtime.handle.enter();
         let stream = self.store.scan_rev(range)?;
         Some(BlockingScan::pinned(stream, &self.runtime.handle))
+    }
+
+    fn write_rows(&self, rows: &[RowWrite]) -> Result<(), BatchError<S::Error>> {
+        let owned = rows.to_vec();
+        let store = Arc::clone(&self.store);
+        match run(&self.runtime.handle, async move {
+            store.write_rows(&owned).await
+        }) {
+            Ok(result) => result,
+            Err(e) => Err(BatchError {
+                failed: rows.iter().map(|r| r.key.clone()).collect(),
+                source: e.into(),
+            }),
+        }
+    }
+
+    fn read_row(
+        &self,
+        key: &[u8],
+        columns: &Columns,
+    ) -> Result<Option<CellRow>, CellError<S::Error>> {
+        let (key, columns) = (key.to_vec(), columns.clone());
+        let store = Arc::clone(&self.store);
+        run(&self.runtime.handle, async move {
+            store.read_row(&key, &columns).await
+        })
+        .unwrap_or_else(|e| Err(CellError::Store(e.into())))
+    }
+
+    fn delete_row(&self, key: &[u8]) -> Result<(), CellError<S::Error>> {
+        let key = key.to_vec();
+        let store = Arc::clone(&self.store);
+        run(
+            &self.runtime.handle,
+            async move { store.delete_row(&key).await },
+        )
+        .unwrap_or_else(|e| Err(CellError::Store(e.into())))
+    }
+
+    fn scan_rows(&self, range: &KeyRange, columns: &Columns) -> CellScan<'_, S::Error> {
+        let _guard = self.runtime.handle.enter();
+        Box::new(BlockingStream {
+            stream: self.store.scan_rows(range, columns),
+            handle: self.runtime.handle.clone(),
+        })
+    }
+
+    fn scan_rows_rev(&self, range: &KeyRange, columns: &Columns) -> Option<CellScan<'_, S::Error>> {
+        let _guard = self.runtime.handle.enter();
+        Some(Box::new(BlockingStream {
+            stream: self.store.scan_rows_rev(range, columns)?,
+            handle: self.runtime.handle.clone(),
+        }))
+    }
+}
+
+/// Any boxed stream polled from the caller's thread (cell scans).
+struct BlockingStream<T> {
+    stream: std::pin::Pin<Box<dyn futures_util::Stream<Item = T> + Send>>,
+    handle: Handle,
+}
+
+impl<T> Iterator for BlockingStream<T> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        let _guard = self.handle.enter();
+        block_on(self.stream.next())
     }
 }

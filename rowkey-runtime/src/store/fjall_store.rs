@@ -6,7 +6,7 @@ use std::path::Path;
 
 use fjall::{Database, Keyspace, KeyspaceCreateOptions};
 
-use super::{BatchError, Row, Store};
+use super::{cells, BatchError, CellError, Row, RowWrite, Store};
 use crate::scan::KeyRange;
 
 /// One fjall keyspace as a sorted store. Cheap to clone; clones share the database.
@@ -147,5 +147,36 @@ impl Store for FjallStore {
             iter: self.keyspace.range(Self::bounds(range)),
             reverse: true,
         })
+    }
+
+    /// Atomic: set and cleared cells of every row in one batch.
+    fn write_rows(&self, rows: &[RowWrite]) -> Result<(), BatchError<fjall::Error>> {
+        let mut batch = self.db.batch();
+        for r in rows {
+            for c in &r.set {
+                let k = cells::cell_key(&r.key, &c.family, &c.qualifier);
+                batch.insert(&self.keyspace, k, c.value.as_slice());
+            }
+            for c in &r.clear {
+                batch.remove(
+                    &self.keyspace,
+                    cells::cell_key(&r.key, &c.family, &c.qualifier),
+                );
+            }
+        }
+        batch.commit().map_err(|source| BatchError {
+            failed: rows.iter().map(|r| r.key.clone()).collect(),
+            source,
+        })
+    }
+
+    /// Atomic: every cell of the row in one batch.
+    fn delete_row(&self, key: &[u8]) -> Result<(), CellError<fjall::Error>> {
+        let mut batch = self.db.batch();
+        for entry in self.scan(&cells::row_range(key)) {
+            let (k, _) = entry.map_err(CellError::Store)?;
+            batch.remove(&self.keyspace, k);
+        }
+        batch.commit().map_err(CellError::Store)
     }
 }

@@ -5,7 +5,7 @@ use std::convert::Infallible;
 use std::ops::Bound;
 use std::sync::RwLock;
 
-use super::{BatchError, Row, Store};
+use super::{cells, BatchError, CellError, Row, RowWrite, Store};
 use crate::scan::KeyRange;
 
 /// A sorted in-memory store, blocking ([`Store`]) and async ([`AsyncStore`](super::AsyncStore),
@@ -48,6 +48,8 @@ impl MemStore {
 
     fn collect(&self, range: &KeyRange) -> Vec<Row> {
         let end = match range.end() {
+            // An empty or inverted range holds nothing (`BTreeMap::range` would panic).
+            Some(e) if e <= range.start() => return Vec::new(),
             Some(e) => Bound::Excluded(e.to_vec()),
             None => Bound::Unbounded,
         };
@@ -93,6 +95,31 @@ impl Store for MemStore {
         rows.reverse();
         Some(rows.into_iter().map(Ok))
     }
+
+    /// Atomic: the whole batch under one lock.
+    fn write_rows(&self, rows: &[RowWrite]) -> Result<(), BatchError<Infallible>> {
+        let mut map = self.write();
+        for r in rows {
+            for c in &r.set {
+                map.insert(
+                    cells::cell_key(&r.key, &c.family, &c.qualifier),
+                    c.value.clone(),
+                );
+            }
+            for c in &r.clear {
+                map.remove(&cells::cell_key(&r.key, &c.family, &c.qualifier));
+            }
+        }
+        Ok(())
+    }
+
+    fn delete_row(&self, key: &[u8]) -> Result<(), CellError<Infallible>> {
+        let range = cells::row_range(key);
+        let end = range.end().map(<[u8]>::to_vec).unwrap_or_default();
+        self.write()
+            .retain(|k, _| k.as_slice() < range.start() || k.as_slice() >= end.as_slice());
+        Ok(())
+    }
 }
 
 #[cfg(feature = "async")]
@@ -123,5 +150,40 @@ impl super::AsyncStore for MemStore {
         Some(Box::pin(futures_util::stream::iter(Store::scan_rev(
             self, range,
         )?)))
+    }
+
+    async fn write_rows(&self, rows: &[RowWrite]) -> Result<(), BatchError<Infallible>> {
+        Store::write_rows(self, rows)
+    }
+
+    async fn read_row(
+        &self,
+        key: &[u8],
+        columns: &super::Columns,
+    ) -> Result<Option<super::CellRow>, CellError<Infallible>> {
+        Store::read_row(self, key, columns)
+    }
+
+    async fn delete_row(&self, key: &[u8]) -> Result<(), CellError<Infallible>> {
+        Store::delete_row(self, key)
+    }
+
+    fn scan_rows(
+        &self,
+        range: &KeyRange,
+        columns: &super::Columns,
+    ) -> super::CellStream<Infallible> {
+        // The scan reads a snapshot when it starts, so collecting it here changes nothing.
+        let rows: Vec<_> = Store::scan_rows(self, range, columns).collect();
+        Box::pin(futures_util::stream::iter(rows))
+    }
+
+    fn scan_rows_rev(
+        &self,
+        range: &KeyRange,
+        columns: &super::Columns,
+    ) -> Option<super::CellStream<Infallible>> {
+        let rows: Vec<_> = Store::scan_rows_rev(self, range, columns)?.collect();
+        Some(Box::pin(futures_util::stream::iter(rows)))
     }
 }

@@ -6,39 +6,56 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use super::Row;
+use super::{CellRow, Row};
+
+/// A row the merge can order: raw rows and rows of cells.
+pub(crate) trait Keyed {
+    /// The row key.
+    fn key(&self) -> &[u8];
+}
+
+impl Keyed for Row {
+    fn key(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl Keyed for CellRow {
+    fn key(&self) -> &[u8] {
+        &self.key
+    }
+}
 
 /// A row waiting in the merge, ordered by its key without the salt byte (then by range, so equal
 /// keys, which cannot occur in one table, would still come out deterministically).
-struct Head {
-    key: Vec<u8>,
-    value: Vec<u8>,
+struct Head<T> {
+    row: T,
     skip: usize,
     range: usize,
     reverse: bool,
 }
 
-impl Head {
+impl<T: Keyed> Head<T> {
     fn sort_key(&self) -> &[u8] {
-        self.key.get(self.skip..).unwrap_or(&[])
+        self.row.key().get(self.skip..).unwrap_or(&[])
     }
 }
 
-impl PartialEq for Head {
+impl<T: Keyed> PartialEq for Head<T> {
     fn eq(&self, other: &Self) -> bool {
         self.cmp(other) == Ordering::Equal
     }
 }
 
-impl Eq for Head {}
+impl<T: Keyed> Eq for Head<T> {}
 
-impl PartialOrd for Head {
+impl<T: Keyed> PartialOrd for Head<T> {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
 
-impl Ord for Head {
+impl<T: Keyed> Ord for Head<T> {
     // `BinaryHeap` is a max-heap: a forward merge wants the smallest key out first, so the
     // comparison is reversed; a reverse merge wants the largest first.
     fn cmp(&self, other: &Self) -> Ordering {
@@ -53,13 +70,13 @@ impl Ord for Head {
 }
 
 /// One waiting row per range, handed out in logical key order.
-pub(crate) struct MergeCore {
-    heap: BinaryHeap<Head>,
+pub(crate) struct MergeCore<T = Row> {
+    heap: BinaryHeap<Head<T>>,
     skip: usize,
     reverse: bool,
 }
 
-impl MergeCore {
+impl<T: Keyed> MergeCore<T> {
     /// A merge that compares keys after their first `skip` bytes (1 for a salted key).
     pub(crate) fn new(skip: usize, reverse: bool) -> Self {
         MergeCore {
@@ -70,10 +87,9 @@ impl MergeCore {
     }
 
     /// Range `range`'s next row.
-    pub(crate) fn push(&mut self, range: usize, (key, value): Row) {
+    pub(crate) fn push(&mut self, range: usize, row: T) {
         self.heap.push(Head {
-            key,
-            value,
+            row,
             skip: self.skip,
             range,
             reverse: self.reverse,
@@ -82,9 +98,9 @@ impl MergeCore {
 
     /// The next row in order and the range it came from (whose next row must be pushed before
     /// the following pop, or the range ended).
-    pub(crate) fn pop(&mut self) -> Option<(usize, Row)> {
+    pub(crate) fn pop(&mut self) -> Option<(usize, T)> {
         let head = self.heap.pop()?;
-        Some((head.range, (head.key, head.value)))
+        Some((head.range, head.row))
     }
 }
 
@@ -92,7 +108,7 @@ impl MergeCore {
 mod tests {
     use super::*;
 
-    fn drain(mut m: MergeCore, mut ranges: Vec<std::vec::IntoIter<Vec<u8>>>) -> Vec<Vec<u8>> {
+    fn drain(mut m: MergeCore<Row>, mut ranges: Vec<std::vec::IntoIter<Vec<u8>>>) -> Vec<Vec<u8>> {
         for (i, r) in ranges.iter_mut().enumerate() {
             if let Some(k) = r.next() {
                 m.push(i, (k, vec![]));

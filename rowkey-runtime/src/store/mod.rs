@@ -20,6 +20,8 @@
 
 #[cfg(any(feature = "bigtable", feature = "hbase"))]
 mod batch;
+mod cell_table;
+mod cells;
 #[cfg(any(feature = "bigtable", feature = "hbase"))]
 mod checked;
 mod indexed;
@@ -48,6 +50,10 @@ mod hbase;
 
 use std::fmt;
 
+pub use cell_table::{CellMerged, CellTable};
+#[cfg(feature = "async")]
+pub use cells::CellStream;
+pub use cells::{Cell, CellError, CellRow, CellScan, Column, Columns, MalformedCell, RowWrite};
 pub use indexed::{IndexReport, IndexedTable};
 pub use memory::MemStore;
 pub use rekey::{rekey, RekeyError, RekeyFailure, RekeyOptions, RekeyReport, Unconverted};
@@ -112,6 +118,97 @@ pub trait Store {
     /// The rows of one range in reverse key order, where the store supports it (`None`
     /// otherwise).
     fn scan_rev(&self, range: &KeyRange) -> Option<Self::Scan<'_>>;
+
+    // ---- rows of cells ----
+    //
+    // Bigtable and HBase keep cells natively ([`Blocking`] forwards to their `AsyncStore`
+    // methods); the provided methods keep them in the composite layout (module `cells`) over the
+    // methods above, for stores that have only keys and values (memory, fjall, yours). A store
+    // that wraps another must forward these too. Keep a store's raw rows and its rows of cells
+    // apart (one keyspace each): on a key-value store the two layouts differ.
+
+    /// Writes cells to rows and clears columns; on failure the error lists every row key not
+    /// (fully) written. The default writes the set cells as one [`Store::write_batch`], then
+    /// deletes the cleared ones key by key.
+    fn write_rows(&self, rows: &[RowWrite]) -> Result<(), BatchError<Self::Error>> {
+        let set: Vec<Row> = rows
+            .iter()
+            .flat_map(|r| {
+                r.set.iter().map(|c| {
+                    (
+                        cells::cell_key(&r.key, &c.family, &c.qualifier),
+                        c.value.clone(),
+                    )
+                })
+            })
+            .collect();
+        let all = |source| BatchError {
+            failed: rows.iter().map(|r| r.key.clone()).collect(),
+            source,
+        };
+        self.write_batch(&set).map_err(|e| all(e.source))?;
+        for (i, r) in rows.iter().enumerate() {
+            for c in &r.clear {
+                if let Err(source) = self.delete(&cells::cell_key(&r.key, &c.family, &c.qualifier))
+                {
+                    return Err(BatchError {
+                        failed: rows[i..].iter().map(|r| r.key.clone()).collect(),
+                        source,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the `columns` of one row; `None` when the row has none of them.
+    fn read_row(
+        &self,
+        key: &[u8],
+        columns: &Columns,
+    ) -> Result<Option<CellRow>, CellError<Self::Error>> {
+        if columns.is_empty() {
+            return Ok(None);
+        }
+        let entries = self.scan(&cells::row_read_range(key, columns));
+        cells::Grouped::new(entries, columns.clone(), false)
+            .next()
+            .transpose()
+    }
+
+    /// Deletes every cell of one row.
+    fn delete_row(&self, key: &[u8]) -> Result<(), CellError<Self::Error>> {
+        let stored: Vec<Vec<u8>> = self
+            .scan(&cells::row_range(key))
+            .map(|r| r.map(|(k, _)| k))
+            .collect::<Result<_, _>>()
+            .map_err(CellError::Store)?;
+        for k in stored {
+            self.delete(&k).map_err(CellError::Store)?;
+        }
+        Ok(())
+    }
+
+    /// The rows of one range with their `columns`, in key order; rows with none of them are
+    /// left out.
+    fn scan_rows(&self, range: &KeyRange, columns: &Columns) -> CellScan<'_, Self::Error> {
+        let entries = self.scan(&cells::rows_range(range));
+        Box::new(cells::Grouped::new(entries, columns.clone(), false))
+    }
+
+    /// [`Store::scan_rows`] in reverse key order, where the store has reverse scans.
+    fn scan_rows_rev(
+        &self,
+        range: &KeyRange,
+        columns: &Columns,
+    ) -> Option<CellScan<'_, Self::Error>> {
+        let entries = self.scan_rev(&cells::rows_range(range))?;
+        Some(Box::new(cells::Grouped::new(
+            entries,
+            columns.clone(),
+            true,
+        )))
+    }
 }
 
 /// An async scan's rows: a boxed stream that owns everything it needs, so it can outlive the
@@ -161,6 +258,32 @@ pub trait AsyncStore: Send + Sync + 'static {
 
     /// The rows of one range in reverse key order, where the store supports it.
     fn scan_rev(&self, range: &KeyRange) -> Option<RowStream<Self::Error>>;
+
+    /// Writes cells to rows and clears columns ([`Store::write_rows`]).
+    fn write_rows(
+        &self,
+        rows: &[RowWrite],
+    ) -> impl std::future::Future<Output = Result<(), BatchError<Self::Error>>> + Send;
+
+    /// Reads the `columns` of one row ([`Store::read_row`]).
+    fn read_row(
+        &self,
+        key: &[u8],
+        columns: &Columns,
+    ) -> impl std::future::Future<Output = Result<Option<CellRow>, CellError<Self::Error>>> + Send;
+
+    /// Deletes every cell of one row ([`Store::delete_row`]).
+    fn delete_row(
+        &self,
+        key: &[u8],
+    ) -> impl std::future::Future<Output = Result<(), CellError<Self::Error>>> + Send;
+
+    /// The rows of one range with their `columns` ([`Store::scan_rows`]).
+    fn scan_rows(&self, range: &KeyRange, columns: &Columns) -> CellStream<Self::Error>;
+
+    /// [`AsyncStore::scan_rows`] in reverse key order, where the store supports it.
+    fn scan_rows_rev(&self, range: &KeyRange, columns: &Columns)
+        -> Option<CellStream<Self::Error>>;
 }
 
 /// A batch write that did not complete: which keys were not written, and why.

@@ -10,8 +10,6 @@ use std::task::{Context, Poll};
 use futures_util::Stream;
 use tokio::sync::mpsc;
 
-use super::{Row, RowStream};
-
 /// Rows in the first page of a range. Servers read a page ahead of the consumer (a scanner's
 /// caching, a ReadRows `rows_limit`), and the next page is requested while the consumer works
 /// through one, so a read that wants the first few rows (the latest 10 events) would cost the
@@ -23,18 +21,22 @@ pub(crate) fn grow(rows: usize, full: usize) -> usize {
     rows.saturating_mul(4).min(full.max(1))
 }
 
-/// One page of a scan, or the error that ended it.
-pub(crate) type Page<E> = Result<Vec<Row>, E>;
+/// One page of a scan (rows, or rows of cells), or the error that ended it.
+pub(crate) type Page<T, E> = Result<Vec<T>, E>;
+
+/// The stream of a paged scan's rows.
+pub(crate) type PagedStream<T, E> = Pin<Box<dyn Stream<Item = Result<T, E>> + Send + 'static>>;
 
 /// Runs `read` on `handle` with the sending side of a one-slot page channel; the stream hands
 /// out the pages' rows in order, then the error that ended them, if any.
-pub(crate) fn spawn<E, F, Fut>(handle: &tokio::runtime::Handle, read: F) -> RowStream<E>
+pub(crate) fn spawn<T, E, F, Fut>(handle: &tokio::runtime::Handle, read: F) -> PagedStream<T, E>
 where
+    T: Send + 'static,
     E: Send + 'static,
-    F: FnOnce(mpsc::Sender<Page<E>>) -> Fut,
+    F: FnOnce(mpsc::Sender<Page<T, E>>) -> Fut,
     Fut: Future<Output = ()> + Send + 'static,
 {
-    let (tx, rx) = mpsc::channel::<Page<E>>(1);
+    let (tx, rx) = mpsc::channel::<Page<T, E>>(1);
     let task = handle.spawn(read(tx));
     Box::pin(PageStream {
         rx,
@@ -44,21 +46,24 @@ where
 }
 
 /// The consumer's side: the page in hand, and the channel the next one comes through.
-struct PageStream<E> {
-    rx: mpsc::Receiver<Page<E>>,
-    page: std::vec::IntoIter<Row>,
+struct PageStream<T, E> {
+    rx: mpsc::Receiver<Page<T, E>>,
+    page: std::vec::IntoIter<T>,
     task: tokio::task::JoinHandle<()>,
 }
 
-impl<E> Drop for PageStream<E> {
+// Nothing in it is pinned: the rows are owned values moved out of a vector.
+impl<T, E> Unpin for PageStream<T, E> {}
+
+impl<T, E> Drop for PageStream<T, E> {
     fn drop(&mut self) {
         // A scan dropped half way stops reading at once.
         self.task.abort();
     }
 }
 
-impl<E> Stream for PageStream<E> {
-    type Item = Result<Row, E>;
+impl<T, E> Stream for PageStream<T, E> {
+    type Item = Result<T, E>;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let this = self.get_mut();

@@ -235,5 +235,7 @@ fn map_target<E1, E2>(e: TableError<E2>) -> TableError<RekeyError<E1, E2>> {
             failed: b.failed,
             source: RekeyError::Target(b.source),
         }),
+        TableError::Value { key, error } => TableError::Value { key, error },
+        TableError::Malformed(m) => TableError::Malformed(m),
     }
 }

@@ -32,6 +32,26 @@ pub enum TableError<E> {
     Store(E),
     /// A batch write failed; `failed` lists the keys that were not written.
     Batch(BatchError<E>),
+    /// A stored row's cells are not a value of the table's value type (a typed table of
+    /// cells, [`CellTable`](super::CellTable)).
+    Value {
+        /// The row key.
+        key: Vec<u8>,
+        /// Which column, and why.
+        error: crate::value::ValueError,
+    },
+    /// A stored entry is not a cell of the composite layout (a key-value store holding rows
+    /// that were not written as cells).
+    Malformed(super::MalformedCell),
+}
+
+impl<E> From<super::CellError<E>> for TableError<E> {
+    fn from(e: super::CellError<E>) -> Self {
+        match e {
+            super::CellError::Store(e) => TableError::Store(e),
+            super::CellError::Malformed(m) => TableError::Malformed(m),
+        }
+    }
 }
 
 impl<E: fmt::Display> fmt::Display for TableError<E> {
@@ -53,6 +73,10 @@ impl<E: fmt::Display> fmt::Display for TableError<E> {
             }
             TableError::Store(e) => write!(f, "store error: {e}"),
             TableError::Batch(e) => write!(f, "batch write failed: {e}"),
+            TableError::Value { key, error } => {
+                write!(f, "row {}: {error}", crate::fmt::binary(key))
+            }
+            TableError::Malformed(m) => m.fmt(f),
         }
     }
 }
@@ -64,6 +88,8 @@ impl<E: std::error::Error + 'static> std::error::Error for TableError<E> {
             TableError::Decode { error, .. } => Some(error),
             TableError::Store(e) => Some(e),
             TableError::Batch(e) => Some(e),
+            TableError::Value { error, .. } => Some(error),
+            TableError::Malformed(m) => Some(m),
         }
     }
 }

@@ -1,5 +1,5 @@
 //! The two admin calls the store makes: creating a pre-split table, and checking once that the
-//! table and its column family exist (so a typo in either is an error, not an empty table).
+//! table and its column families exist (so a typo in either is an error, not an empty table).
 
 use admin::bigtable_table_admin_client::BigtableTableAdminClient;
 use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2 as admin;
@@ -18,21 +18,24 @@ impl AsyncBigtableStore {
         Ok(request)
     }
 
-    /// Creates the table with its column family (one version kept per cell), pre-split at
+    /// Creates the table with its column families (one version kept per cell), pre-split at
     /// `splits`; an existing table is left as it is. Within the retry policy's deadlines.
     pub async fn create_table(&self, splits: &[bytes::Bytes]) -> Result<(), BigtableError> {
         let config = &self.inner.config;
-        let mut families = std::collections::HashMap::new();
-        families.insert(
-            config.family.clone(),
-            admin::ColumnFamily {
-                // Always a GC rule: some emulator builds panic on a family without one.
-                gc_rule: Some(admin::GcRule {
-                    rule: Some(admin::gc_rule::Rule::MaxNumVersions(1)),
-                }),
-                ..Default::default()
-            },
-        );
+        let families = config
+            .all_families()
+            .into_iter()
+            .map(|name| {
+                let family = admin::ColumnFamily {
+                    // Always a GC rule: some emulator builds panic on a family without one.
+                    gc_rule: Some(admin::GcRule {
+                        rule: Some(admin::gc_rule::Rule::MaxNumVersions(1)),
+                    }),
+                    ..Default::default()
+                };
+                (name, family)
+            })
+            .collect();
         let message = admin::CreateTableRequest {
             parent: format!("projects/{}/instances/{}", config.project, config.instance),
             table_id: config.table.clone(),
@@ -57,7 +60,7 @@ impl AsyncBigtableStore {
         .await
     }
 
-    /// One `GetTable`: the table must exist and have the family. Credentials that may not read
+    /// One `GetTable`: the table must exist and have the families. Credentials that may not read
     /// table metadata skip the check (the data calls will say what they can).
     pub(super) async fn check_schema(&self) -> Result<(), BigtableError> {
         let request = self
@@ -74,15 +77,18 @@ impl AsyncBigtableStore {
             Err(s) if s.code() == tonic::Code::PermissionDenied => return Ok(()),
             Err(s) => return Err(BigtableError::status("GetTable", &s)),
         };
-        let family = &self.inner.config.family;
-        if table.column_families.contains_key(family) {
+        let wanted = self.inner.config.all_families();
+        let Some(family) = wanted
+            .into_iter()
+            .find(|f| !table.column_families.contains_key(f))
+        else {
             return Ok(());
-        }
+        };
         let mut families: Vec<String> = table.column_families.into_keys().collect();
         families.sort();
         Err(BigtableError::MissingFamily {
             table: self.inner.table_name.clone(),
-            family: family.clone(),
+            family,
             families,
         })
     }

@@ -47,8 +47,12 @@ use googleapis_tonic_google_bigtable_v2::google::bigtable::v2 as pb;
 use pb::bigtable_client::BigtableClient;
 use tonic::transport::{Channel, ClientTlsConfig, Endpoint};
 
-use super::batch::{self, Confirmations};
-use super::{AsyncStore, BatchError, Blocking, RetryPolicy, Row, RowStream};
+use super::batch::{self, BatchRow, Confirmations};
+use super::cells::Pick;
+use super::{
+    AsyncStore, BatchError, Blocking, CellError, CellRow, CellStream, Columns, RetryPolicy, Row,
+    RowStream, RowWrite,
+};
 use crate::scan::KeyRange;
 
 const QUALIFIER: &[u8] = b"v";
@@ -94,6 +98,10 @@ pub struct BigtableConfig {
     /// typo is an error rather than an empty table. Turn off only where the credentials may not
     /// read table metadata; a missing family then reads as empty.
     pub check_schema: bool,
+    /// Further column families, for rows of cells ([`CellTable`](crate::store::CellTable)):
+    /// `create_table` creates them beside `family`, and the schema check requires them. A
+    /// value type's are `V::SCHEMA.families()`.
+    pub families: Vec<String>,
 }
 
 impl BigtableConfig {
@@ -117,7 +125,25 @@ impl BigtableConfig {
             batch_bytes: 4 << 20,
             batch_concurrency: 4,
             check_schema: true,
+            families: Vec::new(),
         }
+    }
+
+    /// Further column families ([`BigtableConfig::families`]).
+    pub fn families<F: Into<String>>(mut self, families: impl IntoIterator<Item = F>) -> Self {
+        self.families = families.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Every family the table needs: `family`, then `families` (without repeats).
+    pub(crate) fn all_families(&self) -> Vec<String> {
+        let mut out = vec![self.family.clone()];
+        for f in &self.families {
+            if !out.contains(f) {
+                out.push(f.clone());
+            }
+        }
+        out
     }
 
     /// The emulator at `host` (`127.0.0.1:PORT`), whatever the environment says.
@@ -455,6 +481,103 @@ fn value_filter(family: &str) -> pb::RowFilter {
     }))
 }
 
+/// The read filter of a cell read: the latest cell of each selected column. Exact columns
+/// and qualifier ranges are column ranges (no regular expressions over raw qualifier bytes).
+fn columns_filter(columns: &Columns) -> pb::RowFilter {
+    use pb::column_range::{EndQualifier, StartQualifier};
+    use pb::row_filter::{Chain, Filter, Interleave};
+    let f = |filter| pb::RowFilter {
+        filter: Some(filter),
+    };
+    let one_of = |mut filters: Vec<pb::RowFilter>| {
+        if filters.len() == 1 {
+            filters.pop().expect("one")
+        } else {
+            f(Filter::Interleave(Interleave { filters }))
+        }
+    };
+    let family = |name: &str| {
+        f(Filter::FamilyNameRegexFilter(
+            String::from_utf8_lossy(&exact_regex(name.as_bytes())).into_owned(),
+        ))
+    };
+    let range = |family: &str, start: &[u8], end: Option<EndQualifier>| {
+        f(Filter::ColumnRangeFilter(pb::ColumnRange {
+            family_name: family.to_owned(),
+            start_qualifier: Some(StartQualifier::StartQualifierClosed(start.to_vec())),
+            end_qualifier: end,
+        }))
+    };
+    let selection = match columns.pick() {
+        Pick::All => f(Filter::PassAllFilter(true)),
+        Pick::Families(names) => one_of(names.iter().map(|n| family(n)).collect()),
+        Pick::Exact(cols) => one_of(
+            cols.iter()
+                .map(|c| {
+                    range(
+                        &c.family,
+                        &c.qualifier,
+                        Some(EndQualifier::EndQualifierClosed(c.qualifier.clone())),
+                    )
+                })
+                .collect(),
+        ),
+        Pick::QualifierRange { family, start, end } => range(
+            family,
+            start,
+            end.clone().map(EndQualifier::EndQualifierOpen),
+        ),
+    };
+    f(Filter::Chain(Chain {
+        filters: vec![selection, f(Filter::CellsPerColumnLimitFilter(1))],
+    }))
+}
+
+/// A row of a batch as Bigtable mutations.
+trait Mutate: BatchRow + Sync {
+    fn mutations(&self, family: &str, timestamp_micros: i64) -> Vec<pb::Mutation>;
+}
+
+fn set_cell(family: &str, qualifier: &[u8], value: &[u8], timestamp_micros: i64) -> pb::Mutation {
+    pb::Mutation {
+        mutation: Some(pb::mutation::Mutation::SetCell(pb::mutation::SetCell {
+            family_name: family.to_owned(),
+            column_qualifier: qualifier.to_vec(),
+            timestamp_micros,
+            value: value.to_vec(),
+        })),
+    }
+}
+
+impl Mutate for Row {
+    fn mutations(&self, family: &str, timestamp_micros: i64) -> Vec<pb::Mutation> {
+        vec![set_cell(family, QUALIFIER, &self.1, timestamp_micros)]
+    }
+}
+
+impl Mutate for RowWrite {
+    fn mutations(&self, _: &str, timestamp_micros: i64) -> Vec<pb::Mutation> {
+        let clear = self.clear.iter().map(|c| pb::Mutation {
+            mutation: Some(pb::mutation::Mutation::DeleteFromColumn(
+                pb::mutation::DeleteFromColumn {
+                    family_name: c.family.to_string(),
+                    column_qualifier: c.qualifier.clone(),
+                    // Every version up to this write's: a retry deletes nothing newer.
+                    time_range: Some(pb::TimestampRange {
+                        start_timestamp_micros: 0,
+                        end_timestamp_micros: timestamp_micros.saturating_add(1000),
+                    }),
+                },
+            )),
+        });
+        let set = self
+            .set
+            .iter()
+            .map(|c| set_cell(&c.family, &c.qualifier, &c.value, timestamp_micros));
+        clear.chain(set).collect()
+    }
+}
+
 fn now_micros() -> i64 {
     // Milliseconds, as Bigtable keeps timestamps; a clock before 1970 writes at 0.
     let ms = SystemTime::now()
@@ -594,17 +717,6 @@ impl AsyncBigtableStore {
             .await
     }
 
-    fn set_cell(&self, value: &[u8], timestamp_micros: i64) -> pb::Mutation {
-        pb::Mutation {
-            mutation: Some(pb::mutation::Mutation::SetCell(pb::mutation::SetCell {
-                family_name: self.inner.config.family.clone(),
-                column_qualifier: QUALIFIER.to_vec(),
-                timestamp_micros,
-                value: value.to_vec(),
-            })),
-        }
-    }
-
     async fn mutate_row(&self, key: &[u8], mutation: pb::Mutation) -> Result<(), BigtableError> {
         check_key(key)?;
         self.ensure_schema().await?;
@@ -633,9 +745,9 @@ impl AsyncBigtableStore {
     /// One MutateRows request for the rows at `pending` (indices into `rows`): OK statuses go
     /// to `confirmed`, transient ones to `retry`, others to `rejected`; `seen` marks the rows
     /// that got any status. Progress survives a broken stream or a deadline: the caller owns it.
-    async fn mutate_rows_once(
+    async fn mutate_rows_once<R: Mutate>(
         &self,
-        rows: &[Row],
+        rows: &[R],
         pending: &[usize],
         timestamp: i64,
         progress: &mut PartProgress,
@@ -643,8 +755,8 @@ impl AsyncBigtableStore {
         let entries = pending
             .iter()
             .map(|&i| pb::mutate_rows_request::Entry {
-                row_key: rows[i].0.clone(),
-                mutations: vec![self.set_cell(&rows[i].1, timestamp)],
+                row_key: rows[i].key().to_vec(),
+                mutations: rows[i].mutations(&self.inner.config.family, timestamp),
                 ..Default::default()
             })
             .collect();
@@ -695,9 +807,9 @@ impl AsyncBigtableStore {
 
     /// Writes the rows of `part`, retrying what is transient; returns the confirmed rows and
     /// the first error.
-    async fn mutate_part(
+    async fn mutate_part<R: Mutate>(
         &self,
-        rows: &[Row],
+        rows: &[R],
         part: Range<usize>,
         timestamp: i64,
     ) -> (Vec<usize>, Option<BigtableError>) {
@@ -763,63 +875,16 @@ impl AsyncBigtableStore {
             pending = retry;
         }
     }
-}
 
-/// What one MutateRows attempt learned.
-#[derive(Default)]
-struct PartProgress {
-    confirmed: Vec<usize>,
-    retry: Vec<usize>,
-    rejected: Vec<(usize, BigtableError)>,
-    seen: std::collections::HashSet<usize>,
-    last_error: Option<BigtableError>,
-}
-
-impl AsyncStore for AsyncBigtableStore {
-    type Error = BigtableError;
-
-    async fn put(&self, key: &[u8], value: &[u8]) -> Result<(), BigtableError> {
-        self.mutate_row(key, self.set_cell(value, now_micros()))
-            .await
-    }
-
-    async fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, BigtableError> {
-        check_key(key)?;
-        self.ensure_schema().await?;
-        let rows = self
-            .retrying("ReadRows", || {
-                self.read_rows(
-                    pb::RowSet {
-                        row_keys: vec![key.to_vec()],
-                        row_ranges: vec![],
-                    },
-                    1,
-                    false,
-                    usize::MAX,
-                )
-            })
-            .await?;
-        Ok(rows.0.into_iter().next().map(|(_, v)| v))
-    }
-
-    async fn delete(&self, key: &[u8]) -> Result<(), BigtableError> {
-        let all = pb::Mutation {
-            mutation: Some(pb::mutation::Mutation::DeleteFromRow(
-                pb::mutation::DeleteFromRow {},
-            )),
-        };
-        self.mutate_row(key, all).await
-    }
-
-    /// Cut into requests within the limits, sent a few at a time; the error lists exactly the
-    /// rows Bigtable did not confirm. A key Bigtable cannot store fails the batch before
-    /// anything is sent.
-    async fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<BigtableError>> {
+    /// Writes a batch (raw rows or rows of cells): cut into requests within the limits, sent a
+    /// few at a time; the error lists exactly the rows Bigtable did not confirm. A key Bigtable
+    /// cannot store fails the batch before anything is sent.
+    async fn write_all<R: Mutate>(&self, rows: &[R]) -> Result<(), BatchError<BigtableError>> {
         let all = |source| BatchError {
-            failed: rows.iter().map(|(k, _)| k.clone()).collect(),
+            failed: rows.iter().map(|r| r.key().to_vec()).collect(),
             source,
         };
-        if let Some(e) = rows.iter().find_map(|(k, _)| check_key(k).err()) {
+        if let Some(e) = rows.iter().find_map(|r| check_key(r.key()).err()) {
             return Err(all(e));
         }
         if rows.is_empty() {
@@ -851,13 +916,163 @@ impl AsyncStore for AsyncBigtableStore {
             BigtableError::Protocol("rows were not confirmed and no error was reported".into())
         })
     }
+}
+
+/// What one MutateRows attempt learned.
+#[derive(Default)]
+struct PartProgress {
+    confirmed: Vec<usize>,
+    retry: Vec<usize>,
+    rejected: Vec<(usize, BigtableError)>,
+    seen: std::collections::HashSet<usize>,
+    last_error: Option<BigtableError>,
+}
+
+impl AsyncStore for AsyncBigtableStore {
+    type Error = BigtableError;
+
+    async fn put(&self, key: &[u8], value: &[u8]) -> Result<(), BigtableError> {
+        let set = set_cell(&self.inner.config.family, QUALIFIER, value, now_micros());
+        self.mutate_row(key, set).await
+    }
+
+    async fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, BigtableError> {
+        check_key(key)?;
+        self.ensure_schema().await?;
+        let rows = self
+            .retrying("ReadRows", || {
+                self.read_rows(
+                    pb::RowSet {
+                        row_keys: vec![key.to_vec()],
+                        row_ranges: vec![],
+                    },
+                    1,
+                    false,
+                    usize::MAX,
+                    &self.inner.filter,
+                )
+            })
+            .await?;
+        let values = self.values();
+        Ok(rows
+            .0
+            .into_iter()
+            .next()
+            .map(|r| scan::Shape::convert(&values, r).1))
+    }
+
+    async fn delete(&self, key: &[u8]) -> Result<(), BigtableError> {
+        let all = pb::Mutation {
+            mutation: Some(pb::mutation::Mutation::DeleteFromRow(
+                pb::mutation::DeleteFromRow {},
+            )),
+        };
+        self.mutate_row(key, all).await
+    }
+
+    /// Cut into requests within the limits, sent a few at a time; the error lists exactly the
+    /// rows Bigtable did not confirm. A key Bigtable cannot store fails the batch before
+    /// anything is sent.
+    async fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<BigtableError>> {
+        self.write_all(rows).await
+    }
 
     fn scan(&self, range: &KeyRange) -> RowStream<BigtableError> {
-        scan::spawn(self.clone(), range.clone(), false)
+        scan::spawn(self.clone(), range.clone(), false, self.values())
     }
 
     fn scan_rev(&self, range: &KeyRange) -> Option<RowStream<BigtableError>> {
-        Some(scan::spawn(self.clone(), range.clone(), true))
+        Some(scan::spawn(
+            self.clone(),
+            range.clone(),
+            true,
+            self.values(),
+        ))
+    }
+
+    /// One MutateRow per batch of requests, as [`AsyncStore::write_batch`]: a row's set and
+    /// cleared cells go in one MutateRows entry, so each row is written atomically.
+    async fn write_rows(&self, rows: &[RowWrite]) -> Result<(), BatchError<BigtableError>> {
+        self.write_all(rows).await
+    }
+
+    async fn read_row(
+        &self,
+        key: &[u8],
+        columns: &Columns,
+    ) -> Result<Option<CellRow>, CellError<BigtableError>> {
+        check_key(key).map_err(CellError::Store)?;
+        if columns.is_empty() {
+            return Ok(None);
+        }
+        self.ensure_schema().await.map_err(CellError::Store)?;
+        let shape = scan::Cells {
+            filter: columns_filter(columns),
+        };
+        let (rows, _) = self
+            .retrying("ReadRows", || {
+                self.read_rows(
+                    pb::RowSet {
+                        row_keys: vec![key.to_vec()],
+                        row_ranges: vec![],
+                    },
+                    1,
+                    false,
+                    usize::MAX,
+                    &shape.filter,
+                )
+            })
+            .await
+            .map_err(CellError::Store)?;
+        Ok(rows
+            .into_iter()
+            .next()
+            .map(|r| scan::Shape::convert(&shape, r)))
+    }
+
+    async fn delete_row(&self, key: &[u8]) -> Result<(), CellError<BigtableError>> {
+        AsyncStore::delete(self, key)
+            .await
+            .map_err(CellError::Store)
+    }
+
+    fn scan_rows(&self, range: &KeyRange, columns: &Columns) -> CellStream<BigtableError> {
+        self.cell_scan(range, columns, false)
+    }
+
+    fn scan_rows_rev(
+        &self,
+        range: &KeyRange,
+        columns: &Columns,
+    ) -> Option<CellStream<BigtableError>> {
+        Some(self.cell_scan(range, columns, true))
+    }
+}
+
+impl AsyncBigtableStore {
+    fn values(&self) -> scan::Values {
+        scan::Values {
+            filter: self.inner.filter.clone(),
+            family: self.inner.config.family.clone(),
+        }
+    }
+
+    fn cell_scan(
+        &self,
+        range: &KeyRange,
+        columns: &Columns,
+        reversed: bool,
+    ) -> CellStream<BigtableError> {
+        if columns.is_empty() {
+            return Box::pin(futures_util::stream::empty());
+        }
+        let shape = scan::Cells {
+            filter: columns_filter(columns),
+        };
+        Box::pin(
+            scan::spawn(self.clone(), range.clone(), reversed, shape)
+                .map(|r| r.map_err(CellError::Store)),
+        )
     }
 }
 

@@ -3,27 +3,90 @@
 //! whole through a one-slot channel, and asks for the next page after the last key it
 //! delivered. The consumer's pace therefore bounds memory (three pages per range) without
 //! ever leaving frames unread on the HTTP/2 connection, and a failed page is simply read
-//! again from the same place.
+//! again from the same place. The same reads serve raw rows and rows of cells: a [`Shape`]
+//! says which cells to ask for and what a row becomes.
 
 use googleapis_tonic_google_bigtable_v2::google::bigtable::v2 as pb;
 use pb::row_range::{EndKey, StartKey};
 use tokio::sync::mpsc;
 
-use super::chunks::RowMerger;
+use super::chunks::{ReadRow, RowMerger};
 use super::{AsyncBigtableStore, BigtableError, QUALIFIER};
 use crate::scan::KeyRange;
-use crate::store::{pages, Row, RowStream};
+use crate::store::{pages, Cell, CellRow, Row};
 
-type Page = pages::Page<BigtableError>;
+/// What a read asks for and hands out.
+pub(super) trait Shape: Send + Sync + 'static {
+    /// A row as the scan hands it out.
+    type Row: Send + 'static;
+    /// The server-side filter.
+    fn filter(&self) -> &pb::RowFilter;
+    /// A row read back, in this shape.
+    fn convert(&self, row: ReadRow) -> Self::Row;
+}
+
+/// Raw rows: the value cell of the store's family.
+pub(super) struct Values {
+    pub(super) filter: pb::RowFilter,
+    pub(super) family: String,
+}
+
+impl Shape for Values {
+    type Row = Row;
+
+    fn filter(&self) -> &pb::RowFilter {
+        &self.filter
+    }
+
+    fn convert(&self, row: ReadRow) -> Row {
+        let value = row
+            .cells
+            .into_iter()
+            .find(|c| c.family == self.family && c.qualifier == QUALIFIER)
+            .map(|c| c.value)
+            .unwrap_or_default();
+        (row.key, value)
+    }
+}
+
+/// Rows of cells: the selected columns' latest cells.
+pub(super) struct Cells {
+    pub(super) filter: pb::RowFilter,
+}
+
+impl Shape for Cells {
+    type Row = CellRow;
+
+    fn filter(&self) -> &pb::RowFilter {
+        &self.filter
+    }
+
+    fn convert(&self, row: ReadRow) -> CellRow {
+        let mut cells: Vec<Cell> = row
+            .cells
+            .into_iter()
+            .map(|c| Cell::new(c.family, c.qualifier, c.value))
+            .collect();
+        // Bigtable sends families in no fixed order; rowkey's rows list them sorted.
+        cells.sort_by(|a, b| (&a.family, &a.qualifier).cmp(&(&b.family, &b.qualifier)));
+        CellRow {
+            key: row.key,
+            cells,
+        }
+    }
+}
 
 /// Starts reading `range` (reversed: from its end) on the store's runtime.
-pub(super) fn spawn(
+pub(super) fn spawn<S: Shape>(
     store: AsyncBigtableStore,
     range: KeyRange,
     reversed: bool,
-) -> RowStream<BigtableError> {
+    shape: S,
+) -> pages::PagedStream<S::Row, BigtableError> {
     let handle = store.inner.handle.clone();
-    pages::spawn(&handle, move |tx| read_pages(store, range, reversed, tx))
+    pages::spawn(&handle, move |tx| {
+        read_pages(store, range, reversed, shape, tx)
+    })
 }
 
 /// The row set of what is left of `range` after `cursor`, the last key delivered.
@@ -46,11 +109,12 @@ fn remaining(range: &KeyRange, cursor: Option<&[u8]>, reversed: bool) -> pb::Row
     }
 }
 
-async fn read_pages(
+async fn read_pages<S: Shape>(
     store: AsyncBigtableStore,
     range: KeyRange,
     reversed: bool,
-    tx: mpsc::Sender<Page>,
+    shape: S,
+    tx: mpsc::Sender<pages::Page<S::Row, BigtableError>>,
 ) {
     if let Err(e) = store.ensure_schema().await {
         let _ = tx.send(Err(e)).await;
@@ -69,15 +133,17 @@ async fn read_pages(
                     i64::try_from(page_rows).unwrap_or(i64::MAX),
                     reversed,
                     config.page_bytes,
+                    shape.filter(),
                 )
             })
             .await;
         match page {
             Ok((rows, cut_short)) => {
                 let more = cut_short || rows.len() >= page_rows;
-                if let Some((last, _)) = rows.last() {
-                    cursor = Some(last.clone());
+                if let Some(last) = rows.last() {
+                    cursor = Some(last.key.clone());
                 }
+                let rows: Vec<S::Row> = rows.into_iter().map(|r| shape.convert(r)).collect();
                 // Waits while the consumer still has a page in hand: the bound on memory.
                 if !rows.is_empty() && tx.send(Ok(rows)).await.is_err() {
                     return;
@@ -96,21 +162,22 @@ async fn read_pages(
 }
 
 impl AsyncBigtableStore {
-    /// One ReadRows call, drained: up to `rows_limit` rows, ending early (`true`) once their
-    /// size passes `max_bytes`.
+    /// One ReadRows call through `filter`, drained: up to `rows_limit` rows, ending early
+    /// (`true`) once their size passes `max_bytes`.
     pub(super) async fn read_rows(
         &self,
         rows: pb::RowSet,
         rows_limit: i64,
         reversed: bool,
         max_bytes: usize,
-    ) -> Result<(Vec<Row>, bool), BigtableError> {
+        filter: &pb::RowFilter,
+    ) -> Result<(Vec<ReadRow>, bool), BigtableError> {
         let request = self
             .request(pb::ReadRowsRequest {
                 table_name: self.inner.table_name.clone(),
                 app_profile_id: self.inner.config.app_profile.clone(),
                 rows: Some(rows),
-                filter: Some(self.inner.filter.clone()),
+                filter: Some(filter.clone()),
                 rows_limit,
                 reversed,
                 ..Default::default()
@@ -125,7 +192,6 @@ impl AsyncBigtableStore {
         let mut merger = RowMerger::new(reversed);
         let mut out = Vec::new();
         let mut bytes = 0usize;
-        let family = &self.inner.config.family;
         while let Some(response) = stream
             .message()
             .await
@@ -135,14 +201,13 @@ impl AsyncBigtableStore {
                 let Some(row) = merger.push(chunk).map_err(BigtableError::Protocol)? else {
                     continue;
                 };
-                let value = row
-                    .cells
-                    .into_iter()
-                    .find(|c| c.family == *family && c.qualifier == QUALIFIER)
-                    .map(|c| c.value)
-                    .unwrap_or_default();
-                bytes += row.key.len() + value.len();
-                out.push((row.key, value));
+                bytes += row.key.len()
+                    + row
+                        .cells
+                        .iter()
+                        .map(|c| c.qualifier.len() + c.value.len())
+                        .sum::<usize>();
+                out.push(row);
             }
             if bytes >= max_bytes {
                 // Dropping the stream cancels the call; the next page starts after the last

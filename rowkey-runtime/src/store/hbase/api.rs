@@ -3,13 +3,31 @@
 //! numbers are HBase's; a reply's unknown fields are skipped.
 
 use super::thrift::{ty, DecodeError, In, Out, EXCEPTION, REPLY};
-use crate::store::Row;
+use crate::store::{Cell, CellRow, Row, RowWrite};
 
 /// A data cell's coordinates: where a row's value lives.
 #[derive(Clone, Copy)]
 pub(super) struct Column<'a> {
     pub family: &'a [u8],
     pub qualifier: &'a [u8],
+}
+
+/// What a read asks HBase for: `TColumn`s (a family alone, or a family and a qualifier; none:
+/// every column) and a filter string.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Select {
+    pub columns: Vec<(Vec<u8>, Option<Vec<u8>>)>,
+    pub filter: Option<Vec<u8>>,
+}
+
+impl Select {
+    /// One column.
+    pub(super) fn column(column: Column<'_>) -> Self {
+        Select {
+            columns: vec![(column.family.to_vec(), Some(column.qualifier.to_vec()))],
+            filter: None,
+        }
+    }
 }
 
 /// How a call failed on the server's side (the call itself went through).
@@ -133,24 +151,64 @@ fn read_list<'a>(
     Ok(())
 }
 
-fn columns(o: &mut Out<'_>, id: i16, column: Column<'_>) {
-    o.list_field(id, ty::STRUCT, 1, |o| {
-        o.list_struct(|o| {
-            o.binary(1, column.family);
-            o.binary(2, column.qualifier);
-        })
+fn columns(o: &mut Out<'_>, id: i16, select: &Select) {
+    if select.columns.is_empty() {
+        return;
+    }
+    o.list_field(id, ty::STRUCT, select.columns.len(), |o| {
+        for (family, qualifier) in &select.columns {
+            o.list_struct(|o| {
+                o.binary(1, family);
+                if let Some(q) = qualifier {
+                    o.binary(2, q);
+                }
+            })
+        }
     });
 }
 
-/// `get(table, TGet{row, columns: [column], maxVersions: 1})`.
-pub(super) fn get(o: &mut Out<'_>, table: &[u8], row: &[u8], column: Column<'_>) {
+/// `get(table, TGet{row, columns, maxVersions: 1, filterString})`.
+pub(super) fn get(o: &mut Out<'_>, table: &[u8], row: &[u8], select: &Select) {
     o.binary(1, table);
     o.struct_field(2, |o| {
         o.binary(1, row);
-        columns(o, 2, column);
+        columns(o, 2, select);
         o.i32_field(5, 1);
+        if let Some(f) = &select.filter {
+            o.binary(6, f);
+        }
     });
     o.stop();
+}
+
+/// Every cell of a `TResult` and its row key (`None` for the empty result HBase returns for a
+/// missing row, or a row without the selected cells).
+pub(super) fn read_cells(r: &mut In<'_>) -> Result<Option<CellRow>, DecodeError> {
+    let mut row = CellRow::default();
+    read_struct(r, |r, k, id| {
+        match (id, k) {
+            (1, ty::STRING) => row.key = r.bytes()?.to_vec(),
+            (2, ty::LIST) => read_list(r, k, |r| {
+                let (mut family, mut qualifier, mut value) = (&[][..], &[][..], &[][..]);
+                read_struct(r, |r, k, id| {
+                    match (id, k) {
+                        (1, ty::STRING) => family = r.bytes()?,
+                        (2, ty::STRING) => qualifier = r.bytes()?,
+                        (3, ty::STRING) => value = r.bytes()?,
+                        _ => r.skip(k)?,
+                    }
+                    Ok(())
+                })?;
+                let family = String::from_utf8(family.to_vec())
+                    .map_err(|_| DecodeError("a column family that is not UTF-8".into()))?;
+                row.cells.push(Cell::new(family, qualifier, value));
+                Ok(())
+            })?,
+            _ => r.skip(k)?,
+        }
+        Ok(())
+    })?;
+    Ok((!row.key.is_empty() && !row.cells.is_empty()).then_some(row))
 }
 
 /// The value of `column` in a `TResult`, and its row key (`None` for the empty result HBase
@@ -190,15 +248,15 @@ pub(super) fn read_result(r: &mut In<'_>, column: Column<'_>) -> Result<Option<R
     })
 }
 
-/// Reads a `list<TResult>`: the rows that have a key.
-pub(super) fn read_results(
+/// Reads a `list<TResult>` with `read`: the rows that have a key.
+pub(super) fn read_results<T>(
     r: &mut In<'_>,
     k: u8,
-    column: Column<'_>,
-) -> Result<Vec<Row>, DecodeError> {
+    mut read: impl FnMut(&mut In<'_>) -> Result<Option<T>, DecodeError>,
+) -> Result<Vec<T>, DecodeError> {
     let mut out = Vec::new();
     read_list(r, k, |r| {
-        if let Some(row) = read_result(r, column)? {
+        if let Some(row) = read(r)? {
             out.push(row);
         }
         Ok(())
@@ -249,6 +307,60 @@ pub(super) fn put_multiple<'r>(
     o.stop();
 }
 
+/// `putMultiple(table, [TPut])` of the set cells of `rows` (rows with none are left out).
+pub(super) fn put_cells_multiple(o: &mut Out<'_>, table: &[u8], rows: &[RowWrite], timestamp: i64) {
+    o.binary(1, table);
+    let n = rows.iter().filter(|r| !r.set.is_empty()).count();
+    o.list_field(2, ty::STRUCT, n, |o| {
+        for r in rows.iter().filter(|r| !r.set.is_empty()) {
+            o.list_struct(|o| {
+                o.binary(1, &r.key);
+                o.list_field(2, ty::STRUCT, r.set.len(), |o| {
+                    for c in &r.set {
+                        o.list_struct(|o| {
+                            o.binary(1, c.family.as_bytes());
+                            o.binary(2, &c.qualifier);
+                            o.binary(3, &c.value);
+                            o.i64_field(4, timestamp);
+                        })
+                    }
+                });
+            })
+        }
+    });
+    o.stop();
+}
+
+/// `deleteMultiple(table, [TDelete])` of the cleared columns of `rows` (every version up to
+/// `timestamp`; rows with none are left out).
+pub(super) fn delete_columns_multiple(
+    o: &mut Out<'_>,
+    table: &[u8],
+    rows: &[RowWrite],
+    timestamp: i64,
+) {
+    o.binary(1, table);
+    let n = rows.iter().filter(|r| !r.clear.is_empty()).count();
+    o.list_field(2, ty::STRUCT, n, |o| {
+        for r in rows.iter().filter(|r| !r.clear.is_empty()) {
+            o.list_struct(|o| {
+                o.binary(1, &r.key);
+                o.list_field(2, ty::STRUCT, r.clear.len(), |o| {
+                    for c in &r.clear {
+                        o.list_struct(|o| {
+                            o.binary(1, c.family.as_bytes());
+                            o.binary(2, &c.qualifier);
+                        })
+                    }
+                });
+                o.i64_field(3, timestamp);
+                o.i32_field(4, 1); // DELETE_COLUMNS: every version
+            })
+        }
+    });
+    o.stop();
+}
+
 /// A `TDelete` of a whole row, every version up to `timestamp`.
 fn tdelete(o: &mut Out<'_>, row: &[u8], timestamp: i64) {
     o.binary(1, row);
@@ -293,7 +405,7 @@ pub(super) fn read_unapplied(r: &mut In<'_>, k: u8) -> Result<usize, DecodeError
 pub(super) struct ScanSpec<'a> {
     pub start: &'a [u8],
     pub stop: Option<&'a [u8]>,
-    pub column: Column<'a>,
+    pub select: &'a Select,
     pub caching: i32,
     pub reversed: bool,
 }
@@ -306,9 +418,12 @@ pub(super) fn open_scanner(o: &mut Out<'_>, table: &[u8], scan: &ScanSpec<'_>) {
         if let Some(stop) = scan.stop {
             o.binary(2, stop);
         }
-        columns(o, 3, scan.column);
+        columns(o, 3, scan.select);
         o.i32_field(4, scan.caching);
         o.i32_field(5, 1);
+        if let Some(f) = &scan.select.filter {
+            o.binary(7, f);
+        }
         if scan.reversed {
             o.bool_field(11, true);
         }
@@ -390,15 +505,17 @@ pub(super) fn read_families(r: &mut In<'_>, k: u8) -> Result<Vec<String>, Decode
     Ok(families)
 }
 
-/// `createTable(TTableDescriptor{name, [family, one version]}, splitKeys)`.
-pub(super) fn create_table(o: &mut Out<'_>, table: &[u8], family: &[u8], splits: &[&[u8]]) {
+/// `createTable(TTableDescriptor{name, [family, one version each]}, splitKeys)`.
+pub(super) fn create_table(o: &mut Out<'_>, table: &[u8], families: &[&[u8]], splits: &[&[u8]]) {
     o.struct_field(1, |o| {
         table_name(o, 1, table);
-        o.list_field(2, ty::STRUCT, 1, |o| {
-            o.list_struct(|o| {
-                o.binary(1, family);
-                o.i32_field(10, 1);
-            })
+        o.list_field(2, ty::STRUCT, families.len(), |o| {
+            for family in families {
+                o.list_struct(|o| {
+                    o.binary(1, family);
+                    o.i32_field(10, 1);
+                })
+            }
         });
     });
     if !splits.is_empty() {

@@ -41,15 +41,17 @@ mod thrift;
 
 use std::fmt;
 use std::future::Future;
-use std::ops::Range;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use futures_util::StreamExt;
 
-use super::batch::{self, Confirmations};
-use super::{AsyncStore, BatchError, Blocking, RetryPolicy, Row, RowStream};
+use super::batch::{self, BatchRow, Confirmations};
+use super::{
+    AsyncStore, BatchError, Blocking, CellError, CellRow, CellStream, Columns, RetryPolicy, Row,
+    RowStream, RowWrite,
+};
 use crate::scan::KeyRange;
 use api::{Column, Refused};
 use conn::{Pool, TransportError};
@@ -92,6 +94,10 @@ pub struct HbaseConfig {
     pub batch_concurrency: usize,
     /// Check on first use that the table and the column family exist.
     pub check_schema: bool,
+    /// Further column families, for rows of cells ([`CellTable`](crate::store::CellTable)):
+    /// `create_table` creates them beside `family`, and the schema check requires them. A
+    /// value type's are `V::SCHEMA.families()`.
+    pub families: Vec<String>,
 }
 
 impl HbaseConfig {
@@ -111,7 +117,25 @@ impl HbaseConfig {
             batch_bytes: 1 << 20,
             batch_concurrency: 4,
             check_schema: true,
+            families: Vec::new(),
         }
+    }
+
+    /// Further column families ([`HbaseConfig::families`]).
+    pub fn families<F: Into<String>>(mut self, families: impl IntoIterator<Item = F>) -> Self {
+        self.families = families.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Every family the table needs: `family`, then `families` (without repeats).
+    fn all_families(&self) -> Vec<String> {
+        let mut out = vec![self.family.clone()];
+        for f in &self.families {
+            if !out.contains(f) {
+                out.push(f.clone());
+            }
+        }
+        out
     }
 
     /// Framed transport (see [`HbaseConfig::framed`]).
@@ -482,14 +506,18 @@ impl AsyncHbaseStore {
             )
             .await?
             .unwrap_or_default();
-        if !families.contains(&config.family) {
-            return Err(HbaseError::MissingFamily {
+        match config
+            .all_families()
+            .into_iter()
+            .find(|f| !families.contains(f))
+        {
+            Some(family) => Err(HbaseError::MissingFamily {
                 table: config.table.clone(),
-                family: config.family.clone(),
+                family,
                 families,
-            });
+            }),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     async fn exists(&self) -> Result<bool, HbaseError> {
@@ -504,21 +532,22 @@ impl AsyncHbaseStore {
             .unwrap_or(false))
     }
 
-    /// Creates the table with its column family (one version per cell), pre-split at
+    /// Creates the table with its column families (one version per cell), pre-split at
     /// `splits`; an existing table is left as it is.
     pub async fn create_table(&self, splits: &[bytes::Bytes]) -> Result<(), HbaseError> {
         if self.exists().await? {
             return Ok(());
         }
         let table = self.table();
-        let family = self.inner.config.family.as_bytes();
+        let families = self.inner.config.all_families();
+        let families: Vec<&[u8]> = families.iter().map(|f| f.as_bytes()).collect();
         let splits: Vec<&[u8]> = splits.iter().map(|s| &s[..]).collect();
         // Not retried: a creation whose answer was lost may have happened; the existence
         // check above runs again on the caller's next attempt.
         let created = self
             .call_once(
                 "createTable",
-                |o| api::create_table(o, table, family, &splits),
+                |o| api::create_table(o, table, &families, &splits),
                 |r, k| r.skip(k),
             )
             .await;
@@ -576,17 +605,17 @@ impl AsyncHbaseStore {
     /// Deletes many rows with `deleteMultiple`, in calls of at most `batch_rows`; the error
     /// lists the keys not confirmed deleted.
     pub async fn delete_batch(&self, keys: &[Vec<u8>]) -> Result<(), BatchError<HbaseError>> {
-        let rows: Vec<Row> = keys.iter().map(|k| (k.clone(), Vec::new())).collect();
-        self.write_parts(&rows, true).await
+        let rows: Vec<DeleteRow> = keys.iter().map(|k| DeleteRow(k.clone())).collect();
+        self.write_parts(&rows).await
     }
 
-    /// Writes (or, with `delete`, deletes) `rows` in parts; see [`AsyncStore::write_batch`].
-    async fn write_parts(&self, rows: &[Row], delete: bool) -> Result<(), BatchError<HbaseError>> {
+    /// Writes `rows` in parts; see [`AsyncStore::write_batch`].
+    async fn write_parts<R: Write>(&self, rows: &[R]) -> Result<(), BatchError<HbaseError>> {
         let all = |source| BatchError {
-            failed: rows.iter().map(|(k, _)| k.clone()).collect(),
+            failed: rows.iter().map(|r| r.key().to_vec()).collect(),
             source,
         };
-        if let Some(e) = rows.iter().find_map(|(k, _)| check_key(k).err()) {
+        if let Some(e) = rows.iter().find_map(|r| check_key(r.key()).err()) {
             return Err(all(e));
         }
         if rows.is_empty() {
@@ -594,14 +623,23 @@ impl AsyncHbaseStore {
         }
         self.ensure_schema().await.map_err(all)?;
         let config = &self.inner.config;
-        let timestamp = if delete {
-            self.inner.clock.delete()
-        } else {
-            self.inner.clock.put()
+        // Fixed for the batch, so that a retried part writes exactly what the first try did;
+        // the clock is read only for the kinds of write the batch holds.
+        let (puts, deletes) = R::kinds(rows);
+        let stamps = Stamps {
+            delete: if deletes {
+                self.inner.clock.delete()
+            } else {
+                0
+            },
+            put: if puts { self.inner.clock.put() } else { 0 },
         };
         let parts = batch::split(rows, config.batch_rows, config.batch_bytes);
         let outcomes: Vec<_> = futures_util::stream::iter(parts)
-            .map(|part| self.write_part(rows, part, timestamp, delete))
+            .map(|part| async move {
+                let slice = &rows[part.clone()];
+                (part, R::send(self, slice, stamps).await)
+            })
             .buffer_unordered(config.batch_concurrency.max(1))
             .collect()
             .await;
@@ -617,23 +655,29 @@ impl AsyncHbaseStore {
         })
     }
 
-    /// One part of a batch, retried as a whole (the writes are idempotent).
-    async fn write_part(
-        &self,
-        rows: &[Row],
-        part: Range<usize>,
-        timestamp: i64,
-        delete: bool,
-    ) -> (Range<usize>, Result<(), HbaseError>) {
-        let table = self.table();
-        let column = self.column();
-        let slice = &rows[part.clone()];
-        let outcome = if delete {
-            self.call(
-                "deleteMultiple",
-                |o| api::delete_multiple(o, table, slice.iter().map(|(k, _)| &k[..]), timestamp),
-                api::read_unapplied,
-            )
+    /// `putMultiple` of raw rows, retried as a whole (the writes are idempotent).
+    async fn put_rows(&self, rows: &[Row], timestamp: i64) -> Result<(), HbaseError> {
+        let (table, column) = (self.table(), self.column());
+        self.call(
+            "putMultiple",
+            |o| {
+                api::put_multiple(
+                    o,
+                    table,
+                    rows.iter().map(|(k, v)| (&k[..], &v[..])),
+                    column,
+                    timestamp,
+                )
+            },
+            |r, k| r.skip(k),
+        )
+        .await
+        .map(|_| ())
+    }
+
+    /// `deleteMultiple` of `what`, retried as a whole; an unapplied delete is an error.
+    async fn delete_multiple(&self, args: impl Fn(&mut Out<'_>)) -> Result<(), HbaseError> {
+        self.call("deleteMultiple", args, api::read_unapplied)
             .await
             .and_then(|unapplied| match unapplied.unwrap_or(0) {
                 0 => Ok(()),
@@ -643,24 +687,103 @@ impl AsyncHbaseStore {
                     can_retry: false,
                 }),
             })
-        } else {
+    }
+
+    /// The set cells (`putMultiple`), then the cleared columns (`deleteMultiple`) of `rows`.
+    async fn write_cells(&self, rows: &[RowWrite], stamps: Stamps) -> Result<(), HbaseError> {
+        let table = self.table();
+        if rows.iter().any(|r| !r.set.is_empty()) {
             self.call(
                 "putMultiple",
-                |o| {
-                    api::put_multiple(
-                        o,
-                        table,
-                        slice.iter().map(|(k, v)| (&k[..], &v[..])),
-                        column,
-                        timestamp,
-                    )
-                },
+                |o| api::put_cells_multiple(o, table, rows, stamps.put),
                 |r, k| r.skip(k),
             )
-            .await
-            .map(|_| ())
-        };
-        (part, outcome)
+            .await?;
+        }
+        if rows.iter().any(|r| !r.clear.is_empty()) {
+            self.delete_multiple(|o| api::delete_columns_multiple(o, table, rows, stamps.delete))
+                .await?;
+        }
+        Ok(())
+    }
+}
+
+/// The timestamps of one batch: deletes before puts (see the module's notes on order).
+#[derive(Clone, Copy)]
+struct Stamps {
+    delete: i64,
+    put: i64,
+}
+
+/// A whole-row delete in a batch.
+struct DeleteRow(Vec<u8>);
+
+impl BatchRow for DeleteRow {
+    fn key(&self) -> &[u8] {
+        &self.0
+    }
+    fn size(&self) -> usize {
+        self.0.len()
+    }
+}
+
+/// A kind of batch row and the calls that write a part of such rows.
+trait Write: BatchRow + Sync + Sized {
+    /// Whether writing `rows` puts cells, and whether it deletes any.
+    fn kinds(rows: &[Self]) -> (bool, bool);
+
+    fn send<'a>(
+        store: &'a AsyncHbaseStore,
+        rows: &'a [Self],
+        stamps: Stamps,
+    ) -> impl Future<Output = Result<(), HbaseError>> + Send + 'a;
+}
+
+impl Write for Row {
+    fn kinds(_: &[Row]) -> (bool, bool) {
+        (true, false)
+    }
+
+    fn send<'a>(
+        store: &'a AsyncHbaseStore,
+        rows: &'a [Row],
+        stamps: Stamps,
+    ) -> impl Future<Output = Result<(), HbaseError>> + Send + 'a {
+        store.put_rows(rows, stamps.put)
+    }
+}
+
+impl Write for DeleteRow {
+    fn kinds(_: &[DeleteRow]) -> (bool, bool) {
+        (false, true)
+    }
+
+    fn send<'a>(
+        store: &'a AsyncHbaseStore,
+        rows: &'a [DeleteRow],
+        stamps: Stamps,
+    ) -> impl Future<Output = Result<(), HbaseError>> + Send + 'a {
+        let table = store.table();
+        store.delete_multiple(move |o| {
+            api::delete_multiple(o, table, rows.iter().map(|r| &r.0[..]), stamps.delete)
+        })
+    }
+}
+
+impl Write for RowWrite {
+    fn kinds(rows: &[RowWrite]) -> (bool, bool) {
+        (
+            rows.iter().any(|r| !r.set.is_empty()),
+            rows.iter().any(|r| !r.clear.is_empty()),
+        )
+    }
+
+    fn send<'a>(
+        store: &'a AsyncHbaseStore,
+        rows: &'a [RowWrite],
+        stamps: Stamps,
+    ) -> impl Future<Output = Result<(), HbaseError>> + Send + 'a {
+        store.write_cells(rows, stamps)
     }
 }
 
@@ -684,18 +807,8 @@ impl AsyncStore for AsyncHbaseStore {
     async fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, HbaseError> {
         check_key(key)?;
         self.ensure_schema().await?;
-        let (table, column) = (self.table(), self.column());
-        let row = self
-            .call(
-                "get",
-                |o| api::get(o, table, key, column),
-                |r, k| {
-                    r.expect(k, thrift::ty::STRUCT, "TResult")?;
-                    api::read_result(r, column)
-                },
-            )
-            .await?;
-        Ok(row.flatten().map(|(_, v)| v))
+        let values = scan::Values::new(&self.inner.config.family);
+        Ok(self.get_shaped(key, &values).await?.map(|(_, v)| v))
     }
 
     async fn delete(&self, key: &[u8]) -> Result<(), HbaseError> {
@@ -716,15 +829,71 @@ impl AsyncStore for AsyncHbaseStore {
     /// exactly the rows of the calls HBase did not confirm. A key HBase cannot store fails the
     /// batch before anything is sent.
     async fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<HbaseError>> {
-        self.write_parts(rows, false).await
+        self.write_parts(rows).await
     }
 
     fn scan(&self, range: &KeyRange) -> RowStream<HbaseError> {
-        scan::spawn(self.clone(), range.clone(), false)
+        let values = scan::Values::new(&self.inner.config.family);
+        scan::spawn(self.clone(), range.clone(), false, values)
     }
 
     fn scan_rev(&self, range: &KeyRange) -> Option<RowStream<HbaseError>> {
-        Some(scan::spawn(self.clone(), range.clone(), true))
+        let values = scan::Values::new(&self.inner.config.family);
+        Some(scan::spawn(self.clone(), range.clone(), true, values))
+    }
+
+    /// Set cells through `putMultiple` and cleared columns through `deleteMultiple`, cut into
+    /// parts as [`AsyncStore::write_batch`] cuts them; the error lists the rows of every part
+    /// not confirmed.
+    async fn write_rows(&self, rows: &[RowWrite]) -> Result<(), BatchError<HbaseError>> {
+        self.write_parts(rows).await
+    }
+
+    async fn read_row(
+        &self,
+        key: &[u8],
+        columns: &Columns,
+    ) -> Result<Option<CellRow>, CellError<HbaseError>> {
+        check_key(key).map_err(CellError::Store)?;
+        if columns.is_empty() {
+            return Ok(None);
+        }
+        self.ensure_schema().await.map_err(CellError::Store)?;
+        self.get_shaped(key, &scan::Cells::new(columns))
+            .await
+            .map_err(CellError::Store)
+    }
+
+    async fn delete_row(&self, key: &[u8]) -> Result<(), CellError<HbaseError>> {
+        AsyncStore::delete(self, key)
+            .await
+            .map_err(CellError::Store)
+    }
+
+    fn scan_rows(&self, range: &KeyRange, columns: &Columns) -> CellStream<HbaseError> {
+        self.cell_scan(range, columns, false)
+    }
+
+    fn scan_rows_rev(&self, range: &KeyRange, columns: &Columns) -> Option<CellStream<HbaseError>> {
+        Some(self.cell_scan(range, columns, true))
+    }
+}
+
+impl AsyncHbaseStore {
+    fn cell_scan(
+        &self,
+        range: &KeyRange,
+        columns: &Columns,
+        reversed: bool,
+    ) -> CellStream<HbaseError> {
+        if columns.is_empty() {
+            return Box::pin(futures_util::stream::empty());
+        }
+        let shape = scan::Cells::new(columns);
+        Box::pin(
+            scan::spawn(self.clone(), range.clone(), reversed, shape)
+                .map(|r| r.map_err(CellError::Store)),
+        )
     }
 }
 

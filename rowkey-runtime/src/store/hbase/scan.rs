@@ -8,21 +8,160 @@
 
 use tokio::sync::mpsc;
 
-use super::api::{self, ScanSpec};
-use super::{AsyncHbaseStore, HbaseError};
+use super::api::{self, Column, ScanSpec, Select};
+use super::thrift::{DecodeError, In};
+use super::{AsyncHbaseStore, HbaseError, QUALIFIER};
 use crate::scan::KeyRange;
-use crate::store::{pages, RowStream};
+use crate::store::cells::Pick;
+use crate::store::{pages, CellRow, Columns, Row};
 
-type Page = pages::Page<HbaseError>;
+/// What a scan asks for and hands out: raw rows or rows of cells.
+pub(super) trait Shape: Send + Sync + 'static {
+    /// A row as the scan hands it out.
+    type Row: Send + 'static;
+    /// The columns and filter the scanner is opened with.
+    fn select(&self) -> &Select;
+    /// Reads one `TResult` (`None`: nothing to hand out).
+    fn read(&self, r: &mut In<'_>) -> Result<Option<Self::Row>, DecodeError>;
+    /// The row's key (where a resumed scan starts).
+    fn key(row: &Self::Row) -> &[u8];
+}
+
+/// Raw rows: the value cell `family:v`.
+pub(super) struct Values {
+    select: Select,
+    family: Vec<u8>,
+}
+
+impl Values {
+    pub(super) fn new(family: &str) -> Self {
+        let column = Column {
+            family: family.as_bytes(),
+            qualifier: QUALIFIER,
+        };
+        Values {
+            select: Select::column(column),
+            family: family.as_bytes().to_vec(),
+        }
+    }
+
+    pub(super) fn column(&self) -> Column<'_> {
+        Column {
+            family: &self.family,
+            qualifier: QUALIFIER,
+        }
+    }
+}
+
+impl Shape for Values {
+    type Row = Row;
+
+    fn select(&self) -> &Select {
+        &self.select
+    }
+
+    fn read(&self, r: &mut In<'_>) -> Result<Option<Row>, DecodeError> {
+        api::read_result(r, self.column())
+    }
+
+    fn key(row: &Row) -> &[u8] {
+        &row.0
+    }
+}
+
+/// Rows of cells: the selected columns.
+pub(super) struct Cells {
+    select: Select,
+    columns: Columns,
+}
+
+impl Cells {
+    pub(super) fn new(columns: &Columns) -> Self {
+        let family = |f: &str| (f.as_bytes().to_vec(), None);
+        let select = match columns.pick() {
+            Pick::All => Select::default(),
+            Pick::Families(names) => Select {
+                columns: names.iter().map(|f| family(f)).collect(),
+                filter: None,
+            },
+            Pick::Exact(cols) => Select {
+                columns: cols
+                    .iter()
+                    .map(|c| (c.family.as_bytes().to_vec(), Some(c.qualifier.clone())))
+                    .collect(),
+                filter: None,
+            },
+            Pick::QualifierRange {
+                family: f,
+                start,
+                end,
+            } => Select {
+                columns: vec![family(f)],
+                filter: Some(column_range_filter(start, end.as_deref())),
+            },
+        };
+        Cells {
+            select,
+            columns: columns.clone(),
+        }
+    }
+}
+
+/// HBase's filter language for a qualifier range: `ColumnRangeFilter('start', true, 'end',
+/// false)`, quotes doubled inside the quoted bytes (qualifiers are arbitrary bytes; the
+/// gateway parses the filter string as bytes).
+fn column_range_filter(start: &[u8], end: Option<&[u8]>) -> Vec<u8> {
+    let quoted = |out: &mut Vec<u8>, bytes: &[u8]| {
+        out.push(b'\'');
+        for &b in bytes {
+            out.push(b);
+            if b == b'\'' {
+                out.push(b'\'');
+            }
+        }
+        out.push(b'\'');
+    };
+    let mut out = b"ColumnRangeFilter(".to_vec();
+    quoted(&mut out, start);
+    out.extend_from_slice(b", true, ");
+    quoted(&mut out, end.unwrap_or_default());
+    out.extend_from_slice(b", false)");
+    out
+}
+
+impl Shape for Cells {
+    type Row = CellRow;
+
+    fn select(&self) -> &Select {
+        &self.select
+    }
+
+    fn read(&self, r: &mut In<'_>) -> Result<Option<CellRow>, DecodeError> {
+        let Some(mut row) = api::read_cells(r)? else {
+            return Ok(None);
+        };
+        // What the server selected, checked once more (a filter string is HBase's to parse).
+        row.cells
+            .retain(|c| self.columns.contains(&c.family, &c.qualifier));
+        Ok((!row.cells.is_empty()).then_some(row))
+    }
+
+    fn key(row: &CellRow) -> &[u8] {
+        &row.key
+    }
+}
 
 /// Starts reading `range` (reversed: from its end) on the store's runtime.
-pub(super) fn spawn(
+pub(super) fn spawn<S: Shape>(
     store: AsyncHbaseStore,
     range: KeyRange,
     reversed: bool,
-) -> RowStream<HbaseError> {
+    shape: S,
+) -> pages::PagedStream<S::Row, HbaseError> {
     let handle = store.inner.handle.clone();
-    pages::spawn(&handle, move |tx| read_pages(store, range, reversed, tx))
+    pages::spawn(&handle, move |tx| {
+        read_pages(store, range, reversed, shape, tx)
+    })
 }
 
 /// The start and stop rows of what is left of `range` after `cursor`, the last key
@@ -31,7 +170,10 @@ pub(super) fn spawn(
 /// Forward: start at the cursor's successor (`cursor + 0x00`). Reverse: HBase's reversed
 /// scan starts at `startRow` (inclusive) and runs down to `stopRow` (exclusive), so the range
 /// is given end first; the end of a range is exclusive, and a reversed scan cannot start
-/// just below a key, so it starts at the cursor itself and skips it.
+/// just below a key, so it starts at the cursor itself and skips it. The range's start is
+/// inclusive but a reversed scan's stop is not (and Thrift2's `TScan` has no
+/// `includeStopRow`): the row at the start itself is read with a `get` once the scanner is
+/// done (see `read_pages`).
 fn remaining(
     range: &KeyRange,
     cursor: Option<&[u8]>,
@@ -60,11 +202,12 @@ fn remaining(
 }
 
 /// Reads `range` page by page into `tx`.
-async fn read_pages(
+async fn read_pages<S: Shape>(
     store: AsyncHbaseStore,
     range: KeyRange,
     reversed: bool,
-    tx: mpsc::Sender<Page>,
+    shape: S,
+    tx: mpsc::Sender<pages::Page<S::Row, HbaseError>>,
 ) {
     if let Err(e) = store.ensure_schema().await {
         let _ = tx.send(Err(e)).await;
@@ -85,12 +228,12 @@ async fn read_pages(
             if scanner.id.is_none() {
                 scanner.id = Some(
                     store
-                        .open_scanner(&start, stop.as_deref(), n, reversed)
+                        .open_scanner(&start, stop.as_deref(), n, reversed, shape.select())
                         .await?,
                 );
             }
             let id = scanner.id.unwrap_or_default();
-            store.scanner_rows(id, n).await
+            store.scanner_rows(id, n, &shape).await
         };
         let policy = &store.inner.config.retry;
         let page = match tokio::time::timeout(policy.attempt_timeout, page).await {
@@ -104,13 +247,14 @@ async fn read_pages(
             Ok(mut rows) => {
                 failures = 0;
                 let done = rows.len() < page_rows;
-                if skip && cursor_matches(&rows, cursor.as_deref(), range.end(), reversed) {
+                let first = rows.first().map(S::key);
+                if skip && cursor_matches(first, cursor.as_deref(), range.end(), reversed) {
                     rows.remove(0);
                 }
                 // Rows past the range's start in a reversed scan cannot come (stopRow), nor past
                 // its end in a forward one; the merge relies on it, so it is checked.
-                if let Some((last, _)) = rows.last() {
-                    cursor = Some(last.clone());
+                if let Some(last) = rows.last() {
+                    cursor = Some(S::key(last).to_vec());
                 }
                 if done || page_rows < full_page {
                     scanner.close();
@@ -120,6 +264,15 @@ async fn read_pages(
                     return;
                 }
                 if done {
+                    if reversed && !range.start().is_empty() {
+                        // The range's first row, which the reversed scanner's exclusive stop
+                        // row left out: last in reverse order.
+                        let last = match store.get_shaped(range.start(), &shape).await {
+                            Ok(row) => Ok(row.into_iter().collect()),
+                            Err(e) => Err(e),
+                        };
+                        let _ = tx.send(last).await;
+                    }
                     return;
                 }
             }
@@ -141,16 +294,16 @@ async fn read_pages(
 
 /// Whether the first row is the one a resumed (or end-exclusive) reversed scan must skip.
 fn cursor_matches(
-    rows: &[crate::store::Row],
+    first: Option<&[u8]>,
     cursor: Option<&[u8]>,
     end: Option<&[u8]>,
     reversed: bool,
 ) -> bool {
-    let Some((first, _)) = rows.first() else {
+    let Some(first) = first else {
         return false;
     };
     let skip = if reversed { cursor.or(end) } else { cursor };
-    skip == Some(&first[..])
+    skip == Some(first)
 }
 
 /// An open scanner, closed (in the background) when replaced or dropped.
@@ -199,11 +352,12 @@ impl AsyncHbaseStore {
         stop: Option<&[u8]>,
         caching: i32,
         reversed: bool,
+        select: &Select,
     ) -> Result<i32, HbaseError> {
         let spec = ScanSpec {
             start,
             stop,
-            column: self.column(),
+            select,
             caching,
             reversed,
         };
@@ -217,13 +371,37 @@ impl AsyncHbaseStore {
         .ok_or_else(|| HbaseError::Protocol("openScanner returned no scanner id".into()))
     }
 
-    async fn scanner_rows(&self, id: i32, rows: i32) -> Result<Vec<crate::store::Row>, HbaseError> {
-        let column = self.column();
+    /// One row through `shape` (`get` with its columns and filter), with retries.
+    pub(super) async fn get_shaped<S: Shape>(
+        &self,
+        key: &[u8],
+        shape: &S,
+    ) -> Result<Option<S::Row>, HbaseError> {
+        let table = self.table();
+        let row = self
+            .call(
+                "get",
+                |o| api::get(o, table, key, shape.select()),
+                |r, k| {
+                    r.expect(k, super::thrift::ty::STRUCT, "TResult")?;
+                    shape.read(r)
+                },
+            )
+            .await?;
+        Ok(row.flatten())
+    }
+
+    async fn scanner_rows<S: Shape>(
+        &self,
+        id: i32,
+        rows: i32,
+        shape: &S,
+    ) -> Result<Vec<S::Row>, HbaseError> {
         Ok(self
             .call_once(
                 "getScannerRows",
                 |o| api::get_scanner_rows(o, id, rows),
-                |r, k| api::read_results(r, k, column),
+                |r, k| api::read_results(r, k, |r| shape.read(r)),
             )
             .await?
             .unwrap_or_default())
@@ -256,9 +434,22 @@ mod tests {
         );
         let whole = KeyRange::new(b"", None);
         assert_eq!(remaining(&whole, None, true), (Vec::new(), None, false));
-        let rows = vec![(b"m".to_vec(), vec![]), (b"l".to_vec(), vec![])];
-        assert!(cursor_matches(&rows, None, Some(b"m"), true));
-        assert!(!cursor_matches(&rows, None, Some(b"m"), false));
-        assert!(cursor_matches(&rows, Some(b"m"), None, true));
+        let first = Some(&b"m"[..]);
+        assert!(cursor_matches(first, None, Some(b"m"), true));
+        assert!(!cursor_matches(first, None, Some(b"m"), false));
+        assert!(cursor_matches(first, Some(b"m"), None, true));
+        assert!(!cursor_matches(None, Some(b"m"), None, true));
+    }
+
+    #[test]
+    fn a_qualifier_range_is_hbase_filter_language_with_quotes_doubled() {
+        assert_eq!(
+            column_range_filter(b"a'b", Some(b"\x00z")),
+            b"ColumnRangeFilter('a''b', true, '\x00z', false)".to_vec()
+        );
+        assert_eq!(
+            column_range_filter(b"", None),
+            b"ColumnRangeFilter('', true, '', false)".to_vec()
+        );
     }
 }

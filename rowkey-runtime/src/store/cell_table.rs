@@ -1,0 +1,207 @@
+//! [`CellTable`]: rows of typed cells, keyed by a [`RowKey`] type and valued by a
+//! [`RowValue`] type, over any [`Store`]; and [`CellMerged`], its salted scan merged back into
+//! key order.
+
+use std::marker::PhantomData;
+
+use super::merge::MergeCore;
+use super::table::single;
+use super::{CellRow, CellScan, RowWrite, Store, TableError};
+use crate::field::Decode;
+use crate::key::RowKey;
+use crate::scan::KeyRanges;
+use crate::value::RowValue;
+
+/// Rows keyed by `K` whose columns are `V`'s fields, in a store `S`: Bigtable and HBase keep
+/// them as native cells (family, qualifier, value), memory and fjall in the composite layout
+/// (see [`Store::write_rows`]).
+///
+/// A put writes every field: a `Some` or required field sets its cell, a `None` field clears
+/// its column, and columns that are not `V`'s stay as they are (another value type of the same
+/// row, written by someone else). A read asks the store for `V`'s columns only; [`get_as`]
+/// and [`scan_as`] read a projection: any other `RowValue` type whose columns are a subset.
+///
+/// [`get_as`]: CellTable::get_as
+/// [`scan_as`]: CellTable::scan_as
+pub struct CellTable<S, K, V> {
+    store: S,
+    _types: PhantomData<fn() -> (K, V)>,
+}
+
+impl<S: Store, K: RowKey, V: RowValue> CellTable<S, K, V> {
+    /// A table of `K` keys and `V` values over `store`.
+    pub fn new(store: S) -> Self {
+        CellTable {
+            store,
+            _types: PhantomData,
+        }
+    }
+
+    /// The underlying store.
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    /// Writes one row (atomically, on every store rowkey has).
+    pub fn put(&self, key: &K, value: &V) -> Result<(), TableError<S::Error>> {
+        let k = key.to_bytes().map_err(single)?;
+        self.store
+            .write_rows(&[value.to_write(Vec::from(k))])
+            .map_err(TableError::Batch)
+    }
+
+    /// Writes many rows. Every key is encoded first: a key that cannot be encoded fails the
+    /// batch before anything is written; a store failure lists the keys not written.
+    pub fn put_batch<'r>(
+        &self,
+        rows: impl IntoIterator<Item = (&'r K, &'r V)>,
+    ) -> Result<(), TableError<S::Error>>
+    where
+        K: 'r,
+        V: 'r,
+    {
+        let rows = rows.into_iter();
+        let mut writes: Vec<RowWrite> = Vec::with_capacity(rows.size_hint().0);
+        for (index, (key, value)) in rows.enumerate() {
+            let k = key.to_bytes().map_err(|error| TableError::Encode {
+                index: Some(index),
+                error,
+            })?;
+            writes.push(value.to_write(Vec::from(k)));
+        }
+        self.store.write_rows(&writes).map_err(TableError::Batch)
+    }
+
+    /// Reads one row's `V`; `None` when the row has none of `V`'s columns.
+    pub fn get(&self, key: &K) -> Result<Option<V>, TableError<S::Error>> {
+        self.get_as::<V>(key)
+    }
+
+    /// Reads one row's columns as `P`, any [`RowValue`] type (a projection of `V`: a few of
+    /// its columns, read without the others).
+    pub fn get_as<P: RowValue>(&self, key: &K) -> Result<Option<P>, TableError<S::Error>> {
+        let k = key.to_bytes().map_err(single)?;
+        let Some(row) = self.store.read_row(&k, &P::columns())? else {
+            return Ok(None);
+        };
+        P::from_row(&row)
+            .map(Some)
+            .map_err(|error| TableError::Value {
+                key: row.key,
+                error,
+            })
+    }
+
+    /// Deletes one row, every column (also those that are not `V`'s).
+    pub fn delete(&self, key: &K) -> Result<(), TableError<S::Error>> {
+        let k = key.to_bytes().map_err(single)?;
+        self.store.delete_row(&k).map_err(TableError::from)
+    }
+
+    /// The rows of `ranges` (from `K::scan()`) as `(K, V)`, in `K`'s logical order, salt
+    /// buckets merged as [`Table::scan`](super::Table::scan) merges them, with the same checks
+    /// (keys decoded trusted within their bucket's range). Rows with none of `V`'s columns are
+    /// left out.
+    pub fn scan(&self, ranges: &KeyRanges) -> CellMerged<'_, S::Error, K, V>
+    where
+        K: for<'de> Decode<'de>,
+    {
+        self.scan_as::<V>(ranges)
+    }
+
+    /// [`CellTable::scan`] read as `P` (a projection: only `P`'s columns are read).
+    pub fn scan_as<P: RowValue>(&self, ranges: &KeyRanges) -> CellMerged<'_, S::Error, K, P>
+    where
+        K: for<'de> Decode<'de>,
+    {
+        let columns = P::columns();
+        CellMerged::new(
+            ranges
+                .iter()
+                .map(|r| self.store.scan_rows(r, &columns))
+                .collect(),
+            false,
+        )
+    }
+
+    /// The rows of `ranges` in reverse logical order (the latest N), merged like
+    /// [`CellTable::scan`]; `None` when the store has no reverse scans.
+    pub fn scan_rev(&self, ranges: &KeyRanges) -> Option<CellMerged<'_, S::Error, K, V>>
+    where
+        K: for<'de> Decode<'de>,
+    {
+        let columns = V::columns();
+        let scans = ranges
+            .iter()
+            .map(|r| self.store.scan_rows_rev(r, &columns))
+            .collect::<Option<Vec<_>>>()?;
+        Some(CellMerged::new(scans, true))
+    }
+}
+
+/// The merged, decoded rows of a [`CellTable`] scan.
+pub struct CellMerged<'a, E, K, V> {
+    scans: Vec<Option<CellScan<'a, E>>>,
+    core: MergeCore<CellRow>,
+    pending: Vec<TableError<E>>,
+    _types: PhantomData<fn() -> (K, V)>,
+}
+
+impl<'a, E, K: RowKey + for<'de> Decode<'de>, V: RowValue> CellMerged<'a, E, K, V> {
+    fn new(scans: Vec<CellScan<'a, E>>, reverse: bool) -> Self {
+        let mut m = CellMerged {
+            scans: scans.into_iter().map(Some).collect(),
+            core: MergeCore::new(usize::from(K::SCHEMA.salt.is_some()), reverse),
+            pending: Vec::new(),
+            _types: PhantomData,
+        };
+        for i in 0..m.scans.len() {
+            m.refill(i);
+        }
+        m
+    }
+
+    /// Moves range `i`'s next row into the merge; an error is queued and ends that range.
+    fn refill(&mut self, i: usize) {
+        let Some(scan) = self.scans.get_mut(i).and_then(Option::as_mut) else {
+            return;
+        };
+        match scan.next() {
+            Some(Ok(row)) => self.core.push(i, row),
+            Some(Err(e)) => {
+                self.pending.push(e.into());
+                self.scans[i] = None;
+            }
+            None => self.scans[i] = None,
+        }
+    }
+}
+
+impl<E, K: RowKey + for<'de> Decode<'de>, V: RowValue> Iterator for CellMerged<'_, E, K, V> {
+    type Item = Result<(K, V), TableError<E>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(e) = self.pending.pop() {
+            return Some(Err(e));
+        }
+        let (range, row) = self.core.pop()?;
+        self.refill(range);
+        Some(decode(row))
+    }
+}
+
+fn decode<K: RowKey + for<'de> Decode<'de>, V: RowValue, E>(
+    row: CellRow,
+) -> Result<(K, V), TableError<E>> {
+    let value = V::from_row(&row).map_err(|error| TableError::Value {
+        key: row.key.clone(),
+        error,
+    })?;
+    match K::decode_trusted(&row.key) {
+        Ok(k) => Ok((k, value)),
+        Err(error) => Err(TableError::Decode {
+            key: row.key,
+            error,
+        }),
+    }
+}

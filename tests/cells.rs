@@ -1,0 +1,203 @@
+//! Rows of cells on the embedded stores: the shared suite on memory and fjall, and property
+//! tests of the composite layout against a brute-force model: for raw row keys full of `00`
+//! bytes and prefixes of each other, random writes and clears, every scan range and column
+//! selection returns exactly the model's rows and cells, forward and reverse.
+
+mod store_suite;
+
+use std::collections::BTreeMap;
+
+use proptest::prelude::*;
+use rowkey::store::{Cell, CellRow, Column, Columns, MemStore, RowWrite, Store};
+use rowkey::KeyRange;
+
+#[test]
+fn typed_rows_in_memory() {
+    store_suite::cells::exercise_cells(MemStore::new());
+}
+
+#[cfg(feature = "fjall")]
+#[test]
+fn typed_rows_on_fjall() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = rowkey::store::FjallStore::open(dir.path(), "visits").unwrap();
+    store_suite::cells::exercise_cells(store);
+}
+
+/// A raw store's entries are not cells: reading them as cells is an error, not a guess.
+#[test]
+fn raw_rows_are_not_taken_for_cells() {
+    let store = MemStore::new();
+    store.put(b"plain", b"v").unwrap();
+    let rows: Vec<_> = store
+        .scan_rows(&KeyRange::new(b"", None), &Columns::all())
+        .collect();
+    assert_eq!(rows.len(), 1);
+    let err = rows.into_iter().next().unwrap().unwrap_err().to_string();
+    assert!(err.contains("not a cell"), "{err}");
+}
+
+type Model = BTreeMap<Vec<u8>, BTreeMap<(String, Vec<u8>), Vec<u8>>>;
+
+fn key() -> impl Strategy<Value = Vec<u8>> {
+    // Few distinct bytes, `00` among them: keys that are prefixes of each other and escape.
+    prop::collection::vec(prop::sample::select(vec![0u8, 1, 2, 0xFF]), 0..4)
+}
+
+fn qualifier() -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(prop::sample::select(vec![0u8, 1, b'q', 0xFF]), 0..3)
+}
+
+fn family() -> impl Strategy<Value = String> {
+    prop::sample::select(vec!["d".to_string(), "m".to_string(), "dd".to_string()])
+}
+
+fn columns() -> impl Strategy<Value = Columns> {
+    prop_oneof![
+        Just(Columns::all()),
+        prop::collection::vec(family(), 0..3).prop_map(Columns::families),
+        prop::collection::vec((family(), qualifier()), 0..4)
+            .prop_map(|cs| Columns::exact(cs.into_iter().map(|(f, q)| Column::new(f, q)))),
+        (family(), qualifier(), prop::option::of(qualifier()))
+            .prop_map(|(f, s, e)| Columns::qualifier_range(f, s, e)),
+    ]
+}
+
+#[derive(Debug, Clone)]
+enum Op {
+    Write {
+        key: Vec<u8>,
+        set: Vec<(String, Vec<u8>, Vec<u8>)>,
+        clear: Vec<(String, Vec<u8>)>,
+    },
+    Delete(Vec<u8>),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        4 => (
+            key(),
+            prop::collection::vec((family(), qualifier(), prop::collection::vec(any::<u8>(), 0..3)), 0..4),
+            prop::collection::vec((family(), qualifier()), 0..2),
+        )
+            .prop_map(|(key, set, clear)| Op::Write { key, set, clear }),
+        1 => key().prop_map(Op::Delete),
+    ]
+}
+
+fn apply(store: &impl Store, model: &mut Model, op: &Op) {
+    match op {
+        Op::Write { key, set, clear } => {
+            let mut write = RowWrite::new(
+                key.clone(),
+                set.iter()
+                    .map(|(f, q, v)| Cell::new(f.clone(), q.clone(), v.clone()))
+                    .collect(),
+            );
+            write.clear = clear
+                .iter()
+                .map(|(f, q)| Column::new(f.clone(), q.clone()))
+                .collect();
+            store.write_rows(&[write]).unwrap();
+            let row = model.entry(key.clone()).or_default();
+            for (f, q, v) in set {
+                row.insert((f.clone(), q.clone()), v.clone());
+            }
+            for (f, q) in clear {
+                row.remove(&(f.clone(), q.clone()));
+            }
+        }
+        Op::Delete(key) => {
+            store.delete_row(key).unwrap();
+            model.remove(key);
+        }
+    }
+}
+
+/// The model's answer: rows in `[start, end)` with their selected cells, empty rows left out.
+fn expected(model: &Model, start: &[u8], end: Option<&[u8]>, columns: &Columns) -> Vec<CellRow> {
+    model
+        .iter()
+        .filter(|(k, _)| k.as_slice() >= start && end.is_none_or(|e| k.as_slice() < e))
+        .map(|(k, cells)| CellRow {
+            key: k.clone(),
+            cells: cells
+                .iter()
+                .filter(|((f, q), _)| columns.contains(f, q))
+                .map(|((f, q), v)| Cell::new(f.clone(), q.clone(), v.clone()))
+                .collect(),
+        })
+        .filter(|r| !r.cells.is_empty())
+        .collect()
+}
+
+fn check(store: &impl Store, model: &Model, start: &[u8], end: Option<&[u8]>, columns: &Columns) {
+    let range = KeyRange::new(start, end);
+    let want = expected(model, start, end, columns);
+    let got: Vec<CellRow> = store
+        .scan_rows(&range, columns)
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(got, want, "scan {start:?}..{end:?} {columns:?}");
+    let back: Vec<CellRow> = store
+        .scan_rows_rev(&range, columns)
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let mut want_back = want.clone();
+    want_back.reverse();
+    assert_eq!(
+        back, want_back,
+        "reverse scan {start:?}..{end:?} {columns:?}"
+    );
+    for k in model.keys().chain(std::iter::once(&start.to_vec())) {
+        let one = expected(model, k, None, columns)
+            .into_iter()
+            .find(|r| &r.key == k);
+        assert_eq!(
+            store.read_row(k, columns).unwrap(),
+            one,
+            "read {k:?} {columns:?}"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn composite_layout_answers_like_the_model(
+        ops in prop::collection::vec(op(), 1..30),
+        start in key(),
+        end in prop::option::of(key()),
+        columns in columns(),
+    ) {
+        let store = MemStore::new();
+        let mut model = Model::new();
+        for op in &ops {
+            apply(&store, &mut model, op);
+        }
+        check(&store, &model, &start, end.as_deref(), &columns);
+    }
+}
+
+#[cfg(feature = "fjall")]
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    #[test]
+    fn composite_layout_on_fjall_answers_like_the_model(
+        ops in prop::collection::vec(op(), 1..30),
+        start in key(),
+        end in prop::option::of(key()),
+        columns in columns(),
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = rowkey::store::FjallStore::open(dir.path(), "t").unwrap();
+        let mut model = Model::new();
+        for op in &ops {
+            apply(&store, &mut model, op);
+        }
+        check(&store, &model, &start, end.as_deref(), &columns);
+    }
+}

@@ -1,0 +1,9 @@
+use rowkey::RowValue;
+
+#[derive(RowValue)]
+struct Visit {
+    #[column(name = "via")]
+    referrer: String,
+}
+
+fn main() {}
