@@ -776,3 +776,113 @@ fn java_and_phoenix_salts_equal_the_jvm_and_phoenix_own_code() {
         );
     }
 }
+
+/// Typed values through HBase's own `Bytes`: what rowkey's `RowValue` writes, Java reads with
+/// `Bytes.toLong`, `toInt`, `toShort`, `toDouble`, `toFloat`, `toBoolean` and `toString`; and
+/// a counter HBase's client incremented reads back as an `i64` column.
+#[test]
+fn typed_columns_are_hbase_bytes_both_ways() {
+    use rowkey::store::{CellTable, Columns, Store};
+    use rowkey::RowValue;
+
+    let Some(g) = hbase() else { return };
+    let Some(zk) = g.zk.as_deref() else {
+        eprintln!("SKIPPED: no ZooKeeper address for the Java client (ROWKEY_HBASE_ZK)");
+        return;
+    };
+    #[derive(RowValue, Debug, PartialEq)]
+    #[column(family = "d")]
+    struct Typed {
+        #[column(name = "l")]
+        long: i64,
+        #[column(name = "i")]
+        int: i32,
+        #[column(name = "s")]
+        short: i16,
+        #[column(name = "f")]
+        double: f64,
+        #[column(name = "g")]
+        float: f32,
+        #[column(name = "b")]
+        yes: bool,
+        #[column(name = "t")]
+        text: String,
+        #[column(name = "u")]
+        unsigned: u64,
+    }
+    #[derive(RowKey, Debug, PartialEq)]
+    struct Id {
+        id: u32,
+    }
+    let store = new_table(&g.plain, "typed", &[]);
+    let name = store.inner().config().table.clone();
+    let table: CellTable<_, Id, Typed> = CellTable::new(store.clone());
+    let value = Typed {
+        long: -1_234_567_890_123,
+        int: -42,
+        short: 300,
+        double: -2.5e-3,
+        float: 1.25,
+        yes: true,
+        text: "héllo, hbase".into(),
+        unsigned: u64::MAX,
+    };
+    let key = Id { id: 7 };
+    table.put(&key, &value).unwrap();
+    assert_eq!(table.get(&key).unwrap().as_ref(), Some(&value));
+    let row = hex(&key.to_bytes().unwrap());
+    let cells = java(
+        &["cells", "--zk", zk, "--table", &name, "--row", &row],
+        "",
+        "CELL ",
+    );
+    let reading = |qualifier: &str, what: &str| -> String {
+        let line = cells
+            .iter()
+            .find(|c| c[0] == "d" && c[1] == hex(qualifier.as_bytes()))
+            .unwrap_or_else(|| panic!("no cell d:{qualifier} in {cells:?}"));
+        line.iter()
+            .find_map(|f| f.strip_prefix(&format!("{what}=")))
+            .unwrap_or_else(|| panic!("no {what} reading in {line:?}"))
+            .to_string()
+    };
+    assert_eq!(cells.len(), 8, "{cells:?}");
+    assert_eq!(reading("l", "long"), value.long.to_string());
+    assert_eq!(reading("i", "int"), value.int.to_string());
+    assert_eq!(reading("s", "short"), value.short.to_string());
+    assert_eq!(reading("f", "double"), "-0.0025");
+    assert_eq!(reading("g", "float"), "1.25");
+    assert_eq!(reading("b", "boolean"), "true");
+    assert_eq!(reading("t", "string"), hex(value.text.as_bytes()));
+    assert_eq!(
+        reading("u", "long"),
+        "-1",
+        "u64::MAX is the long -1, same bits"
+    );
+
+    // Java's Increment writes an 8-byte long counter: a `RowValue` reads it as an i64.
+    #[derive(RowValue)]
+    #[column(family = "d")]
+    struct Counter {
+        #[column(name = "v")]
+        n: i64,
+    }
+    #[derive(RowValue)]
+    #[column(family = "d")]
+    struct Text {
+        #[column(name = "v")]
+        s: String,
+    }
+    java(
+        &["write-java-cells", "--zk", zk, "--table", &name],
+        "",
+        "WROTE ",
+    );
+    let read = |k: &[u8]| store.read_row(k, &Columns::all()).unwrap().unwrap();
+    assert_eq!(Counter::from_row(&read(b"java-counter")).unwrap().n, 15);
+    assert_eq!(Counter::from_row(&read(b"java-long")).unwrap().n, 42);
+    assert_eq!(
+        Text::from_row(&read(b"java-string")).unwrap().s,
+        "héllo, hbase"
+    );
+}

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.ClusterMetrics;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.RegionMetrics;
@@ -23,6 +25,7 @@ import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionInfo;
@@ -46,6 +49,10 @@ import org.apache.hadoop.hbase.util.Bytes;
  * write-java-cells --zk HOST:PORT --table T
  *     writes rows java-long (Bytes.toBytes(42L)), java-string (Bytes.toBytes("héllo, hbase")),
  *     java-counter (Increment of 5, three times) in d:v
+ * cells --zk HOST:PORT --table T --row HEX
+ *     every cell of the row, one line each, with what HBase's Bytes makes of the value:
+ *     CELL family qualifier_hex value_hex string=Bytes.toString [long= double=] [int= float=]
+ *     [short=] [boolean=]   (the numeric readings where the value has their width)
  * binary   (reads hex strings on stdin) per line: BIN hex toStringBinary(bytes)
  * reverse-ts  (reads decimal longs on stdin) per line: REV ts hex(Bytes.toBytes(Long.MAX_VALUE - ts))
  * java-hash --buckets N  (reads hex strings on stdin) per line:
@@ -119,6 +126,29 @@ public final class Tool {
           }
         }
         break;
+      case "cells":
+        try (Connection c = connect(opts); Table t = c.getTable(table(opts))) {
+          Result r = t.get(new Get(Bytes.fromHex(opts.get("--row").get(0))));
+          for (Cell cell : r.rawCells()) {
+            byte[] v = CellUtil.cloneValue(cell);
+            StringBuilder line = new StringBuilder("CELL ")
+                .append(Bytes.toString(CellUtil.cloneFamily(cell))).append(' ')
+                .append(Bytes.toHex(CellUtil.cloneQualifier(cell))).append(' ')
+                .append(Bytes.toHex(v)).append(" string=")
+                .append(Bytes.toHex(Bytes.toBytes(Bytes.toString(v))));
+            if (v.length == 8) {
+              line.append(" long=").append(Bytes.toLong(v)).append(" double=").append(Bytes.toDouble(v));
+            } else if (v.length == 4) {
+              line.append(" int=").append(Bytes.toInt(v)).append(" float=").append(Bytes.toFloat(v));
+            } else if (v.length == 2) {
+              line.append(" short=").append(Bytes.toShort(v));
+            } else if (v.length == 1) {
+              line.append(" boolean=").append(Bytes.toBoolean(v));
+            }
+            out.println(line);
+          }
+        }
+        break;
       case "write-java-cells":
         try (Connection c = connect(opts); Table t = c.getTable(table(opts))) {
           t.put(new Put(Bytes.toBytes("java-long")).addColumn(FAMILY, QUALIFIER, Bytes.toBytes(42L)));
@@ -144,7 +174,7 @@ public final class Tool {
   }
 
   private static void usage() {
-    System.err.println("usage: Tool (region-writes|dump|write-java-cells|binary|reverse-ts|bench)"
+    System.err.println("usage: Tool (region-writes|dump|cells|write-java-cells|binary|reverse-ts|bench)"
         + " [--zk HOST:PORT] [--table T]...; see Tool.java");
     System.exit(2);
   }
