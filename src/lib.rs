@@ -49,7 +49,7 @@ pub use rowkey_derive::{RowKey, RowValue};
 pub use rowkey_runtime::{
     bytes, explain_schema, fmt, split, store, Decode, DecodeError, DecodeErrorKind, Domain, Encode,
     EncodeError, EncodeErrorKind, FieldSchema, HashInput, Hashed, IndexOf, KeyRange, KeyRanges,
-    Order, RowKey, SaltSchema, ScanRange, Schema, VariantSchema,
+    Order, Piece, RowKey, RowsAsColumns, SaltSchema, ScanRange, Schema, VariantSchema,
 };
 // The value side: rows of typed columns.
 pub use rowkey_runtime::{

@@ -147,6 +147,17 @@ fn rows_of_cells_on_the_emulator() {
 }
 
 #[test]
+fn rows_as_columns_on_the_emulator() {
+    let Some(host) = host() else { return };
+    let cfg = config(host, &unique("wide")).families([store_suite::wide::FAMILY]);
+    let store = BigtableStore::with_config(cfg).unwrap();
+    store
+        .create_table(&store_suite::wide::Point::split_points(4))
+        .unwrap();
+    store_suite::wide::exercise_wide(store, 64);
+}
+
+#[test]
 fn an_index_on_the_emulator() {
     let Some(host) = host() else { return };
     store_suite::index::exercise_index(

@@ -88,6 +88,17 @@ fn rows_of_cells_on_hbase() {
 }
 
 #[test]
+fn rows_as_columns_on_hbase() {
+    let Some(g) = hbase() else { return };
+    let cfg = config(&g.plain, &unique("wide")).families([store_suite::wide::FAMILY]);
+    let store = HbaseStore::with_config(cfg).unwrap();
+    store
+        .create_table(&store_suite::wide::Point::split_points(4))
+        .unwrap();
+    store_suite::wide::exercise_wide(store, 64);
+}
+
+#[test]
 fn an_index_on_hbase() {
     let Some(g) = hbase() else { return };
     store_suite::index::exercise_index(

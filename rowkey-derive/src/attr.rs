@@ -88,6 +88,9 @@ pub struct FieldAttrs {
     pub desc: Option<Span>,
     pub reverse: Option<Span>,
     pub timestamp: Option<Span>,
+    /// `#[row_span(N)]`: the row key holds `v - v % N`, the column qualifier `v % N` and every
+    /// field after this one.
+    pub row_span: Option<Located<u64>>,
     /// The attributes as written, for the layout docs (`fixed(16)`).
     pub rendered: Vec<String>,
 }
@@ -304,9 +307,18 @@ impl FieldAttrs {
                         set(cx, slot, span, &name, span);
                     }
                 }
+                ROW_SPAN => {
+                    let what = "the number of values one row holds, 2 or more";
+                    let hi = usize::try_from(i64::MAX).unwrap_or(usize::MAX);
+                    if let Some((lit, v)) = int_arg(cx, attr, ROW_SPAN, 2, hi, what) {
+                        out.rendered.push(format!("row_span({v})"));
+                        let value = v as u64;
+                        set(cx, &mut out.row_span, Located { span, value_span: lit.span(), value }, ROW_SPAN, span);
+                    }
+                }
                 ROWKEY => cx.error_at(
                     span,
-                    "`#[rowkey(...)]` goes on the struct; on a field use `salt`, `fixed`, `max_len`, `hash`, `reverse_ts`, `desc`, `reverse` or `timestamp`",
+                    "`#[rowkey(...)]` goes on the struct; on a field use `salt`, `fixed`, `max_len`, `hash`, `reverse_ts`, `desc`, `reverse`, `timestamp` or `row_span`",
                 ),
                 TAG => cx.error_at(span, "`tag` goes on an enum variant, not on a field"),
                 _ => {}

@@ -100,6 +100,8 @@ fn field(f: &Field) -> String {
         "reverse_ts".into()
     } else if a.reverse.is_some() {
         "reverse".into()
+    } else if let Some(n) = a.row_span {
+        format!("row_span({})", n.value)
     } else {
         // `max_len(N)` bounds values but writes the natural bytes.
         "natural".into()

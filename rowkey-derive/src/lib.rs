@@ -30,7 +30,7 @@ use syn::{parse_macro_input, DeriveInput};
 #[proc_macro_derive(
     RowKey,
     attributes(
-        rowkey, salt, fixed, max_len, hash, reverse_ts, desc, reverse, timestamp, tag
+        rowkey, salt, fixed, max_len, hash, reverse_ts, desc, reverse, timestamp, row_span, tag
     )
 )]
 pub fn derive_row_key(input: TokenStream) -> TokenStream {

@@ -66,6 +66,8 @@ pub enum Encoding {
     ReverseTs,
     Reverse,
     Md5(usize),
+    /// `#[row_span(N)]`: the bucket start, then the offset.
+    RowSpan(u64),
 }
 
 #[derive(Clone, Copy)]
@@ -89,6 +91,8 @@ impl Encoding {
             Encoding::ReverseTs
         } else if a.reverse.is_some() {
             Encoding::Reverse
+        } else if let Some(n) = a.row_span {
+            Encoding::RowSpan(n.value)
         } else {
             Encoding::Natural
         }
@@ -103,6 +107,7 @@ impl Encoding {
             Encoding::Fixed(n) | Encoding::Md5(n) => Some(n),
             Encoding::ReverseTs => Some(8),
             Encoding::MaxLen(_) => None,
+            Encoding::RowSpan(n) => class.fixed_width().map(|w| w + row_span_offset_width(n)),
             Encoding::Natural | Encoding::Reverse => class.fixed_width(),
         }
     }
@@ -114,6 +119,16 @@ impl Encoding {
             Encoding::MaxLen(n) => Some(2 * n + 2),
             other => other.fixed_width(class),
         }
+    }
+}
+
+/// The runtime's `row_span_offset_width`: the fewest of 1, 2, 4 or 8 bytes that hold `n - 1`.
+pub fn row_span_offset_width(n: u64) -> usize {
+    match n {
+        0..=0x100 => 1,
+        0x101..=0x1_0000 => 2,
+        0x1_0001..=0x1_0000_0000 => 4,
+        _ => 8,
     }
 }
 

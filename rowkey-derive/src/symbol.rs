@@ -25,10 +25,12 @@ pub const DESC: &str = "desc";
 pub const REVERSE: &str = "reverse";
 /// `#[timestamp]`.
 pub const TIMESTAMP: &str = "timestamp";
+/// `#[row_span(N)]`: rows as columns.
+pub const ROW_SPAN: &str = "row_span";
 
 /// The field attributes, in the order the docs list them.
 pub const FIELD_ATTRS: &[&str] = &[
-    SALT, FIXED, MAX_LEN, HASH, REVERSE_TS, DESC, REVERSE, TIMESTAMP,
+    SALT, FIXED, MAX_LEN, HASH, REVERSE_TS, DESC, REVERSE, TIMESTAMP, ROW_SPAN,
 ];
 
 /// Keys inside `#[salt(...)]`.

@@ -9,7 +9,7 @@ use quote::ToTokens;
 
 use crate::ast::{Field, Input, TyClass, Variant};
 use crate::ctxt::Ctxt;
-use crate::symbol::{FIXED, HASH, MAX_LEN, REVERSE, REVERSE_TS, TIMESTAMP};
+use crate::symbol::{FIXED, HASH, MAX_LEN, REVERSE, REVERSE_TS, ROW_SPAN, TIMESTAMP};
 
 pub fn check(cx: &Ctxt, input: &Input) {
     check_generics(cx, input);
@@ -41,9 +41,103 @@ pub fn check(cx: &Ctxt, input: &Input) {
         }
     }
     check_salt_strategy(cx, input);
+    check_row_span(cx, input);
     check_hotspot(cx, input);
     check_fingerprint(cx, input);
     check_index_of(cx, input);
+}
+
+/// `#[row_span(N)]` splits one unsigned integer between the row key and the column qualifier:
+/// one per struct key, of type `u32` or `u64`, ascending, with the salt (which must be the
+/// same for every cell of a row) computed from fields before it only, and owned fields (the
+/// row key's end is found by reading them).
+fn check_row_span(cx: &Ctxt, input: &Input) {
+    if let Some(variants) = &input.variants {
+        for f in input
+            .fields
+            .iter()
+            .chain(variants.iter().flat_map(|v| v.fields.iter()))
+        {
+            if let Some(span) = f.attrs.row_span {
+                cx.error_at(
+                    span.span,
+                    "`row_span` goes on a struct key: a record-type enum's rows differ after their tag",
+                );
+            }
+        }
+        return;
+    }
+    let spans: Vec<(usize, &Field)> = input
+        .fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.attrs.row_span.is_some())
+        .collect();
+    let Some(&(at, field)) = spans.first() else {
+        return;
+    };
+    let span = field
+        .attrs
+        .row_span
+        .map(|l| l.span)
+        .unwrap_or_else(Span::call_site);
+    for (_, other) in &spans[1..] {
+        if let Some(l) = other.attrs.row_span {
+            cx.error_at(
+                l.span,
+                format_args!(
+                    "only one field can carry `row_span`: `{}` already ends the row key",
+                    field.ident
+                ),
+            );
+        }
+    }
+    match field.class {
+        TyClass::Int { signed: false, width: 4 | 8 } => {
+            let n = field.attrs.row_span.map_or(0, |l| l.value);
+            if field.class == (TyClass::Int { signed: false, width: 4 }) && n > u64::from(u32::MAX) {
+                cx.error_at(
+                    field.attrs.row_span.map_or(span, |l| l.value_span),
+                    format_args!("a `u32` field cannot span {n} values; use `u64`"),
+                );
+            }
+        }
+        _ => cx.error(
+            field.ty,
+            "`row_span` splits an unsigned integer (`u32` or `u64`, e.g. a timestamp) into the row's bucket start and the offset in the column qualifier",
+        ),
+    }
+    if let Some(desc) = field.attrs.desc {
+        cx.error_at(
+            desc,
+            "`row_span` keeps the field ascending (the qualifiers of a row sort by offset); remove `#[desc]`",
+        );
+    }
+    for (i, f) in input.fields.iter().enumerate() {
+        if let (Some(salt), true) = (f.attrs.salt, i >= at) {
+            cx.error_at(
+                salt.span,
+                format_args!(
+                    "the salt of a rows-as-columns key must come from fields before `{}`: every cell of a row shares the row's salt byte, so it cannot hash the span field or the qualifier's fields",
+                    field.ident
+                ),
+            );
+        }
+        if let Some(hash) = f.attrs.salt_hash {
+            if hash.value == crate::attr::SaltHash::Phoenix {
+                cx.error_at(
+                    hash.value_span,
+                    "`hash = \"phoenix\"` hashes the whole key, qualifier included, so the cells of one row would need different salt bytes; use `hash = \"java\"` over the fields before the span field",
+                );
+            }
+        }
+    }
+    if !input.generics.params.is_empty() {
+        cx.error_at(
+            span,
+            "a `row_span` key must own its fields (no lifetimes or type parameters): it is decoded from a row key and a qualifier joined together",
+        );
+    }
 }
 
 /// `index_of` maps fields by name between two structs without lifetimes or type parameters.
@@ -454,6 +548,7 @@ fn check_encoding_conflicts(cx: &Ctxt, field: &Field) {
         (REVERSE_TS, a.reverse_ts),
         (REVERSE, a.reverse),
         (TIMESTAMP, a.timestamp),
+        (ROW_SPAN, a.row_span.map(|l| l.span)),
     ]
     .into_iter()
     .filter_map(|(n, s)| s.map(|s| (n, s)))
@@ -521,9 +616,15 @@ fn check_hotspot(cx: &Ctxt, input: &Input) {
     let Some(lead) = lead_fields.first() else {
         return;
     };
-    let (name, span) = match (lead.attrs.timestamp, lead.attrs.reverse_ts) {
-        (Some(s), _) => (TIMESTAMP, s),
-        (_, Some(s)) => (REVERSE_TS, s),
+    let (name, span) = match (
+        lead.attrs.timestamp,
+        lead.attrs.reverse_ts,
+        lead.attrs.row_span,
+    ) {
+        (Some(s), _, _) => (TIMESTAMP, s),
+        (_, Some(s), _) => (REVERSE_TS, s),
+        // The bucket start of a time span grows as the timestamp does.
+        (_, _, Some(l)) => (ROW_SPAN, l.span),
         _ => return,
     };
     cx.error_at(

@@ -528,6 +528,107 @@ impl<'de, T, C: CodecDecode<'de, T>> CodecDecode<'de, T> for Desc<C> {
     }
 }
 
+/// A type accepted by `#[row_span(N)]`: an unsigned integer (a timestamp, a sequence number).
+pub trait RowSpanValue: Copy {
+    /// The type's width in bytes (the bucket start's width).
+    const WIDTH: usize;
+    /// Its largest value.
+    const MAX: u64;
+    /// The value as a `u64`.
+    fn to_u64(self) -> u64;
+    /// The value from a `u64` known to be at most [`RowSpanValue::MAX`].
+    fn from_u64(v: u64) -> Self;
+}
+
+impl RowSpanValue for u32 {
+    const WIDTH: usize = 4;
+    const MAX: u64 = u32::MAX as u64;
+    #[inline(always)]
+    fn to_u64(self) -> u64 {
+        u64::from(self)
+    }
+    #[inline(always)]
+    fn from_u64(v: u64) -> Self {
+        u32::try_from(v).unwrap_or(u32::MAX)
+    }
+}
+
+impl RowSpanValue for u64 {
+    const WIDTH: usize = 8;
+    const MAX: u64 = u64::MAX;
+    #[inline(always)]
+    fn to_u64(self) -> u64 {
+        self
+    }
+    #[inline(always)]
+    fn from_u64(v: u64) -> Self {
+        v
+    }
+}
+
+/// The width of a `#[row_span(N)]` offset (`v % N`): the fewest of 1, 2, 4 or 8 bytes that hold
+/// `N - 1`.
+pub const fn row_span_offset_width(n: u64) -> usize {
+    if n <= 1 << 8 {
+        1
+    } else if n <= 1 << 16 {
+        2
+    } else if n <= 1 << 32 {
+        4
+    } else {
+        8
+    }
+}
+
+/// `#[row_span(N)]`: rows as columns. The bucket start `v - v % N` big-endian at the type's width
+/// (the last bytes of the row key: one row holds `N` consecutive values), then the offset
+/// `v % N` big-endian in [`row_span_offset_width`]`(N)` bytes (the first bytes of the column
+/// qualifier). Ordered: `(bucket, offset)` sorts as `v`. The bucket start is
+/// `Bytes.toBytes(hourStart)` for a `u64` in HBase's terms, as OpenTSDB's base hour.
+pub struct RowSpan<const N: u64>;
+
+impl<const N: u64> RowSpan<N> {
+    /// The offset's width.
+    pub const OFFSET_WIDTH: usize = row_span_offset_width(N);
+}
+
+impl<T: RowSpanValue, const N: u64> Codec<T> for RowSpan<N> {
+    const FIXED_WIDTH: Option<usize> = Some(T::WIDTH + row_span_offset_width(N));
+    const MAX_WIDTH: Option<usize> = Some(T::WIDTH + row_span_offset_width(N));
+    const ENCODING: &'static str = "row span: `v - v % N` big-endian ends the row key, `v % N` big-endian starts the column qualifier";
+    const DOMAIN: Domain = Domain::full(T::WIDTH);
+
+    #[inline(always)]
+    fn width(_: &T) -> Result<usize, EncodeError> {
+        Ok(T::WIDTH + row_span_offset_width(N))
+    }
+
+    #[inline(always)]
+    fn write<S: Sink>(v: &T, sink: &mut S) {
+        let v = v.to_u64();
+        // `N >= 2` (the derive's rule); `max(1)` keeps an unchecked use from dividing by zero.
+        let n = N.max(1);
+        let (bucket, offset) = (v - v % n, v % n);
+        sink.put(&bucket.to_be_bytes()[8 - T::WIDTH..]);
+        sink.put(&offset.to_be_bytes()[8 - row_span_offset_width(N)..]);
+    }
+}
+
+impl<'de, T: RowSpanValue, const N: u64> CodecDecode<'de, T> for RowSpan<N> {
+    #[inline(always)]
+    fn read<S: Source<'de>>(src: &mut S) -> Result<T, DecodeError> {
+        let at = src.pos();
+        let be = |bytes: &[u8]| bytes.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+        let bucket = be(&src.take_fixed(T::WIDTH)?);
+        let offset = be(&src.take_fixed(row_span_offset_width(N))?);
+        let n = N.max(1);
+        match bucket.checked_add(offset) {
+            Some(v) if bucket % n == 0 && offset < n && v <= T::MAX => Ok(T::from_u64(v)),
+            _ => Err(DecodeError::new(at, DecodeErrorKind::BadRowSpan)),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;

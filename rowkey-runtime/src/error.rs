@@ -233,6 +233,9 @@ pub enum DecodeErrorKind {
     /// its schema does not describe well enough to decode (a user type outside rowkey's
     /// field types); the key type's own `explain` reads it.
     UnknownFieldType,
+    /// A `#[row_span(N)]` field's bucket start is not a multiple of `N`, or its offset is not
+    /// below `N` (or the two overflow the type): no value encodes to these bytes.
+    BadRowSpan,
 }
 
 impl DecodeError {
@@ -289,6 +292,9 @@ impl fmt::Display for DecodeError {
                 "the schema does not describe this field's type well enough to decode it; use the key type's own `explain`",
             ),
             DecodeErrorKind::BadUtf8 => f.write_str("text is not valid UTF-8"),
+            DecodeErrorKind::BadRowSpan => f.write_str(
+                "a row_span field's bucket start is not a multiple of its span, or its offset is not below it",
+            ),
             DecodeErrorKind::BadBool { byte } => {
                 write!(f, "bool byte 0x{byte:02X}; expected 0x00 or 0x01")
             }

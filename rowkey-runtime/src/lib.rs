@@ -17,6 +17,7 @@ mod generated;
 mod hashed;
 mod index;
 mod key;
+mod rows_as_columns;
 mod salt;
 mod scan;
 mod schema;
@@ -36,6 +37,7 @@ pub use crate::field::{Decode, Encode};
 pub use crate::hashed::{HashInput, Hashed};
 pub use crate::index::IndexOf;
 pub use crate::key::RowKey;
+pub use crate::rows_as_columns::{Piece, RowsAsColumns};
 pub use crate::scan::{KeyRange, KeyRanges, ScanRange};
 pub use crate::schema::{Domain, FieldSchema, Order, SaltSchema, Schema, VariantSchema};
 pub use crate::value::{
@@ -46,7 +48,7 @@ pub use crate::value::{
 pub mod __private {
     pub use crate::__scan_arg;
     pub use crate::codec::{
-        Codec, CodecDecode, Desc, Fixed, MaxLen, Md5, Natural, Reverse, ReverseTs,
+        Codec, CodecDecode, Desc, Fixed, MaxLen, Md5, Natural, Reverse, ReverseTs, RowSpan,
     };
     pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
     pub use crate::explain::{Explain, Explainer};
@@ -54,6 +56,7 @@ pub mod __private {
     pub use crate::generated::{field, read, read_tag, sum, unknown_tag, width, with_offsets};
     pub use crate::index::IndexOf;
     pub use crate::key::RowKey;
+    pub use crate::rows_as_columns::{row_key_end, RowsAsColumns};
     pub use crate::salt::SaltHash;
     pub use crate::scan::{
         ranges as scan_ranges, CloneIf, CloneOf, KeyRanges, ScanArg, ScanBuf, ScanRange, ScanState,
@@ -64,6 +67,7 @@ pub mod __private {
         add, max_len, most, same, FieldSchema, Order, SaltSchema, Schema, VariantSchema,
     };
     pub use crate::sink::Sink;
+    pub use crate::source::Reader;
     pub use crate::source::Source;
     pub use crate::store::{Cell, Column};
     pub use crate::text::{FromKeyBytes, KeyBytes};

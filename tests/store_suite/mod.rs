@@ -8,6 +8,7 @@
 pub mod cells;
 pub mod index;
 pub mod net;
+pub mod wide;
 
 use rowkey::store::{Store, Table};
 use rowkey::RowKey;

@@ -67,6 +67,10 @@ pub fn codec_ty(field: &KeyField) -> TokenStream {
         Encoding::ReverseTs => quote_spanned!(span=> #p::ReverseTs),
         Encoding::Reverse => quote_spanned!(span=> #p::Reverse),
         Encoding::Md5(n) => quote_spanned!(span=> #p::Md5<#n>),
+        Encoding::RowSpan(n) => {
+            let n = proc_macro2::Literal::u64_suffixed(n);
+            quote_spanned!(span=> #p::RowSpan<#n>)
+        }
     };
     if field.desc {
         quote_spanned!(span=> #p::Desc<#base>)
@@ -142,6 +146,7 @@ pub fn expand(key: &Key) -> TokenStream {
     let scan = scan::expand(key);
     let explain = explain::expand(key);
     let index = index_of(key);
+    let rows_as_columns = rows_as_columns(key);
     let deprecated = key.deprecated_max_len.map(|span| {
         // A proc macro cannot warn on stable; using a deprecated item, spanned at the old
         // key, makes rustc warn there.
@@ -164,7 +169,54 @@ pub fn expand(key: &Key) -> TokenStream {
             #rowkey
             #explain
             #index
+            #rows_as_columns
         };
+    }
+}
+
+/// `RowsAsColumns` for a struct with a `#[row_span(N)]` field: where the row key ends, found
+/// by reading the salt byte and the fields before the span field (validation requires them
+/// owned), then the span field's bucket start.
+fn rows_as_columns(key: &Key) -> TokenStream {
+    let Some(at) = key
+        .fields
+        .iter()
+        .position(|f| matches!(f.codec, Encoding::RowSpan(_)))
+    else {
+        return quote!();
+    };
+    let p = private(key.krate);
+    let ident = key.ident;
+    let span_field = &key.fields[at];
+    let Encoding::RowSpan(n) = span_field.codec else {
+        return quote!();
+    };
+    let n = proc_macro2::Literal::u64_suffixed(n);
+    let span_name = name(span_field.ident);
+    let span_ty = span_field.ty;
+    let salt = key
+        .salt
+        .is_some()
+        .then(|| quote!(#p::Source::take_array::<1>(&mut __rowkey_src).ok()?;));
+    let before = key.fields[..at].iter().map(|f| {
+        let codec = codec_ty(f);
+        let ty = f.ty;
+        let label = name(f.ident);
+        quote!(let _: #ty = #p::read::<#codec, #ty, _>(&mut __rowkey_src, #label).ok()?;)
+    });
+    quote! {
+        #[automatically_derived]
+        impl #p::RowsAsColumns for #ident {
+            const SPAN_FIELD: &'static #p::str = #span_name;
+            const SPAN: #p::u64 = #n;
+
+            fn row_key_len(bytes: &[#p::u8]) -> #p::Option<#p::usize> {
+                let mut __rowkey_src = #p::Reader::new(bytes);
+                #salt
+                #(#before)*
+                #p::row_key_end::<#span_ty>(&__rowkey_src)
+            }
+        }
     }
 }
 

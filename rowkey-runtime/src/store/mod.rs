@@ -29,6 +29,7 @@ mod memory;
 mod merge;
 mod rekey;
 mod table;
+mod wide_table;
 
 #[cfg(feature = "async")]
 mod async_table;
@@ -58,6 +59,7 @@ pub use indexed::{IndexReport, IndexedTable};
 pub use memory::MemStore;
 pub use rekey::{rekey, RekeyError, RekeyFailure, RekeyOptions, RekeyReport, Unconverted};
 pub use table::{Merged, Table, TableError};
+pub use wide_table::{WideMerged, WideTable};
 
 #[cfg(feature = "fjall")]
 pub use fjall_store::FjallStore;

@@ -1,0 +1,324 @@
+//! [`WideTable`]: rows as columns. Each logical record (a [`RowsAsColumns`] key and one
+//! [`ColumnValue`]) is one cell: the key's row part is the row, the rest of the key is the
+//! column qualifier, in one column family. One row holds every record of its span (an hour of
+//! one series, the OpenTSDB way); [`WideMerged`] reads ranges of records back in logical order.
+
+use std::collections::VecDeque;
+use std::marker::PhantomData;
+
+use super::merge::MergeCore;
+use super::table::single;
+use super::{Cell, CellScan, Column, Columns, Row, RowWrite, Store, TableError};
+use crate::error::{EncodeError, EncodeErrorKind};
+use crate::field::Decode;
+use crate::rows_as_columns::{Piece, RowsAsColumns};
+use crate::scan::KeyRanges;
+use crate::value::{ColumnValue, ValueError};
+
+/// Records keyed by `K` (a key with a `#[row_span(N)]` field) with values `V`, stored as
+/// rows of columns in the column family `family` of store `S`: writing a record puts one cell,
+/// and a range of records reads exactly the rows it spans, with qualifier ranges on the first
+/// and last row (so a read of ten minutes out of an hour's row reads ten minutes of cells).
+pub struct WideTable<S, K, V> {
+    store: S,
+    family: &'static str,
+    _types: PhantomData<fn() -> (K, V)>,
+}
+
+impl<S: Store, K: RowsAsColumns, V: ColumnValue> WideTable<S, K, V> {
+    /// A table of `K` records with `V` values in column family `family` of `store`.
+    pub fn new(store: S, family: &'static str) -> Self {
+        WideTable {
+            store,
+            family,
+            _types: PhantomData,
+        }
+    }
+
+    /// The underlying store.
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    /// The column family.
+    pub fn family(&self) -> &'static str {
+        self.family
+    }
+
+    /// The row key and the qualifier of `key`.
+    fn cell_of(key: &K) -> Result<(Vec<u8>, Vec<u8>), EncodeError> {
+        let bytes = key.to_bytes()?;
+        let (row, qualifier) =
+            K::split_key(&bytes).ok_or(EncodeError::new(EncodeErrorKind::Internal))?;
+        Ok((row.to_vec(), qualifier.to_vec()))
+    }
+
+    /// Writes one record: one cell.
+    pub fn put(&self, key: &K, value: &V) -> Result<(), TableError<S::Error>> {
+        let (row, qualifier) = Self::cell_of(key).map_err(single)?;
+        let write = RowWrite::new(row, vec![self.cell(qualifier, value)]);
+        self.store.write_rows(&[write]).map_err(TableError::Batch)
+    }
+
+    fn cell(&self, qualifier: Vec<u8>, value: &V) -> Cell {
+        let mut bytes = Vec::with_capacity(V::WIDTH.unwrap_or(16));
+        value.encode_value(&mut bytes);
+        Cell::new(self.family, qualifier, bytes)
+    }
+
+    /// Writes many records, one row write per row they fall in. Every key is encoded before
+    /// anything is written; a store failure lists the rows not written.
+    pub fn put_batch<'r>(
+        &self,
+        records: impl IntoIterator<Item = (&'r K, &'r V)>,
+    ) -> Result<(), TableError<S::Error>>
+    where
+        K: 'r,
+        V: 'r,
+    {
+        let mut cells: Vec<(Vec<u8>, Vec<u8>, &V)> = Vec::new();
+        for (index, (key, value)) in records.into_iter().enumerate() {
+            let (row, qualifier) = Self::cell_of(key).map_err(|error| TableError::Encode {
+                index: Some(index),
+                error,
+            })?;
+            cells.push((row, qualifier, value));
+        }
+        // A stable sort, then the last of equal keys: of two writes of one record, the later
+        // wins, as with `put` (one request cannot order two values of one cell).
+        cells.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+        let mut writes: Vec<RowWrite> = Vec::new();
+        for (row, qualifier, value) in cells {
+            let cell = self.cell(qualifier, value);
+            match writes.last_mut() {
+                Some(w) if w.key == row => match w.set.last_mut() {
+                    Some(last) if last.qualifier == cell.qualifier => *last = cell,
+                    _ => w.set.push(cell),
+                },
+                _ => writes.push(RowWrite::new(row, vec![cell])),
+            }
+        }
+        self.store.write_rows(&writes).map_err(TableError::Batch)
+    }
+
+    /// Reads one record.
+    pub fn get(&self, key: &K) -> Result<Option<V>, TableError<S::Error>> {
+        let (row, qualifier) = Self::cell_of(key).map_err(single)?;
+        let column = Columns::exact([Column::new(self.family, qualifier.clone())]);
+        let Some(found) = self.store.read_row(&row, &column)? else {
+            return Ok(None);
+        };
+        let Some(cell) = found.cells.into_iter().next() else {
+            return Ok(None);
+        };
+        let mut full = row;
+        full.extend_from_slice(&qualifier);
+        decode_value::<V, S::Error>(self.family, full, &cell.value).map(Some)
+    }
+
+    /// Deletes one record (its cell; the row's other records stay).
+    pub fn delete(&self, key: &K) -> Result<(), TableError<S::Error>> {
+        let (row, qualifier) = Self::cell_of(key).map_err(single)?;
+        let mut write = RowWrite::new(row, Vec::new());
+        write.clear.push(Column::new(self.family, qualifier));
+        self.store.write_rows(&[write]).map_err(TableError::Batch)
+    }
+
+    /// What a scan of `ranges` reads: per range, the rows and the qualifier ranges of its edge
+    /// rows ([`RowsAsColumns::plan`]).
+    pub fn plan(&self, ranges: &KeyRanges) -> Vec<Vec<Piece>> {
+        ranges.iter().map(K::plan).collect()
+    }
+
+    /// The records of `ranges` (from `K::scan()`), in `K`'s logical order, salt buckets merged
+    /// as [`Table::scan`](super::Table::scan) merges them, keys decoded as it decodes them.
+    pub fn scan(&self, ranges: &KeyRanges) -> WideMerged<'_, S, K, V>
+    where
+        K: for<'de> Decode<'de>,
+    {
+        WideMerged::new(self, ranges, false).expect("forward scans always open")
+    }
+
+    /// The records of `ranges` in reverse logical order (the latest N); `None` when the store
+    /// has no reverse scans.
+    pub fn scan_rev(&self, ranges: &KeyRanges) -> Option<WideMerged<'_, S, K, V>>
+    where
+        K: for<'de> Decode<'de>,
+    {
+        WideMerged::new(self, ranges, true)
+    }
+}
+
+fn decode_value<V: ColumnValue, E>(
+    family: &'static str,
+    key: Vec<u8>,
+    bytes: &[u8],
+) -> Result<V, TableError<E>> {
+    V::decode_value(bytes).map_err(|kind| TableError::Value {
+        key,
+        error: ValueError {
+            value_type: std::any::type_name::<V>(),
+            family,
+            qualifier: "(the key's qualifier)",
+            kind,
+        },
+    })
+}
+
+/// One range's records, piece after piece, cells flattened into whole keys.
+struct WideRange<'a, S: Store + 'a> {
+    store: &'a S,
+    family: &'static str,
+    reverse: bool,
+    pieces: VecDeque<Piece>,
+    current: Option<CellScan<'a, S::Error>>,
+    ready: VecDeque<Row>,
+}
+
+impl<'a, S: Store + 'a> WideRange<'a, S> {
+    fn open(&self, piece: &Piece) -> Option<CellScan<'a, S::Error>> {
+        let columns = match &piece.qualifiers {
+            None => Columns::families([self.family]),
+            Some((lo, hi)) => Columns::qualifier_range(self.family, lo.clone(), hi.clone()),
+        };
+        if self.reverse {
+            self.store.scan_rows_rev(&piece.rows, &columns)
+        } else {
+            Some(self.store.scan_rows(&piece.rows, &columns))
+        }
+    }
+}
+
+impl<'a, S: Store + 'a> Iterator for WideRange<'a, S> {
+    type Item = Result<Row, TableError<S::Error>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(row) = self.ready.pop_front() {
+                return Some(Ok(row));
+            }
+            let scan = match self.current.as_mut() {
+                Some(scan) => scan,
+                None => {
+                    let piece = if self.reverse {
+                        self.pieces.pop_back()
+                    } else {
+                        self.pieces.pop_front()
+                    }?;
+                    // Opened in `WideMerged::new` for the first piece: the store has the
+                    // direction, so `None` cannot come here; treated as an empty piece.
+                    self.current = self.open(&piece);
+                    continue;
+                }
+            };
+            match scan.next() {
+                Some(Ok(row)) => {
+                    let family = self.family;
+                    let records = row
+                        .cells
+                        .into_iter()
+                        .filter(|c| c.family == family)
+                        .map(|c| {
+                            let mut full = row.key.clone();
+                            full.extend_from_slice(&c.qualifier);
+                            (full, c.value)
+                        });
+                    if self.reverse {
+                        self.ready.extend(records.rev());
+                    } else {
+                        self.ready.extend(records);
+                    }
+                }
+                Some(Err(e)) => {
+                    self.current = None;
+                    self.pieces.clear();
+                    return Some(Err(e.into()));
+                }
+                None => self.current = None,
+            }
+        }
+    }
+}
+
+/// The merged, decoded records of a [`WideTable`] scan.
+pub struct WideMerged<'a, S: Store + 'a, K, V> {
+    family: &'static str,
+    ranges: Vec<Option<WideRange<'a, S>>>,
+    core: MergeCore<Row>,
+    pending: Vec<TableError<S::Error>>,
+    _types: PhantomData<fn() -> (K, V)>,
+}
+
+impl<'a, S: Store + 'a, K: RowsAsColumns + for<'de> Decode<'de>, V: ColumnValue>
+    WideMerged<'a, S, K, V>
+{
+    /// The merge of `ranges`; `None` when a reverse scan is asked of a store without them
+    /// (each range's first piece is opened here, so the store says so at once).
+    fn new(table: &'a WideTable<S, K, V>, ranges: &KeyRanges, reverse: bool) -> Option<Self> {
+        let mut opened = Vec::new();
+        for r in ranges.iter() {
+            let mut range = WideRange {
+                store: &table.store,
+                family: table.family,
+                reverse,
+                pieces: K::plan(r).into(),
+                current: None,
+                ready: VecDeque::new(),
+            };
+            let first = if reverse {
+                range.pieces.pop_back()
+            } else {
+                range.pieces.pop_front()
+            };
+            if let Some(piece) = first {
+                range.current = Some(range.open(&piece)?);
+            }
+            opened.push(Some(range));
+        }
+        let ranges = opened;
+        let mut m = WideMerged {
+            family: table.family,
+            ranges,
+            core: MergeCore::new(usize::from(K::SCHEMA.salt.is_some()), reverse),
+            pending: Vec::new(),
+            _types: PhantomData,
+        };
+        for i in 0..m.ranges.len() {
+            m.refill(i);
+        }
+        Some(m)
+    }
+
+    fn refill(&mut self, i: usize) {
+        let Some(range) = self.ranges.get_mut(i).and_then(Option::as_mut) else {
+            return;
+        };
+        match range.next() {
+            Some(Ok(row)) => self.core.push(i, row),
+            Some(Err(e)) => {
+                self.pending.push(e);
+                self.ranges[i] = None;
+            }
+            None => self.ranges[i] = None,
+        }
+    }
+}
+
+impl<'a, S: Store + 'a, K: RowsAsColumns + for<'de> Decode<'de>, V: ColumnValue> Iterator
+    for WideMerged<'a, S, K, V>
+{
+    type Item = Result<(K, V), TableError<S::Error>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(e) = self.pending.pop() {
+            return Some(Err(e));
+        }
+        let (range, (key, value)) = self.core.pop()?;
+        self.refill(range);
+        let decoded = match K::decode_trusted(&key) {
+            Ok(k) => k,
+            Err(error) => return Some(Err(TableError::Decode { key, error })),
+        };
+        Some(decode_value(self.family, key, &value).map(|v| (decoded, v)))
+    }
+}
