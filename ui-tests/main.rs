@@ -11,5 +11,6 @@ fn ui() {
     t.compile_fail("ui-tests/records/*.rs");
     t.compile_fail("ui-tests/index/*.rs");
     t.compile_fail("ui-tests/value/*.rs");
+    t.compile_fail("ui-tests/rows/*.rs");
     t.pass("ui-tests/pass/*.rs");
 }

@@ -308,7 +308,7 @@ impl FieldAttrs {
                     }
                 }
                 ROW_SPAN => {
-                    let what = "the number of values one row holds, 2 or more";
+                    let what = "the number of values one row holds";
                     let hi = usize::try_from(i64::MAX).unwrap_or(usize::MAX);
                     if let Some((lit, v)) = int_arg(cx, attr, ROW_SPAN, 2, hi, what) {
                         out.rendered.push(format!("row_span({v})"));
