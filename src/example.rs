@@ -57,3 +57,35 @@ pub struct Leaderboard {
     /// The player.
     pub player: String,
 }
+
+/// The guide's short names: a page visit's columns in family `d`, qualifiers such as `via`.
+/// See [`Visit::CELL_LAYOUT`] for the generated column table.
+#[derive(rowkey::RowValue, Debug, Clone, PartialEq)]
+#[column(family = "d")]
+pub struct Visit {
+    /// The referrer.
+    #[column(name = "via")]
+    pub referrer: String,
+    /// Time on the page, in milliseconds.
+    #[column(name = "ms")]
+    pub duration_ms: u32,
+    /// The user agent, when known.
+    #[column(name = "ua")]
+    pub agent: Option<String>,
+}
+
+/// Rows as columns, OpenTSDB's way: one row per metric, host and hour; the millisecond within
+/// the hour and a sequence number in the column qualifier.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+pub struct MetricPoint {
+    /// The metric; salted over the metric alone, so a series stays in one bucket.
+    #[salt(buckets = 16)]
+    pub metric: String,
+    /// The host.
+    pub host: String,
+    /// Milliseconds since the epoch: the hour ends the row key, the rest starts the qualifier.
+    #[row_span(3_600_000)]
+    pub ts: u64,
+    /// Tells apart points of one millisecond.
+    pub seq: u16,
+}

@@ -51,7 +51,8 @@ pub use rowkey_runtime::{
     EncodeError, EncodeErrorKind, FieldSchema, HashInput, Hashed, IndexOf, KeyRange, KeyRanges,
     Order, Piece, RowKey, RowsAsColumns, SaltSchema, ScanRange, Schema, VariantSchema,
 };
-// The value side: rows of typed columns.
+// The value side: rows of typed columns, and what their coordinates cost.
+pub use rowkey_runtime::{human_bytes, CellCost, CellFormat, SizeBudget};
 pub use rowkey_runtime::{
     CellReader, ColumnSchema, ColumnValue, RowValue, ValueError, ValueErrorKind, ValueSchema,
 };

@@ -7,6 +7,7 @@
 
 // The public API is the list below, by name; everything else is plumbing, reachable by the
 // derive through the hidden `__private` module only.
+mod budget;
 mod codec;
 mod dynamic;
 mod error;
@@ -31,6 +32,7 @@ mod value;
 
 pub use bytes;
 
+pub use crate::budget::{human_bytes, CellCost, CellFormat, SizeBudget};
 pub use crate::dynamic::explain_schema;
 pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use crate::field::{Decode, Encode};

@@ -25,8 +25,19 @@ impl BatchRow for RowWrite {
     fn key(&self) -> &[u8] {
         &self.key
     }
+    /// Keys, coordinates and values: what a batch limit counts.
     fn size(&self) -> usize {
-        RowWrite::size(self)
+        let set: usize = self
+            .set
+            .iter()
+            .map(|c| c.family.len() + c.qualifier.len() + c.value.len())
+            .sum();
+        let clear: usize = self
+            .clear
+            .iter()
+            .map(|c| c.family.len() + c.qualifier.len())
+            .sum();
+        self.key.len() + set + clear
     }
 }
 

@@ -111,21 +111,6 @@ impl RowWrite {
             clear: Vec::new(),
         }
     }
-
-    /// Bytes of keys, coordinates and values: what a batch limit counts.
-    pub(crate) fn size(&self) -> usize {
-        let set: usize = self
-            .set
-            .iter()
-            .map(|c| c.family.len() + c.qualifier.len() + c.value.len())
-            .sum();
-        let clear: usize = self
-            .clear
-            .iter()
-            .map(|c| c.family.len() + c.qualifier.len())
-            .sum();
-        self.key.len() + set + clear
-    }
 }
 
 /// Which columns a read or a scan returns: all of them, some families, some columns, or a

@@ -213,6 +213,57 @@ pub trait Store {
     }
 }
 
+/// A shared reference to a store is a store: several typed tables (one per record type, one
+/// per value type) can read and write one store.
+impl<S: Store + ?Sized> Store for &S {
+    type Error = S::Error;
+    type Scan<'a>
+        = S::Scan<'a>
+    where
+        Self: 'a;
+
+    fn put(&self, key: &[u8], value: &[u8]) -> Result<(), S::Error> {
+        (**self).put(key, value)
+    }
+    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, S::Error> {
+        (**self).get(key)
+    }
+    fn delete(&self, key: &[u8]) -> Result<(), S::Error> {
+        (**self).delete(key)
+    }
+    fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<S::Error>> {
+        (**self).write_batch(rows)
+    }
+    fn load(&self, rows: Vec<Row>) -> Result<(), BatchError<S::Error>> {
+        (**self).load(rows)
+    }
+    fn scan(&self, range: &KeyRange) -> S::Scan<'_> {
+        (**self).scan(range)
+    }
+    fn scan_rev(&self, range: &KeyRange) -> Option<S::Scan<'_>> {
+        (**self).scan_rev(range)
+    }
+    fn write_rows(&self, rows: &[RowWrite]) -> Result<(), BatchError<S::Error>> {
+        (**self).write_rows(rows)
+    }
+    fn read_row(
+        &self,
+        key: &[u8],
+        columns: &Columns,
+    ) -> Result<Option<CellRow>, CellError<S::Error>> {
+        (**self).read_row(key, columns)
+    }
+    fn delete_row(&self, key: &[u8]) -> Result<(), CellError<S::Error>> {
+        (**self).delete_row(key)
+    }
+    fn scan_rows(&self, range: &KeyRange, columns: &Columns) -> CellScan<'_, S::Error> {
+        (**self).scan_rows(range, columns)
+    }
+    fn scan_rows_rev(&self, range: &KeyRange, columns: &Columns) -> Option<CellScan<'_, S::Error>> {
+        (**self).scan_rows_rev(range, columns)
+    }
+}
+
 /// An async scan's rows: a boxed stream that owns everything it needs, so it can outlive the
 /// call that made it and move between tasks.
 #[cfg(feature = "async")]
