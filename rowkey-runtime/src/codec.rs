@@ -580,11 +580,11 @@ pub const fn row_span_offset_width(n: u64) -> usize {
     }
 }
 
-/// `#[row_span(N)]`: rows as columns. The bucket start `v - v % N` big-endian at the type's width
-/// (the last bytes of the row key: one row holds `N` consecutive values), then the offset
-/// `v % N` big-endian in the fewest of 1, 2, 4 or 8 bytes that hold `N - 1` (the first bytes of the column
-/// qualifier). Ordered: `(bucket, offset)` sorts as `v`. The bucket start is
-/// `Bytes.toBytes(hourStart)` for a `u64` in HBase's terms, as OpenTSDB's base hour.
+/// `#[row_span(N)]`: rows as columns. The bucket start `v - v % N` big-endian at the type's
+/// width (the last bytes of the row key: one row holds `N` consecutive values), then the
+/// offset `v % N` big-endian in the fewest of 1, 2, 4 or 8 bytes that hold `N - 1` (the first
+/// bytes of the column qualifier). Ordered: `(bucket, offset)` sorts as `v`. The bucket start
+/// is `Bytes.toBytes(hourStart)` for a `u64` in HBase's terms, as OpenTSDB's base hour.
 pub struct RowSpan<const N: u64>;
 
 impl<const N: u64> RowSpan<N> {
