@@ -5,11 +5,14 @@
 //!
 //! - `[timestamp][host][event]`: the timestamp leads (what the guide warns against);
 //! - `[bucket][timestamp][host][event]`: salted over 16 buckets;
-//! - `[host][Long.MAX_VALUE - timestamp][event]`: the host leads, newest first.
+//! - `[host][Long.MAX_VALUE - timestamp][event]`: the host leads, newest first;
+//! - `[host][event][hour]` rows with one column per event (the offset within the hour as the
+//!   qualifier): rows as columns, the OpenTSDB way.
 //!
 //! It counts the writes each region receives (the hotspot, as a bar chart, with the max/mean
 //! skew and the write rate), then runs the typical reads (the latest events of one host, a time
-//! window across all hosts) and shows how many ranges and rows each design had to touch.
+//! window across all hosts) and shows how many ranges, rows and cells each design had to
+//! touch, and what each design's cell coordinates cost.
 //!
 //! Run: `cargo run --release --example log_data [-- --events N --regions N]`
 //!
@@ -22,8 +25,13 @@ use std::io::{IsTerminal, Write as _};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use rowkey::store::{FjallStore, Row, Store, Table};
-use rowkey::{split, KeyRange, KeyRanges, RowKey};
+use rowkey::store::{
+    BatchError, CellError, CellRow, CellScan, Columns, FjallStore, Row, RowWrite, Store, Table,
+    WideTable,
+};
+use rowkey::{
+    human_bytes, split, CellFormat, KeyRange, KeyRanges, RowKey, RowsAsColumns, SizeBudget,
+};
 
 /// The guide's first warning: the timestamp leads, so every new row sorts after the last one.
 #[derive(RowKey, Debug, Clone)]
@@ -53,6 +61,19 @@ struct HostLead {
     ts: u64,
     event: String,
 }
+
+/// Rows as columns: one row per host, event type and hour; each event is one column whose
+/// qualifier is its millisecond within the hour.
+#[derive(RowKey, Debug, Clone)]
+struct HostHour {
+    host: String,
+    event: String,
+    #[row_span(3_600_000)]
+    ts: u64,
+}
+
+/// The value every design stores per event.
+const VALUE: &[u8] = b"{\"msg\":\"...\"}";
 
 const EVENTS: [&str; 5] = ["login", "click", "error", "purchase", "logout"];
 const T0: u64 = 1_700_000_000_000;
@@ -89,15 +110,28 @@ fn events(n: usize, hosts: usize) -> impl Iterator<Item = Event> {
     })
 }
 
-/// A store that counts the rows its scans return: what each read "touched".
+/// A store that counts the rows (and cells) its scans return: what each read "touched".
 struct Counted<S> {
     inner: S,
     rows: AtomicUsize,
+    cells: AtomicUsize,
 }
 
 impl<S: Store> Counted<S> {
-    fn take(&self) -> usize {
-        self.rows.swap(0, Ordering::Relaxed)
+    /// Rows and cells touched since the last call (a raw row is one cell).
+    fn take(&self) -> (usize, usize) {
+        let rows = self.rows.swap(0, Ordering::Relaxed);
+        let cells = self.cells.swap(0, Ordering::Relaxed);
+        (rows, rows.max(cells))
+    }
+
+    fn count_cells<'a>(&'a self, scan: CellScan<'a, S::Error>) -> CellScan<'a, S::Error> {
+        Box::new(scan.inspect(move |row| {
+            if let Ok(row) = row {
+                self.rows.fetch_add(1, Ordering::Relaxed);
+                self.cells.fetch_add(row.cells.len(), Ordering::Relaxed);
+            }
+        }))
     }
 }
 
@@ -134,6 +168,26 @@ impl<S: Store> Store for Counted<S> {
         Some(self.inner.scan_rev(range)?.inspect(Box::new(move |_| {
             counter.fetch_add(1, Ordering::Relaxed);
         })))
+    }
+    // Rows of cells go to the store's own cell methods (native on Bigtable and HBase).
+    fn write_rows(&self, rows: &[RowWrite]) -> Result<(), BatchError<S::Error>> {
+        self.inner.write_rows(rows)
+    }
+    fn read_row(
+        &self,
+        key: &[u8],
+        columns: &Columns,
+    ) -> Result<Option<CellRow>, CellError<S::Error>> {
+        self.inner.read_row(key, columns)
+    }
+    fn delete_row(&self, key: &[u8]) -> Result<(), CellError<S::Error>> {
+        self.inner.delete_row(key)
+    }
+    fn scan_rows(&self, range: &KeyRange, columns: &Columns) -> CellScan<'_, S::Error> {
+        self.count_cells(self.inner.scan_rows(range, columns))
+    }
+    fn scan_rows_rev(&self, range: &KeyRange, columns: &Columns) -> Option<CellScan<'_, S::Error>> {
+        Some(self.count_cells(self.inner.scan_rows_rev(range, columns)?))
     }
 }
 
@@ -223,10 +277,53 @@ where
                 let bytes = k.to_bytes()?;
                 per_region[splits.partition_point(|s| s.as_ref() <= &bytes[..])] += 1;
             }
-            table.bulk_load(batch.iter().map(|k| (k, b"{\"msg\":\"...\"}")))?;
+            table.bulk_load(batch.iter().map(|k| (k, VALUE)))?;
             done += batch.len();
             batch.clear();
             progress(label, done, n);
+        }
+    }
+    Ok((per_region, n as f64 / start.elapsed().as_secs_f64()))
+}
+
+/// Writes every event as one cell of its `[host][event][hour]` row, counting the row writes
+/// per pre-split region (a chunk's cells of one row go in one row write).
+fn ingest_wide<S: Store>(
+    table: &WideTable<S, HostHour, Vec<u8>>,
+    n: usize,
+    hosts: usize,
+    splits: &[rowkey::bytes::Bytes],
+) -> Result<(Vec<usize>, f64), Box<dyn Error>>
+where
+    S::Error: 'static,
+{
+    let mut per_region = vec![0usize; splits.len() + 1];
+    let start = Instant::now();
+    let value = VALUE.to_vec();
+    let mut batch: Vec<HostHour> = Vec::with_capacity(250_000);
+    let mut done = 0;
+    for ev in events(n, hosts) {
+        batch.push(HostHour {
+            host: host_name(ev.host),
+            event: EVENTS[ev.event].to_string(),
+            ts: ev.ts,
+        });
+        if batch.len() == batch.capacity() || done + batch.len() == n {
+            let mut rows: Vec<Vec<u8>> = Vec::with_capacity(batch.len());
+            for k in &batch {
+                let bytes = k.to_bytes()?;
+                let (row, _) = HostHour::split_key(&bytes).ok_or("a key without a row part")?;
+                rows.push(row.to_vec());
+            }
+            rows.sort_unstable();
+            rows.dedup();
+            for row in &rows {
+                per_region[splits.partition_point(|s| s.as_ref() <= &row[..])] += 1;
+            }
+            table.put_batch(batch.iter().map(|k| (k, &value)))?;
+            done += batch.len();
+            batch.clear();
+            progress("host-hour", done, n);
         }
     }
     Ok((per_region, n as f64 / start.elapsed().as_secs_f64()))
@@ -250,13 +347,15 @@ fn report(label: &str, per_region: &[usize], rate: f64) {
     }
 }
 
-/// One design's line in a read report: ranges scanned, rows the scans returned, results.
+/// One design's line in a read report: ranges scanned, rows and cells the scans returned,
+/// results.
 struct ReadLine {
     design: &'static str,
-    /// The design's index in the counters (ts-led, salted, host-led).
+    /// The design's index in the counters (ts-led, salted, host-led, host-hour).
     table: usize,
     ranges: usize,
-    touched: usize,
+    /// Rows and cells touched.
+    touched: (usize, usize),
     results: usize,
 }
 
@@ -265,7 +364,7 @@ impl ReadLine {
         design: &'static str,
         table: usize,
         ranges: usize,
-        touched: usize,
+        touched: (usize, usize),
         results: usize,
     ) -> Self {
         ReadLine {
@@ -295,8 +394,8 @@ fn print_reads(title: &str, lines: &[ReadLine], counters: &[Vec<i64>]) {
         _ => None,
     };
     print!(
-        "  {:<34} {:>7} {:>13} {:>8}",
-        "design", "ranges", "rows touched", "results"
+        "  {:<34} {:>7} {:>13} {:>13} {:>8}",
+        "design", "ranges", "rows touched", "cells touched", "results"
     );
     if hbase.is_some() {
         print!(" {:>16}", "HBase row reads");
@@ -304,8 +403,8 @@ fn print_reads(title: &str, lines: &[ReadLine], counters: &[Vec<i64>]) {
     println!();
     for l in lines {
         print!(
-            "  {:<34} {:>7} {:>13} {:>8}",
-            l.design, l.ranges, l.touched, l.results
+            "  {:<34} {:>7} {:>13} {:>13} {:>8}",
+            l.design, l.ranges, l.touched.0, l.touched.1, l.results
         );
         if let Some((before, after)) = hbase {
             print!(" {:>16}", after[l.table] - before[l.table]);
@@ -572,17 +671,36 @@ where
         })
         .collect::<Result<_, _>>()?;
     let host_splits = split::from_sample(&mut sample, regions);
+    // The rows-as-columns table holds far fewer rows: split on a sample of its row keys.
+    let mut sample: Vec<Vec<u8>> = events(n, hosts)
+        .step_by(50)
+        .map(|e| {
+            let k = HostHour {
+                host: host_name(e.host),
+                event: EVENTS[e.event].to_string(),
+                ts: e.ts,
+            }
+            .to_bytes()?;
+            Ok(HostHour::split_key(&k).map_or(k.to_vec(), |(row, _)| row.to_vec()))
+        })
+        .collect::<Result<_, rowkey::EncodeError>>()?;
+    sample.sort_unstable();
+    sample.dedup();
+    let hour_splits = split::from_sample(&mut sample, regions);
     let counted =
         |name: &str, splits: &[rowkey::bytes::Bytes]| -> Result<Counted<S>, Box<dyn Error>> {
             Ok(Counted {
                 inner: open(name, splits)?,
                 rows: AtomicUsize::new(0),
+                cells: AtomicUsize::new(0),
             })
         };
     let ts_lead = Table::<_, TsLead>::new(counted("ts_lead", &ts_splits)?);
     let salted = Table::<_, Salted>::new(counted("salted", &salt_splits)?);
     let host_lead = Table::<_, HostLead>::new(counted("host_lead", &host_splits)?);
-    println!("Writing {n} log events ({hosts} hosts) under three key designs, each table pre-split into {regions} regions.");
+    let host_hour: WideTable<_, HostHour, Vec<u8>> =
+        WideTable::new(counted("host_hour", &hour_splits)?, "d");
+    println!("Writing {n} log events ({hosts} hosts) under four designs, each table pre-split into {regions} regions.");
 
     let name = |i: usize| EVENTS[i].to_string();
     let (a, ra) = ingest("ts-lead", &ts_lead, n, hosts, &ts_splits, |e| TsLead {
@@ -603,6 +721,8 @@ where
         }
     })?;
 
+    let (d, rd) = ingest_wide(&host_hour, n, hosts, &hour_splits)?;
+
     println!("\n== Writes per region");
     report("[timestamp][host][event]  (timestamp leads)", &a, ra);
     report("[salt][timestamp][host][event]  (16 buckets)", &b, rb);
@@ -611,9 +731,14 @@ where
         &c,
         rc,
     );
+    report(
+        "[host][event][hour] + one column per event  (row writes; split on a sample)",
+        &d,
+        rd,
+    );
     // HBase's own counters, read before and after each group of reads: (writes, reads) per
     // design, in TABLES order.
-    const TABLES: [&str; 3] = ["ts_lead", "salted", "host_lead"];
+    const TABLES: [&str; 4] = ["ts_lead", "salted", "host_lead", "host_hour"];
     let mut counters = Vec::new();
     if let Some(observe) = observe {
         println!(
@@ -624,6 +749,7 @@ where
             ("[timestamp][host][event]", &a),
             ("[salt][timestamp][host][event]", &b),
             ("[host][reverse timestamp][event]", &c),
+            ("[host][event][hour] (row writes)", &d),
         ]
         .into_iter()
         .zip(&observed)
@@ -727,6 +853,27 @@ where
         found.len(),
     ));
     assert_eq!(found.first().copied(), newest);
+
+    // Rows as columns: the newest row of each event type holds up to an hour of events; a
+    // reverse scan of each type's rows, newest first, stops after 10.
+    let mut found: Vec<u64> = Vec::new();
+    for event in EVENTS {
+        let r = HostHour::scan().host(host.as_str()).event(event).ranges();
+        let rev = host_hour.scan_rev(&r).ok_or("no reverse scans")?;
+        for rec in rev.take(10) {
+            found.push(rec?.0.ts);
+        }
+    }
+    found.sort_unstable_by(|a, b| b.cmp(a));
+    found.truncate(10);
+    lines.push(ReadLine::new(
+        "[host][event][hour] (columns)",
+        3,
+        EVENTS.len(),
+        host_hour.store().take(),
+        found.len(),
+    ));
+    assert_eq!(found.first().copied(), newest);
     if let Some(observe) = observe {
         counters.push(read_totals(&observe(&TABLES)?));
     }
@@ -773,8 +920,30 @@ where
         host_lead.store().take(),
         c_rows,
     ));
+    // Rows as columns: per host and event type, the hour rows of the window, with the
+    // window's qualifier range on the edge rows: exactly the window's cells.
+    let mut ranges = 0;
+    let mut d_rows = 0;
+    for h in 0..hosts {
+        for event in EVENTS {
+            let r = HostHour::scan()
+                .host(host_name(h).as_str())
+                .event(event)
+                .ts(w0..w1)
+                .ranges();
+            ranges += r.len();
+            d_rows += host_hour.scan(&r).count();
+        }
+    }
+    lines.push(ReadLine::new(
+        "[host][event][hour] (columns)",
+        3,
+        ranges,
+        host_hour.store().take(),
+        d_rows,
+    ));
     assert!(
-        a_rows == b_rows && b_rows == c_rows,
+        a_rows == b_rows && b_rows == c_rows && c_rows == d_rows,
         "every design returns the same events"
     );
     if let Some(observe) = observe {
@@ -786,7 +955,93 @@ where
         &counters,
     );
 
+    // What the cells' coordinates cost: every cell carries its row key, family, qualifier and
+    // timestamp (the guide's "try to minimize row and column sizes").
+    let sample = events(1, hosts).next().ok_or("no events")?;
+    let (h, e) = (host_name(sample.host), name(sample.event));
+    let value = Some(VALUE.len());
+    let budgets = [
+        SizeBudget::of_raw(
+            &TsLead {
+                ts: sample.ts,
+                host: h.clone(),
+                event: e.clone(),
+            },
+            "d",
+            value,
+        ),
+        SizeBudget::of_raw(
+            &Salted {
+                ts: sample.ts,
+                host: h.clone(),
+                event: e.clone(),
+            },
+            "d",
+            value,
+        ),
+        SizeBudget::of_raw(
+            &HostLead {
+                host: h.clone(),
+                ts: sample.ts,
+                event: e.clone(),
+            },
+            "d",
+            value,
+        ),
+        SizeBudget::of_wide(
+            &HostHour {
+                host: h,
+                event: e,
+                ts: sample.ts,
+            },
+            "d",
+            value,
+        ),
+    ];
+    println!("\n== Coordinates per event (row key + family + qualifier + timestamp and framing)");
+    println!(
+        "  {:<34} {:>8} {:>10} {:>8} {:>8} {:>8}   {:>10} {:>10} {:>10}",
+        "design",
+        "row key",
+        "qualifier",
+        "HBase",
+        "Bigtable",
+        "fjall",
+        "HBase",
+        "Bigtable",
+        "fjall"
+    );
+    let designs = [
+        "[timestamp][host][event]",
+        "[salt][timestamp][host][event]",
+        "[host][reverse ts][event]",
+        "[host][event][hour] (columns)",
+    ];
+    for (design, b) in designs.iter().zip(&budgets) {
+        let cell = &b.cells[0];
+        let total = |f| human_bytes(b.for_records(n as u64, f));
+        println!(
+            "  {design:<34} {:>8} {:>10} {:>8} {:>8} {:>8}   {:>10} {:>10} {:>10}",
+            cell.row_len,
+            cell.qualifier_len,
+            b.per_record(CellFormat::Hbase),
+            b.per_record(CellFormat::Bigtable),
+            b.per_record(CellFormat::Composite),
+            total(CellFormat::Hbase),
+            total(CellFormat::Bigtable),
+            total(CellFormat::Composite),
+        );
+    }
+    println!(
+        "  (per event, then for all {n} events; fjall's raw rows carry no family or qualifier)"
+    );
+
     println!("\nThe salted design writes evenly and still reads a time window exactly, at the cost of one");
-    println!("range per bucket; the host-led design makes one host's history a single short scan.");
+    println!(
+        "range per bucket; the host-led design makes one host's history a single short scan; rows"
+    );
+    println!(
+        "as columns read a window as exactly its cells from one row per host, event type and hour."
+    );
     Ok(())
 }
