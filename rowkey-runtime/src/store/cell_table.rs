@@ -4,7 +4,7 @@
 
 use std::marker::PhantomData;
 
-use super::merge::MergeCore;
+use super::merge::MergeIter;
 use super::table::single;
 use super::{CellRow, CellScan, RowWrite, Store, TableError};
 use crate::field::Decode;
@@ -141,38 +141,15 @@ impl<S: Store, K: RowKey, V: RowValue> CellTable<S, K, V> {
 
 /// The merged, decoded rows of a [`CellTable`] scan.
 pub struct CellMerged<'a, E, K, V> {
-    scans: Vec<Option<CellScan<'a, E>>>,
-    core: MergeCore<CellRow>,
-    pending: Vec<TableError<E>>,
+    rows: MergeIter<CellScan<'a, E>, CellRow>,
     _types: PhantomData<fn() -> (K, V)>,
 }
 
 impl<'a, E, K: RowKey + for<'de> Decode<'de>, V: RowValue> CellMerged<'a, E, K, V> {
     fn new(scans: Vec<CellScan<'a, E>>, reverse: bool) -> Self {
-        let mut m = CellMerged {
-            scans: scans.into_iter().map(Some).collect(),
-            core: MergeCore::new(usize::from(K::SCHEMA.salt.is_some()), reverse),
-            pending: Vec::new(),
+        CellMerged {
+            rows: MergeIter::new(scans, usize::from(K::SCHEMA.salt.is_some()), reverse),
             _types: PhantomData,
-        };
-        for i in 0..m.scans.len() {
-            m.refill(i);
-        }
-        m
-    }
-
-    /// Moves range `i`'s next row into the merge; an error is queued and ends that range.
-    fn refill(&mut self, i: usize) {
-        let Some(scan) = self.scans.get_mut(i).and_then(Option::as_mut) else {
-            return;
-        };
-        match scan.next() {
-            Some(Ok(row)) => self.core.push(i, row),
-            Some(Err(e)) => {
-                self.pending.push(e.into());
-                self.scans[i] = None;
-            }
-            None => self.scans[i] = None,
         }
     }
 }
@@ -181,12 +158,10 @@ impl<E, K: RowKey + for<'de> Decode<'de>, V: RowValue> Iterator for CellMerged<'
     type Item = Result<(K, V), TableError<E>>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if let Some(e) = self.pending.pop() {
-            return Some(Err(e));
+        match self.rows.next()? {
+            Ok(row) => Some(decode(row)),
+            Err(e) => Some(Err(e.into())),
         }
-        let (range, row) = self.core.pop()?;
-        self.refill(range);
-        Some(decode(row))
     }
 }
 

@@ -104,6 +104,67 @@ impl<T: Keyed> MergeCore<T> {
     }
 }
 
+/// Blocking ranges merged into order: one iterator per range, its next row waiting in the
+/// [`MergeCore`]; an error ends its range and is handed out before the next row. The typed
+/// iterators ([`Merged`](super::Merged), [`CellMerged`](super::CellMerged),
+/// [`WideMerged`](super::WideMerged)) only decode what it hands out.
+pub(crate) struct MergeIter<I: Iterator, T> {
+    ranges: Vec<Option<I>>,
+    core: MergeCore<T>,
+    pending: Vec<I::Item>,
+}
+
+impl<I, T, E> MergeIter<I, T>
+where
+    I: Iterator<Item = Result<T, E>>,
+    T: Keyed,
+{
+    /// Merges `ranges`, comparing keys after their first `skip` bytes.
+    pub(crate) fn new(ranges: Vec<I>, skip: usize, reverse: bool) -> Self {
+        let mut m = MergeIter {
+            ranges: ranges.into_iter().map(Some).collect(),
+            core: MergeCore::new(skip, reverse),
+            pending: Vec::new(),
+        };
+        for i in 0..m.ranges.len() {
+            m.refill(i);
+        }
+        m
+    }
+
+    /// Moves range `i`'s next row into the merge; an error is queued and ends that range.
+    fn refill(&mut self, i: usize) {
+        let Some(range) = self.ranges.get_mut(i).and_then(Option::as_mut) else {
+            return;
+        };
+        match range.next() {
+            Some(Ok(row)) => self.core.push(i, row),
+            Some(Err(e)) => {
+                self.pending.push(Err(e));
+                self.ranges[i] = None;
+            }
+            None => self.ranges[i] = None,
+        }
+    }
+}
+
+impl<I, T, E> Iterator for MergeIter<I, T>
+where
+    I: Iterator<Item = Result<T, E>>,
+    T: Keyed,
+{
+    type Item = Result<T, E>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(e) = self.pending.pop() {
+            return Some(e);
+        }
+        let (range, row) = self.core.pop()?;
+        self.refill(range);
+        Some(Ok(row))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

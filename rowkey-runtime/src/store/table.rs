@@ -4,7 +4,7 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use super::merge::MergeCore;
+use super::merge::MergeIter;
 use super::{BatchError, Row, Store};
 use crate::error::{DecodeError, EncodeError};
 use crate::field::Decode;
@@ -281,39 +281,16 @@ pub(super) fn encode_batch<'r, K: RowKey + 'r, V: AsRef<[u8]> + 'r, E>(
 /// The merged, decoded rows of a scan; see [`Table::scan`] and [`Table::scan_rev`].
 pub struct Merged<'a, S: Store + 'a, K> {
     check: Check,
-    scans: Vec<Option<S::Scan<'a>>>,
-    core: MergeCore,
-    pending: Vec<S::Error>,
+    rows: MergeIter<S::Scan<'a>, Row>,
     _key: PhantomData<fn() -> K>,
 }
 
 impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> Merged<'a, S, K> {
     fn new(scans: Vec<S::Scan<'a>>, reverse: bool, check: Check) -> Self {
-        let mut m = Merged {
+        Merged {
             check,
-            scans: scans.into_iter().map(Some).collect(),
-            core: MergeCore::new(usize::from(K::SCHEMA.salt.is_some()), reverse),
-            pending: Vec::new(),
+            rows: MergeIter::new(scans, usize::from(K::SCHEMA.salt.is_some()), reverse),
             _key: PhantomData,
-        };
-        for i in 0..m.scans.len() {
-            m.refill(i);
-        }
-        m
-    }
-
-    /// Moves range `i`'s next row into the merge; a store error is queued and ends that range.
-    fn refill(&mut self, i: usize) {
-        let Some(scan) = self.scans.get_mut(i).and_then(Option::as_mut) else {
-            return;
-        };
-        match scan.next() {
-            Some(Ok(row)) => self.core.push(i, row),
-            Some(Err(e)) => {
-                self.pending.push(e);
-                self.scans[i] = None;
-            }
-            None => self.scans[i] = None,
         }
     }
 }
@@ -322,11 +299,9 @@ impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> Iterator for Merged<'a
     type Item = Result<(K, Vec<u8>), TableError<S::Error>>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if let Some(e) = self.pending.pop() {
-            return Some(Err(TableError::Store(e)));
+        match self.rows.next()? {
+            Ok(row) => Some(decode_row(row, self.check)),
+            Err(e) => Some(Err(TableError::Store(e))),
         }
-        let (range, row) = self.core.pop()?;
-        self.refill(range);
-        Some(decode_row(row, self.check))
     }
 }

@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 use std::marker::PhantomData;
 
-use super::merge::MergeCore;
+use super::merge::MergeIter;
 use super::table::single;
 use super::{Cell, CellScan, Column, Columns, Row, RowWrite, Store, TableError};
 use crate::error::{EncodeError, EncodeErrorKind};
@@ -243,9 +243,7 @@ impl<'a, S: Store + 'a> Iterator for WideRange<'a, S> {
 /// The merged, decoded records of a [`WideTable`] scan.
 pub struct WideMerged<'a, S: Store + 'a, K, V> {
     family: &'static str,
-    ranges: Vec<Option<WideRange<'a, S>>>,
-    core: MergeCore<Row>,
-    pending: Vec<TableError<S::Error>>,
+    rows: MergeIter<WideRange<'a, S>, Row>,
     _types: PhantomData<fn() -> (K, V)>,
 }
 
@@ -273,34 +271,13 @@ impl<'a, S: Store + 'a, K: RowsAsColumns + for<'de> Decode<'de>, V: ColumnValue>
             if let Some(piece) = first {
                 range.current = Some(range.open(&piece)?);
             }
-            opened.push(Some(range));
+            opened.push(range);
         }
-        let ranges = opened;
-        let mut m = WideMerged {
+        Some(WideMerged {
             family: table.family,
-            ranges,
-            core: MergeCore::new(usize::from(K::SCHEMA.salt.is_some()), reverse),
-            pending: Vec::new(),
+            rows: MergeIter::new(opened, usize::from(K::SCHEMA.salt.is_some()), reverse),
             _types: PhantomData,
-        };
-        for i in 0..m.ranges.len() {
-            m.refill(i);
-        }
-        Some(m)
-    }
-
-    fn refill(&mut self, i: usize) {
-        let Some(range) = self.ranges.get_mut(i).and_then(Option::as_mut) else {
-            return;
-        };
-        match range.next() {
-            Some(Ok(row)) => self.core.push(i, row),
-            Some(Err(e)) => {
-                self.pending.push(e);
-                self.ranges[i] = None;
-            }
-            None => self.ranges[i] = None,
-        }
+        })
     }
 }
 
@@ -310,11 +287,10 @@ impl<'a, S: Store + 'a, K: RowsAsColumns + for<'de> Decode<'de>, V: ColumnValue>
     type Item = Result<(K, V), TableError<S::Error>>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if let Some(e) = self.pending.pop() {
-            return Some(Err(e));
-        }
-        let (range, (key, value)) = self.core.pop()?;
-        self.refill(range);
+        let (key, value) = match self.rows.next()? {
+            Ok(row) => row,
+            Err(e) => return Some(Err(e)),
+        };
         let decoded = match K::decode_trusted(&key) {
             Ok(k) => k,
             Err(error) => return Some(Err(TableError::Decode { key, error })),

@@ -939,26 +939,7 @@ impl AsyncStore for AsyncBigtableStore {
     async fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, BigtableError> {
         check_key(key)?;
         self.ensure_schema().await?;
-        let rows = self
-            .retrying("ReadRows", || {
-                self.read_rows(
-                    pb::RowSet {
-                        row_keys: vec![key.to_vec()],
-                        row_ranges: vec![],
-                    },
-                    1,
-                    false,
-                    usize::MAX,
-                    &self.inner.filter,
-                )
-            })
-            .await?;
-        let values = self.values();
-        Ok(rows
-            .0
-            .into_iter()
-            .next()
-            .map(|r| scan::Shape::convert(&values, r).1))
+        Ok(self.read_one(key, &self.values()).await?.map(|(_, v)| v))
     }
 
     async fn delete(&self, key: &[u8]) -> Result<(), BigtableError> {
@@ -1009,25 +990,7 @@ impl AsyncStore for AsyncBigtableStore {
         let shape = scan::Cells {
             filter: columns_filter(columns),
         };
-        let (rows, _) = self
-            .retrying("ReadRows", || {
-                self.read_rows(
-                    pb::RowSet {
-                        row_keys: vec![key.to_vec()],
-                        row_ranges: vec![],
-                    },
-                    1,
-                    false,
-                    usize::MAX,
-                    &shape.filter,
-                )
-            })
-            .await
-            .map_err(CellError::Store)?;
-        Ok(rows
-            .into_iter()
-            .next()
-            .map(|r| scan::Shape::convert(&shape, r)))
+        self.read_one(key, &shape).await.map_err(CellError::Store)
     }
 
     async fn delete_row(&self, key: &[u8]) -> Result<(), CellError<BigtableError>> {
@@ -1050,6 +1013,30 @@ impl AsyncStore for AsyncBigtableStore {
 }
 
 impl AsyncBigtableStore {
+    /// One row through `shape`'s filter, with retries; `None` when the row has no selected
+    /// cell.
+    async fn read_one<S: scan::Shape>(
+        &self,
+        key: &[u8],
+        shape: &S,
+    ) -> Result<Option<S::Row>, BigtableError> {
+        let (rows, _) = self
+            .retrying("ReadRows", || {
+                self.read_rows(
+                    pb::RowSet {
+                        row_keys: vec![key.to_vec()],
+                        row_ranges: vec![],
+                    },
+                    1,
+                    false,
+                    usize::MAX,
+                    shape.filter(),
+                )
+            })
+            .await?;
+        Ok(rows.into_iter().next().map(|r| shape.convert(r)))
+    }
+
     fn values(&self) -> scan::Values {
         scan::Values {
             filter: self.inner.filter.clone(),
