@@ -337,8 +337,8 @@
 //! families (HBase flushes and compacts a region's families together).
 //!
 //! Field types are [`ColumnValue`](crate::ColumnValue)s: integers, floats, `bool` and `String`
-//! byte-compatible with HBase's `Bytes.toBytes` (see the trait), `Vec<u8>` as is, and your own
-//! types through the trait. An `Option<T>` field is an optional column: `None` writes no cell
+//! byte-compatible with HBase's `Bytes.toBytes` (see the trait), `Vec<u8>` as is, any serde type
+//! as `Json<T>` (feature `json`), and your own types through the trait. An `Option<T>` field is an optional column: `None` writes no cell
 //! and clears the column when the row is put.
 //!
 //! ```

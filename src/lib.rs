@@ -52,6 +52,9 @@ pub use rowkey_runtime::{
     Order, Piece, RowKey, RowsAsColumns, SaltSchema, ScanRange, Schema, VariantSchema,
 };
 // The value side: rows of typed columns, and what their coordinates cost.
+/// A column value of any serde type, stored as JSON (feature `json`).
+#[cfg(feature = "json")]
+pub use rowkey_runtime::Json;
 pub use rowkey_runtime::{human_bytes, CellCost, CellFormat, SizeBudget};
 pub use rowkey_runtime::{
     CellReader, ColumnSchema, ColumnValue, RowValue, ValueError, ValueErrorKind, ValueSchema,

@@ -201,3 +201,50 @@ proptest! {
         check(&store, &model, &start, end.as_deref(), &columns);
     }
 }
+
+/// `Json<T>`: a column of any serde type, round-tripped through a typed table; bytes that are
+/// not its JSON are an error naming the column.
+#[cfg(feature = "json")]
+#[test]
+fn json_columns_round_trip_and_refuse_other_bytes() {
+    use rowkey::store::{CellTable, RowWrite};
+    use rowkey::{Json, RowKey, RowValue};
+
+    #[derive(serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+    struct Address {
+        street: String,
+        zip: u32,
+        lines: Vec<String>,
+    }
+    #[derive(RowValue, Debug, Clone, PartialEq)]
+    #[column(family = "d")]
+    struct Customer {
+        #[column(name = "n")]
+        name: String,
+        #[column(name = "adr")]
+        address: Json<Address>,
+        #[column(name = "alt")]
+        other: Option<Json<Address>>,
+    }
+    #[derive(RowKey, Debug, PartialEq)]
+    struct Id {
+        id: u64,
+    }
+    let table: CellTable<_, Id, Customer> = CellTable::new(MemStore::new());
+    let c = Customer {
+        name: "Ada".into(),
+        address: Json(Address {
+            street: "Main St".into(),
+            zip: 12345,
+            lines: vec!["c/o \"B\"".into()],
+        }),
+        other: None,
+    };
+    table.put(&Id { id: 1 }, &c).unwrap();
+    assert_eq!(table.get(&Id { id: 1 }).unwrap(), Some(c));
+    let key = Id { id: 1 }.to_bytes().unwrap().to_vec();
+    let bad = RowWrite::new(key, vec![Cell::new("d", "adr", b"{\"street\":1}".to_vec())]);
+    table.store().write_rows(&[bad]).unwrap();
+    let err = table.get(&Id { id: 1 }).unwrap_err().to_string();
+    assert!(err.contains("d:adr") && err.contains("JSON"), "{err}");
+}

@@ -42,6 +42,8 @@ pub use crate::key::RowKey;
 pub use crate::rows_as_columns::{Piece, RowsAsColumns};
 pub use crate::scan::{KeyRange, KeyRanges, ScanRange};
 pub use crate::schema::{Domain, FieldSchema, Order, SaltSchema, Schema, VariantSchema};
+#[cfg(feature = "json")]
+pub use crate::value::Json;
 pub use crate::value::{
     CellReader, ColumnSchema, ColumnValue, RowValue, ValueError, ValueErrorKind, ValueSchema,
 };

@@ -22,8 +22,9 @@ pub trait ColumnValue: Sized {
     /// The encoded width when it is fixed.
     const WIDTH: Option<usize>;
 
-    /// Appends the value's bytes.
-    fn encode_value(&self, out: &mut Vec<u8>);
+    /// Appends the value's bytes, or says why it has none (nothing is written then: a value
+    /// that cannot be stored is an error, never a stand-in).
+    fn encode_value(&self, out: &mut Vec<u8>) -> Result<(), ValueErrorKind>;
 
     /// Reads a value from its bytes (all of them).
     fn decode_value(bytes: &[u8]) -> Result<Self, ValueErrorKind>;
@@ -38,8 +39,9 @@ macro_rules! int_value {
             const WIDTH: Option<usize> = Some(std::mem::size_of::<$t>());
 
             #[inline]
-            fn encode_value(&self, out: &mut Vec<u8>) {
+            fn encode_value(&self, out: &mut Vec<u8>) -> Result<(), ValueErrorKind> {
                 out.extend_from_slice(&self.to_be_bytes());
+                Ok(())
             }
 
             #[inline]
@@ -64,8 +66,9 @@ impl ColumnValue for bool {
     const ENCODING: &'static str = "bool, 0xFF or 0x00 (Bytes.toBytes(boolean))";
     const WIDTH: Option<usize> = Some(1);
 
-    fn encode_value(&self, out: &mut Vec<u8>) {
+    fn encode_value(&self, out: &mut Vec<u8>) -> Result<(), ValueErrorKind> {
         out.push(if *self { 0xFF } else { 0x00 });
+        Ok(())
     }
 
     fn decode_value(bytes: &[u8]) -> Result<Self, ValueErrorKind> {
@@ -83,8 +86,9 @@ impl ColumnValue for String {
     const ENCODING: &'static str = "UTF-8 text (Bytes.toBytes(String))";
     const WIDTH: Option<usize> = None;
 
-    fn encode_value(&self, out: &mut Vec<u8>) {
+    fn encode_value(&self, out: &mut Vec<u8>) -> Result<(), ValueErrorKind> {
         out.extend_from_slice(self.as_bytes());
+        Ok(())
     }
 
     fn decode_value(bytes: &[u8]) -> Result<Self, ValueErrorKind> {
@@ -98,12 +102,56 @@ impl ColumnValue for Vec<u8> {
     const ENCODING: &'static str = "raw bytes";
     const WIDTH: Option<usize> = None;
 
-    fn encode_value(&self, out: &mut Vec<u8>) {
+    fn encode_value(&self, out: &mut Vec<u8>) -> Result<(), ValueErrorKind> {
         out.extend_from_slice(self);
+        Ok(())
     }
 
     fn decode_value(bytes: &[u8]) -> Result<Self, ValueErrorKind> {
         Ok(bytes.to_vec())
+    }
+}
+
+/// A column value of any serde type, stored as JSON (feature `json`): the guide's advice is
+/// short coordinates, not a value format, so values that are not numbers, booleans, text or
+/// bytes go through serde. A field of type `Json<Address>` is a column like any other.
+///
+/// ```
+/// # #[cfg(feature = "json")] {
+/// use std::collections::BTreeMap;
+/// use rowkey_runtime::{ColumnValue, Json};
+///
+/// // Any serde type: your `#[derive(Serialize, Deserialize)]` structs, maps, vectors.
+/// let tags = Json(BTreeMap::from([("env".to_string(), "prod".to_string())]));
+/// let mut bytes = Vec::new();
+/// tags.encode_value(&mut bytes).unwrap();
+/// assert_eq!(bytes, br#"{"env":"prod"}"#);
+/// assert_eq!(Json::<BTreeMap<String, String>>::decode_value(&bytes).unwrap(), tags);
+/// assert!(Json::<BTreeMap<String, String>>::decode_value(b"[1]").is_err());
+/// # }
+/// ```
+#[cfg(feature = "json")]
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Json<T>(pub T);
+
+#[cfg(feature = "json")]
+impl<T: serde::Serialize + serde::de::DeserializeOwned> ColumnValue for Json<T> {
+    const ENCODING: &'static str = "JSON (serde_json)";
+    const WIDTH: Option<usize> = None;
+
+    fn encode_value(&self, out: &mut Vec<u8>) -> Result<(), ValueErrorKind> {
+        // Into a `Vec`, serialization fails only where `T`'s own `Serialize` does (a map with
+        // non-string keys); then nothing is written.
+        let json = serde_json::to_vec(&self.0)
+            .map_err(|e| ValueErrorKind::Invalid(format!("cannot be written as JSON: {e}")))?;
+        out.extend_from_slice(&json);
+        Ok(())
+    }
+
+    fn decode_value(bytes: &[u8]) -> Result<Self, ValueErrorKind> {
+        serde_json::from_slice(bytes)
+            .map(Json)
+            .map_err(|e| ValueErrorKind::Invalid(format!("not the JSON of this type: {e}")))
     }
 }
 
@@ -144,7 +192,8 @@ impl fmt::Display for ValueErrorKind {
     }
 }
 
-/// A stored row whose cells are not a value of the row type: which column, and why.
+/// A value that cannot be written, or stored cells that are not a value of the row type:
+/// which column, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ValueError {
     /// The Rust type being read.
@@ -259,7 +308,7 @@ impl ValueSchema {
 /// }
 ///
 /// let v = Visit { referrer: "search".into(), duration_ms: 1200, user_agent: None };
-/// let write = v.to_write(b"row-1".to_vec());
+/// let write = v.to_write(b"row-1".to_vec()).unwrap();
 /// assert_eq!(write.set.len(), 2);
 /// assert_eq!(write.clear.len(), 1); // `None`: the column is cleared
 /// # let row = rowkey::store::CellRow { key: write.key.clone(), cells: write.set.clone() };
@@ -271,21 +320,21 @@ pub trait RowValue: Sized {
     const SCHEMA: ValueSchema;
 
     /// Appends the cells of the fields that have a value (`set`) and the columns of the
-    /// `None` fields (`clear`).
-    fn write_cells(&self, set: &mut Vec<Cell>, clear: &mut Vec<Column>);
+    /// `None` fields (`clear`); a value that cannot be encoded is an error naming its column.
+    fn write_cells(&self, set: &mut Vec<Cell>, clear: &mut Vec<Column>) -> Result<(), ValueError>;
 
     /// The value from a row's cells; cells of other columns are ignored.
     fn read_cells(cells: &CellReader<'_>) -> Result<Self, ValueError>;
 
     /// The write that stores this value in row `key`: every field's column set or cleared.
-    fn to_write(&self, key: Vec<u8>) -> RowWrite {
+    fn to_write(&self, key: Vec<u8>) -> Result<RowWrite, ValueError> {
         let mut write = RowWrite {
             key,
             set: Vec::with_capacity(Self::SCHEMA.columns.len()),
             clear: Vec::new(),
         };
-        self.write_cells(&mut write.set, &mut write.clear);
-        write
+        self.write_cells(&mut write.set, &mut write.clear)?;
+        Ok(write)
     }
 
     /// The value held by a row's cells.
@@ -359,11 +408,17 @@ pub fn set_cell<T: ColumnValue>(
     schema: &ValueSchema,
     column: usize,
     value: &T,
-) {
+) -> Result<(), ValueError> {
     let c = &schema.columns[column];
     let mut bytes = Vec::with_capacity(T::WIDTH.unwrap_or(16));
-    value.encode_value(&mut bytes);
+    value.encode_value(&mut bytes).map_err(|kind| ValueError {
+        value_type: schema.name,
+        family: c.family,
+        qualifier: c.qualifier,
+        kind,
+    })?;
     out.push(Cell::new(c.family, c.qualifier.as_bytes(), bytes));
+    Ok(())
 }
 
 /// Appends column `column` to the columns to clear (the derive's helper).
@@ -378,7 +433,7 @@ mod tests {
 
     fn bytes<T: ColumnValue>(v: T) -> Vec<u8> {
         let mut out = Vec::new();
-        v.encode_value(&mut out);
+        v.encode_value(&mut out).unwrap();
         out
     }
 

@@ -9,7 +9,7 @@ struct Celsius(i16);
 impl ColumnValue for Celsius {
     const ENCODING: &'static str = "i16 tenths of a degree";
     const WIDTH: Option<usize> = Some(2);
-    fn encode_value(&self, out: &mut Vec<u8>) {
+    fn encode_value(&self, out: &mut Vec<u8>) -> Result<(), ValueErrorKind> {
         self.0.encode_value(out)
     }
     fn decode_value(bytes: &[u8]) -> Result<Self, ValueErrorKind> {
@@ -32,7 +32,7 @@ struct Wide {
 
 fn main() {
     let w = Wide { temp: Celsius(-5), b: Some(1), c: None, e: Some(vec![0]) };
-    let write = w.to_write(b"k".to_vec());
+    let write = w.to_write(b"k".to_vec()).unwrap();
     assert_eq!(write.set.len(), 3);
     assert_eq!(write.clear.len(), 1);
     assert_eq!(Wide::SCHEMA.families(), ["data", "b", "c", "e"]);

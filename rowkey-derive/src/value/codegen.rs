@@ -42,14 +42,14 @@ pub fn expand(value: &Value<'_>) -> TokenStream {
         if optional {
             writes.push(quote! {
                 match &self.#field {
-                    #p::Some(v) => #p::set_cell::<#vty>(set, &Self::SCHEMA, #index, v),
+                    #p::Some(v) => #p::set_cell::<#vty>(set, &Self::SCHEMA, #index, v)?,
                     #p::None => #p::clear_cell(clear, &Self::SCHEMA, #index),
                 }
             });
             reads.push(quote_spanned!(span=> #field: cells.optional::<#vty>(#index)?));
         } else {
             writes.push(quote! {
-                #p::set_cell::<#vty>(set, &Self::SCHEMA, #index, &self.#field);
+                #p::set_cell::<#vty>(set, &Self::SCHEMA, #index, &self.#field)?;
             });
             reads.push(quote_spanned!(span=> #field: cells.required::<#vty>(#index)?));
         }
@@ -74,9 +74,10 @@ pub fn expand(value: &Value<'_>) -> TokenStream {
                     &self,
                     set: &mut #p::Vec<#p::Cell>,
                     clear: &mut #p::Vec<#p::Column>,
-                ) {
+                ) -> #p::Result<(), #p::ValueError> {
                     let _ = &clear;
                     #(#writes)*
+                    #p::Ok(())
                 }
 
                 fn read_cells(
@@ -130,7 +131,11 @@ pub fn fallback(input: &DeriveInput, krate: Krate<'_>, error: syn::Error) -> Tok
             #[automatically_derived]
             impl #impl_generics #p::RowValue for #ident #ty_generics #where_clause {
                 const SCHEMA: #p::ValueSchema = #p::ValueSchema { name: #name, columns: &[] };
-                fn write_cells(&self, _: &mut #p::Vec<#p::Cell>, _: &mut #p::Vec<#p::Column>) {
+                fn write_cells(
+                    &self,
+                    _: &mut #p::Vec<#p::Cell>,
+                    _: &mut #p::Vec<#p::Column>,
+                ) -> #p::Result<(), #p::ValueError> {
                     ::core::unreachable!()
                 }
                 fn read_cells(_: &#p::CellReader<'_>) -> #p::Result<Self, #p::ValueError> {

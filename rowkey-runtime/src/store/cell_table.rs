@@ -44,14 +44,16 @@ impl<S: Store, K: RowKey, V: RowValue> CellTable<S, K, V> {
 
     /// Writes one row (atomically, on every store rowkey has).
     pub fn put(&self, key: &K, value: &V) -> Result<(), TableError<S::Error>> {
-        let k = key.to_bytes().map_err(single)?;
-        self.store
-            .write_rows(&[value.to_write(Vec::from(k))])
-            .map_err(TableError::Batch)
+        let k = Vec::from(key.to_bytes().map_err(single)?);
+        let write = value
+            .to_write(k.clone())
+            .map_err(|error| TableError::Value { key: k, error })?;
+        self.store.write_rows(&[write]).map_err(TableError::Batch)
     }
 
-    /// Writes many rows. Every key is encoded first: a key that cannot be encoded fails the
-    /// batch before anything is written; a store failure lists the keys not written.
+    /// Writes many rows. Every key and value is encoded first: one that cannot be encoded
+    /// fails the batch before anything is written; a store failure lists the keys not
+    /// written.
     pub fn put_batch<'r>(
         &self,
         rows: impl IntoIterator<Item = (&'r K, &'r V)>,
@@ -67,7 +69,11 @@ impl<S: Store, K: RowKey, V: RowValue> CellTable<S, K, V> {
                 index: Some(index),
                 error,
             })?;
-            writes.push(value.to_write(Vec::from(k)));
+            let k = Vec::from(k);
+            let write = value
+                .to_write(k.clone())
+                .map_err(|error| TableError::Value { key: k, error })?;
+            writes.push(write);
         }
         self.store.write_rows(&writes).map_err(TableError::Batch)
     }

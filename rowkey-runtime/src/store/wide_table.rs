@@ -13,7 +13,7 @@ use crate::error::{EncodeError, EncodeErrorKind};
 use crate::field::Decode;
 use crate::rows_as_columns::{Piece, RowsAsColumns};
 use crate::scan::KeyRanges;
-use crate::value::{ColumnValue, ValueError};
+use crate::value::{ColumnValue, ValueError, ValueErrorKind};
 
 /// Records keyed by `K` (a key with a `#[row_span(N)]` field) with values `V`, stored as
 /// rows of columns in the column family `family` of store `S`: writing a record puts one cell,
@@ -56,14 +56,25 @@ impl<S: Store, K: RowsAsColumns, V: ColumnValue> WideTable<S, K, V> {
     /// Writes one record: one cell.
     pub fn put(&self, key: &K, value: &V) -> Result<(), TableError<S::Error>> {
         let (row, qualifier) = Self::cell_of(key).map_err(single)?;
-        let write = RowWrite::new(row, vec![self.cell(qualifier, value)]);
+        let cell = self.cell(&row, qualifier, value)?;
+        let write = RowWrite::new(row, vec![cell]);
         self.store.write_rows(&[write]).map_err(TableError::Batch)
     }
 
-    fn cell(&self, qualifier: Vec<u8>, value: &V) -> Cell {
+    /// The cell of one record; a value that cannot be encoded is an error naming the key.
+    fn cell(
+        &self,
+        row: &[u8],
+        qualifier: Vec<u8>,
+        value: &V,
+    ) -> Result<Cell, TableError<S::Error>> {
         let mut bytes = Vec::with_capacity(V::WIDTH.unwrap_or(16));
-        value.encode_value(&mut bytes);
-        Cell::new(self.family, qualifier, bytes)
+        if let Err(kind) = value.encode_value(&mut bytes) {
+            let mut key = row.to_vec();
+            key.extend_from_slice(&qualifier);
+            return Err(value_error::<V, S::Error>(self.family, key, kind));
+        }
+        Ok(Cell::new(self.family, qualifier, bytes))
     }
 
     /// Writes many records, one row write per row they fall in. Every key is encoded before
@@ -89,7 +100,7 @@ impl<S: Store, K: RowsAsColumns, V: ColumnValue> WideTable<S, K, V> {
         cells.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
         let mut writes: Vec<RowWrite> = Vec::new();
         for (row, qualifier, value) in cells {
-            let cell = self.cell(qualifier, value);
+            let cell = self.cell(&row, qualifier, value)?;
             match writes.last_mut() {
                 Some(w) if w.key == row => match w.set.last_mut() {
                     Some(last) if last.qualifier == cell.qualifier => *last = cell,
@@ -154,7 +165,12 @@ fn decode_value<V: ColumnValue, E>(
     key: Vec<u8>,
     bytes: &[u8],
 ) -> Result<V, TableError<E>> {
-    V::decode_value(bytes).map_err(|kind| TableError::Value {
+    V::decode_value(bytes).map_err(|kind| value_error::<V, E>(family, key, kind))
+}
+
+/// A record's value that cannot be encoded or decoded, under its whole key.
+fn value_error<V, E>(family: &'static str, key: Vec<u8>, kind: ValueErrorKind) -> TableError<E> {
+    TableError::Value {
         key,
         error: ValueError {
             value_type: std::any::type_name::<V>(),
@@ -162,7 +178,7 @@ fn decode_value<V: ColumnValue, E>(
             qualifier: "(the key's qualifier)",
             kind,
         },
-    })
+    }
 }
 
 /// One range's records, piece after piece, cells flattened into whole keys.
