@@ -338,8 +338,8 @@
 //!
 //! Field types are [`ColumnValue`](crate::ColumnValue)s: integers, floats, `bool` and `String`
 //! byte-compatible with HBase's `Bytes.toBytes` (see the trait), `Vec<u8>` as is, any serde type
-//! as `Json<T>` (feature `json`), and your own types through the trait. An `Option<T>` field is an optional column: `None` writes no cell
-//! and clears the column when the row is put.
+//! as `Json<T>` (feature `json`), and your own types through the trait. An `Option<T>` field is
+//! an optional column: `None` writes no cell and clears the column when the row is put.
 //!
 //! ```
 //! use rowkey::store::{CellTable, MemStore};
