@@ -7,7 +7,7 @@
 #[path = "../../src/example.rs"]
 mod example;
 
-use example::{CustomerOrder, Event, HostLog, Leaderboard};
+use example::{CustomerOrder, Event, HostLog, Leaderboard, MetricPoint};
 use proptest::prelude::*;
 use rowkey::{Hashed, RowKey, Schema};
 
@@ -142,7 +142,7 @@ proptest! {
         host in "\\PC{0,10}", hts in 0..=i64::MAX, score in any::<i64>(), player in "\\PC{0,6}",
         customer in "[0-9]{1,8}", order in any::<u32>(),
     ) {
-        let k = Event { user_id: user, event_type: kind, ts }.to_bytes().unwrap();
+        let k = Event { user_id: user, event_type: kind.clone(), ts }.to_bytes().unwrap();
         prop_assert_eq!(tool(reread(Event::SCHEMA), &k), Event::explain(&k));
         let k = HostLog { host: &host, ts: hts, event_type: "login" }.to_bytes().unwrap();
         prop_assert_eq!(tool(reread(HostLog::SCHEMA), &k), HostLog::explain(&k));
@@ -152,6 +152,16 @@ proptest! {
             .to_bytes()
             .unwrap();
         prop_assert_eq!(tool(reread(CustomerOrder::SCHEMA), &k), CustomerOrder::explain(&k));
+        // Rows as columns: the row_span field read as bucket start and offset, also damaged.
+        let k = MetricPoint { metric: kind.clone(), host: host.clone(), ts, seq: order as u16 }
+            .to_bytes()
+            .unwrap()
+            .to_vec();
+        prop_assert_eq!(tool(reread(MetricPoint::SCHEMA), &k), MetricPoint::explain(&k));
+        let mut off_grid = k.clone();
+        let at = k.len() - 7; // the last byte of the bucket start
+        off_grid[at] ^= 1;
+        prop_assert_eq!(tool(reread(MetricPoint::SCHEMA), &off_grid), MetricPoint::explain(&off_grid));
         let rows = [
             CustomerRow::Customer { customer: user },
             CustomerRow::Order { customer: user, placed: ts, note: Some("gift".into()) },

@@ -580,6 +580,26 @@ pub const fn row_span_offset_width(n: u64) -> usize {
     }
 }
 
+/// Reads a `#[row_span(n)]` value of a `width`-byte type whose largest value is `max`: the
+/// bucket start, then the offset; only canonical bytes (the start a multiple of `n`, the offset
+/// below it) are a value. `RowSpan<N>` and the schema-driven explain both read through it.
+pub(crate) fn read_row_span<'de, S: Source<'de>>(
+    src: &mut S,
+    width: usize,
+    max: u64,
+    n: u64,
+) -> Result<u64, DecodeError> {
+    let at = src.pos();
+    let be = |bytes: &[u8]| bytes.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+    let bucket = be(&src.take_fixed(width)?);
+    let offset = be(&src.take_fixed(row_span_offset_width(n))?);
+    let n = n.max(1);
+    match bucket.checked_add(offset) {
+        Some(v) if bucket % n == 0 && offset < n && v <= max => Ok(v),
+        _ => Err(DecodeError::new(at, DecodeErrorKind::BadRowSpan)),
+    }
+}
+
 /// `#[row_span(N)]`: rows as columns. The bucket start `v - v % N` big-endian at the type's
 /// width (the last bytes of the row key: one row holds `N` consecutive values), then the
 /// offset `v % N` big-endian in the fewest of 1, 2, 4 or 8 bytes that hold `N - 1` (the first
@@ -617,15 +637,7 @@ impl<T: RowSpanValue, const N: u64> Codec<T> for RowSpan<N> {
 impl<'de, T: RowSpanValue, const N: u64> CodecDecode<'de, T> for RowSpan<N> {
     #[inline(always)]
     fn read<S: Source<'de>>(src: &mut S) -> Result<T, DecodeError> {
-        let at = src.pos();
-        let be = |bytes: &[u8]| bytes.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
-        let bucket = be(&src.take_fixed(T::WIDTH)?);
-        let offset = be(&src.take_fixed(row_span_offset_width(N))?);
-        let n = N.max(1);
-        match bucket.checked_add(offset) {
-            Some(v) if bucket % n == 0 && offset < n && v <= T::MAX => Ok(T::from_u64(v)),
-            _ => Err(DecodeError::new(at, DecodeErrorKind::BadRowSpan)),
-        }
+        read_row_span(src, T::WIDTH, T::MAX, N).map(T::from_u64)
     }
 }
 

@@ -86,6 +86,14 @@ fn read_plain<'de, S: Source<'de>>(f: &FieldSchema, src: &mut S) -> Result<Strin
     if has(f, "reverse") {
         return read_reversed(ty, f.width, src);
     }
+    if let Some(n) = attribute_number(f, "row_span(") {
+        let (width, max) = match ty {
+            "u32" => (4, u64::from(u32::MAX)),
+            "u64" => (8, u64::MAX),
+            other => return Err(unsupported(src.pos(), other)),
+        };
+        return Ok(show(&crate::codec::read_row_span(src, width, max, n)?));
+    }
     if let Some(max) = max_len(f) {
         // As `MaxLen<N>` decodes: the value as its type reads it, then the bound.
         let at = src.pos();
@@ -113,8 +121,13 @@ fn read_plain<'de, S: Source<'de>>(f: &FieldSchema, src: &mut S) -> Result<Strin
 
 /// `max_len(N)`'s bound.
 fn max_len(f: &FieldSchema) -> Option<usize> {
+    attribute_number(f, "max_len(").and_then(|n| usize::try_from(n).ok())
+}
+
+/// The number in an attribute written `name(N)` (`prefix` is `name(`).
+fn attribute_number(f: &FieldSchema, prefix: &str) -> Option<u64> {
     f.attributes.iter().find_map(|a| {
-        a.strip_prefix("max_len(")
+        a.strip_prefix(prefix)
             .and_then(|r| r.strip_suffix(')'))
             .and_then(|n| n.trim().parse().ok())
     })
