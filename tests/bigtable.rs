@@ -146,6 +146,18 @@ fn rows_of_cells_on_the_emulator() {
     assert!(err.contains("no column family `m`"), "{err}");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typed_rows_through_the_async_store() {
+    let Some(host) = host() else { return };
+    let cfg = config(host, &unique("cells_async")).families(store_suite::cells::families());
+    let store = AsyncBigtableStore::connect(cfg).await.unwrap();
+    store
+        .create_table(&store_suite::Reading::split_points(4))
+        .await
+        .unwrap();
+    store_suite::cells::exercise_cells_async(store).await;
+}
+
 #[test]
 fn rows_as_columns_on_the_emulator() {
     let Some(host) = host() else { return };

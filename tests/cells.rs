@@ -24,6 +24,12 @@ fn typed_rows_on_fjall() {
     store_suite::cells::exercise_cells(store);
 }
 
+#[cfg(feature = "async")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typed_rows_in_memory_async() {
+    store_suite::cells::exercise_cells_async(MemStore::new()).await;
+}
+
 /// A raw store's entries are not cells: reading them as cells is an error, not a guess.
 #[test]
 fn raw_rows_are_not_taken_for_cells() {

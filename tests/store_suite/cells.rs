@@ -270,3 +270,53 @@ pub fn exercise_columns<S: Store>(store: &S) {
         .collect();
     assert_eq!(left, [row(0), row(2), row(3), row(4), row(5)]);
 }
+
+/// The typed-row behaviours through [`AsyncCellTable`](rowkey::store::AsyncCellTable): the
+/// same answers as the blocking table, from a tokio task.
+#[cfg(feature = "async")]
+pub async fn exercise_cells_async<S: rowkey::store::AsyncStore>(store: S) {
+    use futures_util::StreamExt;
+    use rowkey::store::AsyncCellTable;
+
+    let table: AsyncCellTable<S, Reading, Visit> = AsyncCellTable::new(store);
+    let keys = super::readings();
+    let values: Vec<Visit> = keys.iter().map(visit).collect();
+    table.put_batch(keys.iter().zip(&values)).await.unwrap();
+    for (k, v) in keys.iter().zip(&values).step_by(9) {
+        assert_eq!(table.get(k).await.unwrap().as_ref(), Some(v));
+        let s: VisitSummary = table.get_as(k).await.unwrap().unwrap();
+        assert_eq!(s.referrer, v.referrer);
+    }
+    let mut v = values[3].clone();
+    v.agent = None;
+    table.put(&keys[3], &v).await.unwrap();
+    assert_eq!(table.get(&keys[3]).await.unwrap(), Some(v.clone()));
+    table.delete(&keys[4]).await.unwrap();
+    assert_eq!(table.get(&keys[4]).await.unwrap(), None);
+
+    let mut want: Vec<(Reading, Visit)> = keys
+        .iter()
+        .cloned()
+        .zip(values.iter().cloned())
+        .enumerate()
+        .filter(|(i, _)| *i != 4)
+        .map(|(i, kv)| if i == 3 { (kv.0, v.clone()) } else { kv })
+        .collect();
+    want.sort_by(|(a, _), (b, _)| {
+        a.sensor
+            .cmp(&b.sensor)
+            .then(b.ts.cmp(&a.ts))
+            .then(a.kind.cmp(&b.kind))
+    });
+    let got: Vec<(Reading, Visit)> = table
+        .scan(&Reading::scan().ranges())
+        .map(Result::unwrap)
+        .collect()
+        .await;
+    assert_eq!(got, want, "async merged scan of typed rows");
+    if let Some(rev) = table.scan_rev(&Reading::scan().ranges()) {
+        let mut back: Vec<(Reading, Visit)> = rev.map(Result::unwrap).collect().await;
+        back.reverse();
+        assert_eq!(back, want, "async merged reverse scan");
+    }
+}

@@ -1,5 +1,5 @@
 //! [`AsyncTable`]: typed keys over an [`AsyncStore`], and [`MergedStream`], the async face of
-//! the salted merge (the ordering itself is [`MergeCore`], shared with the blocking
+//! the salted merge (the ordering itself is `MergeCore`, shared with the blocking
 //! [`Merged`](super::Merged)).
 
 use std::marker::PhantomData;
@@ -8,9 +8,9 @@ use std::task::{Context, Poll};
 
 use futures_util::{Stream, StreamExt};
 
-use super::merge::MergeCore;
+use super::merge::MergeStreams;
 use super::table::{decode_row, encode_batch, single, Check};
-use super::{AsyncStore, RowStream, TableError};
+use super::{AsyncStore, Row, RowStream, TableError};
 use crate::field::Decode;
 use crate::key::RowKey;
 use crate::scan::KeyRanges;
@@ -128,11 +128,7 @@ impl<S: AsyncStore, K: RowKey> AsyncTable<S, K> {
 
 /// The merged, decoded rows of an async scan; see [`AsyncTable::scan`].
 pub struct MergedStream<E, K> {
-    streams: Vec<Option<RowStream<E>>>,
-    /// Ranges whose next row the merge is waiting for.
-    waiting: Vec<bool>,
-    core: MergeCore,
-    pending: Vec<E>,
+    rows: MergeStreams<RowStream<E>, Row>,
     check: Check,
     _key: PhantomData<fn() -> K>,
 }
@@ -141,10 +137,7 @@ impl<E, K: RowKey> MergedStream<E, K> {
     fn new(streams: Vec<RowStream<E>>, reverse: bool, check: Check) -> Self {
         MergedStream {
             check,
-            waiting: vec![true; streams.len()],
-            streams: streams.into_iter().map(Some).collect(),
-            core: MergeCore::new(usize::from(K::SCHEMA.salt.is_some()), reverse),
-            pending: Vec::new(),
+            rows: MergeStreams::new(streams, usize::from(K::SCHEMA.salt.is_some()), reverse),
             _key: PhantomData,
         }
     }
@@ -158,45 +151,11 @@ impl<E, K: RowKey + for<'de> Decode<'de>> Stream for MergedStream<E, K> {
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let this = self.get_mut();
-        // A row can leave only when every live range has its next row in the merge.
-        let mut not_ready = false;
-        for i in 0..this.streams.len() {
-            if !this.waiting[i] {
-                continue;
-            }
-            let Some(stream) = this.streams[i].as_mut() else {
-                this.waiting[i] = false;
-                continue;
-            };
-            match stream.as_mut().poll_next(cx) {
-                Poll::Ready(Some(Ok(row))) => {
-                    this.core.push(i, row);
-                    this.waiting[i] = false;
-                }
-                Poll::Ready(Some(Err(e))) => {
-                    this.pending.push(e);
-                    this.streams[i] = None;
-                    this.waiting[i] = false;
-                }
-                Poll::Ready(None) => {
-                    this.streams[i] = None;
-                    this.waiting[i] = false;
-                }
-                Poll::Pending => not_ready = true,
-            }
-        }
-        if let Some(e) = this.pending.pop() {
-            return Poll::Ready(Some(Err(TableError::Store(e))));
-        }
-        if not_ready {
-            return Poll::Pending;
-        }
-        match this.core.pop() {
-            Some((range, row)) => {
-                this.waiting[range] = true;
-                Poll::Ready(Some(decode_row(row, this.check)))
-            }
-            None => Poll::Ready(None),
-        }
+        this.rows.poll_next_row(cx).map(|row| {
+            row.map(|row| match row {
+                Ok(row) => decode_row(row, this.check),
+                Err(e) => Err(TableError::Store(e)),
+            })
+        })
     }
 }

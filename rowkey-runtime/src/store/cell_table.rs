@@ -44,11 +44,7 @@ impl<S: Store, K: RowKey, V: RowValue> CellTable<S, K, V> {
 
     /// Writes one row (atomically, on every store rowkey has).
     pub fn put(&self, key: &K, value: &V) -> Result<(), TableError<S::Error>> {
-        let k = Vec::from(key.to_bytes().map_err(single)?);
-        let write = value
-            .to_write(k.clone())
-            .map_err(|error| TableError::Value { key: k, error })?;
-        self.store.write_rows(&[write]).map_err(TableError::Batch)
+        self.put_batch([(key, value)])
     }
 
     /// Writes many rows. Every key and value is encoded first: one that cannot be encoded
@@ -62,19 +58,7 @@ impl<S: Store, K: RowKey, V: RowValue> CellTable<S, K, V> {
         K: 'r,
         V: 'r,
     {
-        let rows = rows.into_iter();
-        let mut writes: Vec<RowWrite> = Vec::with_capacity(rows.size_hint().0);
-        for (index, (key, value)) in rows.enumerate() {
-            let k = key.to_bytes().map_err(|error| TableError::Encode {
-                index: Some(index),
-                error,
-            })?;
-            let k = Vec::from(k);
-            let write = value
-                .to_write(k.clone())
-                .map_err(|error| TableError::Value { key: k, error })?;
-            writes.push(write);
-        }
+        let writes = encode_writes(rows)?;
         self.store.write_rows(&writes).map_err(TableError::Batch)
     }
 
@@ -171,7 +155,30 @@ impl<E, K: RowKey + for<'de> Decode<'de>, V: RowValue> Iterator for CellMerged<'
     }
 }
 
-fn decode<K: RowKey + for<'de> Decode<'de>, V: RowValue, E>(
+/// Encodes every key and value of a batch before anything is written: one that cannot be
+/// encoded fails the batch (a key naming its index, a value its key and column).
+pub(super) fn encode_writes<'r, K: RowKey + 'r, V: RowValue + 'r, E>(
+    rows: impl IntoIterator<Item = (&'r K, &'r V)>,
+) -> Result<Vec<RowWrite>, TableError<E>> {
+    let rows = rows.into_iter();
+    let mut writes: Vec<RowWrite> = Vec::with_capacity(rows.size_hint().0);
+    for (index, (key, value)) in rows.enumerate() {
+        let k = key.to_bytes().map_err(|error| TableError::Encode {
+            index: Some(index),
+            error,
+        })?;
+        let k = Vec::from(k);
+        let write = value
+            .to_write(k.clone())
+            .map_err(|error| TableError::Value { key: k, error })?;
+        writes.push(write);
+    }
+    Ok(writes)
+}
+
+/// A row of a typed scan: its key decoded (trusted within its bucket's range) and its cells
+/// read as `V`.
+pub(super) fn decode<K: RowKey + for<'de> Decode<'de>, V: RowValue, E>(
     row: CellRow,
 ) -> Result<(K, V), TableError<E>> {
     let value = V::from_row(&row).map_err(|error| TableError::Value {

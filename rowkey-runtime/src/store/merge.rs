@@ -165,6 +165,82 @@ where
     }
 }
 
+/// Async ranges merged into order: the stream twin of [`MergeIter`]. A row leaves only when
+/// every live range has its next row in the merge; an error ends its range and is handed out
+/// first.
+#[cfg(feature = "async")]
+pub(crate) struct MergeStreams<St: futures_util::Stream, T> {
+    streams: Vec<Option<St>>,
+    /// Ranges whose next row the merge is waiting for.
+    waiting: Vec<bool>,
+    core: MergeCore<T>,
+    pending: Vec<St::Item>,
+}
+
+#[cfg(feature = "async")]
+impl<St, T, E> MergeStreams<St, T>
+where
+    St: futures_util::Stream<Item = Result<T, E>> + Unpin,
+    T: Keyed,
+{
+    /// Merges `streams`, comparing keys after their first `skip` bytes.
+    pub(crate) fn new(streams: Vec<St>, skip: usize, reverse: bool) -> Self {
+        MergeStreams {
+            waiting: vec![true; streams.len()],
+            streams: streams.into_iter().map(Some).collect(),
+            core: MergeCore::new(skip, reverse),
+            pending: Vec::new(),
+        }
+    }
+
+    /// The next row in order, an error, or the end.
+    pub(crate) fn poll_next_row(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<T, E>>> {
+        use std::task::Poll;
+        let mut not_ready = false;
+        for i in 0..self.streams.len() {
+            if !self.waiting[i] {
+                continue;
+            }
+            let Some(stream) = self.streams[i].as_mut() else {
+                self.waiting[i] = false;
+                continue;
+            };
+            match std::pin::Pin::new(stream).poll_next(cx) {
+                Poll::Ready(Some(Ok(row))) => {
+                    self.core.push(i, row);
+                    self.waiting[i] = false;
+                }
+                Poll::Ready(Some(Err(e))) => {
+                    self.pending.push(Err(e));
+                    self.streams[i] = None;
+                    self.waiting[i] = false;
+                }
+                Poll::Ready(None) => {
+                    self.streams[i] = None;
+                    self.waiting[i] = false;
+                }
+                Poll::Pending => not_ready = true,
+            }
+        }
+        if let Some(e) = self.pending.pop() {
+            return Poll::Ready(Some(e));
+        }
+        if not_ready {
+            return Poll::Pending;
+        }
+        match self.core.pop() {
+            Some((range, row)) => {
+                self.waiting[range] = true;
+                Poll::Ready(Some(Ok(row)))
+            }
+            None => Poll::Ready(None),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

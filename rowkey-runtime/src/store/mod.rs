@@ -32,6 +32,8 @@ mod table;
 mod wide_table;
 
 #[cfg(feature = "async")]
+mod async_cell_table;
+#[cfg(feature = "async")]
 mod async_table;
 #[cfg(feature = "async")]
 mod blocking;
@@ -64,6 +66,8 @@ pub use wide_table::{WideMerged, WideTable};
 #[cfg(feature = "fjall")]
 pub use fjall_store::FjallStore;
 
+#[cfg(feature = "async")]
+pub use async_cell_table::{AsyncCellTable, CellMergedStream};
 #[cfg(feature = "async")]
 pub use async_table::{AsyncTable, MergedStream};
 #[cfg(feature = "async")]
