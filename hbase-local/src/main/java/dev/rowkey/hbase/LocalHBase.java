@@ -7,6 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
+import java.util.stream.Stream;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
@@ -22,7 +24,7 @@ import org.apache.hadoop.hbase.thrift2.ThriftServer;
  * <p>When both are up it prints one line, {@code READY thrift=PORT zk=HOST:PORT ...}, and
  * writes the same line to {@code --ready-file} (written whole, then renamed into place). It
  * stops cleanly, and exits, when its standard input closes (its parent went away or closed the
- * pipe) or on SIGTERM.
+ * pipe) or on SIGTERM; the data directory given with {@code --dir} is then removed.
  */
 public final class LocalHBase {
   private LocalHBase() {}
@@ -145,6 +147,14 @@ public final class LocalHBase {
     down.setDaemon(true);
     down.start();
     down.join(30_000);
+    // The data directory is this run's alone: leave no tables behind (a run leaves ~60 MB).
+    if (dataDir != null) {
+      try (Stream<Path> files = Files.walk(dataDir)) {
+        files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      } catch (Exception e) {
+        System.err.println("could not remove " + dataDir + ": " + e);
+      }
+    }
     Runtime.getRuntime().halt(0);
   }
 
