@@ -49,13 +49,17 @@ fn main() -> Result<(), Box<dyn Error>> {
         seq: 0,
     };
     md.push_str("\n## Size budgets\n\n");
-    for budget in [
+    let budgets = [
         SizeBudget::of_row::<Event, Visit>(&event),
         SizeBudget::of_raw::<Event>(&event, "d", Some(16)),
         SizeBudget::of_wide::<MetricPoint>(&point, "t", Some(8)),
-    ] {
+    ];
+    for budget in &budgets {
         let _ = writeln!(md, "{}", budget.to_markdown(10_000_000));
     }
+    md.push_str("\n## Columns and budgets as JSON\n\n```json\n");
+    md.push_str(&serde_json::to_string_pretty(&(Visit::SCHEMA, &budgets))?);
+    md.push_str("\n```\n");
     md.push_str("\n## As JSON\n\n```json\n");
     md.push_str(&serde_json::to_string_pretty(&schemas)?);
     md.push_str("\n```\n");

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use rowkey::store::{Cell, CellRow, Column, Columns, MemStore, RowWrite, Store};
-use rowkey::KeyRange;
+use rowkey::{KeyRange, RowKey};
 
 #[test]
 fn typed_rows_in_memory() {
@@ -253,4 +253,40 @@ fn json_columns_round_trip_and_refuse_other_bytes() {
     table.store().write_rows(&[bad]).unwrap();
     let err = table.get(&Id { id: 1 }).unwrap_err().to_string();
     assert!(err.contains("d:adr") && err.contains("JSON"), "{err}");
+}
+
+/// The value side's layout and the size budget are data for tools: JSON with every field.
+#[test]
+fn value_layouts_and_budgets_serialize() {
+    use rowkey::{RowValue, SizeBudget};
+    use store_suite::cells::Visit;
+    use store_suite::Reading;
+
+    let schema = serde_json::to_value(Visit::SCHEMA).unwrap();
+    assert_eq!(schema["name"], "Visit");
+    assert_eq!(schema["columns"][0]["family"], "d");
+    assert_eq!(schema["columns"][0]["qualifier"], "via");
+    assert_eq!(schema["columns"][6]["optional"], true);
+    let key = Reading {
+        sensor: 1,
+        ts: 5,
+        kind: "a".into(),
+    };
+    let budget = SizeBudget::of_row::<Reading, Visit>(&key);
+    let json = serde_json::to_value(&budget).unwrap();
+    let row = key.to_bytes().unwrap().len();
+    // HBase: row + family + qualifier + 20 per cell.
+    assert_eq!(json["cells"][0]["coordinates"][0], row + 1 + 3 + 20);
+    assert_eq!(
+        json["cells"].as_array().unwrap().len(),
+        Visit::SCHEMA.columns.len()
+    );
+    assert_eq!(
+        budget.per_record(rowkey::CellFormat::Bigtable),
+        Visit::SCHEMA
+            .columns
+            .iter()
+            .map(|c| row + c.family.len() + c.qualifier.len() + 8)
+            .sum::<usize>()
+    );
 }

@@ -1,4 +1,5 @@
-//! `serde::Serialize` for the layout types ([`Schema`] and its parts, [`Domain`]), written by
+//! `serde::Serialize` for the layout types ([`Schema`] and its parts, [`Domain`], the value
+//! side's [`ValueSchema`] and the [`SizeBudget`]), written by
 //! hand: the encoding core then needs no `serde_derive`, which (from serde 1.0.220 on) would
 //! bring a second major version of `syn` into every build that uses rowkey. The output is what
 //! `#[derive(Serialize)]` gave: structs as maps of their fields, `Order` as a snake_case string,
@@ -6,7 +7,9 @@
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
+use crate::budget::{CellCost, SizeBudget};
 use crate::schema::{Domain, FieldSchema, Order, SaltSchema, Schema, VariantSchema};
+use crate::value::{ColumnSchema, ValueSchema};
 
 /// `impl Serialize` for a struct, as a map of the listed fields in order.
 macro_rules! serialize_struct {
@@ -53,6 +56,26 @@ serialize_struct!(SaltSchema {
     buckets,
     hash,
     fields
+});
+
+// The value side and the size budget, as data for tools.
+serialize_struct!(ValueSchema { name, columns });
+serialize_struct!(ColumnSchema {
+    field,
+    family,
+    qualifier,
+    rust_type,
+    encoding,
+    width,
+    optional,
+});
+serialize_struct!(SizeBudget { name, cells });
+serialize_struct!(CellCost {
+    column,
+    row_len,
+    qualifier_len,
+    value_len,
+    coordinates,
 });
 
 impl Serialize for Order {
