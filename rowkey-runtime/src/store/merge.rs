@@ -159,6 +159,18 @@ where
         if let Some(e) = self.pending.pop() {
             return Some(e);
         }
+        // One range (a prefix that decides the salt bucket, an unsalted key): nothing to
+        // merge, and its rows need not pass through the heap. Its first row is in the heap.
+        if let [only] = self.ranges.as_mut_slice() {
+            if let Some((_, row)) = self.core.pop() {
+                return Some(Ok(row));
+            }
+            let next = only.as_mut()?.next();
+            if !matches!(next, Some(Ok(_))) {
+                *only = None;
+            }
+            return next;
+        }
         let (range, row) = self.core.pop()?;
         self.refill(range);
         Some(Ok(row))
