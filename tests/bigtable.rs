@@ -389,6 +389,17 @@ fn cut_setup(host: &str, name: &str, retry: RetryPolicy) -> (BigtableStore, Prox
 }
 
 #[test]
+fn rows_of_cells_cut_mid_batch_are_whole_or_reported() {
+    let Some(host) = host() else { return };
+    let (direct, p, through) = cut_setup(
+        host,
+        "cells_cut",
+        RetryPolicy::no_retries(Duration::from_secs(5)),
+    );
+    cells_cut_mid_batch(&direct, &through, &p, 1_500_000);
+}
+
+#[test]
 fn a_connection_cut_mid_batch_loses_nothing_and_reports_exactly_the_unconfirmed_rows() {
     let Some(host) = host() else { return };
     let (direct, p, through) =

@@ -382,6 +382,17 @@ fn cut_setup(addr: &str, name: &str, retry: RetryPolicy) -> (HbaseStore, Proxy, 
 }
 
 #[test]
+fn rows_of_cells_cut_mid_batch_are_whole_or_reported() {
+    let Some(g) = hbase() else { return };
+    let (direct, p, through) = cut_setup(
+        &g.plain,
+        "cells_cut",
+        RetryPolicy::no_retries(Duration::from_secs(5)),
+    );
+    cells_cut_mid_batch(&direct, &through, &p, 1_000_000);
+}
+
+#[test]
 fn a_connection_cut_mid_batch_loses_nothing_and_reports_exactly_the_unconfirmed_rows() {
     let Some(g) = hbase() else { return };
     let (direct, p, through) = cut_setup(
