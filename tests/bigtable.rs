@@ -158,6 +158,18 @@ async fn typed_rows_through_the_async_store() {
     store_suite::cells::exercise_cells_async(store).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rows_as_columns_through_the_async_store() {
+    let Some(host) = host() else { return };
+    let cfg = config(host, &unique("wide_async")).families([store_suite::wide::FAMILY]);
+    let store = AsyncBigtableStore::connect(cfg).await.unwrap();
+    store
+        .create_table(&store_suite::wide::Point::split_points(4))
+        .await
+        .unwrap();
+    store_suite::wide::exercise_wide_async(store, 48).await;
+}
+
 #[test]
 fn rows_as_columns_on_the_emulator() {
     let Some(host) = host() else { return };

@@ -72,3 +72,9 @@ fn random_ranges_on_fjall() {
     let store = rowkey::store::FjallStore::open(dir.path(), "points").unwrap();
     store_suite::wide::exercise_wide(store, 150);
 }
+
+#[cfg(feature = "async")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn random_ranges_in_memory_async() {
+    store_suite::wide::exercise_wide_async(MemStore::new(), 200).await;
+}

@@ -200,3 +200,40 @@ pub fn exercise_wide<S: Store>(store: S, cases: u32) {
         })
         .unwrap();
 }
+
+/// The same behaviours through [`AsyncWideTable`](rowkey::store::AsyncWideTable), from a
+/// tokio task: `cases` random queries (drawn with proptest's deterministic runner), forward and
+/// reverse, against the brute-force answer.
+#[cfg(feature = "async")]
+pub async fn exercise_wide_async<S: rowkey::store::AsyncStore>(store: S, cases: usize) {
+    use futures_util::StreamExt;
+    use proptest::strategy::ValueTree;
+    use rowkey::store::AsyncWideTable;
+
+    let table: AsyncWideTable<S, Point, i64> = AsyncWideTable::new(store, FAMILY);
+    let mut data = points();
+    table
+        .put_batch(data.iter().map(|(p, v)| (p, v)))
+        .await
+        .unwrap();
+    for (p, v) in data.iter().step_by(41) {
+        assert_eq!(table.get(p).await.unwrap(), Some(*v));
+    }
+    let (gone, _) = data.remove(7);
+    table.delete(&gone).await.unwrap();
+    assert_eq!(table.get(&gone).await.unwrap(), None);
+    let mut runner = TestRunner::deterministic();
+    for _ in 0..cases {
+        let q = query().new_tree(&mut runner).unwrap().current();
+        let (ranges, keep) = ranges(&q);
+        let mut want: Vec<(Point, i64)> = data.iter().filter(|(p, _)| keep(p)).cloned().collect();
+        want.sort_by_key(|(p, _)| logical(p));
+        let got: Vec<(Point, i64)> = table.scan(&ranges).map(Result::unwrap).collect().await;
+        assert_eq!(got, want, "{q:?}");
+        if let Some(rev) = table.scan_rev(&ranges) {
+            let mut back: Vec<(Point, i64)> = rev.map(Result::unwrap).collect().await;
+            back.reverse();
+            assert_eq!(back, want, "reverse {q:?}");
+        }
+    }
+}

@@ -36,6 +36,8 @@ mod async_cell_table;
 #[cfg(feature = "async")]
 mod async_table;
 #[cfg(feature = "async")]
+mod async_wide_table;
+#[cfg(feature = "async")]
 mod blocking;
 #[cfg(feature = "async")]
 mod pages;
@@ -70,6 +72,8 @@ pub use fjall_store::FjallStore;
 pub use async_cell_table::{AsyncCellTable, CellMergedStream};
 #[cfg(feature = "async")]
 pub use async_table::{AsyncTable, MergedStream};
+#[cfg(feature = "async")]
+pub use async_wide_table::{AsyncWideTable, WideMergedStream};
 #[cfg(feature = "async")]
 pub use blocking::{Blocking, BlockingScan};
 #[cfg(feature = "async")]

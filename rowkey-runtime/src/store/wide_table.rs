@@ -45,40 +45,13 @@ impl<S: Store, K: RowsAsColumns, V: ColumnValue> WideTable<S, K, V> {
         self.family
     }
 
-    /// The row key and the qualifier of `key`.
-    fn cell_of(key: &K) -> Result<(Vec<u8>, Vec<u8>), EncodeError> {
-        let bytes = key.to_bytes()?;
-        let (row, qualifier) =
-            K::split_key(&bytes).ok_or(EncodeError::new(EncodeErrorKind::Internal))?;
-        Ok((row.to_vec(), qualifier.to_vec()))
-    }
-
     /// Writes one record: one cell.
     pub fn put(&self, key: &K, value: &V) -> Result<(), TableError<S::Error>> {
-        let (row, qualifier) = Self::cell_of(key).map_err(single)?;
-        let cell = self.cell(&row, qualifier, value)?;
-        let write = RowWrite::new(row, vec![cell]);
-        self.store.write_rows(&[write]).map_err(TableError::Batch)
+        self.put_batch([(key, value)])
     }
 
-    /// The cell of one record; a value that cannot be encoded is an error naming the key.
-    fn cell(
-        &self,
-        row: &[u8],
-        qualifier: Vec<u8>,
-        value: &V,
-    ) -> Result<Cell, TableError<S::Error>> {
-        let mut bytes = Vec::with_capacity(V::WIDTH.unwrap_or(16));
-        if let Err(kind) = value.encode_value(&mut bytes) {
-            let mut key = row.to_vec();
-            key.extend_from_slice(&qualifier);
-            return Err(value_error::<V, S::Error>(self.family, key, kind));
-        }
-        Ok(Cell::new(self.family, qualifier, bytes))
-    }
-
-    /// Writes many records, one row write per row they fall in. Every key is encoded before
-    /// anything is written; a store failure lists the rows not written.
+    /// Writes many records, one row write per row they fall in. Every key and value is encoded
+    /// before anything is written; a store failure lists the rows not written.
     pub fn put_batch<'r>(
         &self,
         records: impl IntoIterator<Item = (&'r K, &'r V)>,
@@ -87,51 +60,21 @@ impl<S: Store, K: RowsAsColumns, V: ColumnValue> WideTable<S, K, V> {
         K: 'r,
         V: 'r,
     {
-        let mut cells: Vec<(Vec<u8>, Vec<u8>, &V)> = Vec::new();
-        for (index, (key, value)) in records.into_iter().enumerate() {
-            let (row, qualifier) = Self::cell_of(key).map_err(|error| TableError::Encode {
-                index: Some(index),
-                error,
-            })?;
-            cells.push((row, qualifier, value));
-        }
-        // A stable sort, then the last of equal keys: of two writes of one record, the later
-        // wins, as with `put` (one request cannot order two values of one cell).
-        cells.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
-        let mut writes: Vec<RowWrite> = Vec::new();
-        for (row, qualifier, value) in cells {
-            let cell = self.cell(&row, qualifier, value)?;
-            match writes.last_mut() {
-                Some(w) if w.key == row => match w.set.last_mut() {
-                    Some(last) if last.qualifier == cell.qualifier => *last = cell,
-                    _ => w.set.push(cell),
-                },
-                _ => writes.push(RowWrite::new(row, vec![cell])),
-            }
-        }
+        let writes = record_writes(self.family, records)?;
         self.store.write_rows(&writes).map_err(TableError::Batch)
     }
 
     /// Reads one record.
     pub fn get(&self, key: &K) -> Result<Option<V>, TableError<S::Error>> {
-        let (row, qualifier) = Self::cell_of(key).map_err(single)?;
+        let (row, qualifier) = record_cell(key).map_err(single)?;
         let column = Columns::exact([Column::new(self.family, qualifier.clone())]);
-        let Some(found) = self.store.read_row(&row, &column)? else {
-            return Ok(None);
-        };
-        let Some(cell) = found.cells.into_iter().next() else {
-            return Ok(None);
-        };
-        let mut full = row;
-        full.extend_from_slice(&qualifier);
-        decode_value::<V, S::Error>(self.family, full, &cell.value).map(Some)
+        let found = self.store.read_row(&row, &column)?;
+        record_value(self.family, row, qualifier, found)
     }
 
     /// Deletes one record (its cell; the row's other records stay).
     pub fn delete(&self, key: &K) -> Result<(), TableError<S::Error>> {
-        let (row, qualifier) = Self::cell_of(key).map_err(single)?;
-        let mut write = RowWrite::new(row, Vec::new());
-        write.clear.push(Column::new(self.family, qualifier));
+        let write = record_clear(self.family, key)?;
         self.store.write_rows(&[write]).map_err(TableError::Batch)
     }
 
@@ -158,6 +101,115 @@ impl<S: Store, K: RowsAsColumns, V: ColumnValue> WideTable<S, K, V> {
     {
         WideMerged::new(self, ranges, true)
     }
+}
+
+/// The row key and the qualifier of a record's key.
+pub(super) fn record_cell<K: RowsAsColumns>(key: &K) -> Result<(Vec<u8>, Vec<u8>), EncodeError> {
+    let bytes = key.to_bytes()?;
+    let (row, qualifier) =
+        K::split_key(&bytes).ok_or(EncodeError::new(EncodeErrorKind::Internal))?;
+    Ok((row.to_vec(), qualifier.to_vec()))
+}
+
+/// The row writes of a batch of records: every key and value encoded first (an error names the
+/// record), one write per row; of two writes of one record the later wins, as with `put` (one
+/// request cannot order two values of one cell).
+pub(super) fn record_writes<'r, K: RowsAsColumns + 'r, V: ColumnValue + 'r, E>(
+    family: &'static str,
+    records: impl IntoIterator<Item = (&'r K, &'r V)>,
+) -> Result<Vec<RowWrite>, TableError<E>> {
+    let mut cells: Vec<(Vec<u8>, Vec<u8>, &V)> = Vec::new();
+    for (index, (key, value)) in records.into_iter().enumerate() {
+        let (row, qualifier) = record_cell(key).map_err(|error| TableError::Encode {
+            index: Some(index),
+            error,
+        })?;
+        cells.push((row, qualifier, value));
+    }
+    cells.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+    let mut writes: Vec<RowWrite> = Vec::new();
+    for (row, qualifier, value) in cells {
+        let mut bytes = Vec::with_capacity(V::WIDTH.unwrap_or(16));
+        if let Err(kind) = value.encode_value(&mut bytes) {
+            let mut key = row.clone();
+            key.extend_from_slice(&qualifier);
+            return Err(value_error::<V, E>(family, key, kind));
+        }
+        let cell = Cell::new(family, qualifier, bytes);
+        match writes.last_mut() {
+            Some(w) if w.key == row => match w.set.last_mut() {
+                Some(last) if last.qualifier == cell.qualifier => *last = cell,
+                _ => w.set.push(cell),
+            },
+            _ => writes.push(RowWrite::new(row, vec![cell])),
+        }
+    }
+    Ok(writes)
+}
+
+/// The write that deletes one record's cell.
+pub(super) fn record_clear<K: RowsAsColumns, E>(
+    family: &'static str,
+    key: &K,
+) -> Result<RowWrite, TableError<E>> {
+    let (row, qualifier) = record_cell(key).map_err(single)?;
+    let mut write = RowWrite::new(row, Vec::new());
+    write.clear.push(Column::new(family, qualifier));
+    Ok(write)
+}
+
+/// A record's value from the row read for it.
+pub(super) fn record_value<V: ColumnValue, E>(
+    family: &'static str,
+    row: Vec<u8>,
+    qualifier: Vec<u8>,
+    found: Option<super::CellRow>,
+) -> Result<Option<V>, TableError<E>> {
+    let Some(cell) = found.and_then(|r| r.cells.into_iter().next()) else {
+        return Ok(None);
+    };
+    let mut full = row;
+    full.extend_from_slice(&qualifier);
+    decode_value::<V, E>(family, full, &cell.value).map(Some)
+}
+
+/// The columns a piece of a plan reads: the family, or a qualifier range of it.
+pub(super) fn piece_columns(family: &'static str, piece: &Piece) -> Columns {
+    match &piece.qualifiers {
+        None => Columns::families([family]),
+        Some((lo, hi)) => Columns::qualifier_range(family, lo.clone(), hi.clone()),
+    }
+}
+
+/// A row's records as whole keys and values, in key order (reversed for a reverse scan).
+pub(super) fn records_of(row: super::CellRow, family: &'static str, reverse: bool) -> Vec<Row> {
+    let key = row.key;
+    let mut out: Vec<Row> = row
+        .cells
+        .into_iter()
+        .filter(|c| c.family == family)
+        .map(|c| {
+            let mut full = key.clone();
+            full.extend_from_slice(&c.qualifier);
+            (full, c.value)
+        })
+        .collect();
+    if reverse {
+        out.reverse();
+    }
+    out
+}
+
+/// A record from its whole key and value.
+pub(super) fn decode_record<K: RowsAsColumns + for<'de> Decode<'de>, V: ColumnValue, E>(
+    family: &'static str,
+    (key, value): Row,
+) -> Result<(K, V), TableError<E>> {
+    let decoded = match K::decode_trusted(&key) {
+        Ok(k) => k,
+        Err(error) => return Err(TableError::Decode { key, error }),
+    };
+    decode_value(family, key, &value).map(|v| (decoded, v))
 }
 
 fn decode_value<V: ColumnValue, E>(
@@ -193,10 +245,7 @@ struct WideRange<'a, S: Store + 'a> {
 
 impl<'a, S: Store + 'a> WideRange<'a, S> {
     fn open(&self, piece: &Piece) -> Option<CellScan<'a, S::Error>> {
-        let columns = match &piece.qualifiers {
-            None => Columns::families([self.family]),
-            Some((lo, hi)) => Columns::qualifier_range(self.family, lo.clone(), hi.clone()),
-        };
+        let columns = piece_columns(self.family, piece);
         if self.reverse {
             self.store.scan_rows_rev(&piece.rows, &columns)
         } else {
@@ -229,21 +278,8 @@ impl<'a, S: Store + 'a> Iterator for WideRange<'a, S> {
             };
             match scan.next() {
                 Some(Ok(row)) => {
-                    let family = self.family;
-                    let records = row
-                        .cells
-                        .into_iter()
-                        .filter(|c| c.family == family)
-                        .map(|c| {
-                            let mut full = row.key.clone();
-                            full.extend_from_slice(&c.qualifier);
-                            (full, c.value)
-                        });
-                    if self.reverse {
-                        self.ready.extend(records.rev());
-                    } else {
-                        self.ready.extend(records);
-                    }
+                    let records = records_of(row, self.family, self.reverse);
+                    self.ready.extend(records);
                 }
                 Some(Err(e)) => {
                     self.current = None;
@@ -303,14 +339,9 @@ impl<'a, S: Store + 'a, K: RowsAsColumns + for<'de> Decode<'de>, V: ColumnValue>
     type Item = Result<(K, V), TableError<S::Error>>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let (key, value) = match self.rows.next()? {
-            Ok(row) => row,
-            Err(e) => return Some(Err(e)),
-        };
-        let decoded = match K::decode_trusted(&key) {
-            Ok(k) => k,
-            Err(error) => return Some(Err(TableError::Decode { key, error })),
-        };
-        Some(decode_value(self.family, key, &value).map(|v| (decoded, v)))
+        Some(match self.rows.next()? {
+            Ok(row) => decode_record(self.family, row),
+            Err(e) => Err(e),
+        })
     }
 }
