@@ -8,6 +8,12 @@
 //!   [`AsyncHbaseStore`] (feature `hbase`, through HBase's Thrift2 gateway); [`AsyncTable`] is
 //!   typed over it.
 //!
+//! Every store keeps rows of cells too (family, qualifier, value; module `cells`): Bigtable
+//! and HBase natively, memory and fjall in a composite layout. [`CellTable`] and
+//! [`AsyncCellTable`] hold typed rows (a [`RowKey`](crate::RowKey) and a
+//! [`RowValue`](crate::RowValue)); [`WideTable`] and [`AsyncWideTable`] hold rows as columns
+//! (a [`RowsAsColumns`](crate::RowsAsColumns) key, one cell per record).
+//!
 //! What every store shares is written once, above the backends: the salted merge
 //! (`merge.rs`), batch bookkeeping and splitting (`batch.rs`), retries and deadlines
 //! ([`RetryPolicy`]), and the blocking face over an async store ([`Blocking`], which owns its
