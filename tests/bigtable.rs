@@ -401,6 +401,13 @@ fn cut_setup(host: &str, name: &str, retry: RetryPolicy) -> (BigtableStore, Prox
 }
 
 #[test]
+fn a_large_table_of_cells_scans_exactly() {
+    let Some(host) = host() else { return };
+    let store = blocking_table(host, "cells_large", &store_suite::Reading::split_points(8));
+    store_suite::cells::large_cell_scan(store, 200_000);
+}
+
+#[test]
 fn rows_of_cells_cut_mid_batch_are_whole_or_reported() {
     let Some(host) = host() else { return };
     let (direct, p, through) = cut_setup(

@@ -382,6 +382,17 @@ fn cut_setup(addr: &str, name: &str, retry: RetryPolicy) -> (HbaseStore, Proxy, 
 }
 
 #[test]
+fn a_large_table_of_cells_scans_exactly() {
+    let Some(g) = hbase() else { return };
+    let store = new_table(
+        &g.plain,
+        "cells_large",
+        &store_suite::Reading::split_points(8),
+    );
+    store_suite::cells::large_cell_scan(store, 200_000);
+}
+
+#[test]
 fn rows_of_cells_cut_mid_batch_are_whole_or_reported() {
     let Some(g) = hbase() else { return };
     let (direct, p, through) = cut_setup(
