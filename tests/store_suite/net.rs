@@ -167,6 +167,10 @@ pub fn cut_after(
 /// that pauses every 5,000 rows, a merged reverse scan, an unordered scan with a slow first
 /// stretch, a fanned-out window and one user's rows in reverse, each against the brute-force
 /// list, and that the scans leave peak memory bounded; prints the rates under `label`.
+/// Held by the tests that move hundreds of thousands of rows: the peak-memory check measures the
+/// whole process, so no other large test may run beside it.
+pub static LARGE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 pub fn large_salted_scan<S: rowkey::store::Store>(
     table: &rowkey::store::Table<S, Event>,
     rows: &[Event],
@@ -177,6 +181,9 @@ pub fn large_salted_scan<S: rowkey::store::Store>(
 {
     use std::collections::BTreeSet;
     use std::time::Instant;
+    let _alone = LARGE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let n = rows.len();
     let t = Instant::now();
     table.put_batch(rows.iter().map(|e| (e, value))).unwrap();
