@@ -145,7 +145,7 @@ impl<S: Store> Store for Counted<S> {
     fn put(&self, key: &[u8], value: &[u8]) -> Result<(), S::Error> {
         self.inner.put(key, value)
     }
-    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, S::Error> {
+    fn get(&self, key: &[u8]) -> Result<Option<rowkey::bytes::Bytes>, S::Error> {
         self.inner.get(key)
     }
     fn delete(&self, key: &[u8]) -> Result<(), S::Error> {

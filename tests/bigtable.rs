@@ -29,6 +29,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
+use rowkey::bytes::Bytes;
 use rowkey::store::{
     AsyncBigtableStore, AsyncStore, AsyncTable, BigtableConfig, BigtableError, BigtableStore,
     RetryPolicy, Store, Table, TableError,
@@ -343,7 +344,10 @@ fn keys_over_four_kib_are_refused_before_sending() {
         Err(BigtableError::InvalidKey { .. })
     ));
     let err = store
-        .write_batch(&[(b"ok".to_vec(), vec![]), (long.clone(), vec![])])
+        .write_batch(&[
+            ("ok".into(), Bytes::new()),
+            (long.clone().into(), Bytes::new()),
+        ])
         .unwrap_err();
     assert_eq!(
         err.failed.len(),
@@ -436,17 +440,17 @@ fn a_connection_cut_mid_batch_loses_nothing_and_reports_exactly_the_unconfirmed_
     // Every row not reported failed is there; retrying the reported ones completes the table.
     let stored: BTreeSet<Vec<u8>> = direct
         .scan(&rowkey::KeyRange::new(&[], None))
-        .map(|r| r.unwrap().0)
+        .map(|r| r.unwrap().0.to_vec())
         .collect();
     for (k, _) in &rows {
         assert!(
-            failed.contains(k) || stored.contains(k),
+            failed.contains(&k[..]) || stored.contains(&k[..]),
             "confirmed row {k:?} is missing"
         );
     }
     let retry: Vec<_> = rows
         .iter()
-        .filter(|(k, _)| failed.contains(k))
+        .filter(|(k, _)| failed.contains(&k[..]))
         .cloned()
         .collect();
     direct.write_batch(&retry).unwrap();
@@ -500,7 +504,7 @@ fn a_connection_cut_and_restored_is_retried_to_completion() {
         }
         keys.push(row.unwrap().0);
     }
-    let want: Vec<Vec<u8>> = rows.iter().map(|(k, _)| k.clone()).collect();
+    let want: Vec<Vec<u8>> = rows.iter().map(|(k, _)| k.to_vec()).collect();
     assert_eq!(
         keys, want,
         "a scan resumes after the last key delivered, no row lost or repeated"

@@ -30,6 +30,7 @@ use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
 use gateways::Gateways;
+use rowkey::bytes::Bytes;
 use rowkey::store::{
     AsyncHbaseStore, AsyncStore, AsyncTable, HbaseConfig, HbaseError, HbaseStore, RetryPolicy,
     Store, Table, TableError,
@@ -276,7 +277,7 @@ fn missing_families_and_tables_are_errors_on_reads_too() {
         "{scan:?}"
     );
     assert!(typo.put(b"k", b"v").is_err());
-    assert!(typo.write_batch(&[(b"k".to_vec(), vec![])]).is_err());
+    assert!(typo.write_batch(&[("k".into(), Bytes::new())]).is_err());
 
     let nowhere = HbaseStore::with_config(config(&g.plain, "no_such_table")).unwrap();
     assert!(matches!(
@@ -319,7 +320,10 @@ fn keys_over_hbase_limit_are_refused_before_sending() {
         Err(HbaseError::InvalidKey { len: 0 })
     ));
     let err = store
-        .write_batch(&[(b"ok".to_vec(), vec![]), (long.clone(), vec![])])
+        .write_batch(&[
+            ("ok".into(), Bytes::new()),
+            (long.clone().into(), Bytes::new()),
+        ])
         .unwrap_err();
     assert_eq!(
         err.failed.len(),
@@ -423,17 +427,17 @@ fn a_connection_cut_mid_batch_loses_nothing_and_reports_exactly_the_unconfirmed_
     );
     let stored: BTreeSet<Vec<u8>> = direct
         .scan(&rowkey::KeyRange::new(&[], None))
-        .map(|r| r.unwrap().0)
+        .map(|r| r.unwrap().0.to_vec())
         .collect();
     for (k, _) in &rows {
         assert!(
-            failed.contains(k) || stored.contains(k),
+            failed.contains(&k[..]) || stored.contains(&k[..]),
             "confirmed row {k:?} is missing"
         );
     }
     let retry: Vec<_> = rows
         .iter()
-        .filter(|(k, _)| failed.contains(k))
+        .filter(|(k, _)| failed.contains(&k[..]))
         .cloned()
         .collect();
     direct.write_batch(&retry).unwrap();
@@ -471,7 +475,7 @@ fn a_connection_cut_and_restored_is_retried_to_completion() {
     let mut cfg = config(&p2.addr, &through.inner().config().table).retry(patient);
     cfg.page_rows = 2_000;
     let reader = HbaseStore::with_config(cfg).unwrap();
-    let want: Vec<Vec<u8>> = rows.iter().map(|(k, _)| k.clone()).collect();
+    let want: Vec<Vec<u8>> = rows.iter().map(|(k, _)| k.to_vec()).collect();
     for reversed in [false, true] {
         let all = rowkey::KeyRange::new(&[], None);
         let scan = if reversed {
@@ -558,16 +562,16 @@ fn hbase_java_client_reads_what_rowkey_wrote_and_rowkey_reads_what_java_wrote() 
         [["3"]]
     );
     assert_eq!(
-        cells.get(b"java-long").unwrap(),
-        Some(42i64.to_be_bytes().to_vec())
+        cells.get(b"java-long").unwrap().as_deref(),
+        Some(&42i64.to_be_bytes()[..])
     );
     assert_eq!(
         cells.get(b"java-string").unwrap().as_deref(),
         Some("héllo, hbase".as_bytes())
     );
     assert_eq!(
-        cells.get(b"java-counter").unwrap(),
-        Some(15i64.to_be_bytes().to_vec()),
+        cells.get(b"java-counter").unwrap().as_deref(),
+        Some(&15i64.to_be_bytes()[..]),
         "a counter HBase incremented three times by 5"
     );
 

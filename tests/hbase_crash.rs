@@ -42,13 +42,13 @@ fn a_region_server_crash_mid_batch_loses_no_confirmed_row() {
     cfg.batch_concurrency = 1;
     let writer = HbaseStore::with_config(cfg).unwrap();
     // Keys spread over all regions: a salt-like first byte.
-    let rows: Vec<(Vec<u8>, Vec<u8>)> = numbered_rows(40_000, 3)
+    let rows: Vec<rowkey::store::Row> = numbered_rows(40_000, 3)
         .into_iter()
         .enumerate()
         .map(|(i, (k, v))| {
             let mut key = vec![(i % 16) as u8];
-            key.extend(k);
-            (key, v)
+            key.extend_from_slice(&k);
+            (key.into(), v)
         })
         .collect();
 
@@ -82,11 +82,11 @@ fn a_region_server_crash_mid_batch_loses_no_confirmed_row() {
     let reader = HbaseStore::with_config(patient).unwrap();
     let stored: BTreeSet<Vec<u8>> = reader
         .scan(&rowkey::KeyRange::new(&[], None))
-        .map(|r| r.unwrap().0)
+        .map(|r| r.unwrap().0.to_vec())
         .collect();
-    let lost: Vec<&Vec<u8>> = rows
+    let lost: Vec<&[u8]> = rows
         .iter()
-        .map(|(k, _)| k)
+        .map(|(k, _)| &k[..])
         .filter(|k| !failed.contains(*k) && !stored.contains(*k))
         .collect();
     assert!(
@@ -97,7 +97,7 @@ fn a_region_server_crash_mid_batch_loses_no_confirmed_row() {
     );
     let retry: Vec<_> = rows
         .iter()
-        .filter(|(k, _)| failed.contains(k))
+        .filter(|(k, _)| failed.contains(&k[..]))
         .cloned()
         .collect();
     reader.write_batch(&retry).unwrap();

@@ -46,7 +46,7 @@ fn the_flurry_second_table_reads_an_applications_users() {
     )
     .unwrap();
     for app_id in 0..7 {
-        let got: Vec<(UserApp, Vec<u8>)> = t
+        let got: Vec<(UserApp, rowkey::bytes::Bytes)> = t
             .scan_by_index(&AppUser::scan().app_id(app_id).ranges())
             .map(Result::unwrap)
             .collect();
@@ -118,7 +118,9 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-fn read_all_through_index(t: &IndexedTable<Flaky, UserApp, AppUser>) -> BTreeMap<UserApp, Vec<u8>> {
+fn read_all_through_index(
+    t: &IndexedTable<Flaky, UserApp, AppUser>,
+) -> BTreeMap<UserApp, rowkey::bytes::Bytes> {
     let mut out = BTreeMap::new();
     for app_id in 0..4 {
         for row in t.scan_by_index(&AppUser::scan().app_id(app_id).ranges()) {
@@ -129,7 +131,7 @@ fn read_all_through_index(t: &IndexedTable<Flaky, UserApp, AppUser>) -> BTreeMap
     out
 }
 
-fn stored(t: &IndexedTable<Flaky, UserApp, AppUser>) -> BTreeMap<UserApp, Vec<u8>> {
+fn stored(t: &IndexedTable<Flaky, UserApp, AppUser>) -> BTreeMap<UserApp, rowkey::bytes::Bytes> {
     t.records()
         .store()
         .scan(&KeyRange::new(&[], None))

@@ -5,6 +5,7 @@
 
 use std::cell::Cell;
 
+use rowkey::bytes::Bytes;
 use rowkey::store::{rekey, BatchError, MemStore, RekeyOptions, Row, Store, Table, TableError};
 use rowkey::{KeyRange, RowKey};
 
@@ -35,8 +36,8 @@ fn old_rows(n: u64) -> Vec<Old> {
         .collect()
 }
 
-fn convert(k: Old, v: Vec<u8>) -> Result<(New, Vec<u8>), String> {
-    if v == b"corrupt" {
+fn convert(k: Old, v: Bytes) -> Result<(New, Bytes), String> {
+    if v == b"corrupt"[..] {
         return Err("the value is not a log line".into());
     }
     Ok((
@@ -124,7 +125,7 @@ impl Store for FailingTarget {
     fn put(&self, key: &[u8], value: &[u8]) -> Result<(), Down> {
         self.inner.put(key, value).map_err(|_| Down)
     }
-    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, Down> {
+    fn get(&self, key: &[u8]) -> Result<Option<Bytes>, Down> {
         self.inner.get(key).map_err(|_| Down)
     }
     fn delete(&self, key: &[u8]) -> Result<(), Down> {
@@ -135,7 +136,7 @@ impl Store for FailingTarget {
         self.batches.set(n);
         if n >= self.fail_at {
             return Err(BatchError {
-                failed: rows.iter().map(|(k, _)| k.clone()).collect(),
+                failed: rows.iter().map(|(k, _)| k.to_vec()).collect(),
                 source: Down,
             });
         }

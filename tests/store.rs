@@ -153,7 +153,7 @@ impl Store for Flaky {
     fn put(&self, _: &[u8], _: &[u8]) -> Result<(), Refused> {
         Err(Refused)
     }
-    fn get(&self, _: &[u8]) -> Result<Option<Vec<u8>>, Refused> {
+    fn get(&self, _: &[u8]) -> Result<Option<rowkey::bytes::Bytes>, Refused> {
         Ok(None)
     }
     fn delete(&self, _: &[u8]) -> Result<(), Refused> {
@@ -169,7 +169,7 @@ impl Store for Flaky {
             Ok(())
         } else {
             Err(rowkey::store::BatchError {
-                failed: bad.into_iter().map(|(k, _)| k).collect(),
+                failed: bad.into_iter().map(|(k, _)| k.to_vec()).collect(),
                 source: Refused,
             })
         }

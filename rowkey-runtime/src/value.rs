@@ -370,7 +370,7 @@ impl<'a> CellReader<'a> {
         self.cells
             .iter()
             .find(|cell| cell.is(c.family, c.qualifier.as_bytes()))
-            .map(|cell| cell.value.as_slice())
+            .map(|cell| &cell.value[..])
     }
 
     fn error(&self, column: usize, kind: ValueErrorKind) -> ValueError {

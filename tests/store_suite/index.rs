@@ -76,7 +76,7 @@ impl<S: Store> Store for Flaky<S> {
         }
         self.inner.put(key, value).map_err(FlakyError::Store)
     }
-    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, Self::Error> {
+    fn get(&self, key: &[u8]) -> Result<Option<rowkey::bytes::Bytes>, Self::Error> {
         self.inner.get(key).map_err(FlakyError::Store)
     }
     fn delete(&self, key: &[u8]) -> Result<(), Self::Error> {
@@ -88,7 +88,7 @@ impl<S: Store> Store for Flaky<S> {
     fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<Self::Error>> {
         if self.fail_next.replace(false) {
             return Err(BatchError {
-                failed: rows.iter().map(|(k, _)| k.clone()).collect(),
+                failed: rows.iter().map(|(k, _)| k.to_vec()).collect(),
                 source: FlakyError::Injected,
             });
         }
@@ -171,7 +171,7 @@ pub fn exercise_index<S: Store>(records: S, index: S, steps: usize) {
             for app_id in 0..8u32 {
                 let got: Vec<(UserApp, Vec<u8>)> = t
                     .scan_by_index(&AppUser::scan().app_id(app_id).ranges())
-                    .map(Result::unwrap)
+                    .map(|r| r.map(|(k, v)| (k, v.to_vec())).unwrap())
                     .collect();
                 let want: Vec<(UserApp, Vec<u8>)> = model
                     .iter()

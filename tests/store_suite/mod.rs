@@ -51,8 +51,8 @@ pub fn exercise<S: Store>(store: S) {
     // get / put / delete with typed keys.
     let k = &rows[7];
     assert_eq!(
-        table.get(k).unwrap(),
-        Some(format!("v{}", k.ts).into_bytes())
+        table.get(k).unwrap().as_deref(),
+        Some(format!("v{}", k.ts).as_bytes())
     );
     table.put(k, b"new").unwrap();
     assert_eq!(table.get(k).unwrap().as_deref(), Some(&b"new"[..]));
@@ -150,7 +150,7 @@ pub fn exercise<S: Store>(store: S) {
             .store()
             .scan_rev(&exact)
             .unwrap()
-            .map(|r| r.unwrap().0)
+            .map(|r| r.unwrap().0.to_vec())
             .collect();
         assert_eq!(back, [first.to_vec()]);
     } else {

@@ -137,9 +137,9 @@ pub fn proxy(target: &str) -> Proxy {
 }
 
 /// Rows `row00000000`.. with 64-byte values.
-pub fn numbered_rows(n: u32, fill: u8) -> Vec<(Vec<u8>, Vec<u8>)> {
+pub fn numbered_rows(n: u32, fill: u8) -> Vec<rowkey::store::Row> {
     (0..n)
-        .map(|i| (format!("row{i:08}").into_bytes(), vec![fill; 64]))
+        .map(|i| (format!("row{i:08}").into(), vec![fill; 64].into()))
         .collect()
 }
 

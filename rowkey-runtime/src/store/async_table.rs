@@ -6,6 +6,7 @@ use std::marker::PhantomData;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
+use bytes::Bytes;
 use futures_util::{Stream, StreamExt};
 
 use super::merge::MergeStreams;
@@ -47,7 +48,7 @@ impl<S: AsyncStore, K: RowKey> AsyncTable<S, K> {
     }
 
     /// Reads one row.
-    pub async fn get(&self, key: &K) -> Result<Option<Vec<u8>>, TableError<S::Error>> {
+    pub async fn get(&self, key: &K) -> Result<Option<Bytes>, TableError<S::Error>> {
         let k = Self::key(key)?;
         self.store.get(&k).await.map_err(TableError::Store)
     }
@@ -115,7 +116,7 @@ impl<S: AsyncStore, K: RowKey> AsyncTable<S, K> {
     pub fn scan_unordered(
         &self,
         ranges: &KeyRanges,
-    ) -> impl Stream<Item = Result<(K, Vec<u8>), TableError<S::Error>>> + Send + 'static
+    ) -> impl Stream<Item = Result<(K, Bytes), TableError<S::Error>>> + Send + 'static
     where
         K: for<'de> Decode<'de>,
     {
@@ -147,7 +148,7 @@ impl<E, K: RowKey> MergedStream<E, K> {
 impl<E, K> Unpin for MergedStream<E, K> {}
 
 impl<E, K: RowKey + for<'de> Decode<'de>> Stream for MergedStream<E, K> {
-    type Item = Result<(K, Vec<u8>), TableError<E>>;
+    type Item = Result<(K, Bytes), TableError<E>>;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let this = self.get_mut();

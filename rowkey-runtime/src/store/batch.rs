@@ -127,21 +127,28 @@ mod tests {
 
     #[test]
     fn split_respects_both_limits_and_covers_every_row_once() {
-        let rows: Vec<Row> = (0..25u8).map(|i| (vec![i], vec![0; 9])).collect();
+        let rows: Vec<Row> = (0..25u8)
+            .map(|i| (vec![i].into(), vec![0; 9].into()))
+            .collect();
         let parts = split(&rows, 10, usize::MAX);
         assert_eq!(parts, [0..10, 10..20, 20..25]);
         let parts = split(&rows, 100, 35);
         assert!(parts.iter().all(|r| r.len() <= 3), "{parts:?}");
         assert_eq!(parts.len(), 9);
         assert_eq!(parts.last().unwrap(), &(24..25));
-        let big: Vec<Row> = vec![(vec![1], vec![0; 100]), (vec![2], vec![])];
+        let big: Vec<Row> = vec![
+            (vec![1].into(), vec![0; 100].into()),
+            (vec![2].into(), Default::default()),
+        ];
         assert_eq!(split(&big, 10, 50), [0..1, 1..2]);
         assert!(split::<Row>(&[], 10, 10).is_empty());
     }
 
     #[test]
     fn finish_lists_exactly_the_unconfirmed_rows() {
-        let rows: Vec<Row> = (0..4u8).map(|i| (vec![i], vec![])).collect();
+        let rows: Vec<Row> = (0..4u8)
+            .map(|i| (vec![i].into(), Default::default()))
+            .collect();
         let mut c = Confirmations::<&str>::new(4);
         c.confirm(0);
         c.confirm(3);

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 use std::thread::Thread;
 
+use bytes::Bytes;
 use futures_util::StreamExt;
 use tokio::runtime::Handle;
 
@@ -192,7 +193,7 @@ where
         self.call(|s| async move { s.put(&key, &value).await })
     }
 
-    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, S::Error> {
+    fn get(&self, key: &[u8]) -> Result<Option<Bytes>, S::Error> {
         let key = key.to_vec();
         self.call(|s| async move { s.get(&key).await })
     }
@@ -211,7 +212,7 @@ where
             Ok(result) => result,
             // The runtime is gone: nothing is known to be written.
             Err(e) => Err(BatchError {
-                failed: rows.iter().map(|(k, _)| k.clone()).collect(),
+                failed: rows.iter().map(|(k, _)| k.to_vec()).collect(),
                 source: e.into(),
             }),
         }

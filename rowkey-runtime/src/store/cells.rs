@@ -18,6 +18,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use bytes::Bytes;
+
 use crate::scan::KeyRange;
 
 /// One cell of a row: a column (family and qualifier) and its value.
@@ -27,8 +29,8 @@ pub struct Cell {
     pub family: Cow<'static, str>,
     /// The column qualifier (`via`, short for the same reason).
     pub qualifier: Vec<u8>,
-    /// The value.
-    pub value: Vec<u8>,
+    /// The value, a shared buffer: a store hands out the bytes it read without copying them.
+    pub value: Bytes,
 }
 
 impl Cell {
@@ -36,7 +38,7 @@ impl Cell {
     pub fn new(
         family: impl Into<Cow<'static, str>>,
         qualifier: impl Into<Vec<u8>>,
-        value: impl Into<Vec<u8>>,
+        value: impl Into<Bytes>,
     ) -> Self {
         Cell {
             family: family.into(),
@@ -86,7 +88,7 @@ impl CellRow {
         self.cells
             .iter()
             .find(|c| c.is(family, qualifier))
-            .map(|c| c.value.as_slice())
+            .map(|c| &c.value[..])
     }
 }
 
@@ -416,7 +418,7 @@ impl<I> Grouped<I> {
 
 impl<I, E> Iterator for Grouped<I>
 where
-    I: Iterator<Item = Result<(Vec<u8>, Vec<u8>), E>>,
+    I: Iterator<Item = Result<(Bytes, Bytes), E>>,
 {
     type Item = Result<CellRow, CellError<E>>;
 

@@ -4,7 +4,8 @@
 use std::ops::Bound;
 use std::path::Path;
 
-use fjall::{Database, Keyspace, KeyspaceCreateOptions};
+use bytes::Bytes;
+use fjall::{Database, Keyspace, KeyspaceCreateOptions, Slice};
 
 use super::{cells, BatchError, CellError, Row, RowWrite, Store};
 use crate::scan::KeyRange;
@@ -56,7 +57,7 @@ impl FjallStore {
             }
         }
         let failed = |source, rows: &[Row]| BatchError {
-            failed: rows.iter().map(|(k, _)| k.clone()).collect(),
+            failed: rows.iter().map(|(k, _)| k.to_vec()).collect(),
             source,
         };
         let mut ingestion = match self.keyspace.start_ingestion() {
@@ -64,7 +65,8 @@ impl FjallStore {
             Err(e) => return Err(failed(e, &unique)),
         };
         for (k, v) in &unique {
-            if let Err(e) = ingestion.write(k.as_slice(), v.as_slice()) {
+            // `Bytes` into fjall's `Slice` (its `bytes_1` build): shared, not copied.
+            if let Err(e) = ingestion.write(Slice::from(k.clone()), Slice::from(v.clone())) {
                 return Err(failed(e, &unique));
             }
         }
@@ -80,8 +82,12 @@ impl FjallStore {
     }
 }
 
+/// A row handed out in fjall's own buffers: with fjall's `bytes_1` feature its `Slice` is a
+/// `Bytes`, so nothing is copied.
 fn row(guard: fjall::Guard) -> Result<Row, fjall::Error> {
-    guard.into_inner().map(|(k, v)| (k.to_vec(), v.to_vec()))
+    guard
+        .into_inner()
+        .map(|(k, v)| (Bytes::from(k), Bytes::from(v)))
 }
 
 /// A fjall range iterator, forward or reversed.
@@ -111,8 +117,8 @@ impl Store for FjallStore {
         self.keyspace.insert(key, value)
     }
 
-    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, fjall::Error> {
-        Ok(self.keyspace.get(key)?.map(|v| v.to_vec()))
+    fn get(&self, key: &[u8]) -> Result<Option<Bytes>, fjall::Error> {
+        Ok(self.keyspace.get(key)?.map(Bytes::from))
     }
 
     fn delete(&self, key: &[u8]) -> Result<(), fjall::Error> {
@@ -123,10 +129,14 @@ impl Store for FjallStore {
     fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<fjall::Error>> {
         let mut batch = self.db.batch();
         for (k, v) in rows {
-            batch.insert(&self.keyspace, k.as_slice(), v.as_slice());
+            batch.insert(
+                &self.keyspace,
+                Slice::from(k.clone()),
+                Slice::from(v.clone()),
+            );
         }
         batch.commit().map_err(|source| BatchError {
-            failed: rows.iter().map(|(k, _)| k.clone()).collect(),
+            failed: rows.iter().map(|(k, _)| k.to_vec()).collect(),
             source,
         })
     }
@@ -155,7 +165,7 @@ impl Store for FjallStore {
         for r in rows {
             for c in &r.set {
                 let k = cells::cell_key(&r.key, &c.family, &c.qualifier);
-                batch.insert(&self.keyspace, k, c.value.as_slice());
+                batch.insert(&self.keyspace, k, Slice::from(c.value.clone()));
             }
             for c in &r.clear {
                 batch.remove(

@@ -20,6 +20,7 @@
 use super::{Store, Table, TableError};
 use crate::scan::{KeyRange, KeyRanges};
 use crate::{Decode, IndexOf, RowKey};
+use bytes::Bytes;
 
 /// Records keyed by `K` and their index entries keyed by `I`, in two stores of one kind.
 pub struct IndexedTable<S, K, I> {
@@ -101,7 +102,7 @@ where
     }
 
     /// Reads a record by its own key.
-    pub fn get(&self, key: &K) -> Result<Option<Vec<u8>>, TableError<S::Error>> {
+    pub fn get(&self, key: &K) -> Result<Option<Bytes>, TableError<S::Error>> {
         self.records.get(key)
     }
 
@@ -117,7 +118,7 @@ where
     pub fn scan_by_index<'a>(
         &'a self,
         ranges: &KeyRanges,
-    ) -> impl Iterator<Item = Result<(K, Vec<u8>), TableError<S::Error>>> + 'a {
+    ) -> impl Iterator<Item = Result<(K, Bytes), TableError<S::Error>>> + 'a {
         self.index.scan(ranges).filter_map(move |entry| {
             let record = match entry {
                 Ok((i, _)) => i.to_record(),

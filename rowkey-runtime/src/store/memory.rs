@@ -5,15 +5,17 @@ use std::convert::Infallible;
 use std::ops::Bound;
 use std::sync::RwLock;
 
+use bytes::Bytes;
+
 use super::{cells, BatchError, CellError, Row, RowWrite, Store};
 use crate::scan::KeyRange;
 
 /// A sorted in-memory store, blocking ([`Store`]) and async ([`AsyncStore`](super::AsyncStore),
-/// feature `async`). Scans copy the range's rows when they start, so they see a consistent
-/// snapshot.
+/// feature `async`). Scans take the range's rows when they start (shared buffers, not copies),
+/// so they see a consistent snapshot.
 #[derive(Default)]
 pub struct MemStore {
-    rows: RwLock<BTreeMap<Vec<u8>, Vec<u8>>>,
+    rows: RwLock<BTreeMap<Bytes, Bytes>>,
 }
 
 impl MemStore {
@@ -32,7 +34,7 @@ impl MemStore {
         self.len() == 0
     }
 
-    fn read(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<Vec<u8>, Vec<u8>>> {
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<Bytes, Bytes>> {
         // A panic while holding the lock cannot leave the map half-written: every operation
         // is a single map call.
         self.rows
@@ -40,7 +42,7 @@ impl MemStore {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn write(&self) -> std::sync::RwLockWriteGuard<'_, BTreeMap<Vec<u8>, Vec<u8>>> {
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, BTreeMap<Bytes, Bytes>> {
         self.rows
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -50,11 +52,11 @@ impl MemStore {
         let end = match range.end() {
             // An empty or inverted range holds nothing (`BTreeMap::range` would panic).
             Some(e) if e <= range.start() => return Vec::new(),
-            Some(e) => Bound::Excluded(e.to_vec()),
+            Some(e) => Bound::Excluded(e),
             None => Bound::Unbounded,
         };
         self.read()
-            .range((Bound::Included(range.start().to_vec()), end))
+            .range::<[u8], _>((Bound::Included(range.start()), end))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect()
     }
@@ -65,11 +67,12 @@ impl Store for MemStore {
     type Scan<'a> = std::iter::Map<std::vec::IntoIter<Row>, fn(Row) -> Result<Row, Infallible>>;
 
     fn put(&self, key: &[u8], value: &[u8]) -> Result<(), Infallible> {
-        self.write().insert(key.to_vec(), value.to_vec());
+        self.write()
+            .insert(Bytes::copy_from_slice(key), Bytes::copy_from_slice(value));
         Ok(())
     }
 
-    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, Infallible> {
+    fn get(&self, key: &[u8]) -> Result<Option<Bytes>, Infallible> {
         Ok(self.read().get(key).cloned())
     }
 
@@ -102,12 +105,12 @@ impl Store for MemStore {
         for r in rows {
             for c in &r.set {
                 map.insert(
-                    cells::cell_key(&r.key, &c.family, &c.qualifier),
+                    cells::cell_key(&r.key, &c.family, &c.qualifier).into(),
                     c.value.clone(),
                 );
             }
             for c in &r.clear {
-                map.remove(&cells::cell_key(&r.key, &c.family, &c.qualifier));
+                map.remove(cells::cell_key(&r.key, &c.family, &c.qualifier).as_slice());
             }
         }
         Ok(())
@@ -117,7 +120,7 @@ impl Store for MemStore {
         let range = cells::row_range(key);
         let end = range.end().map(<[u8]>::to_vec).unwrap_or_default();
         self.write()
-            .retain(|k, _| k.as_slice() < range.start() || k.as_slice() >= end.as_slice());
+            .retain(|k, _| &k[..] < range.start() || &k[..] >= end.as_slice());
         Ok(())
     }
 }
@@ -130,7 +133,7 @@ impl super::AsyncStore for MemStore {
         Store::put(self, key, value)
     }
 
-    async fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, Infallible> {
+    async fn get(&self, key: &[u8]) -> Result<Option<Bytes>, Infallible> {
         Store::get(self, key)
     }
 

@@ -61,6 +61,8 @@ mod hbase;
 
 use std::fmt;
 
+use bytes::Bytes;
+
 pub use cell_table::{CellMerged, CellTable};
 #[cfg(feature = "async")]
 pub use cells::CellStream;
@@ -93,8 +95,13 @@ pub use hbase::{AsyncHbaseStore, HbaseConfig, HbaseError, HbaseStore, Region};
 
 use crate::scan::KeyRange;
 
-/// One stored row: key and value bytes.
-pub type Row = (Vec<u8>, Vec<u8>);
+/// One stored row: key and value bytes, as shared buffers.
+///
+/// A store hands out the buffers it already holds where it can ([`FjallStore`] its own
+/// blocks' bytes, [`MemStore`] its map's), so reading a row copies nothing; build one from a
+/// `Vec<u8>` with `.into()` (no copy) or from a borrowed slice with
+/// [`Bytes::copy_from_slice`](bytes::Bytes::copy_from_slice).
+pub type Row = (Bytes, Bytes);
 
 /// A sorted key-value store: rows ordered by key bytes, as HBase, Bigtable and LSM trees keep
 /// them.
@@ -110,7 +117,7 @@ pub trait Store {
     fn put(&self, key: &[u8], value: &[u8]) -> Result<(), Self::Error>;
 
     /// Reads one row.
-    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, Self::Error>;
+    fn get(&self, key: &[u8]) -> Result<Option<Bytes>, Self::Error>;
 
     /// Deletes one row (deleting a missing row is not an error).
     fn delete(&self, key: &[u8]) -> Result<(), Self::Error>;
@@ -152,7 +159,7 @@ pub trait Store {
             .flat_map(|r| {
                 r.set.iter().map(|c| {
                     (
-                        cells::cell_key(&r.key, &c.family, &c.qualifier),
+                        cells::cell_key(&r.key, &c.family, &c.qualifier).into(),
                         c.value.clone(),
                     )
                 })
@@ -194,7 +201,7 @@ pub trait Store {
 
     /// Deletes every cell of one row.
     fn delete_row(&self, key: &[u8]) -> Result<(), CellError<Self::Error>> {
-        let stored: Vec<Vec<u8>> = self
+        let stored: Vec<Bytes> = self
             .scan(&cells::row_range(key))
             .map(|r| r.map(|(k, _)| k))
             .collect::<Result<_, _>>()
@@ -239,7 +246,7 @@ impl<S: Store + ?Sized> Store for &S {
     fn put(&self, key: &[u8], value: &[u8]) -> Result<(), S::Error> {
         (**self).put(key, value)
     }
-    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, S::Error> {
+    fn get(&self, key: &[u8]) -> Result<Option<Bytes>, S::Error> {
         (**self).get(key)
     }
     fn delete(&self, key: &[u8]) -> Result<(), S::Error> {
@@ -305,7 +312,7 @@ pub trait AsyncStore: Send + Sync + 'static {
     fn get(
         &self,
         key: &[u8],
-    ) -> impl std::future::Future<Output = Result<Option<Vec<u8>>, Self::Error>> + Send;
+    ) -> impl std::future::Future<Output = Result<Option<Bytes>, Self::Error>> + Send;
 
     /// Deletes one row (deleting a missing row is not an error).
     fn delete(

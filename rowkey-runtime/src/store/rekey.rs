@@ -12,6 +12,8 @@
 
 use std::fmt;
 
+use bytes::Bytes;
+
 use super::{Row, Store, Table, TableError};
 use crate::scan::KeyRange;
 use crate::{Decode, RowKey};
@@ -118,7 +120,7 @@ impl fmt::Display for RekeyReport {
 pub fn rekey<S1, K1, S2, K2>(
     from: &Table<S1, K1>,
     to: &Table<S2, K2>,
-    mut convert: impl FnMut(K1, Vec<u8>) -> Result<(K2, Vec<u8>), String>,
+    mut convert: impl FnMut(K1, Bytes) -> Result<(K2, Bytes), String>,
     options: &RekeyOptions,
     mut checkpoint: impl FnMut(&[u8]),
 ) -> Result<RekeyReport, RekeyFailure<S1::Error, S2::Error>>
@@ -144,14 +146,14 @@ where
         checkpoint: options.resume_after.clone(),
         target_rows: None,
     };
-    let mut batch: Vec<(K2, Vec<u8>)> = Vec::with_capacity(options.batch.max(1));
+    let mut batch: Vec<(K2, Bytes)> = Vec::with_capacity(options.batch.max(1));
     let mut last: Option<Vec<u8>> = None;
-    let flush = |batch: &mut Vec<(K2, Vec<u8>)>,
+    let flush = |batch: &mut Vec<(K2, Bytes)>,
                  last: &Option<Vec<u8>>,
                  report: &mut RekeyReport,
                  checkpoint: &mut dyn FnMut(&[u8])|
      -> Result<(), RekeyFailure<S1::Error, S2::Error>> {
-        to.put_batch(batch.iter().map(|(k, v)| (k, v.as_slice())))
+        to.put_batch(batch.iter().map(|(k, v)| (k, &v[..])))
             .map_err(map_target)?;
         report.copied += batch.len();
         batch.clear();
@@ -166,18 +168,18 @@ where
         report.read += 1;
         match K1::decode(&key) {
             Err(e) => report.unconverted.push(Unconverted {
-                key: key.clone(),
+                key: key.to_vec(),
                 reason: format!("not a source key: {e}"),
             }),
             Ok(k1) => match convert(k1, value) {
                 Ok(row) => batch.push(row),
                 Err(reason) => report.unconverted.push(Unconverted {
-                    key: key.clone(),
+                    key: key.to_vec(),
                     reason,
                 }),
             },
         }
-        last = Some(key);
+        last = Some(key.to_vec());
         if batch.len() >= options.batch.max(1) {
             flush(&mut batch, &last, &mut report, &mut checkpoint)?;
         }

@@ -10,6 +10,7 @@ use crate::error::{DecodeError, EncodeError};
 use crate::field::Decode;
 use crate::key::RowKey;
 use crate::scan::KeyRanges;
+use bytes::Bytes;
 
 /// A failed table operation.
 #[derive(Debug)]
@@ -121,7 +122,7 @@ impl<S: Store, K: RowKey> Table<S, K> {
     }
 
     /// Reads one row.
-    pub fn get(&self, key: &K) -> Result<Option<Vec<u8>>, TableError<S::Error>> {
+    pub fn get(&self, key: &K) -> Result<Option<Bytes>, TableError<S::Error>> {
         let k = key.to_bytes().map_err(single)?;
         self.store.get(&k).map_err(TableError::Store)
     }
@@ -203,7 +204,7 @@ impl<S: Store, K: RowKey> Table<S, K> {
     pub fn scan_unordered(
         &self,
         ranges: &KeyRanges,
-    ) -> impl Iterator<Item = Result<(K, Vec<u8>), TableError<S::Error>>> + '_
+    ) -> impl Iterator<Item = Result<(K, Bytes), TableError<S::Error>>> + '_
     where
         K: for<'de> Decode<'de>,
     {
@@ -249,14 +250,17 @@ pub(super) enum Check {
 pub(super) fn decode_row<K: RowKey + for<'de> Decode<'de>, E>(
     (key, value): Row,
     check: Check,
-) -> Result<(K, Vec<u8>), TableError<E>> {
+) -> Result<(K, Bytes), TableError<E>> {
     let decoded = match check {
         Check::Trusted => K::decode_trusted(&key),
         Check::Verified => K::decode(&key),
     };
     match decoded {
         Ok(k) => Ok((k, value)),
-        Err(error) => Err(TableError::Decode { key, error }),
+        Err(error) => Err(TableError::Decode {
+            key: key.to_vec(),
+            error,
+        }),
     }
 }
 
@@ -272,8 +276,7 @@ pub(super) fn encode_batch<'r, K: RowKey + 'r, V: AsRef<[u8]> + 'r, E>(
             index: Some(index),
             error,
         })?;
-        // `Bytes` built from a `Vec` turns back into it without a copy.
-        encoded.push((Vec::from(k), value.as_ref().to_vec()));
+        encoded.push((k, Bytes::copy_from_slice(value.as_ref())));
     }
     Ok(encoded)
 }
@@ -296,7 +299,7 @@ impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> Merged<'a, S, K> {
 }
 
 impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> Iterator for Merged<'a, S, K> {
-    type Item = Result<(K, Vec<u8>), TableError<S::Error>>;
+    type Item = Result<(K, Bytes), TableError<S::Error>>;
 
     fn next(&mut self) -> Option<Self::Item> {
         match self.rows.next()? {

@@ -191,7 +191,7 @@ pub(super) fn records_of(row: super::CellRow, family: &'static str, reverse: boo
         .map(|c| {
             let mut full = key.clone();
             full.extend_from_slice(&c.qualifier);
-            (full, c.value)
+            (full.into(), c.value)
         })
         .collect();
     if reverse {
@@ -207,9 +207,14 @@ pub(super) fn decode_record<K: RowsAsColumns + for<'de> Decode<'de>, V: ColumnVa
 ) -> Result<(K, V), TableError<E>> {
     let decoded = match K::decode_trusted(&key) {
         Ok(k) => k,
-        Err(error) => return Err(TableError::Decode { key, error }),
+        Err(error) => {
+            return Err(TableError::Decode {
+                key: key.to_vec(),
+                error,
+            })
+        }
     };
-    decode_value(family, key, &value).map(|v| (decoded, v))
+    decode_value(family, key.to_vec(), &value).map(|v| (decoded, v))
 }
 
 fn decode_value<V: ColumnValue, E>(

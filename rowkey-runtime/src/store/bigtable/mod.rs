@@ -42,6 +42,7 @@ use std::ops::Range;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use bytes::Bytes;
 use futures_util::StreamExt;
 use googleapis_tonic_google_bigtable_v2::google::bigtable::v2 as pb;
 use pb::bigtable_client::BigtableClient;
@@ -936,7 +937,7 @@ impl AsyncStore for AsyncBigtableStore {
         self.mutate_row(key, set).await
     }
 
-    async fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, BigtableError> {
+    async fn get(&self, key: &[u8]) -> Result<Option<Bytes>, BigtableError> {
         check_key(key)?;
         self.ensure_schema().await?;
         Ok(self.read_one(key, &self.values()).await?.map(|(_, v)| v))

@@ -45,7 +45,7 @@ impl Shape for Values {
             .find(|c| c.family == self.family && c.qualifier == QUALIFIER)
             .map(|c| c.value)
             .unwrap_or_default();
-        (row.key, value)
+        (row.key.into(), value.into())
     }
 }
 

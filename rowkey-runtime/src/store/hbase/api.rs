@@ -2,6 +2,8 @@
 //! calls: each call's arguments written in the binary protocol, each reply read back. Field
 //! numbers are HBase's; a reply's unknown fields are skipped.
 
+use bytes::Bytes;
+
 use super::thrift::{ty, DecodeError, In, Out, EXCEPTION, REPLY};
 use crate::store::{Cell, CellRow, Row, RowWrite};
 
@@ -201,7 +203,7 @@ pub(super) fn read_cells(r: &mut In<'_>) -> Result<Option<CellRow>, DecodeError>
                 })?;
                 let family = String::from_utf8(family.to_vec())
                     .map_err(|_| DecodeError("a column family that is not UTF-8".into()))?;
-                row.cells.push(Cell::new(family, qualifier, value));
+                row.cells.push(Cell::new(family, qualifier, value.to_vec()));
                 Ok(())
             })?,
             _ => r.skip(k)?,
@@ -240,10 +242,10 @@ pub(super) fn read_result(r: &mut In<'_>, column: Column<'_>) -> Result<Option<R
         Ok(())
     })?;
     Ok(match (row, value) {
-        (Some(row), Some(value)) if !row.is_empty() => Some((row, value)),
+        (Some(row), Some(value)) if !row.is_empty() => Some((row.into(), value.into())),
         // A row without the value column (another writer's row) reads as an empty value,
         // as on every other store where the row exists.
-        (Some(row), None) if !row.is_empty() => Some((row, Vec::new())),
+        (Some(row), None) if !row.is_empty() => Some((row.into(), Bytes::new())),
         _ => None,
     })
 }
@@ -647,7 +649,7 @@ mod tests {
         .unwrap()
         .unwrap()
         .unwrap();
-        assert_eq!(got, Some((b"row1".to_vec(), b"yes".to_vec())));
+        assert_eq!(got, Some((Bytes::from("row1"), Bytes::from("yes"))));
         // The wrong call or sequence number is an error, not a mix-up.
         assert!(reply(&buf, "get", 4, |_, _| Ok(())).is_err());
         assert!(reply(&buf, "put", 3, |_, _| Ok(())).is_err());

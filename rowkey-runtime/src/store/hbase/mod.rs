@@ -45,6 +45,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use bytes::Bytes;
 use futures_util::StreamExt;
 
 use super::batch::{self, BatchRow, Confirmations};
@@ -804,7 +805,7 @@ impl AsyncStore for AsyncHbaseStore {
         .map(|_| ())
     }
 
-    async fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, HbaseError> {
+    async fn get(&self, key: &[u8]) -> Result<Option<Bytes>, HbaseError> {
         check_key(key)?;
         self.ensure_schema().await?;
         let values = scan::Values::new(&self.inner.config.family);
