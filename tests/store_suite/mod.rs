@@ -23,6 +23,17 @@ pub struct Reading {
     pub kind: String,
 }
 
+/// `Reading`'s layout with the text borrowed: what `Table::scan_raw` rows decode into without
+/// allocating.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+pub struct ReadingRef<'a> {
+    #[salt(buckets = 8)]
+    pub sensor: u32,
+    #[reverse_ts]
+    pub ts: u64,
+    pub kind: &'a str,
+}
+
 /// The suite's rows: 100 readings over 20 sensors.
 pub fn readings() -> Vec<Reading> {
     let mut out = Vec::new();
@@ -84,6 +95,33 @@ pub fn exercise<S: Store>(store: S) {
         .cloned()
         .collect();
     assert_eq!(got, want);
+
+    // The same merge undecoded: the stored rows in the same order, whose keys decode
+    // (borrowed) to the same readings and whose values are the stored ones.
+    let raw: Vec<(Reading, Vec<u8>)> = table
+        .scan_raw(&ranges)
+        .map(|r| {
+            let (key, value) = r.unwrap();
+            let borrowed = ReadingRef::decode_trusted(&key).unwrap();
+            assert_eq!(Reading::decode(&key).unwrap().kind, borrowed.kind);
+            let owned = Reading {
+                sensor: borrowed.sensor,
+                ts: borrowed.ts,
+                kind: borrowed.kind.to_owned(),
+            };
+            (owned, value.to_vec())
+        })
+        .collect();
+    let stored: Vec<(Reading, Vec<u8>)> = table
+        .scan(&ranges)
+        .map(|r| r.map(|(k, v)| (k, v.to_vec())).unwrap())
+        .collect();
+    assert_eq!(raw, stored, "scan_raw is scan's rows, undecoded");
+    assert_eq!(
+        ReadingRef::FINGERPRINT,
+        Reading::FINGERPRINT,
+        "the borrowed twin has the owned key's layout"
+    );
 
     // One sensor: the bucket is known, one range, newest first.
     let ranges = Reading::scan().sensor(4).ts(10_000..=20_004).ranges();

@@ -47,15 +47,19 @@ impl FjallStore {
     /// row replaces one with the same key. Atomic like `write_batch`: on failure every key is
     /// reported.
     pub fn bulk_load(&self, mut rows: Vec<Row>) -> Result<(), BatchError<fjall::Error>> {
-        // Stable sort, then keep the last of equal keys.
+        // Stable sort, then keep the last of equal keys (in place).
         rows.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut unique: Vec<Row> = Vec::with_capacity(rows.len());
-        for row in rows {
-            match unique.last_mut() {
-                Some(last) if last.0 == row.0 => *last = row,
-                _ => unique.push(row),
+        let mut kept = 0;
+        for i in 0..rows.len() {
+            if kept > 0 && rows[kept - 1].0 == rows[i].0 {
+                rows.swap(kept - 1, i);
+            } else {
+                rows.swap(kept, i);
+                kept += 1;
             }
         }
+        rows.truncate(kept);
+        let unique = rows;
         let failed = |source, rows: &[Row]| BatchError {
             failed: rows.iter().map(|(k, _)| k.to_vec()).collect(),
             source,

@@ -83,8 +83,10 @@ impl Store for MemStore {
 
     fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<Infallible>> {
         let mut map = self.write();
+        // Copies, so that each row owns its bytes: a row sharing a batch's buffer would keep
+        // the whole buffer alive for as long as the map holds it.
         for (k, v) in rows {
-            map.insert(k.clone(), v.clone());
+            map.insert(Bytes::copy_from_slice(k), Bytes::copy_from_slice(v));
         }
         Ok(())
     }

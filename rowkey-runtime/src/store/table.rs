@@ -10,7 +10,7 @@ use crate::error::{DecodeError, EncodeError};
 use crate::field::Decode;
 use crate::key::RowKey;
 use crate::scan::KeyRanges;
-use bytes::Bytes;
+use bytes::{Bytes, BytesMut};
 
 /// A failed table operation.
 #[derive(Debug)]
@@ -198,6 +198,51 @@ impl<S: Store, K: RowKey> Table<S, K> {
         Some(Merged::new(scans, true, Check::Trusted))
     }
 
+    /// The stored rows of `ranges`, merged into `K`'s logical order like [`Table::scan`], not
+    /// decoded: each key and value is the store's own buffer ([`Row`]), so nothing is copied,
+    /// and a borrowed key type decodes from it without allocating either. For the hottest
+    /// scans, where an owned `String` field's allocation per row matters:
+    ///
+    /// ```
+    /// # use rowkey::store::{MemStore, Table};
+    /// # use rowkey::RowKey;
+    /// #[derive(RowKey)]
+    /// struct Event {
+    ///     #[salt(buckets = 4)]
+    ///     user: u64,
+    ///     #[fixed(8)]
+    ///     kind: String,
+    /// }
+    /// /// `Event`'s layout with the text borrowed (the same attributes, the same bytes).
+    /// #[derive(RowKey)]
+    /// struct EventRef<'a> {
+    ///     #[salt(buckets = 4)]
+    ///     user: u64,
+    ///     #[fixed(8)]
+    ///     kind: &'a str,
+    /// }
+    ///
+    /// let table = Table::<_, Event>::new(MemStore::new());
+    /// table.put(&Event { user: 7, kind: "click".into() }, b"v").unwrap();
+    /// for row in table.scan_raw(&Event::scan().user(7).ranges()) {
+    ///     let (key, value) = row.unwrap();
+    ///     let event = EventRef::decode_trusted(&key).unwrap(); // borrows from `key`
+    ///     assert_eq!((event.user, event.kind, &value[..]), (7, "click", &b"v"[..]));
+    /// }
+    /// ```
+    ///
+    /// Decode with the checks you need (`decode_trusted` skips only the salt's re-hash, as
+    /// [`Table::scan`] does; `decode` re-hashes it). The borrowed type must have `K`'s layout:
+    /// the same fields, attributes and salt.
+    pub fn scan_raw(
+        &self,
+        ranges: &KeyRanges,
+    ) -> impl Iterator<Item = Result<Row, TableError<S::Error>>> + '_ {
+        let scans = ranges.iter().map(|r| self.store.scan(r)).collect();
+        MergeIter::new(scans, usize::from(K::SCHEMA.salt.is_some()), false)
+            .map(|row| row.map_err(TableError::Store))
+    }
+
     /// The rows of `ranges` range after range, without merging: for a salted key, bucket
     /// order rather than key order, but each range streams on its own (the cheaper choice when
     /// order does not matter). The same checks as [`Table::scan`].
@@ -266,20 +311,39 @@ pub(super) fn decode_row<K: RowKey + for<'de> Decode<'de>, E>(
 
 /// Encodes every key of a batch before anything is written: a key that cannot be encoded fails
 /// the whole batch, naming its index.
+///
+/// Keys and values are written one after another into shared buffers of [`CHUNK`] bytes and
+/// handed out as views of them: no allocation per row, and a store that keeps the rows (fjall's
+/// memtable) shares them instead of copying.
 pub(super) fn encode_batch<'r, K: RowKey + 'r, V: AsRef<[u8]> + 'r, E>(
     rows: impl IntoIterator<Item = (&'r K, V)>,
 ) -> Result<Vec<Row>, TableError<E>> {
     let rows = rows.into_iter();
     let mut encoded = Vec::with_capacity(rows.size_hint().0);
+    let mut buf = BytesMut::new();
     for (index, (key, value)) in rows.enumerate() {
-        let k = key.to_bytes().map_err(|error| TableError::Encode {
+        let error = |error| TableError::Encode {
             index: Some(index),
             error,
-        })?;
-        encoded.push((k, Bytes::copy_from_slice(value.as_ref())));
+        };
+        let len = key.__checked_len().map_err(error)?;
+        let value = value.as_ref();
+        if buf.capacity() < len + value.len() {
+            // A new chunk; the rows already handed out keep the old one alive.
+            buf = BytesMut::with_capacity((len + value.len()).max(CHUNK));
+        }
+        buf.resize(len, 0);
+        key.encode_to_slice(&mut buf).map_err(error)?;
+        let k = buf.split().freeze();
+        buf.extend_from_slice(value);
+        encoded.push((k, buf.split().freeze()));
     }
     Ok(encoded)
 }
+
+/// The size of the buffers a batch is encoded into (a larger row gets a buffer of its own
+/// size).
+const CHUNK: usize = 64 * 1024;
 
 /// The merged, decoded rows of a scan; see [`Table::scan`] and [`Table::scan_rev`].
 pub struct Merged<'a, S: Store + 'a, K> {
