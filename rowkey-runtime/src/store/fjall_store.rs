@@ -11,6 +11,10 @@ use super::{cells, BatchError, CellError, Row, RowWrite, Store};
 use crate::scan::KeyRange;
 
 /// One fjall keyspace as a sorted store. Cheap to clone; clones share the database.
+///
+/// Rows are not copied on the way in or out: rowkey builds fjall with its `bytes_1` feature,
+/// where fjall's `Slice` is a [`Bytes`], so a scanned or read row is fjall's own buffer and a
+/// written [`Row`] goes into the memtable as it is.
 #[derive(Clone)]
 pub struct FjallStore {
     db: Database,
