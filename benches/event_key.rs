@@ -15,19 +15,11 @@ mod common;
 use std::hint::black_box;
 use std::time::Duration;
 
+// The key every benchmark here encodes lives in `benches/common`.
 use common::median_ns;
+use common::EventRef as Event;
 use criterion::{Criterion, Throughput};
 use rowkey::RowKey;
-
-#[derive(RowKey, Debug, PartialEq)]
-struct Event<'a> {
-    #[salt(buckets = 16)]
-    user_id: u64,
-    #[fixed(16)]
-    event_type: &'a str,
-    #[reverse_ts]
-    ts: u64,
-}
 
 /// The same key salted by xxh3 and by Java's hash (OpenTSDB's salt) instead of MD5.
 #[derive(RowKey)]

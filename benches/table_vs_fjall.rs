@@ -22,7 +22,7 @@ use std::collections::BinaryHeap;
 use std::hint::black_box;
 use std::time::Duration;
 
-use common::median_ns;
+use common::{median_ns, EventRef};
 use criterion::{BatchSize, Criterion, Throughput};
 use rowkey::store::{FjallStore, Table};
 use rowkey::RowKey;
@@ -48,17 +48,6 @@ fn events(n: usize) -> Vec<Event> {
             ts: 1_700_000_000_000 + i,
         })
         .collect()
-}
-
-/// `Event`'s layout with the event type borrowed, for `Table::scan_raw`.
-#[derive(RowKey, Debug)]
-struct EventRef<'a> {
-    #[salt(buckets = 16)]
-    user_id: u64,
-    #[fixed(16)]
-    event_type: &'a str,
-    #[reverse_ts]
-    ts: u64,
 }
 
 /// `Table::scan_raw` with keys decoded borrowed: no allocation per row on rowkey's side.

@@ -1,4 +1,19 @@
-//! What the benchmarks share: reading criterion's medians back for the ratio tables they print.
+//! What the benchmarks share: the README's `Event` key (borrowed) and reading criterion's
+//! medians back for the ratio tables they print.
+
+use rowkey::RowKey;
+
+/// The 33-byte `Event` key of DESIGN.md with its event type borrowed:
+/// `[salt][u64 user][16-byte padded type][reverse ts]`.
+#[derive(RowKey, Debug, PartialEq)]
+pub struct EventRef<'a> {
+    #[salt(buckets = 16)]
+    pub user_id: u64,
+    #[fixed(16)]
+    pub event_type: &'a str,
+    #[reverse_ts]
+    pub ts: u64,
+}
 
 /// The median (ns per iteration) criterion recorded for `group/name` in this run.
 pub fn median_ns(group: &str, name: &str) -> Option<f64> {
