@@ -290,6 +290,7 @@ fn bulk_load_sorts_keeps_the_last_duplicate_and_merges_with_existing_rows() {
 /// buffer boundaries, values larger than a buffer and empty values all go into fjall (which
 /// keeps the shared buffers in its memtable) and come back byte for byte, by `get` and by scan,
 /// before and after the memtable is flushed to disk; and by `bulk_load` as well.
+#[cfg(feature = "fjall")]
 #[test]
 fn batches_across_encode_buffers_round_trip_on_fjall() {
     let dir = tempfile::tempdir().unwrap();
