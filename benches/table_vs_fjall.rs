@@ -12,8 +12,9 @@
 //! The reads run on a settled tree (memtable flushed, tables compacted), so no background
 //! flush or compaction from the load runs during either side's measurement.
 //!
-//! Run: `cargo bench --bench table_vs_fjall` (a few minutes; ROWKEY_BENCH_ROWS to resize).
-//! Prints the ratios at the end.
+//! Run: `cargo bench --bench table_vs_fjall` (a few minutes; ROWKEY_BENCH_ROWS to resize), and
+//! with `--features fjall-shared` for fjall's `bytes_1` build (rows shared, not copied: both
+//! sides change, since they use the same fjall). Prints the ratios at the end.
 
 #[path = "common/mod.rs"]
 mod common;

@@ -97,9 +97,9 @@ use crate::scan::KeyRange;
 
 /// One stored row: key and value bytes, as shared buffers.
 ///
-/// A store hands out the buffers it already holds where it can ([`FjallStore`] its own
-/// blocks' bytes, [`MemStore`] its map's), so reading a row copies nothing; build one from a
-/// `Vec<u8>` with `.into()` (no copy) or from a borrowed slice with
+/// A store hands out the buffers it already holds where it can ([`MemStore`] its map's,
+/// [`FjallStore`] fjall's own with the feature `fjall-shared`), so reading a row copies
+/// nothing; build one from a `Vec<u8>` with `.into()` (no copy) or from a borrowed slice with
 /// [`Bytes::copy_from_slice`](bytes::Bytes::copy_from_slice).
 pub type Row = (Bytes, Bytes);
 
