@@ -143,18 +143,35 @@ where
         m
     }
 
-    /// Moves range `i`'s next row into the merge; an error is queued and ends that range.
+    /// Moves range `i`'s next row into the merge (see [`next_of`]).
     fn refill(&mut self, i: usize) {
-        let Some(range) = self.ranges.get_mut(i).and_then(Option::as_mut) else {
-            return;
-        };
-        match range.next() {
-            Some(Ok(row)) => self.core.push(i, row),
-            Some(Err(e)) => {
-                self.pending.push(Err(e));
-                self.ranges[i] = None;
-            }
-            None => self.ranges[i] = None,
+        if let Some(row) = next_of(&mut self.ranges, &mut self.pending, i) {
+            self.core.push(i, row);
+        }
+    }
+}
+
+/// Range `i`'s next row; an error is queued in `pending` (handed out after the row in hand)
+/// and, like the range's end, ends the range.
+fn next_of<I, T, E>(
+    ranges: &mut [Option<I>],
+    pending: &mut Vec<Result<T, E>>,
+    i: usize,
+) -> Option<T>
+where
+    I: Iterator<Item = Result<T, E>>,
+{
+    let slot = ranges.get_mut(i)?;
+    match slot.as_mut()?.next() {
+        Some(Ok(row)) => Some(row),
+        Some(Err(e)) => {
+            pending.push(Err(e));
+            *slot = None;
+            None
+        }
+        None => {
+            *slot = None;
+            None
         }
     }
 }
@@ -183,22 +200,7 @@ where
             return next;
         }
         let (ranges, pending) = (&mut self.ranges, &mut self.pending);
-        let row = self.core.pop_and_refill(|i| {
-            let slot = ranges.get_mut(i)?;
-            match slot.as_mut()?.next() {
-                Some(Ok(row)) => Some(row),
-                Some(Err(e)) => {
-                    // Handed out after this row; it ends its range.
-                    pending.push(Err(e));
-                    *slot = None;
-                    None
-                }
-                None => {
-                    *slot = None;
-                    None
-                }
-            }
-        })?;
+        let row = self.core.pop_and_refill(|i| next_of(ranges, pending, i))?;
         Some(Ok(row))
     }
 }

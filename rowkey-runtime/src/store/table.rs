@@ -199,9 +199,9 @@ impl<S: Store, K: RowKey> Table<S, K> {
     }
 
     /// The stored rows of `ranges`, merged into `K`'s logical order like [`Table::scan`], not
-    /// decoded: each key and value is the store's own buffer ([`Row`]), so nothing is copied,
-    /// and a borrowed key type decodes from it without allocating either. For the hottest
-    /// scans, where an owned `String` field's allocation per row matters:
+    /// decoded: each key and value as the store hands it out ([`Row`]; its own buffer where it
+    /// can share one), and a borrowed key type decodes from it without allocating. For the
+    /// hottest scans, where an owned `String` field's allocation per row matters:
     ///
     /// ```
     /// # use rowkey::store::{MemStore, Table};
