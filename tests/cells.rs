@@ -24,6 +24,42 @@ fn typed_rows_on_fjall() {
     store_suite::cells::exercise_cells(store);
 }
 
+/// A user's own key-value store: only the required methods, so its rows of cells are the
+/// provided methods' composite layout (what a third-party store gets for free).
+struct KeysAndValues(MemStore);
+
+impl Store for KeysAndValues {
+    type Error = std::convert::Infallible;
+    type Scan<'a> = <MemStore as Store>::Scan<'a>;
+
+    fn put(&self, key: &[u8], value: &[u8]) -> Result<(), Self::Error> {
+        self.0.put(key, value)
+    }
+    fn get(&self, key: &[u8]) -> Result<Option<rowkey::bytes::Bytes>, Self::Error> {
+        self.0.get(key)
+    }
+    fn delete(&self, key: &[u8]) -> Result<(), Self::Error> {
+        self.0.delete(key)
+    }
+    fn write_batch(
+        &self,
+        rows: &[rowkey::store::Row],
+    ) -> Result<(), rowkey::store::BatchError<Self::Error>> {
+        self.0.write_batch(rows)
+    }
+    fn scan(&self, range: &KeyRange) -> Self::Scan<'_> {
+        self.0.scan(range)
+    }
+    fn scan_rev(&self, range: &KeyRange) -> Option<Self::Scan<'_>> {
+        self.0.scan_rev(range)
+    }
+}
+
+#[test]
+fn typed_rows_on_a_users_key_value_store() {
+    store_suite::cells::exercise_cells(KeysAndValues(MemStore::new()));
+}
+
 #[cfg(feature = "async")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn typed_rows_in_memory_async() {

@@ -69,7 +69,14 @@ pub fn exercise<S: Store>(store: S) {
     assert_eq!(table.get(k).unwrap().as_deref(), Some(&b"new"[..]));
     table.delete(k).unwrap();
     assert_eq!(table.get(k).unwrap(), None);
-    table.put(k, b"back").unwrap();
+    // A batch that writes one key twice keeps the later value.
+    table
+        .put_batch([(k, &b"first"[..]), (&rows[8], b"other"), (k, b"back")])
+        .unwrap();
+    assert_eq!(table.get(k).unwrap().as_deref(), Some(&b"back"[..]));
+    table
+        .put(&rows[8], format!("v{}", rows[8].ts).as_bytes())
+        .unwrap();
 
     // Whole table: 8 bucket ranges merged into logical order (sensor asc, ts desc, kind asc).
     let all: Vec<Reading> = table

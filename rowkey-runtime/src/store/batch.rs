@@ -7,9 +7,12 @@ use std::ops::Range;
 use super::{BatchError, Row, RowWrite};
 
 /// A row of a batch, as the bookkeeping sees it: its key and its size in bytes.
-pub(crate) trait BatchRow {
+pub(crate) trait BatchRow: Clone {
     fn key(&self) -> &[u8];
     fn size(&self) -> usize;
+    /// The batch as it must be applied when its parts may be applied in any order (and one
+    /// timestamp stamps them all): each key's, or each column's, last write only.
+    fn in_order(rows: &[Self]) -> std::borrow::Cow<'_, [Self]>;
 }
 
 impl BatchRow for Row {
@@ -18,6 +21,9 @@ impl BatchRow for Row {
     }
     fn size(&self) -> usize {
         self.0.len() + self.1.len()
+    }
+    fn in_order(rows: &[Self]) -> std::borrow::Cow<'_, [Self]> {
+        super::cells::last_of_each(rows)
     }
 }
 
@@ -38,6 +44,9 @@ impl BatchRow for RowWrite {
             .map(|c| c.family.len() + c.qualifier.len())
             .sum();
         self.key.len() + set + clear
+    }
+    fn in_order(rows: &[Self]) -> std::borrow::Cow<'_, [Self]> {
+        super::cells::coalesce(rows)
     }
 }
 

@@ -115,6 +115,115 @@ impl RowWrite {
     }
 }
 
+/// A batch of row writes as it must be applied: one write per row key (in the order keys
+/// first appear), holding each column's last operation. A later set of a column replaces an
+/// earlier set or clear of it, a later clear an earlier set; within one [`RowWrite`] the
+/// clears come after the sets (a column in both ends cleared). Stores that cannot promise to
+/// apply a batch's entries in order (Bigtable's `MutateRows`, HBase's split `putMultiple` and
+/// `deleteMultiple` with one timestamp per batch, the provided [`Store::write_rows`]) write
+/// this instead, so every store keeps the later write. Borrows when the batch is already
+/// in this shape (no key twice, no column twice in a row), which is the common case.
+///
+/// [`Store::write_rows`]: super::Store::write_rows
+pub(crate) fn coalesce(rows: &[RowWrite]) -> Cow<'_, [RowWrite]> {
+    let mut keys = std::collections::HashSet::with_capacity(rows.len());
+    let clean = rows
+        .iter()
+        .all(|r| keys.insert(r.key.as_slice()) && columns_distinct(r));
+    if clean {
+        return Cow::Borrowed(rows);
+    }
+    // Per row key, in first-appearance order: each column's last operation, in the order the
+    // columns were first named (None = clear).
+    type Ops = Vec<((Cow<'static, str>, Vec<u8>), Option<Bytes>)>;
+    let mut order: Vec<(Vec<u8>, Ops)> = Vec::new();
+    let mut index: std::collections::HashMap<&[u8], usize> = std::collections::HashMap::new();
+    for r in rows {
+        let slot = *index.entry(r.key.as_slice()).or_insert_with(|| {
+            order.push((r.key.clone(), Vec::new()));
+            order.len() - 1
+        });
+        let ops = &mut order[slot].1;
+        let sets = r.set.iter().map(|c| {
+            (
+                (c.family.clone(), c.qualifier.clone()),
+                Some(c.value.clone()),
+            )
+        });
+        let clears = r
+            .clear
+            .iter()
+            .map(|c| ((c.family.clone(), c.qualifier.clone()), None));
+        for (column, op) in sets.chain(clears) {
+            match ops.iter_mut().find(|(c, _)| *c == column) {
+                Some(existing) => existing.1 = op,
+                None => ops.push((column, op)),
+            }
+        }
+    }
+    let out = order
+        .into_iter()
+        .map(|(key, ops)| {
+            let mut write = RowWrite {
+                key,
+                set: Vec::new(),
+                clear: Vec::new(),
+            };
+            for ((family, qualifier), op) in ops {
+                match op {
+                    Some(value) => write.set.push(Cell {
+                        family,
+                        qualifier,
+                        value,
+                    }),
+                    None => write.clear.push(Column { family, qualifier }),
+                }
+            }
+            write
+        })
+        .collect();
+    Cow::Owned(out)
+}
+
+/// Whether a row write names each column once (sets and clears together).
+fn columns_distinct(r: &RowWrite) -> bool {
+    let columns = || {
+        r.set
+            .iter()
+            .map(|c| (&c.family, &c.qualifier))
+            .chain(r.clear.iter().map(|c| (&c.family, &c.qualifier)))
+    };
+    let n = r.set.len() + r.clear.len();
+    if n <= 16 {
+        columns()
+            .enumerate()
+            .all(|(i, a)| columns().skip(i + 1).all(|b| a != b))
+    } else {
+        let mut seen = std::collections::HashSet::with_capacity(n);
+        columns().all(|c| seen.insert(c))
+    }
+}
+
+/// A batch of raw rows as it must be applied: of rows with the same key only the last, the
+/// others in batch order. Borrows when no key repeats.
+pub(crate) fn last_of_each(rows: &[(Bytes, Bytes)]) -> Cow<'_, [(Bytes, Bytes)]> {
+    let mut last: std::collections::HashMap<&[u8], usize> =
+        std::collections::HashMap::with_capacity(rows.len());
+    for (i, (k, _)) in rows.iter().enumerate() {
+        last.insert(k, i);
+    }
+    if last.len() == rows.len() {
+        return Cow::Borrowed(rows);
+    }
+    Cow::Owned(
+        rows.iter()
+            .enumerate()
+            .filter(|(i, (k, _))| last[&k[..]] == *i)
+            .map(|(_, row)| row.clone())
+            .collect(),
+    )
+}
+
 /// Which columns a read or a scan returns: all of them, some families, some columns, or a
 /// range of qualifiers within one family (the edge rows of a time-bucketed row, for example).
 /// The store applies it (Bigtable and HBase on the server), so unselected cells are never

@@ -122,9 +122,9 @@ pub trait Store {
     /// Deletes one row (deleting a missing row is not an error).
     fn delete(&self, key: &[u8]) -> Result<(), Self::Error>;
 
-    /// Writes many rows. On failure the error lists every key that was not written, so nothing
-    /// is lost silently: an atomic store lists them all, a store that writes row by row lists
-    /// the ones that failed.
+    /// Writes many rows. Of rows with the same key the last wins. On failure the error lists
+    /// every key that was not written, so nothing is lost silently: an atomic store lists them
+    /// all, a store that writes row by row lists the ones that failed.
     fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<Self::Error>>;
 
     /// Writes many rows the fastest way the store has for a first load or a migration, with
@@ -151,9 +151,16 @@ pub trait Store {
     // apart (one keyspace each): on a key-value store the two layouts differ.
 
     /// Writes cells to rows and clears columns; on failure the error lists every row key not
-    /// (fully) written. The default writes the set cells as one [`Store::write_batch`], then
-    /// deletes the cleared ones key by key.
+    /// (fully) written.
+    ///
+    /// The batch is applied in order: when a batch writes one column more than once (one row
+    /// key twice, say), the last write of it is what stays, on every store (a clear after a
+    /// set clears, a set after a clear sets). A store that overrides this must keep that
+    /// promise; the conformance suite checks it. The default first reduces the batch to each
+    /// column's last write, then writes the set cells as one [`Store::write_batch`] and deletes
+    /// the cleared ones key by key.
     fn write_rows(&self, rows: &[RowWrite]) -> Result<(), BatchError<Self::Error>> {
+        let rows = &*cells::coalesce(rows);
         let set: Vec<Row> = rows
             .iter()
             .flat_map(|r| {
@@ -320,7 +327,8 @@ pub trait AsyncStore: Send + Sync + 'static {
         key: &[u8],
     ) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send;
 
-    /// Writes many rows; on failure the error lists exactly the keys not confirmed written.
+    /// Writes many rows (of rows with the same key the last wins); on failure the error lists
+    /// exactly the keys not confirmed written.
     fn write_batch(
         &self,
         rows: &[Row],
@@ -333,7 +341,8 @@ pub trait AsyncStore: Send + Sync + 'static {
     /// The rows of one range in reverse key order, where the store supports it.
     fn scan_rev(&self, range: &KeyRange) -> Option<RowStream<Self::Error>>;
 
-    /// Writes cells to rows and clears columns ([`Store::write_rows`]).
+    /// Writes cells to rows and clears columns, in order ([`Store::write_rows`]: of writes to
+    /// one column the last stays).
     fn write_rows(
         &self,
         rows: &[RowWrite],

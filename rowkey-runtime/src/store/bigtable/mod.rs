@@ -881,6 +881,9 @@ impl AsyncBigtableStore {
     /// few at a time; the error lists exactly the rows Bigtable did not confirm. A key Bigtable
     /// cannot store fails the batch before anything is sent.
     async fn write_all<R: Mutate>(&self, rows: &[R]) -> Result<(), BatchError<BigtableError>> {
+        // Parts go out concurrently under one timestamp: only each key's (each column's) last
+        // write may be sent, or an earlier one could win.
+        let rows = &*R::in_order(rows);
         let all = |source| BatchError {
             failed: rows.iter().map(|r| r.key().to_vec()).collect(),
             source,

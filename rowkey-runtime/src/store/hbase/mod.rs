@@ -612,6 +612,9 @@ impl AsyncHbaseStore {
 
     /// Writes `rows` in parts; see [`AsyncStore::write_batch`].
     async fn write_parts<R: Write>(&self, rows: &[R]) -> Result<(), BatchError<HbaseError>> {
+        // Parts go out concurrently under one timestamp: only each key's (each column's) last
+        // write may be sent, or an earlier one could win.
+        let rows = &*R::in_order(rows);
         let all = |source| BatchError {
             failed: rows.iter().map(|r| r.key().to_vec()).collect(),
             source,
@@ -717,6 +720,7 @@ struct Stamps {
 }
 
 /// A whole-row delete in a batch.
+#[derive(Clone)]
 struct DeleteRow(Vec<u8>);
 
 impl BatchRow for DeleteRow {
@@ -725,6 +729,10 @@ impl BatchRow for DeleteRow {
     }
     fn size(&self) -> usize {
         self.0.len()
+    }
+    /// Deleting a row twice is deleting it once: any order is the order.
+    fn in_order(rows: &[Self]) -> std::borrow::Cow<'_, [Self]> {
+        std::borrow::Cow::Borrowed(rows)
     }
 }
 
