@@ -193,6 +193,15 @@ fn an_index_on_the_emulator() {
 }
 
 #[test]
+fn repair_beside_a_writer_on_the_emulator() {
+    let Some(host) = host() else { return };
+    let records = blocking_table(host, "race_records", &[]);
+    let index = blocking_table(host, "race_index", &[]);
+    store_suite::index::repair_races(&records, &index, 0, false);
+    store_suite::index::repair_races(&records, &index, 1000, true);
+}
+
+#[test]
 fn conformance_suite_on_the_emulator() {
     let Some(host) = host() else { return };
     let store = blocking_table(host, "suite", &store_suite::Reading::split_points(4));

@@ -110,6 +110,15 @@ fn an_index_on_hbase() {
 }
 
 #[test]
+fn repair_beside_a_writer_on_hbase() {
+    let Some(g) = hbase() else { return };
+    let records = new_table(&g.plain, "race_records", &[]);
+    let index = new_table(&g.plain, "race_index", &[]);
+    store_suite::index::repair_races(&records, &index, 0, false);
+    store_suite::index::repair_races(&records, &index, 1000, true);
+}
+
+#[test]
 fn conformance_suite_through_a_framed_gateway() {
     let Some(g) = hbase() else { return };
     let Some(framed) = &g.framed else { return };

@@ -35,6 +35,24 @@ fn an_index_in_memory() {
     store_suite::index::exercise_index(MemStore::new(), MemStore::new(), 400);
 }
 
+#[test]
+fn repair_beside_a_writer_in_memory() {
+    let (records, index) = (MemStore::new(), MemStore::new());
+    store_suite::index::repair_races(&records, &index, 0, false);
+    store_suite::index::repair_races(&records, &index, 1000, true);
+}
+
+#[cfg(feature = "fjall")]
+#[test]
+fn repair_beside_a_writer_on_fjall() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = fjall::Database::builder(dir.path()).open().unwrap();
+    let records = FjallStore::with_database(db.clone(), "records").unwrap();
+    let index = FjallStore::with_database(db, "app_users").unwrap();
+    store_suite::index::repair_races(&records, &index, 0, false);
+    store_suite::index::repair_races(&records, &index, 1000, true);
+}
+
 #[cfg(feature = "fjall")]
 #[test]
 fn an_index_on_fjall() {

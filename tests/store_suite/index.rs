@@ -10,8 +10,8 @@ use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use rowkey::store::{BatchError, IndexedTable, Row, Store};
-use rowkey::{KeyRange, RowKey};
+use rowkey::store::{BatchError, IndexReport, IndexedTable, Row, Store};
+use rowkey::{IndexOf, KeyRange, RowKey};
 
 /// The Flurry article's tables: a user's applications...
 #[derive(RowKey, Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -191,4 +191,183 @@ pub fn exercise_index<S: Store>(records: S, index: S, steps: usize) {
     assert_eq!(clean.entries, model.len());
     assert_eq!(t.rebuild_index(64).unwrap(), model.len());
     assert!(t.check().unwrap().is_clean());
+}
+
+/// A deterministic scheduler for two actors (0 and 1) sharing stores: each store operation of
+/// an actor waits until the script names that actor, so a test can run every interleaving of
+/// two sequences of operations. A script position whose actor has finished is skipped; past
+/// the script's end both run freely.
+pub struct Script {
+    state: std::sync::Mutex<(Vec<usize>, usize, [bool; 2])>,
+    turn: std::sync::Condvar,
+}
+
+impl Script {
+    pub fn new(order: Vec<usize>) -> Self {
+        Script {
+            state: std::sync::Mutex::new((order, 0, [false; 2])),
+            turn: std::sync::Condvar::new(),
+        }
+    }
+
+    fn wait_for(&self, actor: usize) {
+        let mut s = self.state.lock().unwrap();
+        loop {
+            let (order, pos, finished) = &mut *s;
+            match order.get(*pos) {
+                None => return,
+                Some(&a) if a == actor => return,
+                Some(&a) if finished[a] => *pos += 1,
+                Some(_) => s = self.turn.wait(s).unwrap(),
+            }
+        }
+    }
+
+    fn done(&self, actor: usize) {
+        let mut s = self.state.lock().unwrap();
+        let (order, pos, _) = &mut *s;
+        if order.get(*pos) == Some(&actor) {
+            *pos += 1;
+        }
+        self.turn.notify_all();
+    }
+
+    /// Marks `actor` finished: its remaining turns are skipped.
+    pub fn finish(&self, actor: usize) {
+        self.state.lock().unwrap().2[actor] = true;
+        self.turn.notify_all();
+    }
+
+    fn step<T>(&self, actor: usize, op: impl FnOnce() -> T) -> T {
+        self.wait_for(actor);
+        let out = op();
+        self.done(actor);
+        out
+    }
+}
+
+/// A store whose every single-row operation and batch is one turn of `actor` in a [`Script`].
+pub struct Scripted<'a, S> {
+    pub inner: &'a S,
+    pub actor: usize,
+    pub script: &'a Script,
+}
+
+impl<S: Store> Store for Scripted<'_, S> {
+    type Error = S::Error;
+    type Scan<'b>
+        = S::Scan<'b>
+    where
+        Self: 'b;
+
+    fn put(&self, key: &[u8], value: &[u8]) -> Result<(), S::Error> {
+        self.script.step(self.actor, || self.inner.put(key, value))
+    }
+    fn get(&self, key: &[u8]) -> Result<Option<rowkey::bytes::Bytes>, S::Error> {
+        self.script.step(self.actor, || self.inner.get(key))
+    }
+    fn delete(&self, key: &[u8]) -> Result<(), S::Error> {
+        self.script.step(self.actor, || self.inner.delete(key))
+    }
+    fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<S::Error>> {
+        self.script
+            .step(self.actor, || self.inner.write_batch(rows))
+    }
+    fn scan(&self, range: &KeyRange) -> Self::Scan<'_> {
+        self.inner.scan(range)
+    }
+    fn scan_rev(&self, range: &KeyRange) -> Option<Self::Scan<'_>> {
+        self.inner.scan_rev(range)
+    }
+}
+
+/// What `check` reports of an entry without its record.
+fn orphan(key: &UserApp) -> IndexReport<UserApp> {
+    IndexReport {
+        orphans: vec![key.clone()],
+        missing: Vec::new(),
+        entries: 1,
+        records: 0,
+    }
+}
+
+/// Every order of `a` turns of actor 0 and `b` turns of actor 1.
+pub fn interleavings(a: usize, b: usize) -> Vec<Vec<usize>> {
+    if a == 0 || b == 0 {
+        return vec![[0].repeat(a).into_iter().chain([1].repeat(b)).collect()];
+    }
+    let mut out = Vec::new();
+    for (first, (ra, rb)) in [(0, (a - 1, b)), (1, (a, b - 1))] {
+        for mut rest in interleavings(ra, rb) {
+            rest.insert(0, first);
+            out.push(rest);
+        }
+    }
+    out
+}
+
+/// `repair` racing a writer: an orphan entry is repaired while a writer puts its record,
+/// the writer's operations (single or batch) placed at every point between repair's reads,
+/// removal and restore. Whatever the order, a record that is stored has its entry; without a
+/// writer, the orphan's entry is removed. `records` and `index` are shared and need not be
+/// empty (keys from `base` up are used).
+pub fn repair_races<S: Store + Sync>(records: &S, index: &S, base: u64, batch: bool) {
+    let entries = rowkey::store::Table::<_, AppUser>::new(index);
+    let plain = IndexedTable::<_, UserApp, AppUser>::new(records, index);
+    // repair: get, delete, get, put (at most 4 turns); the writer: 3 turns (entry, record,
+    // entry again).
+    let orders = interleavings(4, 3);
+    for (i, order) in orders.iter().enumerate() {
+        let key = UserApp {
+            user_id: base + i as u64,
+            app_id: 3,
+        };
+        let entry = AppUser::from_record(&key);
+        entries.put(&entry, &[]).unwrap();
+        let report = orphan(&key);
+        let script = Script::new(order.clone());
+        let table = |actor| {
+            IndexedTable::<_, UserApp, AppUser>::new(
+                Scripted {
+                    inner: records,
+                    actor,
+                    script: &script,
+                },
+                Scripted {
+                    inner: index,
+                    actor,
+                    script: &script,
+                },
+            )
+        };
+        let (repairer, writer) = (table(0), table(1));
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                repairer.repair(&report).unwrap();
+                script.finish(0);
+            });
+            s.spawn(|| {
+                if batch {
+                    writer.put_batch([(&key, b"w".as_slice())]).unwrap();
+                } else {
+                    writer.put(&key, b"w").unwrap();
+                }
+                script.finish(1);
+            });
+        });
+        assert!(plain.get(&key).unwrap().is_some());
+        assert!(
+            entries.get(&entry).unwrap().is_some(),
+            "order {order:?}: the record is stored without its index entry"
+        );
+    }
+    // No writer: the orphan goes.
+    let key = UserApp {
+        user_id: base + orders.len() as u64,
+        app_id: 3,
+    };
+    let entry = AppUser::from_record(&key);
+    entries.put(&entry, &[]).unwrap();
+    plain.repair(&orphan(&key)).unwrap();
+    assert!(entries.get(&entry).unwrap().is_none());
 }

@@ -5,17 +5,37 @@
 //! **No transaction, no wrong read.** Stores have no multi-row transactions, so a failure can
 //! land between the two writes. The order makes every such state harmless:
 //!
-//! - a put writes the index entry first, then the record: a failure between leaves an entry
-//!   whose record is missing;
+//! - a put writes the index entry first, then the record, then the entry once more (see
+//!   below): a failure after the first write leaves an entry whose record is missing;
 //! - a delete removes the record first, then the entry: a failure between leaves the same;
 //! - a read through the index follows each entry to its record and skips an entry whose record
 //!   is missing.
 //!
 //! An entry is built from the record's own key fields ([`IndexOf::from_record`]), and an index
 //! holds every field of its record, so an entry names exactly one record and can never point
-//! at a wrong one; a record is never stored without its entry. A reader therefore sees exactly
-//! the records stored, whatever failed; the only residue is entries without records, which
-//! [`IndexedTable::check`] reports and [`IndexedTable::repair`] removes.
+//! at a wrong one. A reader therefore sees exactly the records stored, whatever failed; the
+//! only residue is entries without records, which [`IndexedTable::check`] reports and
+//! [`IndexedTable::repair`] removes.
+//!
+//! **Concurrent writers.** Each store operation is on one row and atomic (as on HBase,
+//! Bigtable and the embedded stores); nothing spans the two tables. What other processes can
+//! observe:
+//!
+//! - while a put is under way, a reader through the index may see its entry before its record
+//!   (and skips it) and a reader of the records may see the record before the put returns;
+//!   once a put returns, both readers see the record;
+//! - while a delete is under way, a reader may see the record gone and its entry still there
+//!   (skipped);
+//! - `check` reads the two tables one after the other, not as one snapshot: a record written or
+//!   deleted while it runs may be reported as an orphan or as missing. `repair` re-reads before
+//!   it acts, so a stale report does no harm: it removes an orphan's entry only when the record
+//!   is still absent, then reads the record once more and writes the entry back if a put has
+//!   stored it meanwhile; and a put writes its entry again after its record. Whichever of the
+//!   two finishes last leaves the entry in place, so a completed put always has its entry, with
+//!   `repair` running or not (every interleaving of the two is tested). The price is one more
+//!   write of the entry, an empty row, per put;
+//! - a put and a delete of the same record racing each other may leave an orphan entry
+//!   (harmless, removed by the next repair), never a record without its entry.
 
 use super::{Store, Table, TableError};
 use crate::scan::{KeyRange, KeyRanges};
@@ -78,15 +98,22 @@ where
         &self.index
     }
 
-    /// Writes a record and its index entry: the entry first (see the module docs).
+    /// Writes a record and its index entry: the entry first, then the record, then the entry
+    /// again, so that a [`repair`](Self::repair) running meanwhile cannot leave the record
+    /// without its entry (see the module docs). An error after the record is written means the
+    /// entry's second write failed; the entry may be gone if a repair ran: put again.
     pub fn put(&self, key: &K, value: &[u8]) -> Result<(), TableError<S::Error>> {
-        self.index.put(&I::from_record(key), &[])?;
-        self.records.put(key, value)
+        let entry = I::from_record(key);
+        self.index.put(&entry, &[])?;
+        self.records.put(key, value)?;
+        self.index.put(&entry, &[])
     }
 
-    /// Writes many records: their index entries first, as one batch, then the records. If the
-    /// entries fail, no record is written and the error lists the entries' keys not written;
-    /// if the records fail, it lists the records not written (their entries are harmless).
+    /// Writes many records: their index entries first, as one batch, then the records, then
+    /// the entries again (as [`put`](Self::put)). If the entries fail, no record is written and
+    /// the error lists the entries' keys not written; if the records fail, it lists the records
+    /// not written (their entries are harmless); if the second writing of the entries fails,
+    /// it lists those entries: put their records again.
     pub fn put_batch<'r, V: AsRef<[u8]> + 'r>(
         &self,
         rows: impl IntoIterator<Item = (&'r K, V)>,
@@ -98,7 +125,8 @@ where
         let entries: Vec<I> = rows.iter().map(|(k, _)| I::from_record(k)).collect();
         self.index.put_batch(entries.iter().map(|e| (e, &[][..])))?;
         self.records
-            .put_batch(rows.iter().map(|(k, v)| (*k, v.as_ref())))
+            .put_batch(rows.iter().map(|(k, v)| (*k, v.as_ref())))?;
+        self.index.put_batch(entries.iter().map(|e| (e, &[][..])))
     }
 
     /// Reads a record by its own key.
@@ -181,12 +209,23 @@ where
     }
 
     /// Removes the orphaned entries and writes the missing ones a [`check`](Self::check)
-    /// found. An orphan whose record has been written since is kept.
+    /// found; safe to run while writers use the table. An orphan whose record has been written
+    /// since is kept: its record is read before the entry is removed and once more after, and
+    /// the entry is written back if the record is there by then (a put racing the removal
+    /// writes its entry again itself; see the module docs).
     pub fn repair(&self, report: &IndexReport<K>) -> Result<(), TableError<S::Error>> {
         for record in &report.orphans {
-            if self.records.get(record)?.is_none() {
-                self.index.delete(&I::from_record(record))?;
+            if self.records.get(record)?.is_some() {
+                continue;
             }
+            let entry = I::from_record(record);
+            self.index.delete(&entry)?;
+            if self.records.get(record)?.is_some() {
+                self.index.put(&entry, &[])?;
+            }
+        }
+        if report.missing.is_empty() {
+            return Ok(());
         }
         let entries: Vec<I> = report.missing.iter().map(I::from_record).collect();
         self.index.put_batch(entries.iter().map(|e| (e, &[][..])))
