@@ -118,11 +118,18 @@ impl Store for MemStore {
         Ok(())
     }
 
+    /// The row's cells only (a range of the map), not a walk of the whole table.
     fn delete_row(&self, key: &[u8]) -> Result<(), CellError<Infallible>> {
         let range = cells::row_range(key);
-        let end = range.end().map(<[u8]>::to_vec).unwrap_or_default();
-        self.write()
-            .retain(|k, _| &k[..] < range.start() || &k[..] >= end.as_slice());
+        let end = range.end().expect("a row's range is bounded");
+        let mut map = self.write();
+        let cells: Vec<Bytes> = map
+            .range::<[u8], _>((Bound::Included(range.start()), Bound::Excluded(end)))
+            .map(|(k, _)| k.clone())
+            .collect();
+        for k in cells {
+            map.remove(&k);
+        }
         Ok(())
     }
 }
