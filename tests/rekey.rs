@@ -61,8 +61,8 @@ fn a_table_moves_to_a_new_layout_and_every_row_is_accounted_for() {
 
     let to = Table::<_, New>::new(MemStore::new());
     let mut checkpoints = Vec::new();
-    let report = rekey(&from, &to, convert, &RekeyOptions::default(), |k| {
-        checkpoints.push(k.to_vec())
+    let report = rekey(&from, &to, convert, &RekeyOptions::default(), |r| {
+        checkpoints.push(r.checkpoint.clone().unwrap())
     })
     .unwrap();
     assert_eq!(report.read, 25_002);
@@ -98,9 +98,9 @@ fn a_table_moves_to_a_new_layout_and_every_row_is_accounted_for() {
     );
 }
 
-/// A memory store whose batch writes fail from the `fail_at`-th on.
-struct FailingTarget {
-    inner: MemStore,
+/// A store whose batch writes fail from the `fail_at`-th on.
+struct FailingTarget<S> {
+    inner: S,
     batches: Cell<usize>,
     fail_at: usize,
 }
@@ -116,12 +116,12 @@ impl std::fmt::Display for Down {
 
 impl std::error::Error for Down {}
 
-impl Store for FailingTarget {
+impl<S: Store> Store for FailingTarget<S> {
     type Error = Down;
-    type Scan<'a> = std::iter::Map<
-        <MemStore as Store>::Scan<'a>,
-        fn(Result<Row, std::convert::Infallible>) -> Result<Row, Down>,
-    >;
+    type Scan<'a>
+        = std::iter::Map<S::Scan<'a>, fn(Result<Row, S::Error>) -> Result<Row, Down>>
+    where
+        S: 'a;
     fn put(&self, key: &[u8], value: &[u8]) -> Result<(), Down> {
         self.inner.put(key, value).map_err(|_| Down)
     }
@@ -140,8 +140,8 @@ impl Store for FailingTarget {
                 source: Down,
             });
         }
-        self.inner.write_batch(rows).map_err(|_| BatchError {
-            failed: Vec::new(),
+        self.inner.write_batch(rows).map_err(|e| BatchError {
+            failed: e.failed,
             source: Down,
         })
     }
@@ -153,84 +153,204 @@ impl Store for FailingTarget {
     }
 }
 
-#[test]
-fn a_copy_cut_short_resumes_from_its_checkpoint() {
-    let from = Table::<_, Old>::new(MemStore::new());
-    let rows = old_rows(12_345);
-    from.put_batch(rows.iter().map(|r| (r, b"line".as_slice())))
+/// A target that fails its `fail_at`-th batch (and every later one) until it is restarted.
+fn failing<S: Store>(inner: S, fail_at: usize) -> Table<FailingTarget<S>, New> {
+    Table::new(FailingTarget {
+        inner,
+        batches: Cell::new(0),
+        fail_at,
+    })
+}
+
+/// Source rows with every 137th value refused by the conversion.
+fn source_with_refusals<S: Store>(store: S, n: u64) -> (Table<S, Old>, usize) {
+    let from = Table::<_, Old>::new(store);
+    let rows = old_rows(n);
+    let values: Vec<&[u8]> = (0..rows.len())
+        .map(|i| {
+            if i % 137 == 5 {
+                &b"corrupt"[..]
+            } else {
+                b"line"
+            }
+        })
+        .collect();
+    from.put_batch(rows.iter().zip(values.iter().copied()))
         .unwrap();
-    let to = Table::<_, New>::new(FailingTarget {
-        inner: MemStore::new(),
-        batches: Cell::new(0),
-        fail_at: 4,
-    });
-    let options = RekeyOptions::default().batch(1_000);
-    let mut last = None;
-    let err = rekey(&from, &to, convert, &options, |k| last = Some(k.to_vec())).unwrap_err();
-    assert!(
-        matches!(err, TableError::Batch(ref b) if b.failed.len() == 1_000),
-        "{err}"
-    );
-    let checkpoint = last.expect("three batches were written");
-    // The machine comes back: resume after the checkpoint, into the same target.
-    let to = Table::<_, New>::new(FailingTarget {
-        inner: to.store().inner.clone_rows(),
-        batches: Cell::new(0),
-        fail_at: usize::MAX,
-    });
-    let resumed = options.resume_after(checkpoint);
-    let report = rekey(&from, &to, convert, &resumed, |_| {}).unwrap();
-    assert_eq!(report.read, 12_345 - 3_000, "only the rest is read again");
-    assert_eq!(
-        report.target_rows,
-        Some(12_345),
-        "nothing lost, nothing twice"
-    );
-    assert!(report.is_complete());
+    (from, values.iter().filter(|v| **v == b"corrupt").count())
 }
 
 #[test]
-fn a_conversion_that_merges_rows_is_caught_by_the_count() {
-    let from = Table::<_, Old>::new(MemStore::new());
-    let rows = old_rows(100);
-    from.put_batch(rows.iter().map(|r| (r, b"x".as_slice())))
-        .unwrap();
-    let to = Table::<_, New>::new(MemStore::new());
-    // Dropping the time: every event of a host becomes one key.
-    let report = rekey(
+fn a_copy_cut_short_resumes_from_its_checkpoint_and_accounts_for_every_run() {
+    cut_and_resumed(MemStore::new(), &MemStore::new(), &MemStore::new());
+}
+
+#[cfg(feature = "fjall")]
+#[test]
+fn a_copy_cut_short_on_fjall_resumes_and_accounts_for_every_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = fjall::Database::builder(dir.path()).open().unwrap();
+    let open = |name| rowkey::store::FjallStore::with_database(db.clone(), name).unwrap();
+    cut_and_resumed(open("old"), &open("new"), &open("again"));
+}
+
+/// A copy of 12,345 rows (every 137th refused) cut after three batches and resumed from the
+/// failure's report into the same `target`, then the same copy uninterrupted into `fresh`.
+fn cut_and_resumed<S: Store, T: Store>(source: S, target: &T, fresh: &T) {
+    let (from, refused) = source_with_refusals(source, 12_345);
+    let to = failing(target, 4);
+    let options = RekeyOptions::default().batch(1_000);
+    let mut handed = Vec::new();
+    let err = rekey(&from, &to, convert, &options, |r| handed.push(r.clone())).unwrap_err();
+    assert!(
+        matches!(err.error, TableError::Batch(ref b) if b.failed.len() == 1_000),
+        "{err}"
+    );
+    // The failure carries the report of the last checkpoint: what the callback last saw.
+    assert_eq!(handed.len(), 3);
+    assert_eq!(Some(&*err.report), handed.last());
+    assert_eq!(err.report.copied, 3_000);
+    assert!(
+        !err.report.unconverted.is_empty(),
+        "refusals before the cut"
+    );
+    assert_eq!(err.report.read, 3_000 + err.report.unconverted.len());
+
+    // The machine comes back: resume from the failure's report, into the same target.
+    let to = failing(target, usize::MAX);
+    let resumed = options.clone().resume(*err.report);
+    let mut later = Vec::new();
+    let report = rekey(&from, &to, convert, &resumed, |r| later.push(r.clone())).unwrap();
+    assert!(
+        later[0].checkpoint > handed[2].checkpoint,
+        "continues after it"
+    );
+    assert_eq!(report.runs, 2);
+    assert_eq!(report.read, 12_345, "every source row, across both runs");
+    assert_eq!(
+        report.unconverted.len(),
+        refused,
+        "every refusal, across both runs"
+    );
+    assert_eq!(report.copied, 12_345 - refused);
+    assert_eq!(
+        report.target_rows,
+        Some(12_345 - refused),
+        "nothing lost, nothing twice"
+    );
+    assert!(!report.is_complete(), "refused rows were not copied");
+    // The same copy uninterrupted reports the same.
+    let once = rekey(
         &from,
-        &to,
-        |k: Old, v| {
-            Ok((
-                New {
-                    host: k.host,
-                    ts: 0,
-                },
-                v,
-            ))
-        },
-        &RekeyOptions::default(),
+        &Table::<_, New>::new(fresh),
+        convert,
+        &options,
         |_| {},
     )
     .unwrap();
-    assert_eq!(report.copied, 100);
-    assert_eq!(report.target_rows, Some(40));
-    assert!(!report.is_complete(), "{report}");
+    assert_eq!((once.read, once.copied), (report.read, report.copied));
+    assert_eq!(once.unconverted, report.unconverted);
 }
 
-/// A copy of a memory store's rows (the "restarted" target keeps what was written).
-trait CloneRows {
-    fn clone_rows(&self) -> MemStore;
+#[test]
+fn a_copy_resumed_from_the_last_report_handed_out_loses_no_refusal() {
+    // A caller that persisted only the reports handed out (not the failure) loses nothing
+    // either: the last report handed out is the failure's.
+    let (from, refused) = source_with_refusals(MemStore::new(), 5_000);
+    let target = MemStore::new();
+    let to = failing(&target, 3);
+    let options = RekeyOptions::default().batch(700);
+    let mut persisted = None;
+    rekey(&from, &to, convert, &options, |r| {
+        persisted = Some(r.clone())
+    })
+    .unwrap_err();
+    let to = failing(&target, usize::MAX);
+    let report = rekey(
+        &from,
+        &to,
+        convert,
+        &options.resume(persisted.unwrap()),
+        |_| {},
+    )
+    .unwrap();
+    assert_eq!(report.unconverted.len(), refused);
+    assert_eq!(report.read, 5_000);
 }
 
-impl CloneRows for MemStore {
-    fn clone_rows(&self) -> MemStore {
-        let copy = MemStore::new();
-        let rows: Vec<Row> = self
-            .scan(&KeyRange::new(&[], None))
-            .map(|r| r.unwrap())
-            .collect();
-        copy.write_batch(&rows).unwrap();
-        copy
-    }
+#[test]
+fn a_collision_in_a_resumed_copy_is_caught() {
+    let from = Table::<_, Old>::new(MemStore::new());
+    let rows = old_rows(3_000);
+    from.put_batch(rows.iter().map(|r| (r, b"x".as_slice())))
+        .unwrap();
+    // Rows 10 and 2,500 map to one target key: one before the cut, one after.
+    let merge = |k: Old, v: Bytes| {
+        let ts = if k.ts == rows[2_500].ts && k.host == rows[2_500].host {
+            rows[10].ts
+        } else {
+            k.ts
+        };
+        let host = if ts == rows[10].ts {
+            rows[10].host.clone()
+        } else {
+            k.host
+        };
+        Ok((New { host, ts }, v))
+    };
+    let target = MemStore::new();
+    let to = failing(&target, 2);
+    let options = RekeyOptions::default().batch(1_000);
+    let err = rekey(&from, &to, merge, &options, |_| {}).unwrap_err();
+    assert_eq!(err.report.copied, 1_000);
+    let to = failing(&target, usize::MAX);
+    let report = rekey(
+        &from,
+        &to,
+        merge,
+        &options.clone().resume(*err.report),
+        |_| {},
+    )
+    .unwrap();
+    assert_eq!(report.copied, 3_000);
+    assert_eq!(report.target_rows, Some(2_999));
+    assert!(
+        !report.is_complete(),
+        "a row was lost to a collision: {report}"
+    );
+    // Uninterrupted, the same.
+    let once = rekey(
+        &from,
+        &Table::<_, New>::new(MemStore::new()),
+        merge,
+        &options,
+        |_| {},
+    )
+    .unwrap();
+    assert_eq!(once.target_rows, Some(2_999));
+    assert!(!once.is_complete());
+}
+
+#[test]
+fn each_checkpoint_is_handed_out_once() {
+    let from = Table::<_, Old>::new(MemStore::new());
+    let rows = old_rows(2_000);
+    from.put_batch(rows.iter().map(|r| (r, b"x".as_slice())))
+        .unwrap();
+    let to = Table::<_, New>::new(MemStore::new());
+    let mut seen = Vec::new();
+    let options = RekeyOptions::default().batch(1_000);
+    rekey(&from, &to, convert, &options, |r| {
+        seen.push(r.checkpoint.clone())
+    })
+    .unwrap();
+    assert_eq!(seen.len(), 2, "two full batches, and no repeat of the last");
+    assert_ne!(seen[0], seen[1]);
+    // Rows after the last full batch that are all refused still reach a checkpoint.
+    from.put(&old_rows(2_001)[2_000], b"corrupt").unwrap();
+    let mut last = Vec::new();
+    let report = rekey(&from, &to, convert, &options, |r| last.push(r.clone())).unwrap();
+    assert_eq!(last.len(), 3);
+    assert_eq!(last[2].unconverted.len(), 1);
+    assert_eq!(report.read, 2_001);
 }

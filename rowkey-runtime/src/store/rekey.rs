@@ -3,12 +3,21 @@
 //! the new one; this is the copy in between).
 //!
 //! The copy streams the source in key order in batches, converts each row with the caller's
-//! function, and writes each batch to the target; after every batch it hands the caller a
-//! checkpoint (the last source key done) so that a copy cut short resumes where it stopped
-//! ([`RekeyOptions::resume_after`]). A row that does not decode as the source key type, or that
-//! the conversion refuses, is reported with its source key and the reason, never dropped
-//! silently; at the end the target is counted, so two source rows converted to one target key
-//! (a collision that would lose a row) show as a shortfall.
+//! function, and writes each batch to the target. After every batch it hands the caller the
+//! copy's report so far ([`RekeyReport`]: the last source key done, the counts, every row not
+//! converted), so that a copy cut short resumes where it stopped ([`RekeyOptions::resume`]) and
+//! its final report still accounts for the whole copy, across every run. A run that fails
+//! returns the same report with its error ([`RekeyFailure`]). A row that does not decode as the
+//! source key type, or that the conversion refuses, is reported with its source key and the
+//! reason, never dropped silently; at the end the target is counted, so two source rows
+//! converted to one target key (a collision that would lose a row) show as a shortfall, in a
+//! resumed copy as in an uninterrupted one.
+//!
+//! **Concurrent writers.** The copy reads the source as a stream in key order, not as one
+//! snapshot: a source row written or deleted while it runs is copied if the stream has not
+//! passed its key yet, and not otherwise (the Flurry article's dual writes cover those rows:
+//! write to both tables before the copy starts). The target count assumes the target holds
+//! only the copy's rows; turn [`RekeyOptions::verify`] off when others write there.
 
 use std::fmt;
 
@@ -24,9 +33,9 @@ use crate::{Decode, RowKey};
 pub struct RekeyOptions {
     /// Rows per target batch.
     pub batch: usize,
-    /// Resume after this source key (a checkpoint from an earlier run); `None` starts at the
-    /// beginning.
-    pub resume_after: Option<Vec<u8>>,
+    /// Resume a copy from this report (the last one an earlier run handed out, or the one in
+    /// its [`RekeyFailure`]); `None` starts at the beginning.
+    pub resume: Option<RekeyReport>,
     /// Count the target's rows at the end (a full scan of the target; turn off when it holds
     /// other rows).
     pub verify: bool,
@@ -36,7 +45,7 @@ impl Default for RekeyOptions {
     fn default() -> Self {
         RekeyOptions {
             batch: 10_000,
-            resume_after: None,
+            resume: None,
             verify: true,
         }
     }
@@ -49,9 +58,10 @@ impl RekeyOptions {
         self
     }
 
-    /// Resume after `checkpoint`, the last source key an earlier run reported done.
-    pub fn resume_after(mut self, checkpoint: Vec<u8>) -> Self {
-        self.resume_after = Some(checkpoint);
+    /// Resume the copy `report` describes: after its checkpoint, with its counts and its rows
+    /// not converted carried into this run's report.
+    pub fn resume(mut self, report: RekeyReport) -> Self {
+        self.resume = Some(report);
         self
     }
 
@@ -71,19 +81,24 @@ pub struct Unconverted {
     pub reason: String,
 }
 
-/// What a [`rekey`] run did.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What a [`rekey`] copy has done, up to its checkpoint: every run of it, when it was resumed.
+/// Every field is public, so a caller can persist it beside the checkpoint and build it again
+/// to resume.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RekeyReport {
-    /// Source rows read in this run.
+    /// Source rows read, up to the checkpoint.
     pub read: usize,
-    /// Rows written to the target in this run.
+    /// Rows written to the target, up to the checkpoint.
     pub copied: usize,
-    /// Rows not copied, each with its reason.
+    /// Rows not copied, each with its reason, up to the checkpoint.
     pub unconverted: Vec<Unconverted>,
-    /// The last source key done: the checkpoint to resume after.
+    /// The last source key done: where a resumed run starts (after it).
     pub checkpoint: Option<Vec<u8>>,
-    /// The target's rows at the end, when counted ([`RekeyOptions::verify`]).
+    /// The target's rows at the end, when counted ([`RekeyOptions::verify`]); `None` in the
+    /// reports handed out before the end.
     pub target_rows: Option<usize>,
+    /// The runs this copy took so far (1 for a copy never cut short).
+    pub runs: usize,
 }
 
 impl RekeyReport {
@@ -108,21 +123,25 @@ impl fmt::Display for RekeyReport {
         if let Some(n) = self.target_rows {
             write!(f, ", {n} rows in the target")?;
         }
+        if self.runs > 1 {
+            write!(f, ", in {} runs", self.runs)?;
+        }
         Ok(())
     }
 }
 
 /// Copies every row of `from` (keys `K1`) into `to` (keys `K2`), converting each with
-/// `convert`; see the module docs. `checkpoint` is called after every batch written with the
-/// last source key done (persist it to resume after a crash). The target's writes carry
-/// [`Table::put_batch`]'s guarantees: on a store failure the error lists the keys not written,
-/// and the last checkpoint given is still correct to resume from.
+/// `convert`; see the module docs. `checkpoint` is called once after every batch written with
+/// the copy's report so far (persist it, or at least its
+/// [`checkpoint`](RekeyReport::checkpoint) key, to resume after a crash). The target's writes
+/// carry [`Table::put_batch`]'s guarantees; when a run fails, the [`RekeyFailure`] holds the
+/// error and the report as of the last checkpoint, correct to resume from.
 pub fn rekey<S1, K1, S2, K2>(
     from: &Table<S1, K1>,
     to: &Table<S2, K2>,
     mut convert: impl FnMut(K1, Bytes) -> Result<(K2, Bytes), String>,
     options: &RekeyOptions,
-    mut checkpoint: impl FnMut(&[u8]),
+    mut checkpoint: impl FnMut(&RekeyReport),
 ) -> Result<RekeyReport, RekeyFailure<S1::Error, S2::Error>>
 where
     S1: Store,
@@ -130,7 +149,10 @@ where
     K1: RowKey + for<'de> Decode<'de>,
     K2: RowKey,
 {
-    let start = match &options.resume_after {
+    let mut report = options.resume.clone().unwrap_or_default();
+    report.target_rows = None;
+    report.runs += 1;
+    let start = match &report.checkpoint {
         // The key right after the checkpoint: keys are byte strings, so `k + 0x00`.
         Some(k) => {
             let mut s = k.clone();
@@ -139,56 +161,53 @@ where
         }
         None => Vec::new(),
     };
-    let mut report = RekeyReport {
+    // What this run has done since the last checkpoint; it joins the report when its batch is
+    // written.
+    let mut pending = Pending {
+        batch: Vec::with_capacity(options.batch.max(1)),
         read: 0,
-        copied: 0,
         unconverted: Vec::new(),
-        checkpoint: options.resume_after.clone(),
-        target_rows: None,
+        last: None,
     };
-    let mut batch: Vec<(K2, Bytes)> = Vec::with_capacity(options.batch.max(1));
-    let mut last: Option<Vec<u8>> = None;
-    let flush = |batch: &mut Vec<(K2, Bytes)>,
-                 last: &Option<Vec<u8>>,
-                 report: &mut RekeyReport,
-                 checkpoint: &mut dyn FnMut(&[u8])|
-     -> Result<(), RekeyFailure<S1::Error, S2::Error>> {
-        to.put_batch(batch.iter().map(|(k, v)| (k, &v[..])))
-            .map_err(map_target)?;
-        report.copied += batch.len();
-        batch.clear();
-        if let Some(k) = last {
-            report.checkpoint = Some(k.clone());
-            checkpoint(k);
-        }
-        Ok(())
+    let fail = |error, report: &RekeyReport| RekeyFailure {
+        error,
+        report: Box::new(report.clone()),
     };
     for row in from.store().scan(&KeyRange::new(&start, None)) {
-        let (key, value): Row = row.map_err(|e| TableError::Store(RekeyError::Source(e)))?;
-        report.read += 1;
+        let (key, value): Row = match row {
+            Ok(row) => row,
+            Err(e) => return Err(fail(TableError::Store(RekeyError::Source(e)), &report)),
+        };
+        pending.read += 1;
         match K1::decode(&key) {
-            Err(e) => report.unconverted.push(Unconverted {
+            Err(e) => pending.unconverted.push(Unconverted {
                 key: key.to_vec(),
                 reason: format!("not a source key: {e}"),
             }),
             Ok(k1) => match convert(k1, value) {
-                Ok(row) => batch.push(row),
-                Err(reason) => report.unconverted.push(Unconverted {
+                Ok(row) => pending.batch.push(row),
+                Err(reason) => pending.unconverted.push(Unconverted {
                     key: key.to_vec(),
                     reason,
                 }),
             },
         }
-        last = Some(key.to_vec());
-        if batch.len() >= options.batch.max(1) {
-            flush(&mut batch, &last, &mut report, &mut checkpoint)?;
+        pending.last = Some(key.to_vec());
+        if pending.batch.len() >= options.batch.max(1) {
+            pending
+                .flush(to, &mut report, &mut checkpoint)
+                .map_err(|e| fail(e, &report))?;
         }
     }
-    flush(&mut batch, &last, &mut report, &mut checkpoint)?;
+    pending
+        .flush(to, &mut report, &mut checkpoint)
+        .map_err(|e| fail(e, &report))?;
     if options.verify {
         let mut n = 0;
         for row in to.store().scan(&KeyRange::new(&[], None)) {
-            row.map_err(|e| TableError::Store(RekeyError::Target(e)))?;
+            if let Err(e) = row {
+                return Err(fail(TableError::Store(RekeyError::Target(e)), &report));
+            }
             n += 1;
         }
         report.target_rows = Some(n);
@@ -196,8 +215,82 @@ where
     Ok(report)
 }
 
-/// A [`rekey`] that stopped: a table error whose store error says which side failed.
-pub type RekeyFailure<E1, E2> = TableError<RekeyError<E1, E2>>;
+/// A run's progress since its last checkpoint.
+struct Pending<K2> {
+    batch: Vec<(K2, Bytes)>,
+    read: usize,
+    unconverted: Vec<Unconverted>,
+    /// The last source key read.
+    last: Option<Vec<u8>>,
+}
+
+impl<K2: RowKey> Pending<K2> {
+    /// Writes the batch and, when anything was read since the last checkpoint, moves it into
+    /// the report and hands the report out (once per checkpoint).
+    fn flush<S2: Store, E1>(
+        &mut self,
+        to: &Table<S2, K2>,
+        report: &mut RekeyReport,
+        checkpoint: &mut impl FnMut(&RekeyReport),
+    ) -> Result<(), TableError<RekeyError<E1, S2::Error>>> {
+        if self.read == 0 {
+            return Ok(());
+        }
+        if !self.batch.is_empty() {
+            to.put_batch(self.batch.iter().map(|(k, v)| (k, &v[..])))
+                .map_err(map_target)?;
+        }
+        report.read += std::mem::take(&mut self.read);
+        report.copied += self.batch.len();
+        self.batch.clear();
+        report.unconverted.append(&mut self.unconverted);
+        report.checkpoint.clone_from(&self.last);
+        checkpoint(report);
+        Ok(())
+    }
+}
+
+/// A [`rekey`] run that stopped: the error, and the copy's report as of its last checkpoint
+/// (counts and rows not converted included), to resume from with [`RekeyOptions::resume`].
+pub struct RekeyFailure<E1, E2> {
+    /// What stopped the run: a table error whose store error says which side failed.
+    pub error: TableError<RekeyError<E1, E2>>,
+    /// The copy's report as of the last checkpoint (boxed: the error stays small).
+    pub report: Box<RekeyReport>,
+}
+
+impl<E1: fmt::Debug, E2: fmt::Debug> fmt::Debug for RekeyFailure<E1, E2> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RekeyFailure")
+            .field("error", &self.error)
+            .field("report", &format_args!("{}", self.report))
+            .field(
+                "checkpoint",
+                &self.report.checkpoint.as_deref().map(crate::fmt::binary),
+            )
+            .finish()
+    }
+}
+
+impl<E1: fmt::Display, E2: fmt::Display> fmt::Display for RekeyFailure<E1, E2> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "re-keying stopped: {} (done up to the last checkpoint: {})",
+            self.error, self.report
+        )
+    }
+}
+
+impl<E1, E2> std::error::Error for RekeyFailure<E1, E2>
+where
+    E1: std::error::Error + 'static,
+    E2: std::error::Error + 'static,
+{
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
 
 /// Which side of a [`rekey`] failed.
 #[derive(Debug)]
