@@ -209,8 +209,10 @@
 //! buckets and salted fields, record tags; not names, docs, derive order, `#[timestamp]`,
 //! `key_limit` or `max_len` bounds). When the type changes so that stored keys would read
 //! differently, the build fails at this attribute with the new value, the part that changed and
-//! the layout. Each key's rustdoc shows its value. A field whose type is another key is covered
-//! by that type's name only: pin the nested key's fingerprint on it as well.
+//! the layout. Each key's rustdoc shows its value. A field whose type the derive cannot read
+//! from its tokens (a type alias, a nested key, `Hashed<T>`) counts by what it resolves to: an
+//! alias as the type it names, a nested key by its own fingerprint, so a change to either fails
+//! the pin (through a constant assertion at the attribute) and a rename does not.
 //!
 //! ```
 //! use rowkey::RowKey;

@@ -101,3 +101,177 @@ fn golden_fingerprints_never_change() {
         }
     }
 }
+
+// ---- what the fingerprint follows: the resolved type, not its spelling ----
+
+mod spelled {
+    /// An alias of the width the key was written with.
+    pub type Millis = u64;
+}
+
+#[derive(RowKey)]
+struct Spelled {
+    #[salt(buckets = 4)]
+    host: String,
+    ts: u64,
+}
+
+#[derive(RowKey)]
+struct ThroughAlias {
+    #[salt(buckets = 4)]
+    host: String,
+    ts: spelled::Millis,
+}
+
+#[derive(RowKey)]
+struct OptionalAlias {
+    #[salt(buckets = 4)]
+    host: String,
+    ts: Option<spelled::Millis>,
+}
+
+#[derive(RowKey)]
+struct OptionalSpelled {
+    #[salt(buckets = 4)]
+    host: String,
+    ts: Option<u64>,
+}
+
+#[derive(RowKey)]
+struct ReversedAlias {
+    #[salt(buckets = 4)]
+    host: String,
+    #[reverse_ts]
+    ts: spelled::Millis,
+}
+
+#[derive(RowKey)]
+struct ReversedSpelled {
+    #[salt(buckets = 4)]
+    host: String,
+    #[reverse_ts]
+    ts: u64,
+}
+
+/// Nested keys: two of one layout under different names, one of another.
+mod nested {
+    use rowkey::RowKey;
+
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    pub struct Inner {
+        pub region: u16,
+        pub shard: u32,
+    }
+
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    pub struct SameLayout {
+        pub r: u16,
+        pub s: u32,
+    }
+
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    pub struct Widened {
+        pub region: u32,
+        pub shard: u32,
+    }
+}
+
+#[derive(RowKey)]
+struct HoldsInner {
+    at: u64,
+    inner: nested::Inner,
+}
+
+#[derive(RowKey)]
+struct HoldsInnerByPath {
+    at: u64,
+    inner: crate::nested::Inner,
+}
+
+#[derive(RowKey)]
+struct HoldsSameLayout {
+    at: u64,
+    inner: nested::SameLayout,
+}
+
+#[derive(RowKey)]
+struct HoldsWidened {
+    at: u64,
+    inner: nested::Widened,
+}
+
+#[derive(RowKey)]
+struct HashedSpelled {
+    #[hash(md5, len = 8)]
+    id: rowkey::Hashed<u64, 8>,
+}
+
+#[derive(RowKey)]
+struct HashedAlias {
+    #[hash(md5, len = 8)]
+    id: rowkey::Hashed<spelled::Millis, 8>,
+}
+
+#[test]
+fn an_alias_has_the_fingerprint_of_the_type_it_names() {
+    assert_eq!(ThroughAlias::FINGERPRINT, Spelled::FINGERPRINT);
+    assert_eq!(OptionalAlias::FINGERPRINT, OptionalSpelled::FINGERPRINT);
+    assert_eq!(ReversedAlias::FINGERPRINT, ReversedSpelled::FINGERPRINT);
+    assert_eq!(HashedAlias::FINGERPRINT, HashedSpelled::FINGERPRINT);
+}
+
+/// The same declaration, token for token, before and after `type Millis = u64` became `u32`.
+macro_rules! millis_key {
+    ($width:ty) => {
+        pub type Millis = $width;
+
+        #[derive(rowkey::RowKey)]
+        pub struct Key {
+            pub ts: Millis,
+            pub seq: u32,
+        }
+
+        #[derive(rowkey::RowKey)]
+        pub struct HashedKey {
+            #[hash(md5, len = 8)]
+            pub id: rowkey::Hashed<Millis, 8>,
+        }
+
+        #[derive(rowkey::RowKey)]
+        pub struct Outer {
+            pub inner: Key,
+        }
+    };
+}
+
+#[allow(dead_code)] // the keys' scan builders and explain
+mod before {
+    millis_key!(u64);
+}
+
+#[allow(dead_code)]
+mod after {
+    millis_key!(u32);
+}
+
+#[test]
+fn an_alias_narrowed_changes_the_fingerprint() {
+    // Every stored key goes from 12 to 8 bytes, with the declaration unchanged.
+    assert_eq!(before::Key::FIXED_LEN, Some(12));
+    assert_eq!(after::Key::FIXED_LEN, Some(8));
+    assert_ne!(before::Key::FINGERPRINT, after::Key::FINGERPRINT);
+    assert_ne!(
+        before::HashedKey::FINGERPRINT,
+        after::HashedKey::FINGERPRINT
+    );
+    // And it reaches a key that nests it.
+    assert_ne!(before::Outer::FINGERPRINT, after::Outer::FINGERPRINT);
+}
+
+#[test]
+fn a_nested_key_counts_by_its_layout_not_its_name_or_path() {
+    assert_eq!(HoldsInner::FINGERPRINT, HoldsInnerByPath::FINGERPRINT);
+    assert_eq!(HoldsInner::FINGERPRINT, HoldsSameLayout::FINGERPRINT);
+    assert_ne!(HoldsInner::FINGERPRINT, HoldsWidened::FINGERPRINT);
+    assert_eq!(nested::Inner::FINGERPRINT, nested::SameLayout::FINGERPRINT);
+}

@@ -1,20 +1,73 @@
 //! `RowKey::FINGERPRINT`: a hash of everything that decides a key's stored bytes (field order,
 //! each field's encoding as its type class and attributes give it, the salt strategy, buckets
 //! and salted fields, record tags) and of nothing else (names, docs, derive order, `#[timestamp]`,
-//! `key_limit`, `max_len` bounds, text owned or borrowed). `#[rowkey(fingerprint = 0x...)]`
-//! pins it: a change that would alter stored bytes fails the build at the attribute.
+//! `key_limit`, `max_len` bounds, text owned or borrowed, how a type is spelled).
+//! `#[rowkey(fingerprint = 0x...)]` pins it: a change that would alter stored bytes fails the
+//! build.
 //!
 //! The description is versioned text hashed with 64-bit FNV-1a: stable across platforms and
 //! compiler versions (std's hashers are not), so a pinned value holds as long as the layout.
+//! Where the tokens tell a field's type (`u64`, `String`, `Option<i32>`), the text is written
+//! here and the fingerprint is a literal, checked against a pin with the part that changed
+//! named. Where they do not (a type alias, a nested key, `Hashed<T>`, `[u8; LEN]`), the part
+//! has a hole the type fills at compile time (`<codec as Codec<T>>::LAYOUT`: the resolved
+//! type's class, a nested key's own fingerprint), and the runtime's `fingerprint` hashes the
+//! same text in a constant; the pin is then checked by a constant assertion.
 
 use quote::ToTokens;
 
 use crate::ast::{classify, generic_types, last_segment, Field, Input, TyClass};
 use crate::attr::SaltHash;
 
-/// The parts of the layout the fingerprint covers: a label for people (with the field's name)
-/// and the text hashed (without it), in a fixed order: the salt, each field, each record type.
-pub fn parts(input: &Input) -> Vec<(String, String)> {
+/// A piece of a part's text: written here, or the layout of a field's type, filled in at
+/// compile time.
+pub enum Seg<'f, 'a> {
+    Text(String),
+    Type(&'f Field<'a>),
+}
+
+/// One part of the layout: a label for people (with the field's name) and the pieces hashed
+/// (without it).
+pub struct Part<'f, 'a> {
+    pub label: String,
+    pub segs: Vec<Seg<'f, 'a>>,
+}
+
+impl Part<'_, '_> {
+    /// The text when no piece is a hole.
+    fn text(&self) -> Option<String> {
+        self.segs
+            .iter()
+            .map(|s| match s {
+                Seg::Text(t) => Some(t.as_str()),
+                Seg::Type(_) => None,
+            })
+            .collect()
+    }
+
+    /// The text, each hole shown as `<layout of T>`.
+    fn shown(&self) -> String {
+        self.segs
+            .iter()
+            .map(|s| match s {
+                Seg::Text(t) => t.clone(),
+                Seg::Type(f) => format!("<layout of `{}`>", tokens(f.ty)),
+            })
+            .collect()
+    }
+}
+
+/// Appends `piece` to `segs`, merging adjacent text.
+fn push<'f, 'a>(segs: &mut Vec<Seg<'f, 'a>>, piece: Seg<'f, 'a>) {
+    match (segs.last_mut(), piece) {
+        (Some(Seg::Text(t)), Seg::Text(more)) => t.push_str(&more),
+        (_, piece) => segs.push(piece),
+    }
+}
+
+/// The parts of the layout the fingerprint covers, in a fixed order: the salt, each field, each
+/// record type.
+pub fn parts<'f, 'a>(input: &'f Input<'a>) -> Vec<Part<'f, 'a>> {
     let mut parts = Vec::new();
     let lead = input.lead_fields();
     let salt = lead
@@ -32,50 +85,65 @@ pub fn parts(input: &Input) -> Vec<(String, String)> {
             format!("salt {} % {buckets} over {salted}", hash.name())
         })
         .unwrap_or_else(|| "no salt".into());
-    parts.push(("the salt".to_string(), salt));
+    parts.push(Part {
+        label: "the salt".to_string(),
+        segs: vec![Seg::Text(salt)],
+    });
     for (i, f) in lead.iter().enumerate() {
-        parts.push((
-            format!("field {i} (`{}`)", f.ident),
-            format!("{i}: {}", field(f)),
-        ));
+        let mut segs = vec![Seg::Text(format!("{i}: "))];
+        field(f, &mut segs);
+        parts.push(Part {
+            label: format!("field {i} (`{}`)", f.ident),
+            segs,
+        });
     }
     if let Some(variants) = &input.variants {
         let mut vs: Vec<_> = variants.iter().collect();
         vs.sort_by_key(|v| v.tag.map_or(0, |t| t.value));
         for v in vs {
             let tag = v.tag.map_or(0, |t| t.value);
-            let fields: Vec<String> = v.fields[lead.len().min(v.fields.len())..]
+            let mut segs = vec![Seg::Text(format!("tag {tag}: ["))];
+            for (j, f) in v.fields[lead.len().min(v.fields.len())..]
                 .iter()
-                .map(field)
-                .collect();
-            parts.push((
-                format!("record type `{}` (tag {tag})", v.ident),
-                format!("tag {tag}: [{}]", fields.join(", ")),
-            ));
+                .enumerate()
+            {
+                if j > 0 {
+                    push(&mut segs, Seg::Text(", ".into()));
+                }
+                field(f, &mut segs);
+            }
+            push(&mut segs, Seg::Text("]".into()));
+            parts.push(Part {
+                label: format!("record type `{}` (tag {tag})", v.ident),
+                segs,
+            });
         }
     }
     parts
 }
 
-/// The layout the fingerprint covers, in words.
+/// The layout the fingerprint covers, in words (a hole shown as `<layout of T>`).
 pub fn describe(input: &Input) -> String {
-    let texts: Vec<String> = parts(input).into_iter().map(|(_, t)| t).collect();
+    let texts: Vec<String> = parts(input).iter().map(Part::shown).collect();
     format!("rowkey-layout-v1; {}", texts.join("; "))
 }
 
 /// Part slots in the fingerprint's low 32 bits: part `i` goes to nibble `i % SLOTS`.
 const SLOTS: usize = 8;
 
-/// The fingerprint: the high 32 bits of the whole description's hash, then one 4-bit check per
+/// The fingerprint, when every part's text is known here (`None` when a type fills a hole at
+/// compile time): the high 32 bits of the whole description's hash, then one 4-bit check per
 /// slot of parts, so that a changed fingerprint can say which part changed. A change goes
 /// unnoticed only if both its 32-bit and its 4-bit checks collide (about 1 in 70 billion).
-pub fn fingerprint(input: &Input) -> u64 {
-    let whole = fnv1a(&describe(input)) & 0xffff_ffff_0000_0000;
+/// The runtime's `fingerprint` computes the same function in a constant.
+pub fn fingerprint(input: &Input) -> Option<u64> {
+    let texts: Vec<String> = parts(input).iter().map(Part::text).collect::<Option<_>>()?;
+    let whole = fnv1a(&format!("rowkey-layout-v1; {}", texts.join("; "))) & 0xffff_ffff_0000_0000;
     let mut slots = 0u64;
-    for (i, (_, text)) in parts(input).iter().enumerate() {
+    for (i, text) in texts.iter().enumerate() {
         slots ^= (fnv1a(text) & 0xf) << (4 * (i % SLOTS));
     }
-    whole | slots
+    Some(whole | slots)
 }
 
 /// The parts whose checks differ between a pinned and a new fingerprint, by label.
@@ -85,12 +153,12 @@ pub fn changed(input: &Input, pinned: u64, now: u64) -> Vec<String> {
         .into_iter()
         .enumerate()
         .filter(|(i, _)| (diff >> (4 * (i % SLOTS))) & 0xf != 0)
-        .map(|(_, (label, _))| label)
+        .map(|(_, p)| p.label)
         .collect()
 }
 
-/// One field: its value class and its encoding.
-fn field(f: &Field) -> String {
+/// One field: its value class and its encoding, appended to `segs`.
+fn field<'f, 'a>(f: &'f Field<'a>, segs: &mut Vec<Seg<'f, 'a>>) {
     let a = &f.attrs;
     let encoding = if let Some(n) = a.fixed {
         format!("fixed({})", n.value)
@@ -107,12 +175,17 @@ fn field(f: &Field) -> String {
         "natural".into()
     };
     let desc = if a.desc.is_some() { " desc" } else { "" };
-    format!("{} {encoding}{desc}", class(f.ty, f.class))
+    match class(f.ty, f.class) {
+        Some(c) => push(segs, Seg::Text(c)),
+        None => push(segs, Seg::Type(f)),
+    }
+    push(segs, Seg::Text(format!(" {encoding}{desc}")));
 }
 
-/// A type by the bytes its values encode to.
-fn class(ty: &syn::Type, c: TyClass) -> String {
-    match c {
+/// A type by the bytes its values encode to, when its tokens tell (the words the type's
+/// `LAYOUT` constant gives too).
+fn class(ty: &syn::Type, c: TyClass) -> Option<String> {
+    Some(match c {
         TyClass::Int { signed, width } => {
             format!("{}{}", if signed { "i" } else { "u" }, width * 8)
         }
@@ -122,14 +195,11 @@ fn class(ty: &syn::Type, c: TyClass) -> String {
         TyClass::Bytes { .. } => "bytes".into(),
         TyClass::ByteArray { len: Some(n) } => format!("[u8; {n}]"),
         TyClass::Option => {
-            let inner = last_segment(ty).and_then(|s| generic_types(s).first().copied());
-            match inner {
-                Some(t) => format!("option({})", class(t, classify(t))),
-                None => format!("option({})", tokens(ty)),
-            }
+            let inner = last_segment(ty).and_then(|s| generic_types(s).first().copied())?;
+            format!("option({})", class(inner, classify(inner))?)
         }
-        _ => format!("type({})", tokens(ty)),
-    }
+        _ => return None,
+    })
 }
 
 fn tokens(ty: &syn::Type) -> String {
@@ -151,7 +221,7 @@ mod tests {
         let cx = crate::ctxt::Ctxt::new();
         let ast = crate::ast::Input::from_syn(&cx, &input).unwrap();
         let d = describe(&ast);
-        let f = fingerprint(&ast);
+        let f = fingerprint(&ast).expect("every type known");
         cx.check().unwrap();
         (f, d)
     }
@@ -168,7 +238,7 @@ mod tests {
             struct E { #[salt(buckets = 16)] user: u64, #[fixed(16)] kind: String, #[reverse_ts] ts: u64 }
         })
         .0;
-        let now = fingerprint(&ast);
+        let now = fingerprint(&ast).unwrap();
         assert_eq!(changed(&ast, old, now), ["field 1 (`kind`)"]);
     }
 

@@ -21,9 +21,27 @@ pub struct Key<'a> {
     pub deprecated_max_len: Option<proc_macro2::Span>,
     pub allow_hotspot: bool,
     /// `RowKey::FINGERPRINT` (see `fingerprint.rs`).
-    pub fingerprint: u64,
+    pub fingerprint: Fingerprint<'a>,
+    /// `#[rowkey(fingerprint = ...)]` on a key whose fingerprint is computed in a constant:
+    /// the pinned value, the attribute value's span and the layout in words, for the constant
+    /// assertion (a literal fingerprint is checked in validation).
+    pub deferred_pin: Option<(u64, proc_macro2::Span, String)>,
     /// `#[rowkey(index_of = Record)]`: the record type and the attribute's span.
     pub index_of: Option<(proc_macro2::Span, &'a syn::Type)>,
+}
+
+/// `RowKey::FINGERPRINT`: a literal when the derive knows every field type's class, otherwise
+/// the layout's parts, whose holes the field types fill in a constant.
+pub enum Fingerprint<'a> {
+    Known(u64),
+    Computed(Vec<Vec<LayoutSeg<'a>>>),
+}
+
+/// A piece of one part of a computed fingerprint.
+pub enum LayoutSeg<'a> {
+    Text(String),
+    /// The field's `<codec as Codec<T>>::LAYOUT`.
+    Type(KeyField<'a>),
 }
 
 /// One record type of an enum key: `[prefix][tag][fields]`.
@@ -203,7 +221,36 @@ impl<'a> Key<'a> {
             limit: input.attrs.limit(),
             deprecated_max_len: input.attrs.deprecated_max_len,
             allow_hotspot: input.attrs.allow_hotspot.is_some(),
-            fingerprint: crate::fingerprint::fingerprint(input),
+            fingerprint: match crate::fingerprint::fingerprint(input) {
+                Some(v) => Fingerprint::Known(v),
+                None => Fingerprint::Computed(
+                    crate::fingerprint::parts(input)
+                        .into_iter()
+                        .map(|p| {
+                            p.segs
+                                .into_iter()
+                                .map(|s| match s {
+                                    crate::fingerprint::Seg::Text(t) => LayoutSeg::Text(t),
+                                    crate::fingerprint::Seg::Type(f) => {
+                                        LayoutSeg::Type(lower(krate, f))
+                                    }
+                                })
+                                .collect()
+                        })
+                        .collect(),
+                ),
+            },
+            deferred_pin: match (
+                &input.attrs.fingerprint,
+                crate::fingerprint::fingerprint(input),
+            ) {
+                (Some(pin), None) => Some((
+                    pin.value,
+                    pin.value_span,
+                    crate::fingerprint::describe(input),
+                )),
+                _ => None,
+            },
             index_of: input.attrs.index_of.as_ref().map(|(s, t)| (*s, t)),
         }
     }

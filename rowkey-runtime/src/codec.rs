@@ -49,6 +49,9 @@ pub trait Codec<T: ?Sized> {
     const DESCENDING: bool = false;
     /// What the leading encoded bytes range over, for split points.
     const DOMAIN: Domain;
+    /// What the field's type contributes to the key's layout fingerprint (its class, as
+    /// [`Encode::LAYOUT`] names it; the attribute's own part is written by the derive).
+    const LAYOUT: crate::TypeLayout;
 
     /// Checks that `v` can be encoded and returns its encoded width.
     fn width(v: &T) -> Result<usize, EncodeError>;
@@ -100,6 +103,7 @@ impl<T: Encode + ?Sized> Codec<T> for Natural {
     const ENCODING: &'static str = T::ENCODING;
     const NESTED: Option<&'static crate::schema::Schema> = T::NESTED;
     const DOMAIN: Domain = T::DOMAIN;
+    const LAYOUT: crate::TypeLayout = T::LAYOUT;
 
     #[inline(always)]
     fn width(v: &T) -> Result<usize, EncodeError> {
@@ -157,6 +161,7 @@ pub fn pad<const N: usize>(src: &[u8]) -> [u8; N] {
 }
 
 impl<T: KeyBytes + ?Sized, const N: usize> Codec<T> for Fixed<N> {
+    const LAYOUT: crate::TypeLayout = T::LAYOUT;
     const FIXED_WIDTH: Option<usize> = Some(N);
     const MAX_WIDTH: Option<usize> = Some(N);
     const ENCODING: &'static str = "fixed width, right-padded with 0x00";
@@ -236,6 +241,7 @@ impl<'de, T: KeyBytes + FromKeyBytes<'de>, const N: usize> CodecDecode<'de, T> f
 pub struct MaxLen<const N: usize>;
 
 impl<T: KeyBytes + Encode + ?Sized, const N: usize> Codec<T> for MaxLen<N> {
+    const LAYOUT: crate::TypeLayout = <T as Encode>::LAYOUT;
     const FIXED_WIDTH: Option<usize> = None;
     // Every byte may be a zero that escapes to two, plus the terminator.
     const MAX_WIDTH: Option<usize> = Some(2 * N + 2);
@@ -288,6 +294,8 @@ impl<'de, T: KeyBytes + Encode + Decode<'de>, const N: usize> CodecDecode<'de, T
 
 /// A timestamp type accepted by `#[reverse_ts]`.
 pub trait Timestamp: Copy {
+    /// What the type contributes to a key's layout fingerprint (`u64` or `i64`).
+    const LAYOUT: crate::TypeLayout = crate::TypeLayout::named("timestamp");
     /// The timestamp as a wide integer, for the range check.
     fn to_i128(self) -> i128;
     /// The timestamp from a value known to be in `0..=i64::MAX`.
@@ -295,6 +303,7 @@ pub trait Timestamp: Copy {
 }
 
 impl Timestamp for u64 {
+    const LAYOUT: crate::TypeLayout = crate::TypeLayout::named("u64");
     #[inline(always)]
     fn to_i128(self) -> i128 {
         i128::from(self)
@@ -306,6 +315,7 @@ impl Timestamp for u64 {
 }
 
 impl Timestamp for i64 {
+    const LAYOUT: crate::TypeLayout = crate::TypeLayout::named("i64");
     #[inline(always)]
     fn to_i128(self) -> i128 {
         i128::from(self)
@@ -321,6 +331,7 @@ impl Timestamp for i64 {
 pub struct ReverseTs;
 
 impl<T: Timestamp> Codec<T> for ReverseTs {
+    const LAYOUT: crate::TypeLayout = T::LAYOUT;
     const FIXED_WIDTH: Option<usize> = Some(8);
     const MAX_WIDTH: Option<usize> = Some(8);
     const ENCODING: &'static str = "i64::MAX - ts, 8 bytes big-endian (HBase reverse timestamp)";
@@ -435,6 +446,7 @@ impl<const N: usize> Reversible for [u8; N] {
 pub struct Reverse;
 
 impl<T: Reversible + Encode> Codec<T> for Reverse {
+    const LAYOUT: crate::TypeLayout = T::LAYOUT;
     const FIXED_WIDTH: Option<usize> = T::FIXED_WIDTH;
     const MAX_WIDTH: Option<usize> = T::MAX_WIDTH;
     const ENCODING: &'static str = "fixed-width bytes in reverse order (unordered)";
@@ -463,7 +475,8 @@ impl<'de, T: Reversible + Encode> CodecDecode<'de, T> for Reverse {
 /// its MD5 digest, and decodes to that digest; the field's type is [`Hashed<T, N>`].
 pub struct Md5<const LEN: usize>;
 
-impl<T, const LEN: usize> Codec<Hashed<T, LEN>> for Md5<LEN> {
+impl<T: crate::HashInput, const LEN: usize> Codec<Hashed<T, LEN>> for Md5<LEN> {
+    const LAYOUT: crate::TypeLayout = crate::TypeLayout::hashed(T::LAYOUT);
     const FIXED_WIDTH: Option<usize> = Some(LEN);
     const MAX_WIDTH: Option<usize> = Some(LEN);
     const ENCODING: &'static str = "MD5 digest prefix (unordered)";
@@ -481,7 +494,7 @@ impl<T, const LEN: usize> Codec<Hashed<T, LEN>> for Md5<LEN> {
     }
 }
 
-impl<'de, T, const LEN: usize> CodecDecode<'de, Hashed<T, LEN>> for Md5<LEN> {
+impl<'de, T: crate::HashInput, const LEN: usize> CodecDecode<'de, Hashed<T, LEN>> for Md5<LEN> {
     #[inline(always)]
     fn read<S: Source<'de>>(src: &mut S) -> Result<Hashed<T, LEN>, DecodeError> {
         src.take_array().map(Hashed::from_digest)
@@ -499,6 +512,7 @@ impl<T: ?Sized, C: Codec<T>> Codec<T> for Desc<C> {
     const NESTED: Option<&'static crate::schema::Schema> = C::NESTED;
     const DESCENDING: bool = !C::DESCENDING;
     const DOMAIN: Domain = C::DOMAIN.inverted();
+    const LAYOUT: crate::TypeLayout = C::LAYOUT;
 
     #[inline(always)]
     fn width(v: &T) -> Result<usize, EncodeError> {
@@ -530,6 +544,8 @@ impl<'de, T, C: CodecDecode<'de, T>> CodecDecode<'de, T> for Desc<C> {
 
 /// A type accepted by `#[row_span(N)]`: an unsigned integer (a timestamp, a sequence number).
 pub trait RowSpanValue: Copy {
+    /// What the type contributes to a key's layout fingerprint (`u32` or `u64`).
+    const LAYOUT: crate::TypeLayout = crate::TypeLayout::named("span value");
     /// The type's width in bytes (the bucket start's width).
     const WIDTH: usize;
     /// Its largest value.
@@ -541,6 +557,7 @@ pub trait RowSpanValue: Copy {
 }
 
 impl RowSpanValue for u32 {
+    const LAYOUT: crate::TypeLayout = crate::TypeLayout::named("u32");
     const WIDTH: usize = 4;
     const MAX: u64 = u32::MAX as u64;
     #[inline(always)]
@@ -554,6 +571,7 @@ impl RowSpanValue for u32 {
 }
 
 impl RowSpanValue for u64 {
+    const LAYOUT: crate::TypeLayout = crate::TypeLayout::named("u64");
     const WIDTH: usize = 8;
     const MAX: u64 = u64::MAX;
     #[inline(always)]
@@ -613,6 +631,7 @@ impl<const N: u64> RowSpan<N> {
 }
 
 impl<T: RowSpanValue, const N: u64> Codec<T> for RowSpan<N> {
+    const LAYOUT: crate::TypeLayout = T::LAYOUT;
     const FIXED_WIDTH: Option<usize> = Some(T::WIDTH + row_span_offset_width(N));
     const MAX_WIDTH: Option<usize> = Some(T::WIDTH + row_span_offset_width(N));
     const ENCODING: &'static str = "row span: `v - v % N` big-endian ends the row key, `v % N` big-endian starts the column qualifier";

@@ -30,6 +30,13 @@ pub trait Encode {
     const NESTED: Option<&'static crate::schema::Schema> = None;
     /// What the leading bytes of the encoding range over, for split points.
     const DOMAIN: Domain;
+    /// What the type contributes to a key's layout fingerprint
+    /// ([`RowKey::FINGERPRINT`](crate::RowKey::FINGERPRINT)) where the derive cannot tell the
+    /// type from its tokens (an alias, a path, a nested key). rowkey's types name their
+    /// encoding class (`u64`, `text`, `option(u32)`) and derived keys their own fingerprint;
+    /// the default, for a hand-written encoding, hashes [`Encode::ENCODING`] and the fixed
+    /// width, so change `ENCODING` when the bytes change.
+    const LAYOUT: crate::TypeLayout = crate::TypeLayout::custom(Self::ENCODING, Self::FIXED_WIDTH);
 
     /// Checks that the value can be encoded and returns its encoded width.
     fn encoded_width(&self) -> Result<usize, EncodeError>;
@@ -57,6 +64,7 @@ macro_rules! unsigned {
             const MAX_WIDTH: Option<usize> = Self::FIXED_WIDTH;
             const ENCODING: &'static str = concat!(stringify!($t), " big-endian");
             const DOMAIN: Domain = Domain::full(core::mem::size_of::<$t>());
+            const LAYOUT: crate::TypeLayout = crate::TypeLayout::named(stringify!($t));
 
             #[inline(always)]
             fn encoded_width(&self) -> Result<usize, EncodeError> {
@@ -86,6 +94,7 @@ macro_rules! signed {
             const MAX_WIDTH: Option<usize> = Self::FIXED_WIDTH;
             const ENCODING: &'static str = concat!(stringify!($t), " big-endian, sign bit flipped");
             const DOMAIN: Domain = Domain::full(core::mem::size_of::<$t>());
+            const LAYOUT: crate::TypeLayout = crate::TypeLayout::named(stringify!($t));
 
             #[inline(always)]
             fn encoded_width(&self) -> Result<usize, EncodeError> {
@@ -116,6 +125,7 @@ macro_rules! float {
             const ENCODING: &'static str =
                 concat!(stringify!($t), " IEEE bits: negative inverted, else sign bit set");
             const DOMAIN: Domain = Domain::full(core::mem::size_of::<$t>());
+            const LAYOUT: crate::TypeLayout = crate::TypeLayout::named(stringify!($t));
 
             #[inline(always)]
             fn encoded_width(&self) -> Result<usize, EncodeError> {
@@ -149,6 +159,7 @@ impl Encode for bool {
     const MAX_WIDTH: Option<usize> = Some(1);
     const ENCODING: &'static str = "bool 0x00 / 0x01";
     const DOMAIN: Domain = Domain::interval(1, 0, 2);
+    const LAYOUT: crate::TypeLayout = crate::TypeLayout::named("bool");
 
     #[inline(always)]
     fn encoded_width(&self) -> Result<usize, EncodeError> {
@@ -178,6 +189,7 @@ impl<const N: usize> Encode for [u8; N] {
     const MAX_WIDTH: Option<usize> = Some(N);
     const ENCODING: &'static str = "raw bytes, fixed width";
     const DOMAIN: Domain = Domain::full(N);
+    const LAYOUT: crate::TypeLayout = crate::TypeLayout::byte_array(N);
 
     #[inline(always)]
     fn encoded_width(&self) -> Result<usize, EncodeError> {
@@ -209,6 +221,7 @@ impl<T: Encode> Encode for Option<T> {
     };
     const ENCODING: &'static str = "0x00 for None; 0x01 then the value";
     const DOMAIN: Domain = Domain::interval(1, 0, 2);
+    const LAYOUT: crate::TypeLayout = crate::TypeLayout::option(T::LAYOUT);
 
     #[inline]
     fn encoded_width(&self) -> Result<usize, EncodeError> {

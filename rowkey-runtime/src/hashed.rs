@@ -11,6 +11,10 @@ use crate::text::KeyBytes;
 /// `Bytes.toBytes(...)`, so `Hashed::<String>::new(s)` has the digest Java's
 /// `MessageDigest.getInstance("MD5").digest(Bytes.toBytes(s))` computes.
 pub trait HashInput {
+    /// What the hashed bytes are, for a key's layout fingerprint: the integer type (its width
+    /// decides the bytes) or `bytes` for text, byte strings and arrays, which feed their bytes
+    /// alike (see [`Encode::LAYOUT`](crate::Encode::LAYOUT)).
+    const LAYOUT: crate::TypeLayout = crate::TypeLayout::named("custom hash input");
     /// Feeds the value's bytes to the digest.
     fn feed(&self, h: &mut Md5Sink);
 }
@@ -18,6 +22,7 @@ pub trait HashInput {
 macro_rules! hash_int {
     ($($t:ty),*) => {$(
         impl HashInput for $t {
+            const LAYOUT: crate::TypeLayout = crate::TypeLayout::named(stringify!($t));
             fn feed(&self, h: &mut Md5Sink) {
                 crate::sink::Sink::put(h, &self.to_be_bytes());
             }
@@ -29,6 +34,7 @@ hash_int!(u8, u16, u32, u64, u128, i8, i16, i32, i64, i128);
 macro_rules! hash_bytes {
     ($($t:ty),*) => {$(
         impl HashInput for $t {
+            const LAYOUT: crate::TypeLayout = crate::TypeLayout::named("bytes");
             fn feed(&self, h: &mut Md5Sink) {
                 crate::sink::Sink::put(h, self.key_bytes());
             }
@@ -47,6 +53,7 @@ hash_bytes!(
 );
 
 impl<const N: usize> HashInput for [u8; N] {
+    const LAYOUT: crate::TypeLayout = crate::TypeLayout::named("bytes");
     fn feed(&self, h: &mut Md5Sink) {
         crate::sink::Sink::put(h, self);
     }

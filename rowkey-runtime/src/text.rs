@@ -23,6 +23,9 @@ pub trait KeyBytes {
     /// What the leading bytes range over: printable ASCII for text (an assumption, stated in
     /// the split-point docs), every 2-byte prefix for byte strings.
     const DOMAIN: Domain;
+    /// What the type contributes to a key's layout fingerprint (`text` or `bytes`; see
+    /// [`Encode::LAYOUT`](crate::Encode::LAYOUT)).
+    const LAYOUT: crate::TypeLayout = crate::TypeLayout::named("key bytes");
     /// The value's bytes.
     fn key_bytes(&self) -> &[u8];
 }
@@ -64,9 +67,10 @@ pub fn read_escaped<'de, T: FromKeyBytes<'de>, S: Source<'de>>(
 }
 
 macro_rules! key_bytes {
-    ($($t:ty, $d:ident => |$v:ident| $e:expr;)*) => {$(
+    ($($t:ty, $d:ident, $class:literal => |$v:ident| $e:expr;)*) => {$(
         impl KeyBytes for $t {
             const DOMAIN: Domain = $d;
+            const LAYOUT: crate::TypeLayout = crate::TypeLayout::named($class);
             #[inline(always)]
             fn key_bytes(&self) -> &[u8] {
                 let $v = self;
@@ -76,14 +80,14 @@ macro_rules! key_bytes {
     )*};
 }
 key_bytes! {
-    String, TEXT => |v| v.as_bytes();
-    &str, TEXT => |v| v.as_bytes();
-    Box<str>, TEXT => |v| v.as_bytes();
-    Cow<'_, str>, TEXT => |v| v.as_bytes();
-    Vec<u8>, BYTES => |v| v.as_slice();
-    &[u8], BYTES => |v| v;
-    Box<[u8]>, BYTES => |v| v;
-    Cow<'_, [u8]>, BYTES => |v| v;
+    String, TEXT, "text" => |v| v.as_bytes();
+    &str, TEXT, "text" => |v| v.as_bytes();
+    Box<str>, TEXT, "text" => |v| v.as_bytes();
+    Cow<'_, str>, TEXT, "text" => |v| v.as_bytes();
+    Vec<u8>, BYTES, "bytes" => |v| v.as_slice();
+    &[u8], BYTES, "bytes" => |v| v;
+    Box<[u8]>, BYTES, "bytes" => |v| v;
+    Cow<'_, [u8]>, BYTES, "bytes" => |v| v;
 }
 
 fn utf8(bytes: Vec<u8>) -> Result<String, DecodeErrorKind> {
@@ -160,6 +164,7 @@ macro_rules! text_field {
             const MAX_WIDTH: Option<usize> = None;
             const ENCODING: &'static str = $enc;
             const DOMAIN: Domain = <$t as KeyBytes>::DOMAIN;
+            const LAYOUT: crate::TypeLayout = <$t as KeyBytes>::LAYOUT;
 
             #[inline]
             fn encoded_width(&self) -> Result<usize, EncodeError> {

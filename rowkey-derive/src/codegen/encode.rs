@@ -98,6 +98,8 @@ pub fn expand(key: &Key) -> TokenStream {
             const NESTED: #p::Option<&'static #p::Schema> =
                 #p::Some(<Self as #p::RowKey>::SCHEMA);
             const DOMAIN: #p::Domain = #domain;
+            const LAYOUT: #p::TypeLayout =
+                #p::TypeLayout::key(<Self as #p::RowKey>::FINGERPRINT);
 
             #[inline]
             fn encoded_width(&self) -> #p::Result<#p::usize, #p::EncodeError> {

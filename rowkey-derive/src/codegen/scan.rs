@@ -112,11 +112,17 @@ pub fn layout_doc(key: &Key) -> String {
             ));
         }
     }
-    out.push_str(&format!(
-        "\nLayout fingerprint: `{:#018x}` (`RowKey::FINGERPRINT`; pin it with \
-         `#[rowkey(fingerprint = {:#018x})]` so that a change to the stored bytes fails the build).\n",
-        key.fingerprint, key.fingerprint
-    ));
+    match &key.fingerprint {
+        crate::model::Fingerprint::Known(v) => out.push_str(&format!(
+            "\nLayout fingerprint: `{v:#018x}` (`RowKey::FINGERPRINT`; pin it with \
+             `#[rowkey(fingerprint = {v:#018x})]` so that a change to the stored bytes fails the build).\n",
+        )),
+        crate::model::Fingerprint::Computed(_) => out.push_str(
+            "\nLayout fingerprint: `RowKey::FINGERPRINT`, computed at compile time from the field \
+             types' own layouts (print it, then pin it with `#[rowkey(fingerprint = 0x...)]` so \
+             that a change to the stored bytes fails the build).\n",
+        ),
+    }
     out
 }
 

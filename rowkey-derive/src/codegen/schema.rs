@@ -2,12 +2,12 @@
 //! the salted field (the salt hashes the head).
 
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 
 use super::encode::{width_sum, writes};
-use super::{bind, codec_ty, private, variant_match, Krate};
-use crate::model::{Key, KeyField};
+use super::{bind, codec_of, codec_ty, private, variant_match, Krate};
+use crate::model::{Fingerprint, Key, KeyField, LayoutSeg};
 
 /// The `FieldSchema`s of `fields`, one runtime call each, their offsets filled from the widths
 /// by the runtime starting at byte `start` (an `Option<usize>` expression). `salted` counts
@@ -59,7 +59,8 @@ pub fn expand(key: &Key) -> TokenStream {
         let vfields = field_schemas(key.krate, &v.fields, start, 0);
         quote!(#p::VariantSchema { name: #vname, tag: #tag, fields: &#vfields })
     });
-    let fingerprint = proc_macro2::Literal::u64_suffixed(key.fingerprint);
+    let fingerprint = fingerprint(key);
+    let pin_check = pin_check(key);
     // Only a strategy other than the default is spelled out (MD5 keys expand as before).
     let salt_hash = match &key.salt {
         Some(s) if s.hash != crate::attr::SaltHash::Md5 => {
@@ -96,15 +97,7 @@ pub fn expand(key: &Key) -> TokenStream {
     } else {
         quote!()
     };
-    let static_ty = {
-        // For the compile-time length check: the type with every lifetime set to 'static.
-        let args = key.generics.lifetimes().map(|_| quote!('static));
-        if key.generics.params.is_empty() {
-            quote!(#ident)
-        } else {
-            quote!(#ident<#(#args),*>)
-        }
-    };
+    let static_ty = static_ty(key);
     let too_long = format!(
         "every `{name}` key is longer than its key limit of {limit} bytes; shorten the fields or raise `#[rowkey(key_limit = N)]`"
     );
@@ -152,5 +145,62 @@ pub fn expand(key: &Key) -> TokenStream {
                 }
             }
         };
+        #pin_check
+    }
+}
+
+/// `RowKey::FINGERPRINT`'s value: the literal, or the runtime's `fingerprint` over the layout's
+/// parts with each hole filled by its field's `<codec as Codec<T>>::LAYOUT`.
+fn fingerprint(key: &Key) -> TokenStream {
+    let p = private(key.krate);
+    match &key.fingerprint {
+        Fingerprint::Known(v) => proc_macro2::Literal::u64_suffixed(*v).into_token_stream(),
+        Fingerprint::Computed(parts) => {
+            let parts = parts.iter().map(|segs| {
+                let pieces = segs.iter().map(|s| match s {
+                    LayoutSeg::Text(t) => quote!(#p::LayoutPiece::Text(#t)),
+                    LayoutSeg::Type(f) => {
+                        let codec = codec_of(f);
+                        quote!(#p::LayoutPiece::Type(#codec::LAYOUT))
+                    }
+                });
+                quote!(&[#(#pieces),*])
+            });
+            quote!(#p::fingerprint(&[#(#parts),*]))
+        }
+    }
+}
+
+/// For a pinned fingerprint computed in a constant: an assertion that fails the build, at the
+/// attribute, when the layout no longer has the pinned fingerprint.
+fn pin_check(key: &Key) -> TokenStream {
+    let Some((pinned, span, layout)) = &key.deferred_pin else {
+        return quote!();
+    };
+    let p = private(key.krate);
+    let static_ty = static_ty(key);
+    let pinned_lit = proc_macro2::Literal::u64_suffixed(*pinned);
+    let message = format!(
+        "the byte layout of `{}` changed: its fingerprint (`RowKey::FINGERPRINT`, computed from its field types' layouts) is no longer the pinned {pinned:#018x}, so keys already stored under the pinned layout would no longer decode or sort as before. The layout now: {layout}. Undo the change, or, for a new table or after a migration, pin the new `FINGERPRINT`",
+        key.ident
+    );
+    quote_spanned! {*span=>
+        const _: () = {
+            if <#static_ty as #p::RowKey>::FINGERPRINT != #pinned_lit {
+                ::core::panic!(#message);
+            }
+        };
+    }
+}
+
+/// The key's type with every lifetime set to `'static`, for compile-time checks outside its
+/// impls.
+fn static_ty(key: &Key) -> TokenStream {
+    let ident = key.ident;
+    let args = key.generics.lifetimes().map(|_| quote!('static));
+    if key.generics.params.is_empty() {
+        quote!(#ident)
+    } else {
+        quote!(#ident<#(#args),*>)
     }
 }

@@ -10,7 +10,7 @@
 | 1 | `inner` | `Inner` | variable | natural | ascending |
 | 2 | `flag` | `Option<bool>` | variable | natural | ascending |
 
-Layout fingerprint: `0x65a3882e000008ba` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0x65a3882e000008ba)]` so that a change to the stored bytes fails the build).
+Layout fingerprint: `RowKey::FINGERPRINT`, computed at compile time from the field types' own layouts (print it, then pin it with `#[rowkey(fingerprint = 0x...)]` so that a change to the stored bytes fails the build).
 */
 #[allow(non_camel_case_types, non_snake_case)]
 struct OuterScan<'scan, const STEP: ::rowkey::__private::usize> {
@@ -267,6 +267,9 @@ const _: () = {
         const DOMAIN: ::rowkey::__private::Domain = <::rowkey::__private::Natural as ::rowkey::__private::Codec<
             u64,
         >>::DOMAIN;
+        const LAYOUT: ::rowkey::__private::TypeLayout = ::rowkey::__private::TypeLayout::key(
+            <Self as ::rowkey::__private::RowKey>::FINGERPRINT,
+        );
         #[inline]
         fn encoded_width(
             &self,
@@ -366,7 +369,22 @@ const _: () = {
             limit: 32767usize,
             allow_hotspot: true,
         };
-        const FINGERPRINT: ::rowkey::__private::u64 = 7323847150184433850u64;
+        const FINGERPRINT: ::rowkey::__private::u64 = ::rowkey::__private::fingerprint(
+            &[
+                &[::rowkey::__private::LayoutPiece::Text("no salt")],
+                &[::rowkey::__private::LayoutPiece::Text("0: u64 natural")],
+                &[
+                    ::rowkey::__private::LayoutPiece::Text("1: "),
+                    ::rowkey::__private::LayoutPiece::Type(
+                        <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                            Inner,
+                        >>::LAYOUT,
+                    ),
+                    ::rowkey::__private::LayoutPiece::Text(" natural"),
+                ],
+                &[::rowkey::__private::LayoutPiece::Text("2: option(bool) natural")],
+            ],
+        );
         const __SALT_BUCKETS: ::rowkey::__private::u16 = 0u16;
         const __LIMIT: ::rowkey::__private::usize = 32767usize;
         #[inline(always)]

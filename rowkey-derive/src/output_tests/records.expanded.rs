@@ -483,6 +483,9 @@ const _: () = {
         const DOMAIN: ::rowkey::__private::Domain = <::rowkey::__private::Natural as ::rowkey::__private::Codec<
             u64,
         >>::DOMAIN;
+        const LAYOUT: ::rowkey::__private::TypeLayout = ::rowkey::__private::TypeLayout::key(
+            <Self as ::rowkey::__private::RowKey>::FINGERPRINT,
+        );
         #[inline]
         fn encoded_width(
             &self,
