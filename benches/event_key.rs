@@ -1,4 +1,4 @@
-//! The 33-byte `Event` key of DESIGN.md, `[salt][u64 user][16-byte padded type][reverse ts]`,
+//! The 33-byte `Event` key of the README, `[salt][u64 user][16-byte padded type][reverse ts]`,
 //! timed in one run against a hand-written encoder/decoder of the same bytes and against the
 //! peer crates `storekey` and `memcomparable` on the same tuple. Prints the ratios at the end.
 //!

@@ -6,7 +6,7 @@
 
 use rowkey::{Hashed, RowKey};
 
-/// DESIGN.md's event key: one user's events, newest first, spread over 16 salt buckets.
+/// The README's event key: one user's events, newest first, spread over 16 salt buckets.
 #[derive(RowKey, Debug, Clone, PartialEq)]
 pub struct Event {
     /// The user; salted, so every user lands in one of 16 buckets.

@@ -1,4 +1,4 @@
-//! Golden vectors: one or more per row of the byte-format table (DESIGN.md section 3), plus the
+//! Golden vectors: one or more per encoding of the byte format (FORMAT.md §2 and §3), plus the
 //! seed documents' examples. The expected bytes were computed independently (by hand and with
 //! Python's hashlib/struct), not by this library. The format is permanent: a failure here means
 //! stored keys would stop reading back.

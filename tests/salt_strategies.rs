@@ -1,4 +1,4 @@
-//! The salt strategies beside MD5 (`#[salt(buckets = N, hash = "...")]`, DESIGN.md section 7):
+//! The salt strategies beside MD5 (`#[salt(buckets = N, hash = "...")]`, FORMAT.md §3):
 //! each salt byte against a reference written here from its definition, golden vectors computed
 //! outside Rust (Java's `Arrays.hashCode` on the JVM, Python's `xxhash`), round trips, byte
 //! order, scan exactness against a brute-force filter, and the schema data and explain output.

@@ -3,7 +3,7 @@
 
 use rowkey::RowKey;
 
-/// The 33-byte `Event` key of DESIGN.md with its event type borrowed:
+/// The 33-byte `Event` key of the README with its event type borrowed:
 /// `[salt][u64 user][16-byte padded type][reverse ts]`.
 #[derive(RowKey, Debug, PartialEq)]
 pub struct EventRef<'a> {

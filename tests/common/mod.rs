@@ -13,7 +13,7 @@ pub fn h(s: &str) -> String {
         .collect()
 }
 
-/// DESIGN.md's 33-byte event key: `[salt][u64][16-byte padded str][reverse ts]`.
+/// The README's 33-byte event key (FORMAT.md §1): `[salt][u64][16-byte padded str][reverse ts]`.
 #[path = "../../src/example.rs"]
 mod example;
 pub use example::Event;

@@ -18,7 +18,7 @@
 //! (`merge.rs`), batch bookkeeping and splitting (`batch.rs`), retries and deadlines
 //! ([`RetryPolicy`]), and the blocking face over an async store ([`Blocking`], which owns its
 //! runtime on a thread of its own, so it never panics inside or outside a runtime). A backend
-//! only translates requests and streams. `tests/store_conformance.rs` states the behaviours
+//! only translates requests and streams. `tests/store_suite/` states the behaviours
 //! once and runs them against every store.
 //!
 //! The encoding core does not depend on this module; the stores' dependencies come with their
