@@ -8,6 +8,7 @@
 // The public API is the list below, by name; everything else is plumbing, reachable by the
 // derive through the hidden `__private` module only.
 mod budget;
+pub(crate) mod cell;
 mod codec;
 mod dynamic;
 mod error;

@@ -13,7 +13,7 @@
 
 use std::fmt;
 
-use crate::store::{Cell, CellRow, Column, Columns, RowWrite};
+use crate::cell::{Cell, CellRow, Column, Columns, RowWrite};
 
 /// One column's value encoding.
 pub trait ColumnValue: Sized {

@@ -7,7 +7,7 @@ use std::sync::RwLock;
 
 use bytes::Bytes;
 
-use super::{cells, BatchError, CellError, Row, RowWrite, Store};
+use super::{composite, BatchError, CellError, Row, RowWrite, Store};
 use crate::scan::KeyRange;
 
 /// A sorted in-memory store, blocking ([`Store`]) and async ([`AsyncStore`](super::AsyncStore),
@@ -107,12 +107,12 @@ impl Store for MemStore {
         for r in rows {
             for c in &r.set {
                 map.insert(
-                    cells::cell_key(&r.key, &c.family, &c.qualifier).into(),
+                    composite::cell_key(&r.key, &c.family, &c.qualifier).into(),
                     c.value.clone(),
                 );
             }
             for c in &r.clear {
-                map.remove(cells::cell_key(&r.key, &c.family, &c.qualifier).as_slice());
+                map.remove(composite::cell_key(&r.key, &c.family, &c.qualifier).as_slice());
             }
         }
         Ok(())
@@ -120,7 +120,7 @@ impl Store for MemStore {
 
     /// The row's cells only (a range of the map), not a walk of the whole table.
     fn delete_row(&self, key: &[u8]) -> Result<(), CellError<Infallible>> {
-        let range = cells::row_range(key);
+        let range = composite::row_range(key);
         let end = range.end().expect("a row's range is bounded");
         let mut map = self.write();
         let cells: Vec<Bytes> = map

@@ -48,12 +48,12 @@ use googleapis_tonic_google_bigtable_v2::google::bigtable::v2 as pb;
 use pb::bigtable_client::BigtableClient;
 use tonic::transport::{Channel, ClientTlsConfig, Endpoint};
 
-use super::batch::{self, BatchRow, Confirmations};
-use super::cells::Pick;
+use super::net::batch::{self, BatchRow, Confirmations};
 use super::{
     AsyncStore, BatchError, Blocking, CellError, CellRow, CellStream, Columns, RetryPolicy, Row,
     RowStream, RowWrite,
 };
+use crate::cell::Pick;
 use crate::scan::KeyRange;
 
 const QUALIFIER: &[u8] = b"v";
@@ -345,7 +345,7 @@ struct Inner {
     routing: tonic::metadata::MetadataValue<tonic::metadata::Ascii>,
     features: tonic::metadata::MetadataValue<tonic::metadata::Ascii>,
     /// The table-and-family check, run once per store (see `checked.rs`).
-    schema: super::checked::CheckedOnce<BigtableError>,
+    schema: super::net::checked::CheckedOnce<BigtableError>,
 }
 
 /// One Bigtable table as an [`AsyncStore`]. Cheap to clone; clones share the connection.
@@ -648,7 +648,7 @@ impl AsyncBigtableStore {
                 routing: header(routing)?,
                 features: header(features)?,
                 filter: value_filter(&config.family),
-                schema: super::checked::CheckedOnce::new(),
+                schema: super::net::checked::CheckedOnce::new(),
                 table_name,
                 config,
             }),
@@ -697,7 +697,7 @@ impl AsyncBigtableStore {
         F: FnMut() -> Fut,
         Fut: Future<Output = Result<T, BigtableError>>,
     {
-        super::retry::run(
+        super::net::retry::run(
             &self.inner.config.retry,
             BigtableError::is_transient,
             |after| BigtableError::Timeout { op, after },

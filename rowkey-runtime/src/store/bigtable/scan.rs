@@ -13,7 +13,8 @@ use tokio::sync::mpsc;
 use super::chunks::{ReadRow, RowMerger};
 use super::{AsyncBigtableStore, BigtableError, QUALIFIER};
 use crate::scan::KeyRange;
-use crate::store::{pages, Cell, CellRow, Row};
+use crate::store::net::pages;
+use crate::store::{Cell, CellRow, Row};
 
 /// What a read asks for and hands out.
 pub(super) trait Shape: Send + Sync + 'static {

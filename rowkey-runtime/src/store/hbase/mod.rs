@@ -48,7 +48,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use bytes::Bytes;
 use futures_util::StreamExt;
 
-use super::batch::{self, BatchRow, Confirmations};
+use super::net::batch::{self, BatchRow, Confirmations};
 use super::{
     AsyncStore, BatchError, Blocking, CellError, CellRow, CellStream, Columns, RetryPolicy, Row,
     RowStream, RowWrite,
@@ -330,7 +330,7 @@ struct Inner {
     handle: tokio::runtime::Handle,
     clock: Clock,
     /// The table-and-family check, run once per store (see `checked.rs`).
-    schema: super::checked::CheckedOnce<HbaseError>,
+    schema: super::net::checked::CheckedOnce<HbaseError>,
 }
 
 /// One HBase table, through a Thrift2 gateway, as an [`AsyncStore`]. Cheap to clone; clones
@@ -408,7 +408,7 @@ impl AsyncHbaseStore {
                 ),
                 handle,
                 clock: Clock::default(),
-                schema: super::checked::CheckedOnce::new(),
+                schema: super::net::checked::CheckedOnce::new(),
                 config,
             }),
         })
@@ -465,7 +465,7 @@ impl AsyncHbaseStore {
         F: FnMut() -> Fut,
         Fut: Future<Output = Result<T, HbaseError>>,
     {
-        super::retry::run(
+        super::net::retry::run(
             &self.inner.config.retry,
             HbaseError::is_transient,
             |after| HbaseError::Timeout { op, after },

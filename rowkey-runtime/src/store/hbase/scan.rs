@@ -11,9 +11,10 @@ use tokio::sync::mpsc;
 use super::api::{self, Column, ScanSpec, Select};
 use super::thrift::{DecodeError, In};
 use super::{AsyncHbaseStore, HbaseError, QUALIFIER};
+use crate::cell::Pick;
 use crate::scan::KeyRange;
-use crate::store::cells::Pick;
-use crate::store::{pages, CellRow, Columns, Row};
+use crate::store::net::pages;
+use crate::store::{CellRow, Columns, Row};
 
 /// What a scan asks for and hands out: raw rows or rows of cells.
 pub(super) trait Shape: Send + Sync + 'static {

@@ -7,13 +7,14 @@ use std::task::{Context, Poll};
 
 use futures_util::Stream;
 
-use super::cell_table::{decode, encode_writes};
+use super::cells::{decode, encode_writes};
 use super::merge::MergeStreams;
-use super::table::single;
-use super::{AsyncStore, CellError, CellRow, CellStream, TableError};
+use super::raw::single;
+use super::TableError;
 use crate::field::Decode;
 use crate::key::RowKey;
 use crate::scan::KeyRanges;
+use crate::store::{AsyncStore, CellError, CellRow, CellStream};
 use crate::value::RowValue;
 
 /// Rows keyed by `K` whose columns are `V`'s fields, in an async store `S` (Bigtable, HBase,

@@ -9,15 +9,16 @@ use std::task::{Context, Poll};
 use futures_util::{Stream, StreamExt};
 
 use super::merge::MergeStreams;
-use super::table::single;
-use super::wide_table::{
+use super::raw::single;
+use super::wide::{
     decode_record, piece_columns, record_cell, record_clear, record_value, record_writes,
     records_of,
 };
-use super::{AsyncStore, Column, Columns, Row, TableError};
+use super::TableError;
 use crate::field::Decode;
 use crate::rows_as_columns::RowsAsColumns;
 use crate::scan::KeyRanges;
+use crate::store::{AsyncStore, Column, Columns, Row};
 use crate::value::ColumnValue;
 
 /// Records keyed by `K` (a `#[row_span(N)]` key) with values `V`, one cell each in family

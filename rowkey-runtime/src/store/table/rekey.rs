@@ -23,8 +23,9 @@ use std::fmt;
 
 use bytes::Bytes;
 
-use super::{Row, Store, Table, TableError};
+use super::{Table, TableError};
 use crate::scan::KeyRange;
+use crate::store::{Row, Store};
 use crate::{Decode, RowKey};
 
 /// How [`rekey`] runs.
@@ -326,7 +327,7 @@ fn map_target<E1, E2>(e: TableError<E2>) -> TableError<RekeyError<E1, E2>> {
         TableError::Encode { index, error } => TableError::Encode { index, error },
         TableError::Decode { key, error } => TableError::Decode { key, error },
         TableError::Store(e) => TableError::Store(RekeyError::Target(e)),
-        TableError::Batch(b) => TableError::Batch(super::BatchError {
+        TableError::Batch(b) => TableError::Batch(crate::store::BatchError {
             failed: b.failed,
             source: RekeyError::Target(b.source),
         }),

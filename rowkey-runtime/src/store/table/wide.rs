@@ -7,12 +7,13 @@ use std::collections::VecDeque;
 use std::marker::PhantomData;
 
 use super::merge::MergeIter;
-use super::table::single;
-use super::{Cell, CellScan, Column, Columns, Row, RowWrite, Store, TableError};
+use super::raw::single;
+use super::TableError;
 use crate::error::{EncodeError, EncodeErrorKind};
 use crate::field::Decode;
 use crate::rows_as_columns::{Piece, RowsAsColumns};
 use crate::scan::KeyRanges;
+use crate::store::{Cell, CellScan, Column, Columns, Row, RowWrite, Store};
 use crate::value::{ColumnValue, ValueError, ValueErrorKind};
 
 /// Records keyed by `K` (a key with a `#[row_span(N)]` field) with values `V`, stored as
@@ -163,7 +164,7 @@ pub(super) fn record_value<V: ColumnValue, E>(
     family: &'static str,
     row: Vec<u8>,
     qualifier: Vec<u8>,
-    found: Option<super::CellRow>,
+    found: Option<crate::store::CellRow>,
 ) -> Result<Option<V>, TableError<E>> {
     let Some(cell) = found.and_then(|r| r.cells.into_iter().next()) else {
         return Ok(None);
@@ -182,7 +183,11 @@ pub(super) fn piece_columns(family: &'static str, piece: &Piece) -> Columns {
 }
 
 /// A row's records as whole keys and values, in key order (reversed for a reverse scan).
-pub(super) fn records_of(row: super::CellRow, family: &'static str, reverse: bool) -> Vec<Row> {
+pub(super) fn records_of(
+    row: crate::store::CellRow,
+    family: &'static str,
+    reverse: bool,
+) -> Vec<Row> {
     let key = row.key;
     let mut out: Vec<Row> = row
         .cells

@@ -37,8 +37,9 @@
 //! - a put and a delete of the same record racing each other may leave an orphan entry
 //!   (harmless, removed by the next repair), never a record without its entry.
 
-use super::{Store, Table, TableError};
+use super::{Table, TableError};
 use crate::scan::{KeyRange, KeyRanges};
+use crate::store::Store;
 use crate::{Decode, IndexOf, RowKey};
 use bytes::Bytes;
 

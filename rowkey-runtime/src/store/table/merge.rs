@@ -6,7 +6,7 @@
 use std::cmp::Ordering;
 use std::collections::binary_heap::{BinaryHeap, PeekMut};
 
-use super::{CellRow, Row};
+use crate::store::{CellRow, Row};
 
 /// A row the merge can order: raw rows and rows of cells.
 pub(crate) trait Keyed {

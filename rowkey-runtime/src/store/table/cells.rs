@@ -5,11 +5,12 @@
 use std::marker::PhantomData;
 
 use super::merge::MergeIter;
-use super::table::single;
-use super::{CellRow, CellScan, RowWrite, Store, TableError};
+use super::raw::single;
+use super::TableError;
 use crate::field::Decode;
 use crate::key::RowKey;
 use crate::scan::KeyRanges;
+use crate::store::{CellRow, CellScan, RowWrite, Store};
 use crate::value::RowValue;
 
 /// Rows keyed by `K` whose columns are `V`'s fields, in a store `S`: Bigtable and HBase keep

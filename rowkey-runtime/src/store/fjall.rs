@@ -7,7 +7,7 @@ use std::path::Path;
 use bytes::Bytes;
 use fjall::{Database, Keyspace, KeyspaceCreateOptions, Slice};
 
-use super::{cells, BatchError, CellError, Row, RowWrite, Store};
+use super::{composite, BatchError, CellError, Row, RowWrite, Store};
 use crate::scan::KeyRange;
 
 /// One fjall keyspace as a sorted store. Cheap to clone; clones share the database.
@@ -196,13 +196,13 @@ impl Store for FjallStore {
         let mut batch = self.db.batch();
         for r in rows {
             for c in &r.set {
-                let k = cells::cell_key(&r.key, &c.family, &c.qualifier);
+                let k = composite::cell_key(&r.key, &c.family, &c.qualifier);
                 batch.insert(&self.keyspace, k, to_fjall(&c.value));
             }
             for c in &r.clear {
                 batch.remove(
                     &self.keyspace,
-                    cells::cell_key(&r.key, &c.family, &c.qualifier),
+                    composite::cell_key(&r.key, &c.family, &c.qualifier),
                 );
             }
         }
@@ -215,7 +215,7 @@ impl Store for FjallStore {
     /// Atomic: every cell of the row in one batch.
     fn delete_row(&self, key: &[u8]) -> Result<(), CellError<fjall::Error>> {
         let mut batch = self.db.batch();
-        for entry in self.scan(&cells::row_range(key)) {
+        for entry in self.scan(&composite::row_range(key)) {
             let (k, _) = entry.map_err(CellError::Store)?;
             batch.remove(&self.keyspace, to_fjall(&k));
         }

@@ -10,11 +10,12 @@ use bytes::Bytes;
 use futures_util::{Stream, StreamExt};
 
 use super::merge::MergeStreams;
-use super::table::{decode_row, encode_batch, single, Check};
-use super::{AsyncStore, Row, RowStream, TableError};
+use super::raw::{decode_row, encode_batch, single, Check};
+use super::TableError;
 use crate::field::Decode;
 use crate::key::RowKey;
 use crate::scan::KeyRanges;
+use crate::store::{AsyncStore, Row, RowStream};
 
 /// Rows keyed by `K` in an async store `S`; values are raw bytes. The async twin of
 /// [`Table`](super::Table), with the same encoding, batching and merge.

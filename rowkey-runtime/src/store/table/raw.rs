@@ -5,11 +5,11 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use super::merge::MergeIter;
-use super::{BatchError, Row, Store};
 use crate::error::{DecodeError, EncodeError};
 use crate::field::Decode;
 use crate::key::RowKey;
 use crate::scan::KeyRanges;
+use crate::store::{BatchError, Row, Store};
 use bytes::{Bytes, BytesMut};
 
 /// A failed table operation.
@@ -43,14 +43,14 @@ pub enum TableError<E> {
     },
     /// A stored entry is not a cell of the composite layout (a key-value store holding rows
     /// that were not written as cells).
-    Malformed(super::MalformedCell),
+    Malformed(crate::store::MalformedCell),
 }
 
-impl<E> From<super::CellError<E>> for TableError<E> {
-    fn from(e: super::CellError<E>) -> Self {
+impl<E> From<crate::store::CellError<E>> for TableError<E> {
+    fn from(e: crate::store::CellError<E>) -> Self {
         match e {
-            super::CellError::Store(e) => TableError::Store(e),
-            super::CellError::Malformed(m) => TableError::Malformed(m),
+            crate::store::CellError::Store(e) => TableError::Store(e),
+            crate::store::CellError::Malformed(m) => TableError::Malformed(m),
         }
     }
 }
@@ -263,7 +263,7 @@ impl<S: Store, K: RowKey> Table<S, K> {
 
 impl<S: Store, K: RowKey> Table<S, K> {
     /// Loads rows the fastest way the store has ([`Store::load`]: on fjall, its ingestion
-    /// path, [`FjallStore::bulk_load`](super::FjallStore::bulk_load); elsewhere a batch
+    /// path, [`FjallStore::bulk_load`](crate::store::FjallStore::bulk_load); elsewhere a batch
     /// write): the first load of a table, or a migration. Every key is encoded before anything
     /// is written, as in [`Table::put_batch`].
     pub fn bulk_load<'r, V: AsRef<[u8]> + 'r>(

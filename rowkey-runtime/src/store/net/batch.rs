@@ -4,7 +4,11 @@
 
 use std::ops::Range;
 
-use super::{BatchError, Row, RowWrite};
+use std::borrow::Cow;
+
+use bytes::Bytes;
+
+use crate::store::{BatchError, Row, RowWrite};
 
 /// A row of a batch, as the bookkeeping sees it: its key and its size in bytes.
 pub(crate) trait BatchRow: Clone {
@@ -12,7 +16,7 @@ pub(crate) trait BatchRow: Clone {
     fn size(&self) -> usize;
     /// The batch as it must be applied when its parts may be applied in any order (and one
     /// timestamp stamps them all): each key's, or each column's, last write only.
-    fn in_order(rows: &[Self]) -> std::borrow::Cow<'_, [Self]>;
+    fn in_order(rows: &[Self]) -> Cow<'_, [Self]>;
 }
 
 impl BatchRow for Row {
@@ -22,8 +26,8 @@ impl BatchRow for Row {
     fn size(&self) -> usize {
         self.0.len() + self.1.len()
     }
-    fn in_order(rows: &[Self]) -> std::borrow::Cow<'_, [Self]> {
-        super::cells::last_of_each(rows)
+    fn in_order(rows: &[Self]) -> Cow<'_, [Self]> {
+        last_of_each(rows)
     }
 }
 
@@ -45,8 +49,8 @@ impl BatchRow for RowWrite {
             .sum();
         self.key.len() + set + clear
     }
-    fn in_order(rows: &[Self]) -> std::borrow::Cow<'_, [Self]> {
-        super::cells::coalesce(rows)
+    fn in_order(rows: &[Self]) -> Cow<'_, [Self]> {
+        crate::cell::coalesce(rows)
     }
 }
 
@@ -128,6 +132,26 @@ pub(crate) fn split<R: BatchRow>(
         out.push(start..rows.len());
     }
     out
+}
+
+/// A batch of raw rows as it must be applied: of rows with the same key only the last, the
+/// others in batch order. Borrows when no key repeats.
+fn last_of_each(rows: &[(Bytes, Bytes)]) -> Cow<'_, [(Bytes, Bytes)]> {
+    let mut last: std::collections::HashMap<&[u8], usize> =
+        std::collections::HashMap::with_capacity(rows.len());
+    for (i, (k, _)) in rows.iter().enumerate() {
+        last.insert(k, i);
+    }
+    if last.len() == rows.len() {
+        return Cow::Borrowed(rows);
+    }
+    Cow::Owned(
+        rows.iter()
+            .enumerate()
+            .filter(|(i, (k, _))| last[&k[..]] == *i)
+            .map(|(_, row)| row.clone())
+            .collect(),
+    )
 }
 
 #[cfg(test)]

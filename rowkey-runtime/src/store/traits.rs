@@ -1,0 +1,333 @@
+//! The store traits: [`Store`] (blocking) and [`AsyncStore`], the row they move ([`Row`]),
+//! and their errors ([`BatchError`], [`CellError`]).
+
+use std::fmt;
+
+use bytes::Bytes;
+
+use super::composite;
+#[cfg(feature = "async")]
+use super::composite::CellStream;
+use super::composite::{CellError, CellScan};
+use crate::cell::{CellRow, Columns, RowWrite};
+use crate::scan::KeyRange;
+
+/// One stored row: key and value bytes, as shared buffers.
+///
+/// A store hands out the buffers it already holds where it can ([`MemStore`](super::MemStore) its map's,
+/// [`FjallStore`](super::FjallStore) fjall's own with the feature `fjall-shared`), so reading a row copies
+/// nothing; build one from a `Vec<u8>` with `.into()` (no copy) or from a borrowed slice with
+/// [`Bytes::copy_from_slice`](bytes::Bytes::copy_from_slice).
+pub type Row = (Bytes, Bytes);
+
+/// A sorted key-value store: rows ordered by key bytes, as HBase, Bigtable and LSM trees keep
+/// them.
+pub trait Store {
+    /// The store's own error.
+    type Error: std::error::Error + Send + Sync + 'static;
+    /// A scan's rows, in key order (or reverse key order for [`Store::scan_rev`]), read lazily.
+    type Scan<'a>: Iterator<Item = Result<Row, Self::Error>> + 'a
+    where
+        Self: 'a;
+
+    /// Writes one row, replacing any value under the key.
+    fn put(&self, key: &[u8], value: &[u8]) -> Result<(), Self::Error>;
+
+    /// Reads one row.
+    fn get(&self, key: &[u8]) -> Result<Option<Bytes>, Self::Error>;
+
+    /// Deletes one row (deleting a missing row is not an error).
+    fn delete(&self, key: &[u8]) -> Result<(), Self::Error>;
+
+    /// Writes many rows. Of rows with the same key the last wins. On failure the error lists
+    /// every key that was not written, so nothing is lost silently: an atomic store lists them
+    /// all, a store that writes row by row lists the ones that failed.
+    fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<Self::Error>>;
+
+    /// Writes many rows the fastest way the store has for a first load or a migration, with
+    /// [`Store::write_batch`]'s guarantees (of rows with the same key the last wins; on failure
+    /// the error lists every key not written). [`FjallStore`](super::FjallStore) writes sorted tables straight to
+    /// disk (fjall's ingestion); the default is `write_batch`.
+    fn load(&self, rows: Vec<Row>) -> Result<(), BatchError<Self::Error>> {
+        self.write_batch(&rows)
+    }
+
+    /// The rows of one range, in key order.
+    fn scan(&self, range: &KeyRange) -> Self::Scan<'_>;
+
+    /// The rows of one range in reverse key order, where the store supports it (`None`
+    /// otherwise).
+    fn scan_rev(&self, range: &KeyRange) -> Option<Self::Scan<'_>>;
+
+    // ---- rows of cells ----
+    //
+    // Bigtable and HBase keep cells natively ([`Blocking`] forwards to their `AsyncStore`
+    // methods); the provided methods keep them in the composite layout (module `cells`) over the
+    // methods above, for stores that have only keys and values (memory, fjall, yours). A store
+    // that wraps another must forward these too. Keep a store's raw rows and its rows of cells
+    // apart (one keyspace each): on a key-value store the two layouts differ.
+
+    /// Writes cells to rows and clears columns; on failure the error lists every row key not
+    /// (fully) written.
+    ///
+    /// The batch is applied in order: when a batch writes one column more than once (one row
+    /// key twice, say), the last write of it is what stays, on every store (a clear after a
+    /// set clears, a set after a clear sets). A store that overrides this must keep that
+    /// promise; the conformance suite checks it. The default first reduces the batch to each
+    /// column's last write, then writes the set cells as one [`Store::write_batch`] and deletes
+    /// the cleared ones key by key.
+    fn write_rows(&self, rows: &[RowWrite]) -> Result<(), BatchError<Self::Error>> {
+        let rows = &*crate::cell::coalesce(rows);
+        let set: Vec<Row> = rows
+            .iter()
+            .flat_map(|r| {
+                r.set.iter().map(|c| {
+                    (
+                        composite::cell_key(&r.key, &c.family, &c.qualifier).into(),
+                        c.value.clone(),
+                    )
+                })
+            })
+            .collect();
+        let all = |source| BatchError {
+            failed: rows.iter().map(|r| r.key.clone()).collect(),
+            source,
+        };
+        self.write_batch(&set).map_err(|e| all(e.source))?;
+        for (i, r) in rows.iter().enumerate() {
+            for c in &r.clear {
+                if let Err(source) =
+                    self.delete(&composite::cell_key(&r.key, &c.family, &c.qualifier))
+                {
+                    return Err(BatchError {
+                        failed: rows[i..].iter().map(|r| r.key.clone()).collect(),
+                        source,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the `columns` of one row; `None` when the row has none of them.
+    fn read_row(
+        &self,
+        key: &[u8],
+        columns: &Columns,
+    ) -> Result<Option<CellRow>, CellError<Self::Error>> {
+        if columns.is_empty() {
+            return Ok(None);
+        }
+        let entries = self.scan(&composite::row_read_range(key, columns));
+        composite::Grouped::new(entries, columns.clone(), false)
+            .next()
+            .transpose()
+    }
+
+    /// Deletes every cell of one row.
+    fn delete_row(&self, key: &[u8]) -> Result<(), CellError<Self::Error>> {
+        let stored: Vec<Bytes> = self
+            .scan(&composite::row_range(key))
+            .map(|r| r.map(|(k, _)| k))
+            .collect::<Result<_, _>>()
+            .map_err(CellError::Store)?;
+        for k in stored {
+            self.delete(&k).map_err(CellError::Store)?;
+        }
+        Ok(())
+    }
+
+    /// The rows of one range with their `columns`, in key order; rows with none of them are
+    /// left out.
+    fn scan_rows(&self, range: &KeyRange, columns: &Columns) -> CellScan<'_, Self::Error> {
+        let entries = self.scan(&composite::rows_range(range));
+        Box::new(composite::Grouped::new(entries, columns.clone(), false))
+    }
+
+    /// [`Store::scan_rows`] in reverse key order, where the store has reverse scans.
+    fn scan_rows_rev(
+        &self,
+        range: &KeyRange,
+        columns: &Columns,
+    ) -> Option<CellScan<'_, Self::Error>> {
+        let entries = self.scan_rev(&composite::rows_range(range))?;
+        Some(Box::new(composite::Grouped::new(
+            entries,
+            columns.clone(),
+            true,
+        )))
+    }
+}
+
+/// A shared reference to a store is a store: several typed tables (one per record type, one
+/// per value type) can read and write one store.
+impl<S: Store + ?Sized> Store for &S {
+    type Error = S::Error;
+    type Scan<'a>
+        = S::Scan<'a>
+    where
+        Self: 'a;
+
+    fn put(&self, key: &[u8], value: &[u8]) -> Result<(), S::Error> {
+        (**self).put(key, value)
+    }
+    fn get(&self, key: &[u8]) -> Result<Option<Bytes>, S::Error> {
+        (**self).get(key)
+    }
+    fn delete(&self, key: &[u8]) -> Result<(), S::Error> {
+        (**self).delete(key)
+    }
+    fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<S::Error>> {
+        (**self).write_batch(rows)
+    }
+    fn load(&self, rows: Vec<Row>) -> Result<(), BatchError<S::Error>> {
+        (**self).load(rows)
+    }
+    fn scan(&self, range: &KeyRange) -> S::Scan<'_> {
+        (**self).scan(range)
+    }
+    fn scan_rev(&self, range: &KeyRange) -> Option<S::Scan<'_>> {
+        (**self).scan_rev(range)
+    }
+    fn write_rows(&self, rows: &[RowWrite]) -> Result<(), BatchError<S::Error>> {
+        (**self).write_rows(rows)
+    }
+    fn read_row(
+        &self,
+        key: &[u8],
+        columns: &Columns,
+    ) -> Result<Option<CellRow>, CellError<S::Error>> {
+        (**self).read_row(key, columns)
+    }
+    fn delete_row(&self, key: &[u8]) -> Result<(), CellError<S::Error>> {
+        (**self).delete_row(key)
+    }
+    fn scan_rows(&self, range: &KeyRange, columns: &Columns) -> CellScan<'_, S::Error> {
+        (**self).scan_rows(range, columns)
+    }
+    fn scan_rows_rev(&self, range: &KeyRange, columns: &Columns) -> Option<CellScan<'_, S::Error>> {
+        (**self).scan_rows_rev(range, columns)
+    }
+}
+
+/// An async scan's rows: a boxed stream that owns everything it needs, so it can outlive the
+/// call that made it and move between tasks.
+#[cfg(feature = "async")]
+pub type RowStream<E> =
+    std::pin::Pin<Box<dyn futures_util::Stream<Item = Result<Row, E>> + Send + 'static>>;
+
+/// A sorted key-value store with an async API: the same operations as [`Store`], for stores
+/// behind a network (Bigtable, HBase), usable from any tokio service without blocking a runtime
+/// thread. [`Blocking`](super::Blocking) turns one into a [`Store`].
+///
+/// Every returned future is `Send`, so calls can be spawned.
+#[cfg(feature = "async")]
+pub trait AsyncStore: Send + Sync + 'static {
+    /// The store's own error.
+    type Error: std::error::Error + Send + Sync + 'static;
+
+    /// Writes one row, replacing any value under the key.
+    fn put(
+        &self,
+        key: &[u8],
+        value: &[u8],
+    ) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send;
+
+    /// Reads one row.
+    fn get(
+        &self,
+        key: &[u8],
+    ) -> impl std::future::Future<Output = Result<Option<Bytes>, Self::Error>> + Send;
+
+    /// Deletes one row (deleting a missing row is not an error).
+    fn delete(
+        &self,
+        key: &[u8],
+    ) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send;
+
+    /// Writes many rows (of rows with the same key the last wins); on failure the error lists
+    /// exactly the keys not confirmed written.
+    fn write_batch(
+        &self,
+        rows: &[Row],
+    ) -> impl std::future::Future<Output = Result<(), BatchError<Self::Error>>> + Send;
+
+    /// The rows of one range, in key order. The stream is lazy in what it hands out and bounded
+    /// in what it buffers.
+    fn scan(&self, range: &KeyRange) -> RowStream<Self::Error>;
+
+    /// The rows of one range in reverse key order, where the store supports it.
+    fn scan_rev(&self, range: &KeyRange) -> Option<RowStream<Self::Error>>;
+
+    /// Writes cells to rows and clears columns, in order ([`Store::write_rows`]: of writes to
+    /// one column the last stays).
+    fn write_rows(
+        &self,
+        rows: &[RowWrite],
+    ) -> impl std::future::Future<Output = Result<(), BatchError<Self::Error>>> + Send;
+
+    /// Reads the `columns` of one row ([`Store::read_row`]).
+    fn read_row(
+        &self,
+        key: &[u8],
+        columns: &Columns,
+    ) -> impl std::future::Future<Output = Result<Option<CellRow>, CellError<Self::Error>>> + Send;
+
+    /// Deletes every cell of one row ([`Store::delete_row`]).
+    fn delete_row(
+        &self,
+        key: &[u8],
+    ) -> impl std::future::Future<Output = Result<(), CellError<Self::Error>>> + Send;
+
+    /// The rows of one range with their `columns` ([`Store::scan_rows`]).
+    fn scan_rows(&self, range: &KeyRange, columns: &Columns) -> CellStream<Self::Error>;
+
+    /// [`AsyncStore::scan_rows`] in reverse key order, where the store supports it.
+    fn scan_rows_rev(&self, range: &KeyRange, columns: &Columns)
+        -> Option<CellStream<Self::Error>>;
+}
+
+/// A batch write that did not complete: which keys were not written, and why.
+pub struct BatchError<E> {
+    /// The keys that were not written; write them again.
+    pub failed: Vec<Vec<u8>>,
+    /// The first underlying error.
+    pub source: E,
+}
+
+// By hand: a failed batch can list a million keys, and `unwrap` prints `Debug`.
+impl<E: fmt::Debug> fmt::Debug for BatchError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const SHOWN: usize = 3;
+        let first: Vec<String> = self
+            .failed
+            .iter()
+            .take(SHOWN)
+            .map(|k| crate::fmt::binary(k))
+            .collect();
+        f.debug_struct("BatchError")
+            .field(
+                "failed",
+                &format_args!("{} key(s), first {:?}", self.failed.len(), first),
+            )
+            .field("source", &self.source)
+            .finish()
+    }
+}
+
+impl<E: fmt::Display> fmt::Display for BatchError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} row(s) not written: {}",
+            self.failed.len(),
+            self.source
+        )
+    }
+}
+
+impl<E: std::error::Error + 'static> std::error::Error for BatchError<E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
