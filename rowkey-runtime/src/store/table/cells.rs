@@ -5,7 +5,7 @@
 use std::marker::PhantomData;
 
 use super::merge::MergeIter;
-use super::raw::single;
+use super::single;
 use super::TableError;
 use crate::field::Decode;
 use crate::key::RowKey;

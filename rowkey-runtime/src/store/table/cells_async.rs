@@ -9,7 +9,7 @@ use futures_util::Stream;
 
 use super::cells::{decode, encode_writes};
 use super::merge::MergeStreams;
-use super::raw::single;
+use super::single;
 use super::TableError;
 use crate::field::Decode;
 use crate::key::RowKey;

@@ -1,99 +1,15 @@
 //! [`Table`]: typed keys over a [`Store`], and [`Merged`], the scan that merges a salted key's
 //! per-bucket ranges back into logical key order as it streams.
 
-use std::fmt;
 use std::marker::PhantomData;
 
 use super::merge::MergeIter;
-use crate::error::{DecodeError, EncodeError};
+use super::{decode_row, encode_batch, single, Check, TableError};
 use crate::field::Decode;
 use crate::key::RowKey;
 use crate::scan::KeyRanges;
-use crate::store::{BatchError, Row, Store};
-use bytes::{Bytes, BytesMut};
-
-/// A failed table operation.
-#[derive(Debug)]
-pub enum TableError<E> {
-    /// A key could not be encoded; nothing was written.
-    Encode {
-        /// The key's place in a batch; `None` for a single put, get or delete.
-        index: Option<usize>,
-        /// Why.
-        error: EncodeError,
-    },
-    /// A stored key is not a key of this type (another schema's row, or corruption).
-    Decode {
-        /// The stored key bytes.
-        key: Vec<u8>,
-        /// Why.
-        error: DecodeError,
-    },
-    /// The store failed.
-    Store(E),
-    /// A batch write failed; `failed` lists the keys that were not written.
-    Batch(BatchError<E>),
-    /// A stored row's cells are not a value of the table's value type (a typed table of
-    /// cells, [`CellTable`](super::CellTable)).
-    Value {
-        /// The row key.
-        key: Vec<u8>,
-        /// Which column, and why.
-        error: crate::value::ValueError,
-    },
-    /// A stored entry is not a cell of the composite layout (a key-value store holding rows
-    /// that were not written as cells).
-    Malformed(crate::store::MalformedCell),
-}
-
-impl<E> From<crate::store::CellError<E>> for TableError<E> {
-    fn from(e: crate::store::CellError<E>) -> Self {
-        match e {
-            crate::store::CellError::Store(e) => TableError::Store(e),
-            crate::store::CellError::Malformed(m) => TableError::Malformed(m),
-        }
-    }
-}
-
-impl<E: fmt::Display> fmt::Display for TableError<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TableError::Encode {
-                index: Some(index),
-                error,
-            } => write!(f, "key {index} of the batch cannot be encoded: {error}"),
-            TableError::Encode { index: None, error } => {
-                write!(f, "the key cannot be encoded: {error}")
-            }
-            TableError::Decode { key, error } => {
-                write!(
-                    f,
-                    "stored key {} is not a key of this table: {error}",
-                    crate::fmt::binary(key)
-                )
-            }
-            TableError::Store(e) => write!(f, "store error: {e}"),
-            TableError::Batch(e) => write!(f, "batch write failed: {e}"),
-            TableError::Value { key, error } => {
-                write!(f, "row {}: {error}", crate::fmt::binary(key))
-            }
-            TableError::Malformed(m) => m.fmt(f),
-        }
-    }
-}
-
-impl<E: std::error::Error + 'static> std::error::Error for TableError<E> {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            TableError::Encode { error, .. } => Some(error),
-            TableError::Decode { error, .. } => Some(error),
-            TableError::Store(e) => Some(e),
-            TableError::Batch(e) => Some(e),
-            TableError::Value { error, .. } => Some(error),
-            TableError::Malformed(m) => Some(m),
-        }
-    }
-}
+use crate::store::{Row, Store};
+use bytes::Bytes;
 
 /// Rows keyed by `K` in a store `S`; values are raw bytes (serialize them as you like).
 pub struct Table<S, K> {
@@ -277,73 +193,6 @@ impl<S: Store, K: RowKey> Table<S, K> {
         self.store.load(encoded).map_err(TableError::Batch)
     }
 }
-
-/// The error of a single-key operation whose key cannot be encoded.
-pub(super) fn single<E>(error: EncodeError) -> TableError<E> {
-    TableError::Encode { index: None, error }
-}
-
-/// How a scan decodes its rows; see [`Table::scan`] and [`Table::scan_verified`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Check {
-    /// `decode_trusted`: every check but re-hashing the salted fields.
-    Trusted,
-    /// `decode`: the salt byte re-hashed too.
-    Verified,
-}
-
-pub(super) fn decode_row<K: RowKey + for<'de> Decode<'de>, E>(
-    (key, value): Row,
-    check: Check,
-) -> Result<(K, Bytes), TableError<E>> {
-    let decoded = match check {
-        Check::Trusted => K::decode_trusted(&key),
-        Check::Verified => K::decode(&key),
-    };
-    match decoded {
-        Ok(k) => Ok((k, value)),
-        Err(error) => Err(TableError::Decode {
-            key: key.to_vec(),
-            error,
-        }),
-    }
-}
-
-/// Encodes every key of a batch before anything is written: a key that cannot be encoded fails
-/// the whole batch, naming its index.
-///
-/// Keys and values are written one after another into shared buffers of [`CHUNK`] bytes and
-/// handed out as views of them: no allocation per row, and a store that keeps the rows (fjall's
-/// memtable) shares them instead of copying.
-pub(super) fn encode_batch<'r, K: RowKey + 'r, V: AsRef<[u8]> + 'r, E>(
-    rows: impl IntoIterator<Item = (&'r K, V)>,
-) -> Result<Vec<Row>, TableError<E>> {
-    let rows = rows.into_iter();
-    let mut encoded = Vec::with_capacity(rows.size_hint().0);
-    let mut buf = BytesMut::new();
-    for (index, (key, value)) in rows.enumerate() {
-        let error = |error| TableError::Encode {
-            index: Some(index),
-            error,
-        };
-        let len = key.__checked_len().map_err(error)?;
-        let value = value.as_ref();
-        if buf.capacity() < len + value.len() {
-            // A new chunk; the rows already handed out keep the old one alive.
-            buf = BytesMut::with_capacity((len + value.len()).max(CHUNK));
-        }
-        buf.resize(len, 0);
-        key.encode_to_slice(&mut buf).map_err(error)?;
-        let k = buf.split().freeze();
-        buf.extend_from_slice(value);
-        encoded.push((k, buf.split().freeze()));
-    }
-    Ok(encoded)
-}
-
-/// The size of the buffers a batch is encoded into (a larger row gets a buffer of its own
-/// size).
-const CHUNK: usize = 64 * 1024;
 
 /// The merged, decoded rows of a scan; see [`Table::scan`] and [`Table::scan_rev`].
 pub struct Merged<'a, S: Store + 'a, K> {

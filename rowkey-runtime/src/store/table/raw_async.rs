@@ -10,8 +10,8 @@ use bytes::Bytes;
 use futures_util::{Stream, StreamExt};
 
 use super::merge::MergeStreams;
-use super::raw::{decode_row, encode_batch, single, Check};
 use super::TableError;
+use super::{decode_row, encode_batch, single, Check};
 use crate::field::Decode;
 use crate::key::RowKey;
 use crate::scan::KeyRanges;

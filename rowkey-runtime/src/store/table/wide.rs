@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use std::marker::PhantomData;
 
 use super::merge::MergeIter;
-use super::raw::single;
+use super::single;
 use super::TableError;
 use crate::error::{EncodeError, EncodeErrorKind};
 use crate::field::Decode;

@@ -9,7 +9,7 @@ use std::task::{Context, Poll};
 use futures_util::{Stream, StreamExt};
 
 use super::merge::MergeStreams;
-use super::raw::single;
+use super::single;
 use super::wide::{
     decode_record, piece_columns, record_cell, record_clear, record_value, record_writes,
     records_of,
