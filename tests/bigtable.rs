@@ -28,11 +28,10 @@ use std::sync::atomic::Ordering;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use futures_util::StreamExt;
 use rowkey::bytes::Bytes;
 use rowkey::store::{
-    AsyncBigtableStore, AsyncStore, AsyncTable, BigtableConfig, BigtableError, BigtableStore,
-    RetryPolicy, Store, Table, TableError,
+    AsyncBigtableStore, BigtableConfig, BigtableError, BigtableStore, RetryPolicy, Store, Table,
+    TableError,
 };
 use rowkey::RowKey;
 
@@ -230,53 +229,7 @@ async fn the_async_store_serves_a_tokio_service() {
         .await
         .unwrap();
     store.create_table(&Event::split_points(4)).await.unwrap();
-    let table = AsyncTable::<_, Event>::new(store.clone());
-    let rows = events(20_000);
-    table
-        .put_batch(rows.iter().map(|e| (e, &b"x"[..])))
-        .await
-        .unwrap();
-    assert_eq!(
-        table.get(&rows[5]).await.unwrap().as_deref(),
-        Some(&b"x"[..])
-    );
-    table.delete(&rows[5]).await.unwrap();
-    assert_eq!(table.get(&rows[5]).await.unwrap(), None);
-    table.put(&rows[5], b"y").await.unwrap();
-
-    let mut want = rows.clone();
-    want.sort_by_key(logical);
-    let got: Vec<Event> = table
-        .scan(&Event::scan().ranges())
-        .map(|r| r.unwrap().0)
-        .collect()
-        .await;
-    assert_eq!(got, want);
-    let back: Vec<Event> = table
-        .scan_rev(&Event::scan().ranges())
-        .unwrap()
-        .map(|r| r.unwrap().0)
-        .collect()
-        .await;
-    want.reverse();
-    assert_eq!(back, want);
-    // One user's events of one kind, newest first: one range, exactly the brute-force rows.
-    let user = Event::scan().user_id(42).kind("click").ranges();
-    assert_eq!(user.len(), 1);
-    let latest: Vec<Event> = table.scan(&user).map(|r| r.unwrap().0).collect().await;
-    let expect: Vec<Event> = want
-        .iter()
-        .rev()
-        .filter(|e| e.user_id == 42 && e.kind == "click")
-        .cloned()
-        .collect();
-    assert!(!expect.is_empty());
-    assert_eq!(latest, expect);
-
-    // Scans are Send + 'static: they can be spawned, and several run at once.
-    let a = tokio::spawn(table.scan_unordered(&Event::scan().ranges()).count());
-    let b = tokio::spawn(store.scan(&rowkey::KeyRange::new(&[], None)).count());
-    assert_eq!((a.await.unwrap(), b.await.unwrap()), (20_000, 20_000));
+    exercise_async_table(store, 20_000).await;
 }
 
 #[tokio::test]

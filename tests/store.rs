@@ -363,3 +363,10 @@ fn batches_across_encode_buffers_round_trip_on_fjall() {
         }
     }
 }
+
+/// The async typed table on the async memory store: the suite the emulator and HBase run.
+#[cfg(feature = "async")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_async_table_in_memory() {
+    store_suite::net::exercise_async_table(std::sync::Arc::new(MemStore::new()), 20_000).await;
+}

@@ -65,7 +65,8 @@ pub use table::{
 };
 #[cfg(feature = "async")]
 pub use table::{
-    AsyncCellTable, AsyncTable, AsyncWideTable, CellMergedStream, MergedStream, WideMergedStream,
+    AsyncCellTable, AsyncTable, AsyncWideTable, CellMergedStream, MergedStream, RawMergedStream,
+    WideMergedStream,
 };
 #[cfg(feature = "async")]
 pub use traits::{AsyncStore, RowStream};

@@ -252,6 +252,16 @@ pub trait AsyncStore: Send + Sync + 'static {
         rows: &[Row],
     ) -> impl std::future::Future<Output = Result<(), BatchError<Self::Error>>> + Send;
 
+    /// Writes many rows the fastest way the store has for a first load or a migration, with
+    /// [`AsyncStore::write_batch`]'s guarantees ([`Store::load`]); the default is
+    /// `write_batch`.
+    fn load(
+        &self,
+        rows: Vec<Row>,
+    ) -> impl std::future::Future<Output = Result<(), BatchError<Self::Error>>> + Send {
+        async move { self.write_batch(&rows).await }
+    }
+
     /// The rows of one range, in key order. The stream is lazy in what it hands out and bounded
     /// in what it buffers.
     fn scan(&self, range: &KeyRange) -> RowStream<Self::Error>;
@@ -285,6 +295,75 @@ pub trait AsyncStore: Send + Sync + 'static {
     /// [`AsyncStore::scan_rows`] in reverse key order, where the store supports it.
     fn scan_rows_rev(&self, range: &KeyRange, columns: &Columns)
         -> Option<CellStream<Self::Error>>;
+}
+
+/// A shared async store is an async store: one store behind an `Arc`, used by several tasks
+/// and tables (the network stores are cheap to clone already; this serves [`MemStore`](super::MemStore)
+/// and stores of your own).
+#[cfg(feature = "async")]
+impl<S: AsyncStore> AsyncStore for std::sync::Arc<S> {
+    type Error = S::Error;
+
+    fn put(
+        &self,
+        key: &[u8],
+        value: &[u8],
+    ) -> impl std::future::Future<Output = Result<(), S::Error>> + Send {
+        (**self).put(key, value)
+    }
+    fn get(
+        &self,
+        key: &[u8],
+    ) -> impl std::future::Future<Output = Result<Option<Bytes>, S::Error>> + Send {
+        (**self).get(key)
+    }
+    fn delete(&self, key: &[u8]) -> impl std::future::Future<Output = Result<(), S::Error>> + Send {
+        (**self).delete(key)
+    }
+    fn write_batch(
+        &self,
+        rows: &[Row],
+    ) -> impl std::future::Future<Output = Result<(), BatchError<S::Error>>> + Send {
+        (**self).write_batch(rows)
+    }
+    fn load(
+        &self,
+        rows: Vec<Row>,
+    ) -> impl std::future::Future<Output = Result<(), BatchError<S::Error>>> + Send {
+        (**self).load(rows)
+    }
+    fn scan(&self, range: &KeyRange) -> RowStream<S::Error> {
+        (**self).scan(range)
+    }
+    fn scan_rev(&self, range: &KeyRange) -> Option<RowStream<S::Error>> {
+        (**self).scan_rev(range)
+    }
+    fn write_rows(
+        &self,
+        rows: &[RowWrite],
+    ) -> impl std::future::Future<Output = Result<(), BatchError<S::Error>>> + Send {
+        (**self).write_rows(rows)
+    }
+    fn read_row(
+        &self,
+        key: &[u8],
+        columns: &Columns,
+    ) -> impl std::future::Future<Output = Result<Option<CellRow>, CellError<S::Error>>> + Send
+    {
+        (**self).read_row(key, columns)
+    }
+    fn delete_row(
+        &self,
+        key: &[u8],
+    ) -> impl std::future::Future<Output = Result<(), CellError<S::Error>>> + Send {
+        (**self).delete_row(key)
+    }
+    fn scan_rows(&self, range: &KeyRange, columns: &Columns) -> CellStream<S::Error> {
+        (**self).scan_rows(range, columns)
+    }
+    fn scan_rows_rev(&self, range: &KeyRange, columns: &Columns) -> Option<CellStream<S::Error>> {
+        (**self).scan_rows_rev(range, columns)
+    }
 }
 
 /// A batch write that did not complete: which keys were not written, and why.

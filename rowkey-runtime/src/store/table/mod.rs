@@ -36,7 +36,7 @@ pub use wide::{WideMerged, WideTable};
 #[cfg(feature = "async")]
 pub use cells_async::{AsyncCellTable, CellMergedStream};
 #[cfg(feature = "async")]
-pub use raw_async::{AsyncTable, MergedStream};
+pub use raw_async::{AsyncTable, MergedStream, RawMergedStream};
 #[cfg(feature = "async")]
 pub use wide_async::{AsyncWideTable, WideMergedStream};
 
@@ -189,3 +189,62 @@ pub(crate) fn encode_batch<'r, K: RowKey + 'r, V: AsRef<[u8]> + 'r, E>(
 /// The size of the buffers a batch is encoded into (a larger row gets a buffer of its own
 /// size).
 const CHUNK: usize = 64 * 1024;
+
+/// The twins cannot drift: every typed table offers the same public operations blocking and
+/// async. A method added to one flavour only fails this test until its twin has it too.
+#[cfg(all(test, feature = "async"))]
+mod twins {
+    use std::collections::BTreeSet;
+
+    /// The names of the public methods a source file defines (`pub fn` and `pub async fn`).
+    fn methods(src: &str) -> BTreeSet<&str> {
+        src.lines()
+            .filter_map(|l| {
+                let l = l.trim_start();
+                l.strip_prefix("pub async fn ")
+                    .or_else(|| l.strip_prefix("pub fn "))
+            })
+            .map(|rest| {
+                let end = rest
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+                &rest[..end]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_table_has_the_same_methods_blocking_and_async() {
+        let pairs = [
+            (
+                "Table",
+                include_str!("raw.rs"),
+                include_str!("raw_async.rs"),
+            ),
+            (
+                "CellTable",
+                include_str!("cells.rs"),
+                include_str!("cells_async.rs"),
+            ),
+            (
+                "WideTable",
+                include_str!("wide.rs"),
+                include_str!("wide_async.rs"),
+            ),
+        ];
+        for (table, blocking, nonblocking) in pairs {
+            let (b, a) = (methods(blocking), methods(nonblocking));
+            assert!(b.len() >= 8, "{table}: the parser found {b:?}");
+            assert_eq!(
+                b.difference(&a).collect::<Vec<_>>(),
+                Vec::<&&str>::new(),
+                "{table} has methods its async twin lacks"
+            );
+            assert_eq!(
+                a.difference(&b).collect::<Vec<_>>(),
+                Vec::<&&str>::new(),
+                "Async{table} has methods its blocking twin lacks"
+            );
+        }
+    }
+}

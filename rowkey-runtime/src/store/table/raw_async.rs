@@ -112,6 +112,31 @@ impl<S: AsyncStore, K: RowKey> AsyncTable<S, K> {
         Some(MergedStream::new(scans, true, Check::Trusted))
     }
 
+    /// The salted merge of [`AsyncTable::scan`] without decoding: the stored rows in `K`'s
+    /// logical order, key bytes and all, as [`Table::scan_raw`](super::Table::scan_raw) hands
+    /// them out (for a key type that borrows from the row, or to pass rows on undecoded).
+    pub fn scan_raw(&self, ranges: &KeyRanges) -> RawMergedStream<S::Error> {
+        let scans = ranges.iter().map(|r| self.store.scan(r)).collect();
+        RawMergedStream {
+            rows: MergeStreams::new(scans, usize::from(K::SCHEMA.salt.is_some()), false),
+        }
+    }
+
+    /// Loads rows the fastest way the store has ([`AsyncStore::load`]; a batch write unless
+    /// the store has a faster path): the first load of a table, or a migration. Every key is
+    /// encoded before anything is written; of rows with the same key the last wins; a store
+    /// failure reports the keys not written.
+    pub async fn bulk_load<'r, V: AsRef<[u8]> + 'r>(
+        &self,
+        rows: impl IntoIterator<Item = (&'r K, V)>,
+    ) -> Result<(), TableError<S::Error>>
+    where
+        K: 'r,
+    {
+        let encoded = encode_batch(rows)?;
+        self.store.load(encoded).await.map_err(TableError::Batch)
+    }
+
     /// The rows of `ranges` range after range, without merging (bucket order for a salted
     /// key).
     pub fn scan_unordered(
@@ -147,6 +172,24 @@ impl<E, K: RowKey> MergedStream<E, K> {
 
 // Nothing is pinned structurally: the range streams are boxed, the rest is plain data.
 impl<E, K> Unpin for MergedStream<E, K> {}
+
+/// The merged, undecoded rows of an async scan; see [`AsyncTable::scan_raw`].
+pub struct RawMergedStream<E> {
+    rows: MergeStreams<RowStream<E>, Row>,
+}
+
+impl<E> Unpin for RawMergedStream<E> {}
+
+impl<E> Stream for RawMergedStream<E> {
+    type Item = Result<Row, TableError<E>>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.get_mut()
+            .rows
+            .poll_next_row(cx)
+            .map(|row| row.map(|row| row.map_err(TableError::Store)))
+    }
+}
 
 impl<E, K: RowKey + for<'de> Decode<'de>> Stream for MergedStream<E, K> {
     type Item = Result<(K, Bytes), TableError<E>>;

@@ -49,6 +49,17 @@ impl<S: AsyncStore, K: RowsAsColumns, V: ColumnValue> AsyncWideTable<S, K, V> {
         &self.store
     }
 
+    /// The column family.
+    pub fn family(&self) -> &'static str {
+        self.family
+    }
+
+    /// What a scan of `ranges` reads: per range, the rows and the qualifier ranges of its edge
+    /// rows ([`RowsAsColumns::plan`]), as [`WideTable::plan`](super::WideTable::plan).
+    pub fn plan(&self, ranges: &KeyRanges) -> Vec<Vec<crate::rows_as_columns::Piece>> {
+        ranges.iter().map(K::plan).collect()
+    }
+
     /// Writes one record: one cell.
     pub async fn put(&self, key: &K, value: &V) -> Result<(), TableError<S::Error>> {
         self.put_batch([(key, value)]).await
