@@ -1,4 +1,4 @@
-//! `rowkey-explain`'s library: a key schema read back from the JSON rowkey exports
+//! The `rowkey` command line's library: a key schema read back from the JSON rowkey exports
 //! (`serde_json::to_string(K::SCHEMA)`, or `cargo run --example layouts`), and keys read in the
 //! forms operators have them: HBase's `Bytes.toStringBinary` (`\x04\x00...`, as the HBase shell
 //! and region names print keys) or hex (as Bigtable's hot-tablets listing gives start and end

@@ -218,9 +218,15 @@ fn the_program_reads_a_schema_file_and_keys_from_arguments_and_stdin() {
     }
     .to_bytes()
     .unwrap();
-    let bin = env!("CARGO_BIN_EXE_rowkey-explain");
+    let bin = env!("CARGO_BIN_EXE_rowkey");
     let out = Command::new(bin)
-        .args(["--schema", path.to_str().unwrap(), "--type", "Event"])
+        .args([
+            "explain",
+            "--schema",
+            path.to_str().unwrap(),
+            "--type",
+            "Event",
+        ])
         .arg(rowkey::fmt::binary(&key))
         .output()
         .unwrap();
@@ -232,6 +238,7 @@ fn the_program_reads_a_schema_file_and_keys_from_arguments_and_stdin() {
     let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
     let mut child = Command::new(bin)
         .args([
+            "explain",
             "--schema",
             path.to_str().unwrap(),
             "--type",
@@ -250,9 +257,17 @@ fn the_program_reads_a_schema_file_and_keys_from_arguments_and_stdin() {
     );
     // Several schemas and no --type: a clear error, exit code 2.
     let out = Command::new(bin)
-        .args(["--schema", path.to_str().unwrap(), "x"])
+        .args(["explain", "--schema", path.to_str().unwrap(), "x"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--type (Event, Leaderboard)"));
+    // A mistyped flag: clap's error and usage, exit code 2, nothing printed to stdout.
+    let out = Command::new(bin)
+        .args(["explain", "--schemas", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--schema"));
 }
