@@ -1,0 +1,281 @@
+#!/usr/bin/env python3
+"""A reader of rowkey keys written from FORMAT.md alone (no Rust, no rowkey code consulted).
+
+Usage: reader.py VECTORS.json
+
+Decodes every vector's bytes with the neutral schema the file gives, compares the values with
+the declared ones, recomputes the salt byte (FORMAT.md section 3) and, for hashed fields with a
+declared input, the digest (2.14). Prints one line per vector and "N passed, M failed".
+Standard library only: what a Python team would have.
+"""
+
+import hashlib
+import json
+import struct
+import sys
+
+
+class Malformed(Exception):
+    pass
+
+
+class Reader:
+    """Bytes read front to back; `invert` reads a #[desc] field (2.12) by inverting each byte."""
+
+    def __init__(self, data, pos=0):
+        self.data = data
+        self.pos = pos
+        self.invert = False
+
+    def byte(self):
+        if self.pos >= len(self.data):
+            raise Malformed("the key ends early at byte %d" % self.pos)
+        b = self.data[self.pos]
+        self.pos += 1
+        return b ^ 0xFF if self.invert else b
+
+    def take(self, n):
+        return bytes(self.byte() for _ in range(n))
+
+
+INT_WIDTHS = {"u8": 1, "u16": 2, "u32": 4, "u64": 8, "u128": 16,
+              "i8": 1, "i16": 2, "i32": 4, "i64": 8, "i128": 16}
+
+
+def fixed_width(field):
+    """The width of a field whose encoding has one, else None."""
+    t = field["type"]
+    if "fixed" in field:
+        return field["fixed"]
+    if field.get("reverse_ts"):
+        return 8
+    if t in INT_WIDTHS:
+        return INT_WIDTHS[t]
+    if t == "bool":
+        return 1
+    if t in ("f32", "f64"):
+        return 4 if t == "f32" else 8
+    if t == "array":
+        return field["len"]
+    if t == "hashed":
+        return field["len"]
+    return None
+
+
+def read_escaped(r):
+    """2.5: bytes until 00 01, each 00 ff read as 00."""
+    out = bytearray()
+    while True:
+        b = r.byte()
+        if b != 0x00:
+            out.append(b)
+            continue
+        nxt = r.byte()
+        if nxt == 0xFF:
+            out.append(0)
+        elif nxt == 0x01:
+            return bytes(out)
+        else:
+            raise Malformed("00 followed by %02x" % nxt)
+
+
+def read_int(r, t):
+    """2.1 and 2.2."""
+    width = INT_WIDTHS[t]
+    v = int.from_bytes(r.take(width), "big")
+    if t.startswith("i"):
+        v ^= 1 << (8 * width - 1)          # flip the sign bit back
+        if v >= 1 << (8 * width - 1):
+            v -= 1 << (8 * width)          # two's complement
+    return v
+
+
+def read_float(r, t):
+    """2.4: first bit set -> clear it; else invert every bit."""
+    width = 4 if t == "f32" else 8
+    bits = int.from_bytes(r.take(width), "big")
+    top = 1 << (8 * width - 1)
+    bits = bits ^ top if bits & top else bits ^ ((1 << (8 * width)) - 1)
+    return struct.unpack(">f" if width == 4 else ">d", bits.to_bytes(width, "big"))[0]
+
+
+def read_field(r, field):
+    """One field (section 2), with its attributes."""
+    saved = r.invert
+    if field.get("desc"):
+        r.invert = not r.invert
+    try:
+        return read_plain(r, field)
+    finally:
+        r.invert = saved
+
+
+def read_plain(r, field):
+    t = field["type"]
+    if field.get("reverse_ts"):                                  # 2.11
+        v = (2**63 - 1) - int.from_bytes(r.take(8), "big")
+        if v < 0:
+            raise Malformed("a reverse timestamp above i64::MAX")
+        return v
+    if field.get("reverse"):                                     # 2.13
+        raw = r.take(fixed_width(field))[::-1]
+        return read_plain(Reader(raw), {k: v for k, v in field.items() if k != "reverse"})
+    if "fixed" in field:                                         # 2.7
+        raw = r.take(field["fixed"]).rstrip(b"\x00")
+        return raw.decode("utf-8") if t == "text" else {"hex": raw.hex()}
+    if t in INT_WIDTHS:
+        return read_int(r, t)
+    if t == "bool":                                              # 2.3
+        b = r.byte()
+        if b > 1:
+            raise Malformed("bool byte %02x" % b)
+        return b == 1
+    if t in ("f32", "f64"):
+        return read_float(r, t)
+    if t == "text":
+        return read_escaped(r).decode("utf-8")
+    if t == "bytes":
+        return {"hex": read_escaped(r).hex()}
+    if t == "array":                                             # 2.6
+        return {"hex": r.take(field["len"]).hex()}
+    if t == "option":                                            # 2.9
+        marker = r.byte()
+        if marker == 0:
+            return None
+        if marker != 1:
+            raise Malformed("option marker %02x" % marker)
+        return read_field(r, field["of"])
+    if t == "key":                                               # 2.10
+        return {f["name"]: read_field(r, f) for f in field["fields"]}
+    if t == "hashed":                                            # 2.14
+        return {"hex": r.take(field["len"]).hex()}
+    raise Malformed("unknown type %s" % t)
+
+
+def java_hash(data):
+    """3.2: Arrays.hashCode(byte[]) in 32-bit wrapping arithmetic."""
+    h = 1
+    for b in data:
+        signed = b - 256 if b >= 128 else b
+        h = (31 * h + signed) & 0xFFFFFFFF
+    return h - (1 << 32) if h >= 1 << 31 else h
+
+
+def salt_byte(strategy, buckets, salted):
+    """Section 3."""
+    if strategy == "md5":
+        return int.from_bytes(hashlib.md5(salted).digest()[:8], "big") % buckets
+    if strategy in ("java", "phoenix"):
+        # |h rem N| with Java's truncating remainder is |h| mod N.
+        return abs(java_hash(salted)) % buckets
+    if strategy == "mod":
+        return int.from_bytes(salted, "big") % buckets
+    return None  # xxh3 is not in Python's standard library: not checked here
+
+
+def read_key(vector, data):
+    """Sections 1, 3 and 4: the values, and the salt byte checked."""
+    salt = vector.get("salt")
+    r = Reader(data, 1 if salt else 0)
+    values = {}
+    fields = vector.get("prefix") or vector["fields"]
+    salted_end = None
+    for i, f in enumerate(fields):
+        values[f["name"]] = read_field(r, f)
+        if salt and i == salt["field"]:
+            salted_end = r.pos
+    if "variants" in vector:                                     # section 4
+        tag = r.byte()
+        match = [v for v in vector["variants"] if v["tag"] == tag]
+        if not match:
+            raise Malformed("unknown tag %d" % tag)
+        values["record"] = match[0]["name"]
+        for f in match[0]["fields"]:
+            values[f["name"]] = read_field(r, f)
+    if r.pos != len(data):
+        raise Malformed("%d bytes left after the last field" % (len(data) - r.pos))
+    if salt:
+        salted = data[1:] if salt["hash"] == "phoenix" else data[1:salted_end]
+        want = salt_byte(salt["hash"], salt["buckets"], salted)
+        if want is not None and want != data[0]:
+            raise Malformed("salt byte %d, the %s hash gives %d" % (data[0], salt["hash"], want))
+    return values
+
+
+def read_row_span(vector, data):
+    """Section 5: the span field as bucket start then offset; the row key ends after the start."""
+    r = Reader(data)
+    values = {}
+    row_key_len = None
+    for f in vector["fields"]:
+        if "row_span" in f:
+            n = f["row_span"]
+            width = INT_WIDTHS[f["type"]]
+            start = int.from_bytes(r.take(width), "big")
+            row_key_len = r.pos
+            w = next(w for w in (1, 2, 4, 8) if n - 1 < 1 << (8 * w))
+            offset = int.from_bytes(r.take(w), "big")
+            if start % n != 0 or offset >= n:
+                raise Malformed("not a canonical row_span value")
+            values[f["name"]] = start + offset
+        else:
+            values[f["name"]] = read_field(r, f)
+    if r.pos != len(data):
+        raise Malformed("bytes left after the last field")
+    if row_key_len != vector["row_key_len"]:
+        raise Malformed("row key of %d bytes, expected %d" % (row_key_len, vector["row_key_len"]))
+    return values
+
+
+def read_cell(data):
+    """Section 7: escape(row) 00 01 escape(family) 00 01 qualifier."""
+    r = Reader(data)
+    row = read_escaped(r)
+    family = read_escaped(r).decode("utf-8")
+    qualifier = data[r.pos:]
+    return {"row": {"hex": row.hex()}, "family": family, "qualifier": {"hex": qualifier.hex()}}
+
+
+def hashed_inputs_agree(vector):
+    """2.14: the digest of the declared input, truncated to the field's length."""
+    for f in vector.get("fields", []):
+        given = vector.get("hash_input", {}).get(f["name"])
+        if given is None:
+            continue
+        if "text" in given:
+            data = given["text"].encode("utf-8")
+        else:
+            (t, v), = given.items()
+            data = (v % (1 << (8 * INT_WIDTHS[t]))).to_bytes(INT_WIDTHS[t], "big")
+        digest = hashlib.md5(data).digest()[: f["len"]].hex()
+        if digest != vector["value"][f["name"]]["hex"]:
+            raise Malformed("md5 of the input is %s" % digest)
+
+
+def main(path):
+    with open(path) as fh:
+        vectors = json.load(fh)["vectors"]
+    passed = failed = 0
+    for v in vectors:
+        data = bytes.fromhex(v["hex"])
+        try:
+            if "cell" in v:
+                got, want = read_cell(data), v["cell"]
+            elif any("row_span" in f for f in v.get("fields", [])):
+                got, want = read_row_span(v, data), v["value"]
+            else:
+                got, want = read_key(v, data), v["value"]
+                hashed_inputs_agree(v)
+            if got != want:
+                raise Malformed("read %r, expected %r" % (got, want))
+            passed += 1
+            print("ok    %-22s FORMAT.md %s" % (v["name"], v.get("section", "")))
+        except (Malformed, UnicodeDecodeError, KeyError, ValueError) as e:
+            failed += 1
+            print("FAIL  %-22s %s" % (v["name"], e))
+    print("%d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
