@@ -7,6 +7,10 @@ use syn::{Data, DeriveInput, Fields, GenericArgument, Ident, PathArguments, Type
 use crate::attr::{ContainerAttrs, FieldAttrs};
 use crate::ctxt::Ctxt;
 
+/// Where the generated code finds `rowkey`: `None` for `::rowkey`, or the path
+/// `#[rowkey(crate = "...")]` gives.
+pub type Krate<'a> = Option<&'a syn::Path>;
+
 pub struct Input<'a> {
     pub ident: &'a Ident,
     pub vis: &'a syn::Visibility,

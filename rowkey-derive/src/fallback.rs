@@ -10,7 +10,7 @@ use syn::{Data, DeriveInput, Fields, GenericParam, Ident, Lifetime, LifetimePara
 
 use crate::codegen::private;
 
-pub fn expand(input: &DeriveInput, krate: crate::codegen::Krate, error: syn::Error) -> TokenStream {
+pub fn expand(input: &DeriveInput, krate: crate::ast::Krate, error: syn::Error) -> TokenStream {
     let p = private(krate);
     let ident = &input.ident;
     let error = error.to_compile_error();

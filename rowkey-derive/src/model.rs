@@ -3,11 +3,12 @@
 
 use syn::{Generics, Ident, Type, Visibility};
 
-use crate::ast::{Field, Input, TyClass};
+use crate::ast::{Field, Input, Krate, TyClass};
+pub use crate::encoding::Encoding;
 
 pub struct Key<'a> {
     /// Where the generated code finds `rowkey` (`#[rowkey(crate = "...")]`).
-    pub krate: crate::codegen::Krate<'a>,
+    pub krate: Krate<'a>,
     pub ident: &'a Ident,
     pub vis: &'a Visibility,
     pub generics: &'a Generics,
@@ -64,7 +65,7 @@ pub struct Salt {
 
 pub struct KeyField<'a> {
     /// The key's crate path, carried so per-field code generation needs nothing else.
-    pub krate: crate::codegen::Krate<'a>,
+    pub krate: Krate<'a>,
     pub ident: &'a Ident,
     pub ty: &'a Type,
     pub codec: Encoding,
@@ -75,19 +76,6 @@ pub struct KeyField<'a> {
     pub attributes: Vec<String>,
 }
 
-/// The field's encoding, one per field; `desc` wraps it.
-#[derive(Clone, Copy)]
-pub enum Encoding {
-    Natural,
-    Fixed(usize),
-    MaxLen(usize),
-    ReverseTs,
-    Reverse,
-    Md5(usize),
-    /// `#[row_span(N)]`: the bucket start, then the offset.
-    RowSpan(u64),
-}
-
 #[derive(Clone, Copy)]
 pub enum Order {
     Ascending,
@@ -95,62 +83,7 @@ pub enum Order {
     Unordered,
 }
 
-impl Encoding {
-    /// The encoding a field's attributes choose (validation has refused combinations).
-    pub fn of(f: &Field) -> Encoding {
-        let a = &f.attrs;
-        if let Some(n) = a.fixed {
-            Encoding::Fixed(n.value)
-        } else if let Some(n) = a.max_len {
-            Encoding::MaxLen(n.value)
-        } else if let Some(n) = a.hash {
-            Encoding::Md5(n.value)
-        } else if a.reverse_ts.is_some() {
-            Encoding::ReverseTs
-        } else if a.reverse.is_some() {
-            Encoding::Reverse
-        } else if let Some(n) = a.row_span {
-            Encoding::RowSpan(n.value)
-        } else {
-            Encoding::Natural
-        }
-    }
-
-    /// The width of every value, when the attribute or the type fixes it: the derive's one
-    /// statement of the runtime codecs' `FIXED_WIDTH`, for what must be known while expanding
-    /// (compile-time limit checks, the layout table in rustdoc). The generated `SCHEMA` takes
-    /// the runtime's constants; the golden expansions show both.
-    pub fn fixed_width(self, class: TyClass) -> Option<usize> {
-        match self {
-            Encoding::Fixed(n) | Encoding::Md5(n) => Some(n),
-            Encoding::ReverseTs => Some(8),
-            Encoding::MaxLen(_) => None,
-            Encoding::RowSpan(n) => class.fixed_width().map(|w| w + row_span_offset_width(n)),
-            Encoding::Natural | Encoding::Reverse => class.fixed_width(),
-        }
-    }
-
-    /// An upper bound on the width (the runtime's `MAX_WIDTH`): a `max_len(N)` value may escape
-    /// every byte to two, plus the terminator.
-    pub fn max_width(self, class: TyClass) -> Option<usize> {
-        match self {
-            Encoding::MaxLen(n) => Some(2 * n + 2),
-            other => other.fixed_width(class),
-        }
-    }
-}
-
-/// The runtime's `row_span_offset_width`: the fewest of 1, 2, 4 or 8 bytes that hold `n - 1`.
-pub fn row_span_offset_width(n: u64) -> usize {
-    match n {
-        0..=0x100 => 1,
-        0x101..=0x1_0000 => 2,
-        0x1_0001..=0x1_0000_0000 => 4,
-        _ => 8,
-    }
-}
-
-fn lower<'a>(krate: crate::codegen::Krate<'a>, f: &Field<'a>) -> KeyField<'a> {
+fn lower<'a>(krate: Krate<'a>, f: &Field<'a>) -> KeyField<'a> {
     let a = &f.attrs;
     let codec = Encoding::of(f);
     let order = match codec {

@@ -641,7 +641,7 @@ fn check_hotspot(cx: &Ctxt, input: &Input) {
 
 /// The encoded width of a field when its tokens fix it.
 pub fn syntactic_width(field: &Field) -> Option<usize> {
-    crate::model::Encoding::of(field).fixed_width(field.class)
+    crate::encoding::Encoding::of(field).fixed_width(field.class)
 }
 
 /// A fixed-length key longer than the key limit could never be written.

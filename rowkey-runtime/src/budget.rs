@@ -27,9 +27,7 @@ pub enum CellFormat {
     Composite,
 }
 
-/// fjall's per-entry framing in a data block, about: a sequence number (varint), the value
-/// type, and the key and value lengths.
-const FJALL_ENTRY: usize = 10;
+use crate::figures::{BIGTABLE_CELL, COMPOSITE_TERMINATORS, FJALL_ENTRY, HBASE_KEYVALUE};
 
 impl CellFormat {
     /// Every format, in the order the tables show them.
@@ -52,15 +50,14 @@ impl CellFormat {
     pub fn coordinates(self, row: &[u8], family: &str, qualifier: &[u8]) -> usize {
         let zeros = |b: &[u8]| b.iter().filter(|&&x| x == 0).count();
         match self {
-            CellFormat::Hbase => 20 + row.len() + family.len() + qualifier.len(),
-            CellFormat::Bigtable => 8 + row.len() + family.len() + qualifier.len(),
+            CellFormat::Hbase => HBASE_KEYVALUE + row.len() + family.len() + qualifier.len(),
+            CellFormat::Bigtable => BIGTABLE_CELL + row.len() + family.len() + qualifier.len(),
             CellFormat::Composite => {
                 row.len()
                     + zeros(row)
-                    + 2
                     + family.len()
                     + zeros(family.as_bytes())
-                    + 2
+                    + COMPOSITE_TERMINATORS
                     + qualifier.len()
                     + FJALL_ENTRY
             }

@@ -14,6 +14,7 @@ mod dynamic;
 mod error;
 mod explain;
 mod field;
+mod figures;
 mod fingerprint;
 pub mod fmt;
 mod generated;

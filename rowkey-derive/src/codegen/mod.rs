@@ -51,8 +51,7 @@ pub fn private_at(krate: Krate, span: proc_macro2::Span) -> TokenStream {
     }
 }
 
-/// Where the generated code finds `rowkey`: `None` for `::rowkey`, or the user's path.
-pub type Krate<'a> = Option<&'a syn::Path>;
+pub use crate::ast::Krate;
 
 /// The codec type of a field: `Desc<Fixed<16>>` for `#[desc] #[fixed(16)]`.
 /// Every token is spanned at the field's type, so a type the codec cannot encode is reported

@@ -107,12 +107,12 @@ fn layout_doc(value: &Value<'_>) -> String {
             column.ident,
             column.name.value,
             crate::codegen::type_name(column.ty),
-            20 + f + q,
-            8 + f + q,
-            14 + f + q,
+            crate::figures::HBASE_KEYVALUE + f + q,
+            crate::figures::BIGTABLE_CELL + f + q,
+            crate::figures::COMPOSITE_TERMINATORS + crate::figures::FJALL_ENTRY + f + q,
         ));
     }
-    out.push_str("\nBytes of coordinates per cell besides the row key, before compression: every cell carries its row key, family, qualifier and timestamp (HBase's `KeyValue` adds 20 bytes of framing). Keep families to one byte and qualifiers short.");
+    out.push_str(&format!("\nBytes of coordinates per cell besides the row key, before compression: every cell carries its row key, family, qualifier and timestamp (HBase's `KeyValue` adds {} bytes of framing). Keep families to one byte and qualifiers short.", crate::figures::HBASE_KEYVALUE));
     out
 }
 

@@ -1,0 +1,1 @@
+../../rowkey-runtime/src/figures.rs
