@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 
 use crate::key::RowKey;
 use crate::rows_as_columns::RowsAsColumns;
-use crate::value::RowValue;
+use crate::value::{RowValue, ValueSchema};
 
 /// How a store frames one cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -221,6 +221,43 @@ pub fn human_bytes(bytes: u64) -> String {
         format!("{bytes} B")
     } else {
         format!("{v:.1} {}", UNITS[unit])
+    }
+}
+
+/// The value side's layout table carries the budget's per-cell figures, so it is written here
+/// (the value side does not depend on the budget).
+impl ValueSchema {
+    /// The columns as a Markdown table, with the bytes of coordinates each cell adds to its
+    /// row key in each store (see [`SizeBudget`](crate::SizeBudget) for whole designs).
+    pub fn to_markdown(&self) -> String {
+        use std::fmt::Write as _;
+        let mut out = format!(
+            "`{}`: {} column(s) in {} family(ies)\n\n",
+            self.name,
+            self.columns.len(),
+            self.families().len()
+        );
+        out.push_str("| field | column | type | value | HBase | Bigtable | fjall |\n|---|---|---|---|---|---|---|\n");
+        for c in self.columns {
+            let value = match (c.width, c.optional) {
+                (Some(w), false) => format!("{w} bytes"),
+                (Some(w), true) => format!("{w} bytes, optional"),
+                (None, false) => "variable".to_string(),
+                (None, true) => "variable, optional".to_string(),
+            };
+            let [h, b, f] =
+                CellFormat::ALL.map(|fmt| fmt.coordinates(&[], c.family, c.qualifier.as_bytes()));
+            let _ = writeln!(
+                out,
+                "| `{}` | `{}:{}` | `{}` | {value} | key + {h} | key + {b} | key + {f} |",
+                c.field, c.family, c.qualifier, c.rust_type
+            );
+        }
+        let _ = writeln!(
+            out,
+            "\nEach cell carries its row key, family, qualifier and timestamp (HBase: `KeyValue` framing of {HBASE_KEYVALUE} bytes; fjall: +1 per `00` byte of the key)."
+        );
+        out
     }
 }
 

@@ -247,38 +247,6 @@ pub struct ValueSchema {
 }
 
 impl ValueSchema {
-    /// The columns as a Markdown table, with the bytes of coordinates each cell adds to its
-    /// row key in each store (see [`SizeBudget`](crate::SizeBudget) for whole designs).
-    pub fn to_markdown(&self) -> String {
-        use std::fmt::Write as _;
-        let mut out = format!(
-            "`{}`: {} column(s) in {} family(ies)\n\n",
-            self.name,
-            self.columns.len(),
-            self.families().len()
-        );
-        out.push_str("| field | column | type | value | HBase | Bigtable | fjall |\n|---|---|---|---|---|---|---|\n");
-        for c in self.columns {
-            let value = match (c.width, c.optional) {
-                (Some(w), false) => format!("{w} bytes"),
-                (Some(w), true) => format!("{w} bytes, optional"),
-                (None, false) => "variable".to_string(),
-                (None, true) => "variable, optional".to_string(),
-            };
-            let [h, b, f] = crate::budget::CellFormat::ALL
-                .map(|fmt| fmt.coordinates(&[], c.family, c.qualifier.as_bytes()));
-            let _ = writeln!(
-                out,
-                "| `{}` | `{}:{}` | `{}` | {value} | key + {h} | key + {b} | key + {f} |",
-                c.field, c.family, c.qualifier, c.rust_type
-            );
-        }
-        out.push_str(
-            "\nEach cell carries its row key, family, qualifier and timestamp (HBase: `KeyValue` framing of 20 bytes; fjall: +1 per `00` byte of the key).\n",
-        );
-        out
-    }
-
     /// The distinct column families, in first-use order.
     pub fn families(&self) -> Vec<&'static str> {
         let mut out: Vec<&'static str> = Vec::new();
