@@ -34,9 +34,14 @@
 
 mod admin;
 mod chunks;
+mod config;
+mod error;
 mod scan;
 
-use std::fmt;
+pub use config::BigtableConfig;
+use error::transient_code;
+pub use error::BigtableError;
+
 use std::future::Future;
 use std::ops::Range;
 use std::sync::Arc;
@@ -50,8 +55,8 @@ use tonic::transport::{Channel, ClientTlsConfig, Endpoint};
 
 use super::net::batch::{self, BatchRow, Confirmations};
 use super::{
-    AsyncStore, BatchError, Blocking, CellError, CellRow, CellStream, Columns, RetryPolicy, Row,
-    RowStream, RowWrite,
+    AsyncStore, BatchError, Blocking, CellError, CellRow, CellStream, Columns, Row, RowStream,
+    RowWrite,
 };
 use crate::cell::Pick;
 use crate::scan::KeyRange;
@@ -63,274 +68,6 @@ pub(crate) const MAX_KEY_LEN: usize = 4096;
 pub(crate) const MAX_MUTATIONS: usize = 100_000;
 const DATA_SCOPE: &str = "https://www.googleapis.com/auth/bigtable.data";
 const ADMIN_SCOPE: &str = "https://www.googleapis.com/auth/bigtable.admin.table";
-
-/// Where and how to connect; [`BigtableConfig::new`] gives the defaults.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub struct BigtableConfig {
-    /// The Google Cloud project.
-    pub project: String,
-    /// The Bigtable instance.
-    pub instance: String,
-    /// The table.
-    pub table: String,
-    /// The column family that holds the values.
-    pub family: String,
-    /// An emulator's `host:port`; `None` connects to the real service with application-default
-    /// credentials. [`BigtableConfig::new`] takes it from `BIGTABLE_EMULATOR_HOST`.
-    pub emulator: Option<String>,
-    /// The app profile for requests (empty: the instance's default).
-    pub app_profile: String,
-    /// Retries and per-attempt deadlines.
-    pub retry: RetryPolicy,
-    /// How long establishing a connection may take.
-    pub connect_timeout: Duration,
-    /// Rows per scan page (`rows_limit`); a range holds at most three pages in memory.
-    pub page_rows: usize,
-    /// Bytes per scan page: a page ends early once its rows pass this size.
-    pub page_bytes: usize,
-    /// Rows per MutateRows request (at most 100,000, Bigtable's limit of mutations per request).
-    pub batch_rows: usize,
-    /// Bytes of keys and values per MutateRows request.
-    pub batch_bytes: usize,
-    /// MutateRows requests in flight at once within one batch.
-    pub batch_concurrency: usize,
-    /// Check on first use that the table and the column family exist (admin `GetTable`), so a
-    /// typo is an error rather than an empty table. Turn off only where the credentials may not
-    /// read table metadata; a missing family then reads as empty.
-    pub check_schema: bool,
-    /// Further column families, for rows of cells ([`CellTable`](crate::store::CellTable)):
-    /// `create_table` creates them beside `family`, and the schema check requires them. A
-    /// value type's are `V::SCHEMA.families()`.
-    pub families: Vec<String>,
-}
-
-impl BigtableConfig {
-    /// Table `table` of `projects/{project}/instances/{instance}`, values in column family
-    /// `family`; the emulator from `BIGTABLE_EMULATOR_HOST` when it is set.
-    pub fn new(project: &str, instance: &str, table: &str, family: &str) -> Self {
-        BigtableConfig {
-            project: project.into(),
-            instance: instance.into(),
-            table: table.into(),
-            family: family.into(),
-            emulator: std::env::var("BIGTABLE_EMULATOR_HOST").ok(),
-            app_profile: String::new(),
-            retry: RetryPolicy::default(),
-            connect_timeout: Duration::from_secs(5),
-            // 10,000: the emulator collects the rest of the range for every page, so small
-            // pages cost it quadratically (1,000-row pages scan 2.3x slower there).
-            page_rows: 10_000,
-            page_bytes: 4 << 20,
-            batch_rows: 10_000,
-            batch_bytes: 4 << 20,
-            batch_concurrency: 4,
-            check_schema: true,
-            families: Vec::new(),
-        }
-    }
-
-    /// Further column families ([`BigtableConfig::families`]).
-    pub fn families<F: Into<String>>(mut self, families: impl IntoIterator<Item = F>) -> Self {
-        self.families = families.into_iter().map(Into::into).collect();
-        self
-    }
-
-    /// Every family the table needs: `family`, then `families` (without repeats).
-    pub(crate) fn all_families(&self) -> Vec<String> {
-        let mut out = vec![self.family.clone()];
-        for f in &self.families {
-            if !out.contains(f) {
-                out.push(f.clone());
-            }
-        }
-        out
-    }
-
-    /// The emulator at `host` (`127.0.0.1:PORT`), whatever the environment says.
-    pub fn emulator(mut self, host: &str) -> Self {
-        self.emulator = Some(host.into());
-        self
-    }
-
-    /// Another retry policy.
-    pub fn retry(mut self, retry: RetryPolicy) -> Self {
-        self.retry = retry;
-        self
-    }
-
-    fn table_name(&self) -> String {
-        format!(
-            "projects/{}/instances/{}/tables/{}",
-            self.project, self.instance, self.table
-        )
-    }
-}
-
-/// A Bigtable store failure.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum BigtableError {
-    /// The configuration or the connection is unusable (bad address, TLS, no credentials).
-    Connect(String),
-    /// A call failed with a gRPC status.
-    Status {
-        /// The call (`ReadRows`, `MutateRows`, ...).
-        op: &'static str,
-        /// The gRPC status code.
-        code: i32,
-        /// The server's (or transport's) message.
-        message: String,
-    },
-    /// An attempt passed its deadline.
-    Timeout {
-        /// The call.
-        op: &'static str,
-        /// The deadline.
-        after: Duration,
-    },
-    /// The server sent a ReadRows stream the protocol does not allow.
-    Protocol(String),
-    /// A row in a batch was rejected with this status.
-    Rejected {
-        /// The gRPC status code.
-        code: i32,
-        /// The server's message.
-        message: String,
-    },
-    /// The table does not exist.
-    MissingTable(String),
-    /// The table exists but has no such column family.
-    MissingFamily {
-        /// The table.
-        table: String,
-        /// The family asked for.
-        family: String,
-        /// The families it has.
-        families: Vec<String>,
-    },
-    /// A key Bigtable cannot store: empty, or longer than 4,096 bytes; nothing was sent.
-    InvalidKey {
-        /// The key's length.
-        len: usize,
-    },
-    /// The store's runtime failed.
-    Runtime(std::io::Error),
-}
-
-impl fmt::Display for BigtableError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BigtableError::Connect(e) => write!(f, "bigtable: cannot connect: {e}"),
-            BigtableError::Status { op, code, message } => write!(
-                f,
-                "bigtable: {op} failed: {} ({code}): {message}",
-                tonic::Code::from_i32(*code).description()
-            ),
-            BigtableError::Timeout { op, after } => {
-                write!(f, "bigtable: {op} got no answer within {after:?}")
-            }
-            BigtableError::Protocol(e) => write!(f, "bigtable: invalid ReadRows stream: {e}"),
-            BigtableError::Rejected { code, message } => write!(
-                f,
-                "bigtable rejected the row: {} ({code}): {message}",
-                tonic::Code::from_i32(*code).description()
-            ),
-            BigtableError::MissingTable(t) => write!(f, "bigtable: table `{t}` does not exist"),
-            BigtableError::MissingFamily {
-                table,
-                family,
-                families,
-            } => write!(
-                f,
-                "bigtable: table `{table}` has no column family `{family}` (it has: {})",
-                families.join(", ")
-            ),
-            BigtableError::InvalidKey { len } => write!(
-                f,
-                "bigtable: a row key of {len} bytes cannot be stored (keys are 1 to {MAX_KEY_LEN} bytes)"
-            ),
-            BigtableError::Runtime(e) => write!(f, "bigtable runtime: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for BigtableError {}
-
-// By hand: the I/O error inside `Runtime` is not `Clone`; its copy keeps the kind and message.
-impl Clone for BigtableError {
-    fn clone(&self) -> Self {
-        match self {
-            BigtableError::Connect(e) => BigtableError::Connect(e.clone()),
-            BigtableError::Status { op, code, message } => BigtableError::Status {
-                op,
-                code: *code,
-                message: message.clone(),
-            },
-            BigtableError::Timeout { op, after } => BigtableError::Timeout { op, after: *after },
-            BigtableError::Protocol(e) => BigtableError::Protocol(e.clone()),
-            BigtableError::Rejected { code, message } => BigtableError::Rejected {
-                code: *code,
-                message: message.clone(),
-            },
-            BigtableError::MissingTable(t) => BigtableError::MissingTable(t.clone()),
-            BigtableError::MissingFamily {
-                table,
-                family,
-                families,
-            } => BigtableError::MissingFamily {
-                table: table.clone(),
-                family: family.clone(),
-                families: families.clone(),
-            },
-            BigtableError::InvalidKey { len } => BigtableError::InvalidKey { len: *len },
-            BigtableError::Runtime(e) => {
-                BigtableError::Runtime(std::io::Error::new(e.kind(), e.to_string()))
-            }
-        }
-    }
-}
-
-impl From<std::io::Error> for BigtableError {
-    fn from(e: std::io::Error) -> Self {
-        BigtableError::Runtime(e)
-    }
-}
-
-impl BigtableError {
-    fn status(op: &'static str, s: &tonic::Status) -> Self {
-        BigtableError::Status {
-            op,
-            code: s.code() as i32,
-            message: s.message().to_string(),
-        }
-    }
-
-    /// Whether repeating the call may succeed: the statuses Google's clients retry, a dropped
-    /// connection, a deadline.
-    pub fn is_transient(&self) -> bool {
-        match self {
-            BigtableError::Status { code, message, .. }
-            | BigtableError::Rejected { code, message } => {
-                transient_code(*code)
-                    || (*code == tonic::Code::Internal as i32 && message.contains("RST_STREAM"))
-                    || (*code == tonic::Code::Unknown as i32
-                        && (message.contains("transport") || message.contains("connection")))
-            }
-            BigtableError::Timeout { .. } => true,
-            _ => false,
-        }
-    }
-}
-
-fn transient_code(code: i32) -> bool {
-    // CANCELLED is what tonic reports for a connection dropped under a call; rowkey never
-    // cancels a call it still waits for, so here it means the transport failed.
-    code == tonic::Code::Unavailable as i32
-        || code == tonic::Code::Cancelled as i32
-        || code == tonic::Code::DeadlineExceeded as i32
-        || code == tonic::Code::Aborted as i32
-}
 
 struct Inner {
     config: BigtableConfig,

@@ -35,27 +35,31 @@
 //! store with `tableExists` and `getTableDescriptor`), not an empty result.
 
 mod api;
+mod config;
 mod conn;
+mod error;
 mod scan;
+
+pub use config::HbaseConfig;
+pub use error::HbaseError;
 mod thrift;
 
-use std::fmt;
 use std::future::Future;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
 use futures_util::StreamExt;
 
 use super::net::batch::{self, BatchRow, Confirmations};
 use super::{
-    AsyncStore, BatchError, Blocking, CellError, CellRow, CellStream, Columns, RetryPolicy, Row,
-    RowStream, RowWrite,
+    AsyncStore, BatchError, Blocking, CellError, CellRow, CellStream, Columns, Row, RowStream,
+    RowWrite,
 };
 use crate::scan::KeyRange;
-use api::{Column, Refused};
-use conn::{Pool, TransportError};
+use api::Column;
+use conn::Pool;
 use thrift::{In, Out};
 
 pub use api::Region;
@@ -63,230 +67,6 @@ pub use api::Region;
 const QUALIFIER: &[u8] = b"v";
 /// HBase's row-key limit (`Short.MAX_VALUE`).
 pub(crate) const MAX_KEY_LEN: usize = i16::MAX as usize;
-
-/// Where and how to connect; [`HbaseConfig::new`] gives the defaults.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub struct HbaseConfig {
-    /// The Thrift2 gateway, `host:port`.
-    pub address: String,
-    /// The table, `name` or `namespace:name`.
-    pub table: String,
-    /// The column family that holds the values.
-    pub family: String,
-    /// Whether the gateway uses framed transport (`-f`, and always with `-hsha`,
-    /// `-nonblocking` or `-threadedselector`); `hbase thrift2 start` alone is unframed.
-    pub framed: bool,
-    /// Retries and per-call deadlines.
-    pub retry: RetryPolicy,
-    /// How long establishing a connection may take.
-    pub connect_timeout: Duration,
-    /// Connections to the gateway at most (each carries one call at a time).
-    pub max_connections: usize,
-    /// Rows per `getScannerRows` page (and the scanner's `caching`); a range holds at most
-    /// three pages in memory.
-    pub page_rows: usize,
-    /// Rows per `putMultiple` call.
-    pub batch_rows: usize,
-    /// Bytes of keys and values per `putMultiple` call; keep it under a framed gateway's
-    /// frame limit (2 MiB unless configured).
-    pub batch_bytes: usize,
-    /// `putMultiple` calls in flight at once within one batch.
-    pub batch_concurrency: usize,
-    /// Check on first use that the table and the column family exist.
-    pub check_schema: bool,
-    /// Further column families, for rows of cells ([`CellTable`](crate::store::CellTable)):
-    /// `create_table` creates them beside `family`, and the schema check requires them. A
-    /// value type's are `V::SCHEMA.families()`.
-    pub families: Vec<String>,
-}
-
-impl HbaseConfig {
-    /// Table `table` behind the Thrift2 gateway at `address`, values in column family
-    /// `family`.
-    pub fn new(address: &str, table: &str, family: &str) -> Self {
-        HbaseConfig {
-            address: address.into(),
-            table: table.into(),
-            family: family.into(),
-            framed: false,
-            retry: RetryPolicy::default(),
-            connect_timeout: Duration::from_secs(5),
-            max_connections: 20,
-            page_rows: 5_000,
-            batch_rows: 5_000,
-            batch_bytes: 1 << 20,
-            batch_concurrency: 4,
-            check_schema: true,
-            families: Vec::new(),
-        }
-    }
-
-    /// Further column families ([`HbaseConfig::families`]).
-    pub fn families<F: Into<String>>(mut self, families: impl IntoIterator<Item = F>) -> Self {
-        self.families = families.into_iter().map(Into::into).collect();
-        self
-    }
-
-    /// Every family the table needs: `family`, then `families` (without repeats).
-    fn all_families(&self) -> Vec<String> {
-        let mut out = vec![self.family.clone()];
-        for f in &self.families {
-            if !out.contains(f) {
-                out.push(f.clone());
-            }
-        }
-        out
-    }
-
-    /// Framed transport (see [`HbaseConfig::framed`]).
-    pub fn framed(mut self, framed: bool) -> Self {
-        self.framed = framed;
-        self
-    }
-
-    /// Another retry policy.
-    pub fn retry(mut self, retry: RetryPolicy) -> Self {
-        self.retry = retry;
-        self
-    }
-}
-
-/// An HBase store failure.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub enum HbaseError {
-    /// The connection failed or closed (the gateway is down, or a network cut).
-    Transport {
-        /// The call (`get`, `putMultiple`, ...).
-        op: &'static str,
-        /// What the socket said.
-        message: String,
-    },
-    /// A call passed its deadline.
-    Timeout {
-        /// The call.
-        op: &'static str,
-        /// The deadline.
-        after: Duration,
-    },
-    /// HBase failed the operation (`TIOError`).
-    Server {
-        /// The call.
-        op: &'static str,
-        /// HBase's message (usually a Java exception and its text).
-        message: String,
-        /// Whether HBase says repeating it may succeed.
-        can_retry: bool,
-    },
-    /// The gateway refused the call's arguments (`TIllegalArgument`), or could not run it
-    /// (a `TApplicationException`: an unknown method or a malformed call).
-    Refused {
-        /// The call.
-        op: &'static str,
-        /// The gateway's message.
-        message: String,
-    },
-    /// The gateway's bytes do not follow the Thrift protocol: often a transport mismatch
-    /// (framed against unframed) or the compact protocol.
-    Protocol(String),
-    /// The table does not exist.
-    MissingTable(String),
-    /// The table exists but has no such column family.
-    MissingFamily {
-        /// The table.
-        table: String,
-        /// The family asked for.
-        family: String,
-        /// The families it has.
-        families: Vec<String>,
-    },
-    /// A key HBase cannot store: empty, or longer than 32,767 bytes; nothing was sent.
-    InvalidKey {
-        /// The key's length.
-        len: usize,
-    },
-    /// The store's runtime failed to start.
-    Runtime(String),
-}
-
-impl fmt::Display for HbaseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            HbaseError::Transport { op, message } => {
-                write!(f, "hbase: {op}: connection to the Thrift2 gateway failed: {message}")
-            }
-            HbaseError::Timeout { op, after } => {
-                write!(f, "hbase: {op} got no answer within {after:?}")
-            }
-            HbaseError::Server { op, message, .. } => write!(f, "hbase: {op} failed: {message}"),
-            HbaseError::Refused { op, message } => {
-                write!(f, "hbase: the gateway refused {op}: {message}")
-            }
-            HbaseError::Protocol(e) => write!(f, "hbase: invalid reply from the gateway: {e}"),
-            HbaseError::MissingTable(t) => write!(f, "hbase: table `{t}` does not exist"),
-            HbaseError::MissingFamily {
-                table,
-                family,
-                families,
-            } => write!(
-                f,
-                "hbase: table `{table}` has no column family `{family}` (it has: {})",
-                families.join(", ")
-            ),
-            HbaseError::InvalidKey { len } => write!(
-                f,
-                "hbase: a row key of {len} bytes cannot be stored (keys are 1 to {MAX_KEY_LEN} bytes)"
-            ),
-            HbaseError::Runtime(e) => write!(f, "hbase store runtime: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for HbaseError {}
-
-impl From<std::io::Error> for HbaseError {
-    fn from(e: std::io::Error) -> Self {
-        HbaseError::Runtime(e.to_string())
-    }
-}
-
-impl HbaseError {
-    /// Whether repeating the call may succeed: a dropped connection, a deadline, or a failure
-    /// HBase marks retriable.
-    pub fn is_transient(&self) -> bool {
-        match self {
-            HbaseError::Transport { .. } | HbaseError::Timeout { .. } => true,
-            HbaseError::Server { can_retry, .. } => *can_retry,
-            _ => false,
-        }
-    }
-
-    fn transport(op: &'static str, e: TransportError) -> Self {
-        match e {
-            TransportError::Io(e) => HbaseError::Transport {
-                op,
-                message: e.to_string(),
-            },
-            TransportError::Protocol(m) => HbaseError::Protocol(m),
-        }
-    }
-
-    fn refused(op: &'static str, r: Refused) -> Self {
-        match r {
-            Refused::Io { message, can_retry } => HbaseError::Server {
-                op,
-                message,
-                can_retry,
-            },
-            Refused::IllegalArgument(message) => HbaseError::Refused { op, message },
-            Refused::Application { message, kind } => HbaseError::Refused {
-                op,
-                message: format!("{message} (application error {kind})"),
-            },
-        }
-    }
-}
 
 fn check_key(key: &[u8]) -> Result<(), HbaseError> {
     if key.is_empty() || key.len() > MAX_KEY_LEN {
