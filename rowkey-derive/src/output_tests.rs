@@ -1,6 +1,7 @@
 //! Golden expansions, in the manner of zerocopy's output tests: the code the derive generates
-//! for a few representative keys, formatted and compared with `src/output_tests/*.expanded.rs`,
-//! so every change to generated code is seen in review. `ROWKEY_BLESS=1 cargo test -p
+//! for a few representative keys and a row value, formatted and compared with
+//! `expected/*.expanded.rs` (data, not modules of the crate), so every change to generated code
+//! is seen in review. `ROWKEY_BLESS=1 cargo test -p
 //! rowkey-derive` rewrites the files after a deliberate change. Every expansion is also checked
 //! for hygiene: each path it names is absolute (`::core::...`, `::rowkey::__private::...`),
 //! a name from the user's input, `Self`, or one of the derive's own `__rowkey`-prefixed names.
@@ -17,18 +18,26 @@ fn expand(input: TokenStream) -> syn::File {
     syn::parse2(out).expect("the expansion parses as items")
 }
 
+/// The expansion of `#[derive(RowValue)]`.
+fn expand_value(input: TokenStream) -> syn::File {
+    let input: syn::DeriveInput = syn::parse2(input).expect("test input parses");
+    let out = crate::value::expand(&input);
+    syn::parse2(out).expect("the expansion parses as items")
+}
+
 /// Compares with (or, under `ROWKEY_BLESS`, writes) the golden file.
 fn golden(name: &str, file: &syn::File) {
     let text = prettyplease::unparse(file);
-    let path = format!(
-        "{}/src/output_tests/{name}.expanded.rs",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/expected/{name}.expanded.rs", env!("CARGO_MANIFEST_DIR"));
     if std::env::var_os("ROWKEY_BLESS").is_some() {
         std::fs::write(&path, &text).unwrap();
         return;
     }
-    let want = std::fs::read_to_string(&path).unwrap_or_default();
+    let Ok(want) = std::fs::read_to_string(&path) else {
+        panic!(
+            "no golden expansion for `{name}` at {path}: run `ROWKEY_BLESS=1 cargo test -p rowkey-derive` to write it, then review it"
+        );
+    };
     if text != want {
         let first = text
             .lines()
@@ -163,6 +172,24 @@ fn check(name: &str, input: TokenStream) {
     let file = expand(input.clone());
     hygienic(&input, &file);
     golden(name, &file);
+}
+
+/// `#[derive(RowValue)]`: columns in two families, an optional one, a renamed one.
+#[test]
+fn row_value() {
+    let input: TokenStream = quote::quote! {
+        #[column(family = "d")]
+        struct Visit {
+            #[column(name = "via")]
+            referrer: String,
+            duration_ms: u32,
+            #[column(family = "m", name = "ua")]
+            agent: Option<String>,
+        }
+    };
+    let file = expand_value(input.clone());
+    hygienic(&input, &file);
+    golden("row_value", &file);
 }
 
 #[test]

@@ -20,6 +20,7 @@ pub fn expand(value: &Value<'_>) -> TokenStream {
     let mut reads = Vec::new();
     for (index, column) in value.columns.iter().enumerate() {
         let field = column.ident;
+        let field_name = crate::codegen::name(field);
         let family = family_of(value, column).unwrap_or_default();
         let qualifier = &column.name.value;
         let vty = column.value_ty();
@@ -30,7 +31,7 @@ pub fn expand(value: &Value<'_>) -> TokenStream {
         let as_value = quote_spanned!(span=> <#vty as #p::ColumnValue>);
         schema.push(quote! {
             #p::ColumnSchema {
-                field: stringify!(#field),
+                field: #field_name,
                 family: #family,
                 qualifier: #qualifier,
                 rust_type: #rust_type,
@@ -58,7 +59,7 @@ pub fn expand(value: &Value<'_>) -> TokenStream {
     quote! {
         impl #impl_generics #ident #ty_generics #where_clause {
             #[doc = #doc]
-            pub const CELL_LAYOUT: &'static str = #doc;
+            pub const CELL_LAYOUT: &'static #p::str = #doc;
         }
 
         #[allow(unused_qualifications, clippy::all)]
