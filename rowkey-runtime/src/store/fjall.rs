@@ -68,6 +68,13 @@ impl FjallStore {
                 kept += 1;
             }
         }
+        tracing::debug!(
+            target: "rowkey::store",
+            store = "fjall",
+            rows = kept,
+            repeated = rows.len() - kept,
+            "bulk load"
+        );
         rows.truncate(kept);
         let unique = rows;
         let failed = |source, rows: &[Row]| BatchError {

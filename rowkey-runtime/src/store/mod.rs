@@ -34,6 +34,12 @@
 //! table goes in `table/`, with its twin. `tests/store_suite/` states the behaviours once and
 //! runs them against every store.
 //!
+//! **Observability.** The stores speak `tracing` (target `rowkey::store`): each network call is
+//! a `debug` span (store and operation), each retry a `warn` event with its cause and backoff,
+//! a batch with unconfirmed rows a `warn` event, a fjall bulk load a `debug` event; `rekey`
+//! reports its start, each checkpoint and its end as `info` events (target `rowkey::rekey`).
+//! Nothing is printed unless the application installs a subscriber.
+//!
 //! The encoding core does not depend on this module; the stores' dependencies come with their
 //! cargo features.
 

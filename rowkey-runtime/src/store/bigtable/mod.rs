@@ -434,11 +434,16 @@ impl AsyncBigtableStore {
         F: FnMut() -> Fut,
         Fut: Future<Output = Result<T, BigtableError>>,
     {
-        super::net::retry::run(
-            &self.inner.config.retry,
-            BigtableError::is_transient,
-            |after| BigtableError::Timeout { op, after },
-            attempt,
+        let span = tracing::debug_span!(target: "rowkey::store", "call", store = "bigtable", op);
+        tracing::Instrument::instrument(
+            super::net::retry::run(
+                op,
+                &self.inner.config.retry,
+                BigtableError::is_transient,
+                |after| BigtableError::Timeout { op, after },
+                attempt,
+            ),
+            span,
         )
         .await
     }

@@ -245,11 +245,16 @@ impl AsyncHbaseStore {
         F: FnMut() -> Fut,
         Fut: Future<Output = Result<T, HbaseError>>,
     {
-        super::net::retry::run(
-            &self.inner.config.retry,
-            HbaseError::is_transient,
-            |after| HbaseError::Timeout { op, after },
-            attempt,
+        let span = tracing::debug_span!(target: "rowkey::store", "call", store = "hbase", op);
+        tracing::Instrument::instrument(
+            super::net::retry::run(
+                op,
+                &self.inner.config.retry,
+                HbaseError::is_transient,
+                |after| HbaseError::Timeout { op, after },
+                attempt,
+            ),
+            span,
         )
         .await
     }

@@ -86,11 +86,17 @@ impl<E> Confirmations<E> {
 
     /// `Ok` when every row is confirmed, otherwise the unconfirmed keys, in batch order.
     /// `unreported` is the error used when rows are unconfirmed but no error was recorded.
+    ///
+    /// A batch with unconfirmed rows is a `warn` event (target `rowkey::store`): how many rows
+    /// of how many, and the first error.
     pub(crate) fn finish<R: BatchRow>(
         self,
         rows: &[R],
         unreported: impl FnOnce() -> E,
-    ) -> Result<(), BatchError<E>> {
+    ) -> Result<(), BatchError<E>>
+    where
+        E: std::fmt::Display,
+    {
         let failed: Vec<Vec<u8>> = rows
             .iter()
             .zip(&self.done)
@@ -100,10 +106,15 @@ impl<E> Confirmations<E> {
         if failed.is_empty() {
             return Ok(());
         }
-        Err(BatchError {
-            failed,
-            source: self.first_error.unwrap_or_else(unreported),
-        })
+        let source = self.first_error.unwrap_or_else(unreported);
+        tracing::warn!(
+            target: "rowkey::store",
+            failed = failed.len(),
+            rows = rows.len(),
+            error = %source,
+            "batch rows not confirmed"
+        );
+        Err(BatchError { failed, source })
     }
 }
 

@@ -64,13 +64,20 @@ impl RetryPolicy {
 /// Runs `attempt` under `policy`: each try within its deadline (`timeout` makes the error of
 /// one that passes it), transient failures (`transient`) tried again after a backoff while
 /// attempts remain. Written once for every networked store.
+///
+/// Traced (target `rowkey::store`): each retry is a `warn` event with the operation `op`, the
+/// attempt that failed, the backoff and the cause; a transient failure that exhausts the
+/// attempts is a `warn` event too, and any other failure a `debug` one (the caller gets the
+/// error either way).
 pub(crate) async fn run<T, E, F, Fut>(
+    op: &'static str,
     policy: &RetryPolicy,
     transient: impl Fn(&E) -> bool,
     timeout: impl Fn(Duration) -> E,
     mut attempt: F,
 ) -> Result<T, E>
 where
+    E: std::fmt::Display,
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = Result<T, E>>,
 {
@@ -82,10 +89,27 @@ where
         };
         match result {
             Err(e) if transient(&e) && policy.retries_after(n) => {
-                tokio::time::sleep(policy.backoff(n)).await;
+                let backoff = policy.backoff(n);
+                tracing::warn!(
+                    target: "rowkey::store",
+                    op,
+                    attempt = n,
+                    backoff_ms = u64::try_from(backoff.as_millis()).unwrap_or(u64::MAX),
+                    error = %e,
+                    "transient failure, retrying"
+                );
+                tokio::time::sleep(backoff).await;
                 n += 1;
             }
-            other => return other,
+            Err(e) => {
+                if transient(&e) {
+                    tracing::warn!(target: "rowkey::store", op, attempts = n, error = %e, "giving up");
+                } else {
+                    tracing::debug!(target: "rowkey::store", op, attempt = n, error = %e, "failed");
+                }
+                return Err(e);
+            }
+            ok => return ok,
         }
     }
 }
@@ -106,6 +130,98 @@ fn noise() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use std::sync::{Arc, Mutex};
+
+    /// A subscriber that keeps every event's fields as text.
+    #[derive(Clone, Default)]
+    struct Collect(Arc<Mutex<Vec<String>>>);
+
+    struct Fields(String);
+
+    impl tracing::field::Visit for Fields {
+        fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+            self.0.push_str(&format!("{}={:?} ", field.name(), value));
+        }
+    }
+
+    impl tracing::Subscriber for Collect {
+        fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
+            true
+        }
+        fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+            tracing::span::Id::from_u64(1)
+        }
+        fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+        fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+        fn event(&self, event: &tracing::Event<'_>) {
+            let mut f = Fields(format!(
+                "{} {} ",
+                event.metadata().level(),
+                event.metadata().target()
+            ));
+            event.record(&mut f);
+            self.0.lock().unwrap().push(f.0);
+        }
+        fn enter(&self, _: &tracing::span::Id) {}
+        fn exit(&self, _: &tracing::span::Id) {}
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn retries_are_traced_with_their_cause() {
+        let events = Collect::default();
+        let _guard = tracing::subscriber::set_default(events.clone());
+        let policy = RetryPolicy {
+            max_attempts: 3,
+            initial_backoff: Duration::from_millis(1),
+            ..RetryPolicy::default()
+        };
+        let mut tries = 0;
+        let out: Result<u32, String> = run(
+            "test op",
+            &policy,
+            |_| true,
+            |_| "timeout".to_string(),
+            || {
+                tries += 1;
+                let n = tries;
+                async move {
+                    if n < 3 {
+                        Err(format!("boom {n}"))
+                    } else {
+                        Ok(n)
+                    }
+                }
+            },
+        )
+        .await;
+        assert_eq!(out, Ok(3));
+        let seen = events.0.lock().unwrap().clone();
+        assert_eq!(seen.len(), 2, "{seen:?}");
+        for (i, e) in seen.iter().enumerate() {
+            assert!(e.starts_with("WARN rowkey::store"), "{e}");
+            assert!(e.contains("op=\"test op\""), "{e}");
+            assert!(e.contains(&format!("attempt={}", i + 1)), "{e}");
+            assert!(e.contains(&format!("error=boom {}", i + 1)), "{e}");
+        }
+        // Exhausted: a last event says so.
+        events.0.lock().unwrap().clear();
+        let out: Result<u32, String> = run(
+            "test op",
+            &policy,
+            |_| true,
+            |_| "timeout".to_string(),
+            || async { Err("down".to_string()) },
+        )
+        .await;
+        assert!(out.is_err());
+        let seen = events.0.lock().unwrap().clone();
+        assert_eq!(seen.len(), 3, "{seen:?}");
+        assert!(
+            seen[2].contains("giving up") && seen[2].contains("attempts=3"),
+            "{seen:?}"
+        );
+    }
 
     #[test]
     fn backoff_grows_and_is_capped() {

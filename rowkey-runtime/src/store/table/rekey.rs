@@ -153,6 +153,13 @@ where
     let mut report = options.resume.clone().unwrap_or_default();
     report.target_rows = None;
     report.runs += 1;
+    tracing::info!(
+        target: "rowkey::rekey",
+        run = report.runs,
+        resumed_after = report.read,
+        batch = options.batch,
+        "re-keying starts"
+    );
     let start = match &report.checkpoint {
         // The key right after the checkpoint: keys are byte strings, so `k + 0x00`.
         Some(k) => {
@@ -213,6 +220,15 @@ where
         }
         report.target_rows = Some(n);
     }
+    tracing::info!(
+        target: "rowkey::rekey",
+        read = report.read,
+        copied = report.copied,
+        unconverted = report.unconverted.len(),
+        target_rows = report.target_rows,
+        complete = report.is_complete(),
+        "re-keying done"
+    );
     Ok(report)
 }
 
@@ -246,6 +262,14 @@ impl<K2: RowKey> Pending<K2> {
         self.batch.clear();
         report.unconverted.append(&mut self.unconverted);
         report.checkpoint.clone_from(&self.last);
+        tracing::info!(
+            target: "rowkey::rekey",
+            read = report.read,
+            copied = report.copied,
+            unconverted = report.unconverted.len(),
+            run = report.runs,
+            "checkpoint"
+        );
         checkpoint(report);
         Ok(())
     }
