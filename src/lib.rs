@@ -33,6 +33,8 @@
 extern crate self as rowkey;
 
 pub mod attributes;
+#[cfg(feature = "conformance")]
+pub mod conformance;
 // Compiled for the docs only (the derive's generated docs, shown on real keys); the examples
 // and tests include the same file by path, so dependents do not compile four derives for it.
 #[cfg(doc)]

@@ -370,7 +370,7 @@ fn cut_setup(host: &str, name: &str, retry: RetryPolicy) -> (BigtableStore, Prox
 fn a_large_table_of_cells_scans_exactly() {
     let Some(host) = host() else { return };
     let store = blocking_table(host, "cells_large", &store_suite::Reading::split_points(8));
-    store_suite::cells::large_cell_scan(store, 200_000);
+    store_suite::large::large_cell_scan(store, 200_000);
 }
 
 #[test]

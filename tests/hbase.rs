@@ -365,7 +365,7 @@ fn a_large_table_of_cells_scans_exactly() {
         "cells_large",
         &store_suite::Reading::split_points(8),
     );
-    store_suite::cells::large_cell_scan(store, 200_000);
+    store_suite::large::large_cell_scan(store, 200_000);
 }
 
 #[test]
