@@ -8,20 +8,9 @@ mod common;
 
 use std::path::Path;
 
-use common::hex;
+use common::{hex, one_field, Event};
 use rowkey::store::{Cell, MemStore, RowWrite, Store};
 use rowkey::{Hashed, KeyRange, RowKey};
-
-macro_rules! one_field {
-    ($name:ident $(<$l:lifetime>)?, $(#[$a:meta])* $ty:ty) => {
-        #[derive(RowKey, Debug, PartialEq)]
-        #[rowkey(allow_hotspot)]
-        struct $name $(<$l>)? {
-            $(#[$a])*
-            v: $ty,
-        }
-    };
-}
 
 one_field!(U32, u32);
 one_field!(U128, u128);
@@ -68,16 +57,6 @@ one_field!(
 );
 one_field!(Md5Four, #[hash(md5, len = 4)] Hashed<String, 4>);
 one_field!(Md5Long, #[hash(md5)] Hashed<i64>);
-
-#[derive(RowKey)]
-struct Event {
-    #[salt(buckets = 16)]
-    user_id: u64,
-    #[fixed(16)]
-    event_type: String,
-    #[reverse_ts]
-    ts: u64,
-}
 
 #[derive(RowKey)]
 struct HostEvent {

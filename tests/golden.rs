@@ -7,22 +7,11 @@ mod common;
 
 use std::borrow::Cow;
 
-use common::{h, hex, Event};
+use common::{h, hex, one_field, Event};
 use rowkey::{Hashed, RowKey};
 
 fn enc<K: RowKey>(k: &K) -> String {
     hex(&k.to_bytes().expect("encodes"))
-}
-
-macro_rules! one_field {
-    ($name:ident $(<$l:lifetime>)?, $(#[$a:meta])* $ty:ty) => {
-        #[derive(RowKey, Debug, PartialEq)]
-        #[rowkey(allow_hotspot)]
-        struct $name $(<$l>)? {
-            $(#[$a])*
-            v: $ty,
-        }
-    };
 }
 
 one_field!(U8, u8);
