@@ -16,5 +16,9 @@ fn ui() {
     // the `json` feature: checked in the builds without it (CI's `--no-default-features` run).
     #[cfg(not(feature = "json"))]
     t.compile_fail("ui-tests/value_types/*.rs");
+    // Likewise `Encode`'s implementors: the conformance suite's keys are among them with the
+    // `conformance` feature.
+    #[cfg(not(feature = "conformance"))]
+    t.compile_fail("ui-tests/foreign/*.rs");
     t.pass("ui-tests/pass/*.rs");
 }
