@@ -99,6 +99,18 @@ pub fn exercise<S: Store>(store: S) {
     table
         .put(&rows[8], format!("v{}", rows[8].ts).as_bytes())
         .unwrap();
+    // A bulk load (the store's load path; through `Blocking`, the async store's) keeps the last
+    // of a repeated key too.
+    let loaded = Reading {
+        sensor: 500,
+        ts: 1,
+        kind: "load".into(),
+    };
+    table
+        .bulk_load([(&loaded, &b"first"[..]), (&loaded, b"last")])
+        .unwrap();
+    assert_eq!(table.get(&loaded).unwrap().as_deref(), Some(&b"last"[..]));
+    table.delete(&loaded).unwrap();
 
     // Whole table: 8 bucket ranges merged into logical order (sensor asc, ts desc, kind asc).
     let all: Vec<Reading> = table

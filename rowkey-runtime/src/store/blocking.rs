@@ -218,6 +218,21 @@ where
         }
     }
 
+    /// The async store's own load path ([`AsyncStore::load`](super::AsyncStore::load)), not a
+    /// plain batch write.
+    fn load(&self, rows: Vec<Row>) -> Result<(), BatchError<S::Error>> {
+        let keys: Vec<Vec<u8>> = rows.iter().map(|(k, _)| k.to_vec()).collect();
+        let store = Arc::clone(&self.store);
+        match run(&self.runtime.handle, async move { store.load(rows).await }) {
+            Ok(result) => result,
+            // The runtime is gone: nothing is known to be written.
+            Err(e) => Err(BatchError {
+                failed: keys,
+                source: e.into(),
+            }),
+        }
+    }
+
     fn scan(&self, range: &KeyRange) -> BlockingScan<S::Error> {
         let _guard = self.runtime.handle.enter();
         BlockingScan::pinned(self.store.scan(range), &self.runtime.handle)
