@@ -283,12 +283,12 @@ fn missing_families_and_tables_are_errors_on_reads_too() {
     let nowhere = BigtableStore::with_config(config(host, "no_such_table")).unwrap();
     assert!(matches!(
         nowhere.get(b"k"),
-        Err(BigtableError::MissingTable(_))
+        Err(BigtableError::MissingTable { .. })
     ));
     let scan: Vec<_> = nowhere.scan(&rowkey::KeyRange::new(&[], None)).collect();
     assert!(matches!(
         scan.as_slice(),
-        [Err(BigtableError::MissingTable(_))]
+        [Err(BigtableError::MissingTable { .. })]
     ));
 }
 
@@ -299,7 +299,7 @@ fn keys_over_four_kib_are_refused_before_sending() {
     let long = vec![b'x'; 4097];
     assert!(matches!(
         store.put(&long, b"v"),
-        Err(BigtableError::InvalidKey { len: 4097 })
+        Err(BigtableError::InvalidKey { len: 4097, .. })
     ));
     assert!(matches!(
         store.get(&long),
@@ -360,8 +360,8 @@ fn cut_setup(host: &str, name: &str, retry: RetryPolicy) -> (BigtableStore, Prox
     direct.create_table(&[]).unwrap();
     let p = proxy(host);
     let mut cfg = config(&p.addr, &name).retry(retry);
-    cfg.batch_rows = 500;
-    cfg.batch_concurrency = 1;
+    cfg.options.batch_rows = 500;
+    cfg.options.batch_concurrency = 1;
     let through = BigtableStore::with_config(cfg).unwrap();
     (direct, p, through)
 }
@@ -455,7 +455,7 @@ fn a_connection_cut_and_restored_is_retried_to_completion() {
         initial_backoff: Duration::from_millis(100),
         ..RetryPolicy::default()
     });
-    cfg.page_rows = 2_000;
+    cfg.options.page_rows = 2_000;
     let reader = BigtableStore::with_config(cfg).unwrap();
     let mut keys = Vec::new();
     for (i, row) in reader.scan(&rowkey::KeyRange::new(&[], None)).enumerate() {

@@ -254,21 +254,21 @@ fn missing_families_and_tables_are_errors_on_reads_too() {
     let nowhere = HbaseStore::with_config(config(&g.plain, "no_such_table")).unwrap();
     assert!(matches!(
         nowhere.get(b"k"),
-        Err(HbaseError::MissingTable(_))
+        Err(HbaseError::MissingTable { .. })
     ));
     assert!(matches!(
         nowhere.put(b"k", b"v"),
-        Err(HbaseError::MissingTable(_))
+        Err(HbaseError::MissingTable { .. })
     ));
     let scan: Vec<_> = nowhere.scan(&rowkey::KeyRange::new(&[], None)).collect();
     assert!(matches!(
         scan.as_slice(),
-        [Err(HbaseError::MissingTable(_))]
+        [Err(HbaseError::MissingTable { .. })]
     ));
 
     // With the check off, HBase itself refuses the missing family (no empty result).
     let mut unchecked = HbaseConfig::new(&g.plain, &name, "dd");
-    unchecked.check_schema = false;
+    unchecked.options.check_schema = false;
     let unchecked = HbaseStore::with_config(unchecked).unwrap();
     let err = unchecked.get(b"k").unwrap_err();
     assert!(err.to_string().contains("NoSuchColumnFamily"), "{err}");
@@ -281,7 +281,7 @@ fn keys_over_hbase_limit_are_refused_before_sending() {
     let long = vec![b'x'; 32_768];
     assert!(matches!(
         store.put(&long, b"v"),
-        Err(HbaseError::InvalidKey { len: 32_768 })
+        Err(HbaseError::InvalidKey { len: 32_768, .. })
     ));
     assert!(matches!(
         store.get(&long),
@@ -289,7 +289,7 @@ fn keys_over_hbase_limit_are_refused_before_sending() {
     ));
     assert!(matches!(
         store.put(b"", b"v"),
-        Err(HbaseError::InvalidKey { len: 0 })
+        Err(HbaseError::InvalidKey { len: 0, .. })
     ));
     let err = store
         .write_batch(&[
@@ -351,8 +351,8 @@ fn cut_setup(addr: &str, name: &str, retry: RetryPolicy) -> (HbaseStore, Proxy, 
     direct.create_table(&[]).unwrap();
     let p = proxy(addr);
     let mut cfg = config(&p.addr, &name).retry(retry);
-    cfg.batch_rows = 500;
-    cfg.batch_concurrency = 1;
+    cfg.options.batch_rows = 500;
+    cfg.options.batch_concurrency = 1;
     let through = HbaseStore::with_config(cfg).unwrap();
     (direct, p, through)
 }
@@ -445,7 +445,7 @@ fn a_connection_cut_and_restored_is_retried_to_completion() {
     // Reads resume after a cut too, forward and in reverse.
     let p2 = proxy(&g.plain);
     let mut cfg = config(&p2.addr, &through.inner().config().table).retry(patient);
-    cfg.page_rows = 2_000;
+    cfg.options.page_rows = 2_000;
     let reader = HbaseStore::with_config(cfg).unwrap();
     let want: Vec<Vec<u8>> = rows.iter().map(|(k, _)| k.to_vec()).collect();
     for reversed in [false, true] {

@@ -38,8 +38,8 @@ fn a_region_server_crash_mid_batch_loses_no_confirmed_row() {
     direct.create_table(&Event::split_points(16)).unwrap();
     let mut cfg = HbaseConfig::new(&g.plain, &name, "d")
         .retry(RetryPolicy::no_retries(Duration::from_secs(5)));
-    cfg.batch_rows = 500;
-    cfg.batch_concurrency = 1;
+    cfg.options.batch_rows = 500;
+    cfg.options.batch_concurrency = 1;
     let writer = HbaseStore::with_config(cfg).unwrap();
     // Keys spread over all regions: a salt-like first byte.
     let rows: Vec<rowkey::store::Row> = numbered_rows(40_000, 3)

@@ -84,7 +84,7 @@ pub use self::fjall::FjallStore;
 #[cfg(feature = "async")]
 pub use blocking::{Blocking, BlockingScan};
 #[cfg(any(feature = "bigtable", feature = "hbase"))]
-pub use net::RetryPolicy;
+pub use net::{NetError, NetOptions, RetryPolicy};
 
 #[cfg(feature = "bigtable")]
 pub use bigtable::{AsyncBigtableStore, BigtableConfig, BigtableError, BigtableStore};

@@ -4,7 +4,7 @@
 use admin::bigtable_table_admin_client::BigtableTableAdminClient;
 use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2 as admin;
 
-use super::{AsyncBigtableStore, BigtableError, ADMIN_SCOPE};
+use super::{error, AsyncBigtableStore, BigtableError, ADMIN_SCOPE};
 
 impl AsyncBigtableStore {
     fn admin(&self) -> BigtableTableAdminClient<tonic::transport::Channel> {
@@ -13,7 +13,7 @@ impl AsyncBigtableStore {
 
     async fn admin_request<T>(&self, message: T) -> Result<tonic::Request<T>, BigtableError> {
         let mut request = tonic::Request::new(message);
-        request.set_timeout(self.inner.config.retry.attempt_timeout);
+        request.set_timeout(self.inner.config.options.retry.attempt_timeout);
         self.authorize(&mut request, ADMIN_SCOPE).await?;
         Ok(request)
     }
@@ -54,7 +54,7 @@ impl AsyncBigtableStore {
                 Ok(_) => Ok(()),
                 Err(s) if s.code() == tonic::Code::AlreadyExists => Ok(()),
                 Err(s) if s.message().contains("already exists") => Ok(()),
-                Err(s) => Err(BigtableError::status("CreateTable", &s)),
+                Err(s) => Err(error::status("CreateTable", &s)),
             }
         })
         .await
@@ -72,10 +72,13 @@ impl AsyncBigtableStore {
         let table = match self.admin().get_table(request).await {
             Ok(t) => t.into_inner(),
             Err(s) if s.code() == tonic::Code::NotFound => {
-                return Err(BigtableError::MissingTable(self.inner.table_name.clone()))
+                return Err(BigtableError::MissingTable {
+                    store: error::STORE,
+                    table: self.inner.table_name.clone(),
+                })
             }
             Err(s) if s.code() == tonic::Code::PermissionDenied => return Ok(()),
-            Err(s) => return Err(BigtableError::status("GetTable", &s)),
+            Err(s) => return Err(error::status("GetTable", &s)),
         };
         let wanted = self.inner.config.all_families();
         let Some(family) = wanted
@@ -87,6 +90,7 @@ impl AsyncBigtableStore {
         let mut families: Vec<String> = table.column_families.into_keys().collect();
         families.sort();
         Err(BigtableError::MissingFamily {
+            store: error::STORE,
             table: self.inner.table_name.clone(),
             family,
             families,

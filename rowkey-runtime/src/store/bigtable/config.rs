@@ -1,9 +1,7 @@
 //! [`BigtableConfig`]: where and how an [`AsyncBigtableStore`](super::AsyncBigtableStore)
 //! connects, and its limits.
 
-use std::time::Duration;
-
-use crate::store::RetryPolicy;
+use crate::store::{NetOptions, RetryPolicy};
 
 /// Where and how to connect; [`BigtableConfig::new`] gives the defaults.
 #[derive(Clone, Debug)]
@@ -22,24 +20,9 @@ pub struct BigtableConfig {
     pub emulator: Option<String>,
     /// The app profile for requests (empty: the instance's default).
     pub app_profile: String,
-    /// Retries and per-attempt deadlines.
-    pub retry: RetryPolicy,
-    /// How long establishing a connection may take.
-    pub connect_timeout: Duration,
-    /// Rows per scan page (`rows_limit`); a range holds at most three pages in memory.
-    pub page_rows: usize,
-    /// Bytes per scan page: a page ends early once its rows pass this size.
-    pub page_bytes: usize,
-    /// Rows per MutateRows request (at most 100,000, Bigtable's limit of mutations per request).
-    pub batch_rows: usize,
-    /// Bytes of keys and values per MutateRows request.
-    pub batch_bytes: usize,
-    /// MutateRows requests in flight at once within one batch.
-    pub batch_concurrency: usize,
-    /// Check on first use that the table and the column family exist (admin `GetTable`), so a
-    /// typo is an error rather than an empty table. Turn off only where the credentials may not
-    /// read table metadata; a missing family then reads as empty.
-    pub check_schema: bool,
+    /// Retries, deadlines, page and batch sizes, the first-use check: the fields every network
+    /// store shares. Bigtable's defaults: pages and batches of 10,000 rows and 4 MiB.
+    pub options: NetOptions,
     /// Further column families, for rows of cells ([`CellTable`](crate::store::CellTable)):
     /// `create_table` creates them beside `family`, and the schema check requires them. A
     /// value type's are `V::SCHEMA.families()`.
@@ -57,16 +40,11 @@ impl BigtableConfig {
             family: family.into(),
             emulator: std::env::var("BIGTABLE_EMULATOR_HOST").ok(),
             app_profile: String::new(),
-            retry: RetryPolicy::default(),
-            connect_timeout: Duration::from_secs(5),
-            // 10,000: the emulator collects the rest of the range for every page, so small
-            // pages cost it quadratically (1,000-row pages scan 2.3x slower there).
-            page_rows: 10_000,
-            page_bytes: 4 << 20,
-            batch_rows: 10_000,
-            batch_bytes: 4 << 20,
-            batch_concurrency: 4,
-            check_schema: true,
+            // 10,000-row pages: the emulator collects the rest of the range for every page,
+            // so small pages cost it quadratically (1,000-row pages scan 2.3x slower there).
+            options: NetOptions::new()
+                .page_rows(10_000)
+                .batches(10_000, 4 << 20, 4),
             families: Vec::new(),
         }
     }
@@ -79,13 +57,7 @@ impl BigtableConfig {
 
     /// Every family the table needs: `family`, then `families` (without repeats).
     pub(crate) fn all_families(&self) -> Vec<String> {
-        let mut out = vec![self.family.clone()];
-        for f in &self.families {
-            if !out.contains(f) {
-                out.push(f.clone());
-            }
-        }
-        out
+        crate::store::net::all_families(&self.family, &self.families)
     }
 
     /// The emulator at `host` (`127.0.0.1:PORT`), whatever the environment says.
@@ -94,9 +66,15 @@ impl BigtableConfig {
         self
     }
 
-    /// Another retry policy.
+    /// Another retry policy (in [`BigtableConfig::options`]).
     pub fn retry(mut self, retry: RetryPolicy) -> Self {
-        self.retry = retry;
+        self.options.retry = retry;
+        self
+    }
+
+    /// Other options ([`BigtableConfig::options`]).
+    pub fn options(mut self, options: NetOptions) -> Self {
+        self.options = options;
         self
     }
 

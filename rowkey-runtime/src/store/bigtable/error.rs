@@ -1,164 +1,76 @@
-//! [`BigtableError`]: what a Bigtable call can fail with, and which failures are retried.
+//! Bigtable's failures as [`NetError`]s, and which of them are retried.
 
-use std::fmt;
-use std::time::Duration;
+use crate::store::NetError;
 
 use super::MAX_KEY_LEN;
 
-/// A Bigtable store failure.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum BigtableError {
-    /// The configuration or the connection is unusable (bad address, TLS, no credentials).
-    Connect(String),
-    /// A call failed with a gRPC status.
-    Status {
-        /// The call (`ReadRows`, `MutateRows`, ...).
-        op: &'static str,
-        /// The gRPC status code.
-        code: i32,
-        /// The server's (or transport's) message.
-        message: String,
-    },
-    /// An attempt passed its deadline.
-    Timeout {
-        /// The call.
-        op: &'static str,
-        /// The deadline.
-        after: Duration,
-    },
-    /// The server sent a ReadRows stream the protocol does not allow.
-    Protocol(String),
-    /// A row in a batch was rejected with this status.
-    Rejected {
-        /// The gRPC status code.
-        code: i32,
-        /// The server's message.
-        message: String,
-    },
-    /// The table does not exist.
-    MissingTable(String),
-    /// The table exists but has no such column family.
-    MissingFamily {
-        /// The table.
-        table: String,
-        /// The family asked for.
-        family: String,
-        /// The families it has.
-        families: Vec<String>,
-    },
-    /// A key Bigtable cannot store: empty, or longer than 4,096 bytes; nothing was sent.
-    InvalidKey {
-        /// The key's length.
-        len: usize,
-    },
-    /// The store's runtime failed.
-    Runtime(std::io::Error),
-}
+/// A Bigtable store failure: the network stores' [`NetError`], with `store` `"bigtable"`.
+pub type BigtableError = NetError;
 
-impl fmt::Display for BigtableError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BigtableError::Connect(e) => write!(f, "bigtable: cannot connect: {e}"),
-            BigtableError::Status { op, code, message } => write!(
-                f,
-                "bigtable: {op} failed: {} ({code}): {message}",
-                tonic::Code::from_i32(*code).description()
-            ),
-            BigtableError::Timeout { op, after } => {
-                write!(f, "bigtable: {op} got no answer within {after:?}")
-            }
-            BigtableError::Protocol(e) => write!(f, "bigtable: invalid ReadRows stream: {e}"),
-            BigtableError::Rejected { code, message } => write!(
-                f,
-                "bigtable rejected the row: {} ({code}): {message}",
-                tonic::Code::from_i32(*code).description()
-            ),
-            BigtableError::MissingTable(t) => write!(f, "bigtable: table `{t}` does not exist"),
-            BigtableError::MissingFamily {
-                table,
-                family,
-                families,
-            } => write!(
-                f,
-                "bigtable: table `{table}` has no column family `{family}` (it has: {})",
-                families.join(", ")
-            ),
-            BigtableError::InvalidKey { len } => write!(
-                f,
-                "bigtable: a row key of {len} bytes cannot be stored (keys are 1 to {MAX_KEY_LEN} bytes)"
-            ),
-            BigtableError::Runtime(e) => write!(f, "bigtable runtime: {e}"),
-        }
+pub(super) const STORE: &str = "bigtable";
+
+/// A call that failed with gRPC status `s`.
+pub(super) fn status(op: &'static str, s: &tonic::Status) -> NetError {
+    let code = s.code() as i32;
+    NetError::Server {
+        store: STORE,
+        op,
+        status: code_name(code),
+        message: s.message().to_string(),
+        transient: transient_status(code, s.message()),
     }
 }
 
-impl std::error::Error for BigtableError {}
-
-// By hand: the I/O error inside `Runtime` is not `Clone`; its copy keeps the kind and message.
-impl Clone for BigtableError {
-    fn clone(&self) -> Self {
-        match self {
-            BigtableError::Connect(e) => BigtableError::Connect(e.clone()),
-            BigtableError::Status { op, code, message } => BigtableError::Status {
-                op,
-                code: *code,
-                message: message.clone(),
-            },
-            BigtableError::Timeout { op, after } => BigtableError::Timeout { op, after: *after },
-            BigtableError::Protocol(e) => BigtableError::Protocol(e.clone()),
-            BigtableError::Rejected { code, message } => BigtableError::Rejected {
-                code: *code,
-                message: message.clone(),
-            },
-            BigtableError::MissingTable(t) => BigtableError::MissingTable(t.clone()),
-            BigtableError::MissingFamily {
-                table,
-                family,
-                families,
-            } => BigtableError::MissingFamily {
-                table: table.clone(),
-                family: family.clone(),
-                families: families.clone(),
-            },
-            BigtableError::InvalidKey { len } => BigtableError::InvalidKey { len: *len },
-            BigtableError::Runtime(e) => {
-                BigtableError::Runtime(std::io::Error::new(e.kind(), e.to_string()))
-            }
-        }
+/// A row of a batch refused with status `code`.
+pub(super) fn rejected(code: i32, message: String) -> NetError {
+    NetError::Rejected {
+        store: STORE,
+        op: "MutateRows",
+        status: code_name(code),
+        transient: transient_status(code, &message),
+        message,
     }
 }
 
-impl From<std::io::Error> for BigtableError {
-    fn from(e: std::io::Error) -> Self {
-        BigtableError::Runtime(e)
+pub(super) fn connect(message: impl Into<String>) -> NetError {
+    NetError::Connect {
+        store: STORE,
+        message: message.into(),
     }
 }
 
-impl BigtableError {
-    pub(super) fn status(op: &'static str, s: &tonic::Status) -> Self {
-        BigtableError::Status {
-            op,
-            code: s.code() as i32,
-            message: s.message().to_string(),
-        }
+pub(super) fn protocol(message: impl Into<String>) -> NetError {
+    NetError::Protocol {
+        store: STORE,
+        message: message.into(),
     }
+}
 
-    /// Whether repeating the call may succeed: the statuses Google's clients retry, a dropped
-    /// connection, a deadline.
-    pub fn is_transient(&self) -> bool {
-        match self {
-            BigtableError::Status { code, message, .. }
-            | BigtableError::Rejected { code, message } => {
-                transient_code(*code)
-                    || (*code == tonic::Code::Internal as i32 && message.contains("RST_STREAM"))
-                    || (*code == tonic::Code::Unknown as i32
-                        && (message.contains("transport") || message.contains("connection")))
-            }
-            BigtableError::Timeout { .. } => true,
-            _ => false,
-        }
+/// A ReadRows stream the protocol does not allow.
+pub(super) fn read_rows(message: String) -> NetError {
+    protocol(format!("invalid ReadRows stream: {message}"))
+}
+
+pub(super) fn invalid_key(len: usize) -> NetError {
+    NetError::InvalidKey {
+        store: STORE,
+        len,
+        max: MAX_KEY_LEN,
     }
+}
+
+/// The gRPC code's name and number, `UNAVAILABLE (14)`.
+fn code_name(code: i32) -> String {
+    format!("{} ({code})", tonic::Code::from_i32(code).description())
+}
+
+/// Whether a status is worth another attempt: the codes Google's clients retry, a reset
+/// stream, a broken transport.
+fn transient_status(code: i32, message: &str) -> bool {
+    transient_code(code)
+        || (code == tonic::Code::Internal as i32 && message.contains("RST_STREAM"))
+        || (code == tonic::Code::Unknown as i32
+            && (message.contains("transport") || message.contains("connection")))
 }
 
 pub(super) fn transient_code(code: i32) -> bool {
@@ -168,4 +80,31 @@ pub(super) fn transient_code(code: i32) -> bool {
         || code == tonic::Code::Cancelled as i32
         || code == tonic::Code::DeadlineExceeded as i32
         || code == tonic::Code::Aborted as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses_are_retried_as_googles_clients_retry_them() {
+        let unavailable = status("ReadRows", &tonic::Status::unavailable("down"));
+        assert!(unavailable.is_transient());
+        assert_eq!(
+            unavailable.to_string(),
+            "bigtable: ReadRows failed: The service is currently unavailable (14): down"
+        );
+        let reset = status("ReadRows", &tonic::Status::internal("stream RST_STREAM"));
+        assert!(reset.is_transient());
+        assert!(!status("ReadRows", &tonic::Status::not_found("t")).is_transient());
+        assert!(!status("ReadRows", &tonic::Status::internal("bug")).is_transient());
+        let row = rejected(tonic::Code::Unavailable as i32, "busy".into());
+        assert!(row.is_transient());
+        assert_eq!(row.store(), "bigtable");
+        assert!(!rejected(tonic::Code::InvalidArgument as i32, "bad".into()).is_transient());
+        assert_eq!(
+            invalid_key(4097).to_string(),
+            "bigtable: a row key of 4097 bytes cannot be stored (keys are 1 to 4096 bytes)"
+        );
+    }
 }

@@ -39,7 +39,6 @@ mod error;
 mod scan;
 
 pub use config::BigtableConfig;
-use error::transient_code;
 pub use error::BigtableError;
 
 use std::future::Future;
@@ -140,8 +139,8 @@ impl Blocking<AsyncBigtableStore> {
 
 fn endpoint(uri: String, config: &BigtableConfig, tls: bool) -> Result<Endpoint, BigtableError> {
     let mut e = Endpoint::from_shared(uri.clone())
-        .map_err(|err| BigtableError::Connect(format!("invalid address `{uri}`: {err}")))?
-        .connect_timeout(config.connect_timeout)
+        .map_err(|err| error::connect(format!("invalid address `{uri}`: {err}")))?
+        .connect_timeout(config.options.connect_timeout)
         .tcp_nodelay(true)
         .http2_keep_alive_interval(Duration::from_secs(30))
         .keep_alive_timeout(Duration::from_secs(10))
@@ -151,7 +150,7 @@ fn endpoint(uri: String, config: &BigtableConfig, tls: bool) -> Result<Endpoint,
     if tls {
         e = e
             .tls_config(ClientTlsConfig::new().with_native_roots())
-            .map_err(|err| BigtableError::Connect(err.to_string()))?;
+            .map_err(|err| error::connect(err.to_string()))?;
     }
     Ok(e)
 }
@@ -327,7 +326,7 @@ fn now_micros() -> i64 {
 
 fn check_key(key: &[u8]) -> Result<(), BigtableError> {
     if key.is_empty() || key.len() > MAX_KEY_LEN {
-        return Err(BigtableError::InvalidKey { len: key.len() });
+        return Err(error::invalid_key(key.len()));
     }
     Ok(())
 }
@@ -337,9 +336,11 @@ impl AsyncBigtableStore {
     /// (scan pages) runs on that runtime from then on.
     pub async fn connect(config: BigtableConfig) -> Result<Self, BigtableError> {
         let handle = tokio::runtime::Handle::try_current().map_err(|_| {
-            BigtableError::Runtime(std::io::Error::other(
-                "AsyncBigtableStore::connect runs inside a tokio runtime; use BigtableStore elsewhere",
-            ))
+            BigtableError::Runtime {
+                store: error::STORE,
+                message: "AsyncBigtableStore::connect runs inside a tokio runtime; use BigtableStore elsewhere"
+                    .into(),
+            }
         })?;
         let (data, admin_channel, auth) = match &config.emulator {
             Some(host) => {
@@ -347,12 +348,13 @@ impl AsyncBigtableStore {
                 (channel.clone(), channel, None)
             }
             None => {
-                let auth = tokio::time::timeout(config.retry.attempt_timeout, gcp_auth::provider())
-                    .await
-                    .map_err(|_| {
-                        BigtableError::Connect("no credentials within the deadline".into())
-                    })?
-                    .map_err(|e| BigtableError::Connect(format!("credentials: {e}")))?;
+                let auth = tokio::time::timeout(
+                    config.options.retry.attempt_timeout,
+                    gcp_auth::provider(),
+                )
+                .await
+                .map_err(|_| error::connect("no credentials within the deadline"))?
+                .map_err(|e| error::connect(format!("credentials: {e}")))?;
                 let data = endpoint("https://bigtable.googleapis.com".into(), &config, true)?
                     .connect_lazy();
                 let admin = endpoint("https://bigtableadmin.googleapis.com".into(), &config, true)?
@@ -372,7 +374,7 @@ impl AsyncBigtableStore {
         let features = base64url(&prost::Message::encode_to_vec(&features));
         let header = |s: String| {
             tonic::metadata::MetadataValue::try_from(s)
-                .map_err(|e| BigtableError::Connect(format!("invalid header: {e}")))
+                .map_err(|e| error::connect(format!("invalid header: {e}")))
         };
         Ok(AsyncBigtableStore {
             inner: Arc::new(Inner {
@@ -401,7 +403,7 @@ impl AsyncBigtableStore {
     /// real instance, the access token.
     async fn request<T>(&self, message: T) -> Result<tonic::Request<T>, BigtableError> {
         let mut request = tonic::Request::new(message);
-        request.set_timeout(self.inner.config.retry.attempt_timeout);
+        request.set_timeout(self.inner.config.options.retry.attempt_timeout);
         let md = request.metadata_mut();
         md.insert("x-goog-request-params", self.inner.routing.clone());
         md.insert("bigtable-features", self.inner.features.clone());
@@ -418,10 +420,10 @@ impl AsyncBigtableStore {
             let token = auth
                 .token(&[scope])
                 .await
-                .map_err(|e| BigtableError::Connect(format!("access token: {e}")))?;
+                .map_err(|e| error::connect(format!("access token: {e}")))?;
             let value =
                 tonic::metadata::MetadataValue::try_from(format!("Bearer {}", token.as_str()))
-                    .map_err(|e| BigtableError::Connect(format!("access token: {e}")))?;
+                    .map_err(|e| error::connect(format!("access token: {e}")))?;
             request.metadata_mut().insert("authorization", value);
         }
         Ok(())
@@ -438,9 +440,13 @@ impl AsyncBigtableStore {
         tracing::Instrument::instrument(
             super::net::retry::run(
                 op,
-                &self.inner.config.retry,
+                &self.inner.config.options.retry,
                 BigtableError::is_transient,
-                |after| BigtableError::Timeout { op, after },
+                |after| BigtableError::Timeout {
+                    store: error::STORE,
+                    op,
+                    after,
+                },
                 attempt,
             ),
             span,
@@ -451,7 +457,7 @@ impl AsyncBigtableStore {
     /// Checks once per store that the table and the family exist (see
     /// [`BigtableConfig::check_schema`]).
     async fn ensure_schema(&self) -> Result<(), BigtableError> {
-        if !self.inner.config.check_schema {
+        if !self.inner.config.options.check_schema {
             return Ok(());
         }
         self.inner
@@ -479,7 +485,7 @@ impl AsyncBigtableStore {
             client
                 .mutate_row(request)
                 .await
-                .map_err(|s| BigtableError::status("MutateRow", &s))?;
+                .map_err(|s| error::status("MutateRow", &s))?;
             Ok(())
         })
         .await
@@ -515,12 +521,12 @@ impl AsyncBigtableStore {
         let mut stream = client
             .mutate_rows(request)
             .await
-            .map_err(|s| BigtableError::status("MutateRows", &s))?
+            .map_err(|s| error::status("MutateRows", &s))?
             .into_inner();
         while let Some(response) = stream
             .message()
             .await
-            .map_err(|s| BigtableError::status("MutateRows", &s))?
+            .map_err(|s| error::status("MutateRows", &s))?
         {
             for entry in response.entries {
                 let Some(&row) = usize::try_from(entry.index)
@@ -535,13 +541,13 @@ impl AsyncBigtableStore {
                 progress.seen.insert(row);
                 if code == 0 {
                     progress.confirmed.push(row);
-                } else if transient_code(code) {
+                } else if error::transient_code(code) {
                     progress.retry.push(row);
-                    progress.last_error = Some(BigtableError::Rejected { code, message });
+                    progress.last_error = Some(error::rejected(code, message));
                 } else {
                     progress
                         .rejected
-                        .push((row, BigtableError::Rejected { code, message }));
+                        .push((row, error::rejected(code, message)));
                 }
             }
         }
@@ -556,7 +562,7 @@ impl AsyncBigtableStore {
         part: Range<usize>,
         timestamp: i64,
     ) -> (Vec<usize>, Option<BigtableError>) {
-        let policy = &self.inner.config.retry;
+        let policy = &self.inner.config.options.retry;
         let mut pending: Vec<usize> = part.collect();
         let mut confirmed = Vec::new();
         let mut first_error: Option<BigtableError> = None;
@@ -569,6 +575,7 @@ impl AsyncBigtableStore {
             )
             .await
             .unwrap_or(Err(BigtableError::Timeout {
+                store: error::STORE,
                 op: "MutateRows",
                 after: policy.attempt_timeout,
             }));
@@ -586,7 +593,7 @@ impl AsyncBigtableStore {
                 Ok(()) => {
                     let missing: Vec<usize> = unanswered.collect();
                     if !missing.is_empty() {
-                        first_error.get_or_insert(BigtableError::Protocol(format!(
+                        first_error.get_or_insert(error::protocol(format!(
                             "MutateRows ended without a status for {} row(s)",
                             missing.len()
                         )));
@@ -641,12 +648,12 @@ impl AsyncBigtableStore {
         let timestamp = now_micros();
         let parts = batch::split(
             rows,
-            config.batch_rows.clamp(1, MAX_MUTATIONS),
-            config.batch_bytes,
+            config.options.batch_rows.clamp(1, MAX_MUTATIONS),
+            config.options.batch_bytes,
         );
         let outcomes: Vec<_> = futures_util::stream::iter(parts)
             .map(|part| self.mutate_part(rows, part, timestamp))
-            .buffer_unordered(config.batch_concurrency.max(1))
+            .buffer_unordered(config.options.batch_concurrency.max(1))
             .collect()
             .await;
         let mut confirmations = Confirmations::new(rows.len());
@@ -659,7 +666,7 @@ impl AsyncBigtableStore {
             }
         }
         confirmations.finish(rows, || {
-            BigtableError::Protocol("rows were not confirmed and no error was reported".into())
+            error::protocol("rows were not confirmed and no error was reported")
         })
     }
 }

@@ -11,7 +11,7 @@ use pb::row_range::{EndKey, StartKey};
 use tokio::sync::mpsc;
 
 use super::chunks::{ReadRow, RowMerger};
-use super::{AsyncBigtableStore, BigtableError, QUALIFIER};
+use super::{error, AsyncBigtableStore, BigtableError, QUALIFIER};
 use crate::scan::KeyRange;
 use crate::store::net::pages;
 use crate::store::{Cell, CellRow, Row};
@@ -122,7 +122,7 @@ async fn read_pages<S: Shape>(
         return;
     }
     let config = &store.inner.config;
-    let full_page = config.page_rows.max(1);
+    let full_page = config.options.page_rows.max(1);
     // Pages start small and grow (pages.rs): a short read costs the server a short read.
     let mut page_rows = pages::FIRST_PAGE_ROWS.min(full_page);
     let mut cursor: Option<Vec<u8>> = None;
@@ -133,7 +133,7 @@ async fn read_pages<S: Shape>(
                     remaining(&range, cursor.as_deref(), reversed),
                     i64::try_from(page_rows).unwrap_or(i64::MAX),
                     reversed,
-                    config.page_bytes,
+                    config.options.page_bytes,
                     shape.filter(),
                 )
             })
@@ -188,7 +188,7 @@ impl AsyncBigtableStore {
         let mut stream = client
             .read_rows(request)
             .await
-            .map_err(|s| BigtableError::status("ReadRows", &s))?
+            .map_err(|s| error::status("ReadRows", &s))?
             .into_inner();
         let mut merger = RowMerger::new(reversed);
         let mut out = Vec::new();
@@ -196,10 +196,10 @@ impl AsyncBigtableStore {
         while let Some(response) = stream
             .message()
             .await
-            .map_err(|s| BigtableError::status("ReadRows", &s))?
+            .map_err(|s| error::status("ReadRows", &s))?
         {
             for chunk in response.chunks {
-                let Some(row) = merger.push(chunk).map_err(BigtableError::Protocol)? else {
+                let Some(row) = merger.push(chunk).map_err(error::read_rows)? else {
                     continue;
                 };
                 bytes += row.key.len()
@@ -216,7 +216,7 @@ impl AsyncBigtableStore {
                 return Ok((out, true));
             }
         }
-        merger.finish().map_err(BigtableError::Protocol)?;
+        merger.finish().map_err(error::read_rows)?;
         Ok((out, false))
     }
 }

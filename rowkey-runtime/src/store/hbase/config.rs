@@ -1,9 +1,7 @@
 //! [`HbaseConfig`]: where and how an [`AsyncHbaseStore`](super::AsyncHbaseStore) connects
 //! (the Thrift2 gateway), and its limits.
 
-use std::time::Duration;
-
-use crate::store::RetryPolicy;
+use crate::store::{NetOptions, RetryPolicy};
 
 /// Where and how to connect; [`HbaseConfig::new`] gives the defaults.
 #[derive(Clone, Debug)]
@@ -18,24 +16,13 @@ pub struct HbaseConfig {
     /// Whether the gateway uses framed transport (`-f`, and always with `-hsha`,
     /// `-nonblocking` or `-threadedselector`); `hbase thrift2 start` alone is unframed.
     pub framed: bool,
-    /// Retries and per-call deadlines.
-    pub retry: RetryPolicy,
-    /// How long establishing a connection may take.
-    pub connect_timeout: Duration,
     /// Connections to the gateway at most (each carries one call at a time).
     pub max_connections: usize,
-    /// Rows per `getScannerRows` page (and the scanner's `caching`); a range holds at most
-    /// three pages in memory.
-    pub page_rows: usize,
-    /// Rows per `putMultiple` call.
-    pub batch_rows: usize,
-    /// Bytes of keys and values per `putMultiple` call; keep it under a framed gateway's
-    /// frame limit (2 MiB unless configured).
-    pub batch_bytes: usize,
-    /// `putMultiple` calls in flight at once within one batch.
-    pub batch_concurrency: usize,
-    /// Check on first use that the table and the column family exist.
-    pub check_schema: bool,
+    /// Retries, deadlines, page and batch sizes, the first-use check: the fields every network
+    /// store shares. Through the Thrift2 gateway: pages (`getScannerRows`, and the scanner's
+    /// `caching`) and `putMultiple` calls of 5,000 rows, calls of at most 1 MiB (under a framed
+    /// gateway's frame limit, 2 MiB unless configured); pages have no byte limit.
+    pub options: NetOptions,
     /// Further column families, for rows of cells ([`CellTable`](crate::store::CellTable)):
     /// `create_table` creates them beside `family`, and the schema check requires them. A
     /// value type's are `V::SCHEMA.families()`.
@@ -51,14 +38,8 @@ impl HbaseConfig {
             table: table.into(),
             family: family.into(),
             framed: false,
-            retry: RetryPolicy::default(),
-            connect_timeout: Duration::from_secs(5),
             max_connections: 20,
-            page_rows: 5_000,
-            batch_rows: 5_000,
-            batch_bytes: 1 << 20,
-            batch_concurrency: 4,
-            check_schema: true,
+            options: NetOptions::new(),
             families: Vec::new(),
         }
     }
@@ -71,13 +52,7 @@ impl HbaseConfig {
 
     /// Every family the table needs: `family`, then `families` (without repeats).
     pub(super) fn all_families(&self) -> Vec<String> {
-        let mut out = vec![self.family.clone()];
-        for f in &self.families {
-            if !out.contains(f) {
-                out.push(f.clone());
-            }
-        }
-        out
+        crate::store::net::all_families(&self.family, &self.families)
     }
 
     /// Framed transport (see [`HbaseConfig::framed`]).
@@ -86,9 +61,15 @@ impl HbaseConfig {
         self
     }
 
-    /// Another retry policy.
+    /// Another retry policy (in [`HbaseConfig::options`]).
     pub fn retry(mut self, retry: RetryPolicy) -> Self {
-        self.retry = retry;
+        self.options.retry = retry;
+        self
+    }
+
+    /// Other options ([`HbaseConfig::options`]).
+    pub fn options(mut self, options: NetOptions) -> Self {
+        self.options = options;
         self
     }
 }

@@ -1,144 +1,116 @@
-//! [`HbaseError`]: what an HBase call can fail with, and which failures are retried.
+//! HBase's failures (through the Thrift2 gateway) as [`NetError`]s, and which are retried.
 
-use std::fmt;
-use std::time::Duration;
+use crate::store::NetError;
 
 use super::api::Refused;
 use super::conn::TransportError;
 use super::MAX_KEY_LEN;
 
-/// An HBase store failure.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub enum HbaseError {
-    /// The connection failed or closed (the gateway is down, or a network cut).
-    Transport {
-        /// The call (`get`, `putMultiple`, ...).
-        op: &'static str,
-        /// What the socket said.
-        message: String,
-    },
-    /// A call passed its deadline.
-    Timeout {
-        /// The call.
-        op: &'static str,
-        /// The deadline.
-        after: Duration,
-    },
-    /// HBase failed the operation (`TIOError`).
-    Server {
-        /// The call.
-        op: &'static str,
-        /// HBase's message (usually a Java exception and its text).
-        message: String,
-        /// Whether HBase says repeating it may succeed.
-        can_retry: bool,
-    },
-    /// The gateway refused the call's arguments (`TIllegalArgument`), or could not run it
-    /// (a `TApplicationException`: an unknown method or a malformed call).
-    Refused {
-        /// The call.
-        op: &'static str,
-        /// The gateway's message.
-        message: String,
-    },
-    /// The gateway's bytes do not follow the Thrift protocol: often a transport mismatch
-    /// (framed against unframed) or the compact protocol.
-    Protocol(String),
-    /// The table does not exist.
-    MissingTable(String),
-    /// The table exists but has no such column family.
-    MissingFamily {
-        /// The table.
-        table: String,
-        /// The family asked for.
-        family: String,
-        /// The families it has.
-        families: Vec<String>,
-    },
-    /// A key HBase cannot store: empty, or longer than 32,767 bytes; nothing was sent.
-    InvalidKey {
-        /// The key's length.
-        len: usize,
-    },
-    /// The store's runtime failed to start.
-    Runtime(String),
-}
+/// An HBase store failure: the network stores' [`NetError`], with `store` `"hbase"`.
+pub type HbaseError = NetError;
 
-impl fmt::Display for HbaseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            HbaseError::Transport { op, message } => {
-                write!(f, "hbase: {op}: connection to the Thrift2 gateway failed: {message}")
-            }
-            HbaseError::Timeout { op, after } => {
-                write!(f, "hbase: {op} got no answer within {after:?}")
-            }
-            HbaseError::Server { op, message, .. } => write!(f, "hbase: {op} failed: {message}"),
-            HbaseError::Refused { op, message } => {
-                write!(f, "hbase: the gateway refused {op}: {message}")
-            }
-            HbaseError::Protocol(e) => write!(f, "hbase: invalid reply from the gateway: {e}"),
-            HbaseError::MissingTable(t) => write!(f, "hbase: table `{t}` does not exist"),
-            HbaseError::MissingFamily {
-                table,
-                family,
-                families,
-            } => write!(
-                f,
-                "hbase: table `{table}` has no column family `{family}` (it has: {})",
-                families.join(", ")
-            ),
-            HbaseError::InvalidKey { len } => write!(
-                f,
-                "hbase: a row key of {len} bytes cannot be stored (keys are 1 to {MAX_KEY_LEN} bytes)"
-            ),
-            HbaseError::Runtime(e) => write!(f, "hbase store runtime: {e}"),
-        }
+pub(super) const STORE: &str = "hbase";
+
+/// The connection to the gateway failed under call `op`, or its bytes broke the protocol.
+pub(super) fn transport(op: &'static str, e: TransportError) -> NetError {
+    match e {
+        TransportError::Io(e) => NetError::Transport {
+            store: STORE,
+            op,
+            message: format!("the Thrift2 gateway: {e}"),
+        },
+        TransportError::Protocol(m) => protocol(m),
     }
 }
 
-impl std::error::Error for HbaseError {}
-
-impl From<std::io::Error> for HbaseError {
-    fn from(e: std::io::Error) -> Self {
-        HbaseError::Runtime(e.to_string())
+/// The gateway's refusal of call `op`: HBase failed it (`TIOError`, retried when HBase says
+/// it can be), or the gateway refused its arguments or could not run it.
+pub(super) fn refused(op: &'static str, r: Refused) -> NetError {
+    match r {
+        Refused::Io { message, can_retry } => NetError::Server {
+            store: STORE,
+            op,
+            status: "TIOError".into(),
+            message,
+            transient: can_retry,
+        },
+        Refused::IllegalArgument(message) => NetError::Rejected {
+            store: STORE,
+            op,
+            status: "TIllegalArgument".into(),
+            message,
+            transient: false,
+        },
+        Refused::Application { message, kind } => NetError::Rejected {
+            store: STORE,
+            op,
+            status: format!("TApplicationException ({kind})"),
+            message,
+            transient: false,
+        },
     }
 }
 
-impl HbaseError {
-    /// Whether repeating the call may succeed: a dropped connection, a deadline, or a failure
-    /// HBase marks retriable.
-    pub fn is_transient(&self) -> bool {
-        match self {
-            HbaseError::Transport { .. } | HbaseError::Timeout { .. } => true,
-            HbaseError::Server { can_retry, .. } => *can_retry,
-            _ => false,
-        }
+/// The gateway's bytes do not follow the Thrift protocol: often a transport mismatch (framed
+/// against unframed) or the compact protocol.
+pub(super) fn protocol(message: impl Into<String>) -> NetError {
+    NetError::Protocol {
+        store: STORE,
+        message: format!("invalid reply from the Thrift2 gateway: {}", message.into()),
     }
+}
 
-    pub(super) fn transport(op: &'static str, e: TransportError) -> Self {
-        match e {
-            TransportError::Io(e) => HbaseError::Transport {
-                op,
-                message: e.to_string(),
-            },
-            TransportError::Protocol(m) => HbaseError::Protocol(m),
-        }
+/// HBase failed call `op` with `message`.
+pub(super) fn server(op: &'static str, message: String, transient: bool) -> NetError {
+    NetError::Server {
+        store: STORE,
+        op,
+        status: "TIOError".into(),
+        message,
+        transient,
     }
+}
 
-    pub(super) fn refused(op: &'static str, r: Refused) -> Self {
-        match r {
-            Refused::Io { message, can_retry } => HbaseError::Server {
-                op,
-                message,
-                can_retry,
+pub(super) fn invalid_key(len: usize) -> NetError {
+    NetError::InvalidKey {
+        store: STORE,
+        len,
+        max: MAX_KEY_LEN,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_keep_hbases_retry_flag() {
+        let io = refused(
+            "get",
+            Refused::Io {
+                message: "NotServingRegionException".into(),
+                can_retry: true,
             },
-            Refused::IllegalArgument(message) => HbaseError::Refused { op, message },
-            Refused::Application { message, kind } => HbaseError::Refused {
-                op,
-                message: format!("{message} (application error {kind})"),
-            },
-        }
+        );
+        assert!(io.is_transient());
+        assert_eq!(
+            io.to_string(),
+            "hbase: get failed: TIOError: NotServingRegionException"
+        );
+        let arg = refused("put", Refused::IllegalArgument("empty row".into()));
+        assert!(!arg.is_transient());
+        assert!(matches!(
+            arg,
+            NetError::Rejected {
+                store: "hbase",
+                op: "put",
+                ..
+            }
+        ));
+        assert!(!server("deleteMultiple", "1 delete(s) not applied".into(), false).is_transient());
+        assert_eq!(
+            protocol("bad frame").to_string(),
+            "hbase: the server's reply breaks the protocol: invalid reply from the Thrift2 gateway: bad frame"
+        );
     }
 }

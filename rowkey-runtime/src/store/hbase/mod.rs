@@ -70,7 +70,7 @@ pub(crate) const MAX_KEY_LEN: usize = i16::MAX as usize;
 
 fn check_key(key: &[u8]) -> Result<(), HbaseError> {
     if key.is_empty() || key.len() > MAX_KEY_LEN {
-        return Err(HbaseError::InvalidKey { len: key.len() });
+        return Err(error::invalid_key(key.len()));
     }
     Ok(())
 }
@@ -172,18 +172,18 @@ impl AsyncHbaseStore {
     /// background work (scan pages) runs on that runtime from then on. Connections are opened
     /// on first use.
     pub async fn connect(config: HbaseConfig) -> Result<Self, HbaseError> {
-        let handle = tokio::runtime::Handle::try_current().map_err(|_| {
-            HbaseError::Runtime(
+        let handle = tokio::runtime::Handle::try_current().map_err(|_| HbaseError::Runtime {
+            store: error::STORE,
+            message:
                 "AsyncHbaseStore::connect runs inside a tokio runtime; use HbaseStore elsewhere"
                     .into(),
-            )
         })?;
         Ok(AsyncHbaseStore {
             inner: Arc::new(Inner {
                 pool: Pool::new(
                     config.address.clone(),
                     config.framed,
-                    config.connect_timeout,
+                    config.options.connect_timeout,
                     config.max_connections,
                 ),
                 handle,
@@ -222,20 +222,20 @@ impl AsyncHbaseStore {
             .pool
             .lease()
             .await
-            .map_err(|e| HbaseError::transport(op, e))?;
+            .map_err(|e| error::transport(op, e))?;
         let (seq, bytes) = lease
             .conn
             .call(op, args)
             .await
-            .map_err(|e| HbaseError::transport(op, e))?;
+            .map_err(|e| error::transport(op, e))?;
         let outcome = api::reply(bytes, op, seq, success);
         match outcome {
             Ok(reply) => {
                 // The exchange completed, whatever HBase answered: the connection is clean.
                 lease.done();
-                reply.map_err(|r| HbaseError::refused(op, r))
+                reply.map_err(|r| error::refused(op, r))
             }
-            Err(e) => Err(HbaseError::Protocol(format!("{op}: {e}"))),
+            Err(e) => Err(error::protocol(format!("{op}: {e}"))),
         }
     }
 
@@ -249,9 +249,13 @@ impl AsyncHbaseStore {
         tracing::Instrument::instrument(
             super::net::retry::run(
                 op,
-                &self.inner.config.retry,
+                &self.inner.config.options.retry,
                 HbaseError::is_transient,
-                |after| HbaseError::Timeout { op, after },
+                |after| HbaseError::Timeout {
+                    store: error::STORE,
+                    op,
+                    after,
+                },
                 attempt,
             ),
             span,
@@ -272,7 +276,7 @@ impl AsyncHbaseStore {
 
     /// Checks once per store that the table and the family exist.
     async fn ensure_schema(&self) -> Result<(), HbaseError> {
-        if !self.inner.config.check_schema {
+        if !self.inner.config.options.check_schema {
             return Ok(());
         }
         self.inner.schema.ensure(|| self.check_schema()).await
@@ -282,7 +286,10 @@ impl AsyncHbaseStore {
         let table = self.table();
         let config = &self.inner.config;
         if !self.exists().await? {
-            return Err(HbaseError::MissingTable(config.table.clone()));
+            return Err(HbaseError::MissingTable {
+                store: error::STORE,
+                table: config.table.clone(),
+            });
         }
         let families = self
             .call(
@@ -298,6 +305,7 @@ impl AsyncHbaseStore {
             .find(|f| !families.contains(f))
         {
             Some(family) => Err(HbaseError::MissingFamily {
+                store: error::STORE,
                 table: config.table.clone(),
                 family,
                 families,
@@ -423,13 +431,13 @@ impl AsyncHbaseStore {
             },
             put: if puts { self.inner.clock.put() } else { 0 },
         };
-        let parts = batch::split(rows, config.batch_rows, config.batch_bytes);
+        let parts = batch::split(rows, config.options.batch_rows, config.options.batch_bytes);
         let outcomes: Vec<_> = futures_util::stream::iter(parts)
             .map(|part| async move {
                 let slice = &rows[part.clone()];
                 (part, R::send(self, slice, stamps).await)
             })
-            .buffer_unordered(config.batch_concurrency.max(1))
+            .buffer_unordered(config.options.batch_concurrency.max(1))
             .collect()
             .await;
         let mut confirmations = Confirmations::new(rows.len());
@@ -440,7 +448,7 @@ impl AsyncHbaseStore {
             }
         }
         confirmations.finish(rows, || {
-            HbaseError::Protocol("rows were not confirmed and no error was reported".into())
+            error::protocol("rows were not confirmed and no error was reported")
         })
     }
 
@@ -470,11 +478,11 @@ impl AsyncHbaseStore {
             .await
             .and_then(|unapplied| match unapplied.unwrap_or(0) {
                 0 => Ok(()),
-                n => Err(HbaseError::Server {
-                    op: "deleteMultiple",
-                    message: format!("{n} delete(s) not applied"),
-                    can_retry: false,
-                }),
+                n => Err(error::server(
+                    "deleteMultiple",
+                    format!("{n} delete(s) not applied"),
+                    false,
+                )),
             })
     }
 
@@ -701,7 +709,7 @@ mod tests {
         assert!(check_key(&[0; MAX_KEY_LEN]).is_ok());
         assert!(matches!(
             check_key(&[0; MAX_KEY_LEN + 1]),
-            Err(HbaseError::InvalidKey { len: 32768 })
+            Err(HbaseError::InvalidKey { len: 32768, .. })
         ));
     }
 

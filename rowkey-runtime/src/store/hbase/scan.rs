@@ -214,7 +214,12 @@ async fn read_pages<S: Shape>(
         let _ = tx.send(Err(e)).await;
         return;
     }
-    let full_page = store.inner.config.page_rows.clamp(1, i32::MAX as usize);
+    let full_page = store
+        .inner
+        .config
+        .options
+        .page_rows
+        .clamp(1, i32::MAX as usize);
     // Pages start small and grow (pages.rs); each growth reopens the scanner after the last
     // row, since a scanner's caching (how far the region server reads ahead) is fixed when it
     // opens.
@@ -236,10 +241,11 @@ async fn read_pages<S: Shape>(
             let id = scanner.id.unwrap_or_default();
             store.scanner_rows(id, n, &shape).await
         };
-        let policy = &store.inner.config.retry;
+        let policy = &store.inner.config.options.retry;
         let page = match tokio::time::timeout(policy.attempt_timeout, page).await {
             Ok(r) => r,
             Err(_) => Err(HbaseError::Timeout {
+                store: super::error::STORE,
                 op: "getScannerRows",
                 after: policy.attempt_timeout,
             }),
@@ -327,7 +333,7 @@ impl Scanner {
             // Best effort: a scanner not closed expires on the gateway after its lease.
             self.store.inner.handle.spawn(async move {
                 let _ = tokio::time::timeout(
-                    store.inner.config.retry.attempt_timeout,
+                    store.inner.config.options.retry.attempt_timeout,
                     store.call_once(
                         "closeScanner",
                         |o| api::close_scanner(o, id),
@@ -369,7 +375,7 @@ impl AsyncHbaseStore {
             api::read_i32,
         )
         .await?
-        .ok_or_else(|| HbaseError::Protocol("openScanner returned no scanner id".into()))
+        .ok_or_else(|| super::error::protocol("openScanner returned no scanner id"))
     }
 
     /// One row through `shape` (`get` with its columns and filter), with retries.
