@@ -13,6 +13,7 @@ mod codec;
 mod dynamic;
 mod error;
 mod explain;
+pub mod family;
 mod field;
 mod figures;
 mod fingerprint;

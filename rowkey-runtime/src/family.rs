@@ -1,0 +1,545 @@
+//! Column families as data: what HBase's `ColumnFamilyDescriptor` holds that users set
+//! (versions, time to live, keeping deleted cells, bloom filter, compression, block size,
+//! in-memory, data block encoding), checked against the schema chapter's rules, and rendered
+//! for each engine: the HBase shell's `create` and `alter`, and Bigtable's garbage-collection
+//! rule.
+//!
+//! A [`Family`] is built in `const` context, so a table's families can be declared as
+//! constants beside its key and value types:
+//!
+//! ```
+//! use rowkey::family::{Bloom, Compression, Family, GcRule};
+//!
+//! // The guide's log data: keep 30 days, one version, compressed.
+//! const LOG: Family = Family::new("d")
+//!     .ttl_secs(30 * 24 * 3600)
+//!     .compression(Compression::Snappy)
+//!     .bloom(Bloom::Row);
+//!
+//! assert!(LOG.problems().is_empty());
+//! assert_eq!(
+//!     LOG.gc_rule(),
+//!     Some(GcRule::Union(vec![GcRule::MaxAgeSecs(2_592_000), GcRule::MaxVersions(1)]))
+//! );
+//! assert_eq!(
+//!     rowkey::family::hbase_create("logs", &[LOG], &[]),
+//!     "create 'logs', {NAME => 'd', VERSIONS => 1, MIN_VERSIONS => 0, TTL => 2592000, \
+//!      KEEP_DELETED_CELLS => 'FALSE', BLOOMFILTER => 'ROW', COMPRESSION => 'SNAPPY', \
+//!      BLOCKSIZE => 65536, IN_MEMORY => 'false', DATA_BLOCK_ENCODING => 'NONE'}"
+//! );
+//! ```
+
+use std::fmt;
+
+/// Whether a family keeps deleted cells (HBase's `KEEP_DELETED_CELLS`): with `True`, a read
+/// as of a time before a delete still sees the cells, until versions or TTL remove them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KeepDeleted {
+    /// Deleted cells go at the next major compaction (HBase's default).
+    False,
+    /// Deleted cells stay, subject to versions and TTL.
+    True,
+    /// Deleted cells stay until their TTL passes, even past `VERSIONS`.
+    Ttl,
+}
+
+/// A family's bloom filter (HBase's `BLOOMFILTER`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Bloom {
+    /// No bloom filter.
+    None,
+    /// On row keys: skips store files without the row (HBase's default).
+    Row,
+    /// On row and column: skips store files without the cell; for narrow gets by column.
+    RowCol,
+}
+
+/// A family's block compression (HBase's `COMPRESSION`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Compression {
+    /// None (HBase's default).
+    None,
+    /// Snappy.
+    Snappy,
+    /// LZ4.
+    Lz4,
+    /// Zstandard.
+    Zstd,
+    /// Gzip.
+    Gz,
+}
+
+/// A family's data block encoding (HBase's `DATA_BLOCK_ENCODING`): how keys inside a block
+/// are shortened against the previous key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BlockEncoding {
+    /// None (HBase's default).
+    None,
+    /// Common prefix with the previous key.
+    Prefix,
+    /// Prefix, and the differences of the other key parts.
+    Diff,
+    /// Like `Diff`, faster to decode.
+    FastDiff,
+    /// `ROW_INDEX_V1`: an index of rows inside the block, for faster seeks.
+    RowIndexV1,
+}
+
+/// One column family and the options users tune, with HBase's defaults from [`Family::new`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Family {
+    /// The family's name: every cell carries it, so keep it short (one letter is the guide's
+    /// advice).
+    pub name: &'static str,
+    /// Versions kept per cell (`VERSIONS`, at least 1).
+    pub max_versions: u32,
+    /// Versions kept even past the TTL (`MIN_VERSIONS`); meaningful only with a TTL.
+    pub min_versions: u32,
+    /// How long a cell lives, in seconds (`TTL`); `None` keeps it forever.
+    pub ttl_secs: Option<u64>,
+    /// Whether deleted cells are kept (`KEEP_DELETED_CELLS`).
+    pub keep_deleted: KeepDeleted,
+    /// The bloom filter (`BLOOMFILTER`).
+    pub bloom: Bloom,
+    /// Block compression (`COMPRESSION`).
+    pub compression: Compression,
+    /// The block size in bytes (`BLOCKSIZE`).
+    pub block_size: u32,
+    /// Whether the family's blocks get the block cache's in-memory priority (`IN_MEMORY`).
+    pub in_memory: bool,
+    /// Data block encoding (`DATA_BLOCK_ENCODING`).
+    pub encoding: BlockEncoding,
+}
+
+impl Family {
+    /// Family `name` with HBase's defaults: one version, no minimum, no TTL, deleted cells not
+    /// kept, a row bloom filter, no compression, 64 KiB blocks, not in memory, no encoding.
+    pub const fn new(name: &'static str) -> Self {
+        Family {
+            name,
+            max_versions: 1,
+            min_versions: 0,
+            ttl_secs: None,
+            keep_deleted: KeepDeleted::False,
+            bloom: Bloom::Row,
+            compression: Compression::None,
+            block_size: 64 * 1024,
+            in_memory: false,
+            encoding: BlockEncoding::None,
+        }
+    }
+
+    /// Keep `n` versions per cell.
+    pub const fn versions(mut self, n: u32) -> Self {
+        self.max_versions = n;
+        self
+    }
+
+    /// Keep at least `n` versions past the TTL.
+    pub const fn min_versions(mut self, n: u32) -> Self {
+        self.min_versions = n;
+        self
+    }
+
+    /// Cells live `secs` seconds.
+    pub const fn ttl_secs(mut self, secs: u64) -> Self {
+        self.ttl_secs = Some(secs);
+        self
+    }
+
+    /// Whether deleted cells are kept.
+    pub const fn keep_deleted(mut self, keep: KeepDeleted) -> Self {
+        self.keep_deleted = keep;
+        self
+    }
+
+    /// The bloom filter.
+    pub const fn bloom(mut self, bloom: Bloom) -> Self {
+        self.bloom = bloom;
+        self
+    }
+
+    /// Block compression.
+    pub const fn compression(mut self, compression: Compression) -> Self {
+        self.compression = compression;
+        self
+    }
+
+    /// The block size in bytes.
+    pub const fn block_size(mut self, bytes: u32) -> Self {
+        self.block_size = bytes;
+        self
+    }
+
+    /// In-memory priority in the block cache.
+    pub const fn in_memory(mut self, in_memory: bool) -> Self {
+        self.in_memory = in_memory;
+        self
+    }
+
+    /// Data block encoding.
+    pub const fn encoding(mut self, encoding: BlockEncoding) -> Self {
+        self.encoding = encoding;
+        self
+    }
+
+    /// What the schema chapter's rules say is wrong with this family, most serious first; empty
+    /// when nothing is.
+    pub fn problems(&self) -> Vec<FamilyProblem> {
+        let mut out = Vec::new();
+        if self.name.is_empty() {
+            out.push(FamilyProblem::EmptyName);
+        }
+        if self.max_versions == 0 {
+            out.push(FamilyProblem::NoVersions);
+        }
+        if self.min_versions > self.max_versions {
+            out.push(FamilyProblem::MinAboveMax {
+                min: self.min_versions,
+                max: self.max_versions,
+            });
+        }
+        if self.min_versions > 0 && self.ttl_secs.is_none() {
+            out.push(FamilyProblem::MinWithoutTtl);
+        }
+        if self.keep_deleted == KeepDeleted::Ttl && self.ttl_secs.is_none() {
+            out.push(FamilyProblem::KeepDeletedTtlWithoutTtl);
+        }
+        if self.name.len() > 1 {
+            out.push(FamilyProblem::LongName {
+                bytes_per_cell: self.name.len() - 1,
+            });
+        }
+        out
+    }
+
+    /// Bigtable's garbage-collection rule for the family's versions and TTL, as the Bigtable
+    /// HBase adapter maps them: `max_versions(VERSIONS)`, and with a TTL
+    /// `union(max_age(TTL) [intersected with max_versions(MIN_VERSIONS)], max_versions(VERSIONS))`.
+    /// `None`: nothing is ever collected.
+    pub fn gc_rule(&self) -> Option<GcRule> {
+        let versions =
+            (self.max_versions != u32::MAX).then_some(GcRule::MaxVersions(self.max_versions));
+        let Some(ttl) = self.ttl_secs else {
+            return versions;
+        };
+        let mut age = GcRule::MaxAgeSecs(ttl);
+        if self.min_versions > 0 {
+            age = GcRule::Intersection(vec![age, GcRule::MaxVersions(self.min_versions)]);
+        }
+        Some(match versions {
+            Some(v) => GcRule::Union(vec![age, v]),
+            None => age,
+        })
+    }
+
+    /// The options set to something other than HBase's default that Bigtable has no
+    /// equivalent for (it manages blocks, compression and caching itself, and never keeps
+    /// deleted cells), by their HBase names.
+    pub fn without_bigtable_equivalent(&self) -> Vec<&'static str> {
+        let d = Family::new(self.name);
+        let mut out = Vec::new();
+        if self.keep_deleted != d.keep_deleted {
+            out.push("KEEP_DELETED_CELLS");
+        }
+        if self.bloom != d.bloom {
+            out.push("BLOOMFILTER");
+        }
+        if self.compression != d.compression {
+            out.push("COMPRESSION");
+        }
+        if self.block_size != d.block_size {
+            out.push("BLOCKSIZE");
+        }
+        if self.in_memory != d.in_memory {
+            out.push("IN_MEMORY");
+        }
+        if self.encoding != d.encoding {
+            out.push("DATA_BLOCK_ENCODING");
+        }
+        out
+    }
+
+    /// The family as the HBase shell writes a column family descriptor:
+    /// `{NAME => 'd', VERSIONS => 1, ...}`, every option spelled out.
+    pub fn hbase_shell(&self) -> String {
+        format!(
+            "{{NAME => {}, VERSIONS => {}, MIN_VERSIONS => {}, TTL => {}, \
+             KEEP_DELETED_CELLS => '{}', BLOOMFILTER => '{}', COMPRESSION => '{}', \
+             BLOCKSIZE => {}, IN_MEMORY => '{}', DATA_BLOCK_ENCODING => '{}'}}",
+            shell_string(self.name.as_bytes()),
+            self.max_versions,
+            self.min_versions,
+            self.ttl_secs
+                .map_or("'FOREVER'".to_string(), |t| t.to_string()),
+            match self.keep_deleted {
+                KeepDeleted::False => "FALSE",
+                KeepDeleted::True => "TRUE",
+                KeepDeleted::Ttl => "TTL",
+            },
+            match self.bloom {
+                Bloom::None => "NONE",
+                Bloom::Row => "ROW",
+                Bloom::RowCol => "ROWCOL",
+            },
+            match self.compression {
+                Compression::None => "NONE",
+                Compression::Snappy => "SNAPPY",
+                Compression::Lz4 => "LZ4",
+                Compression::Zstd => "ZSTD",
+                Compression::Gz => "GZ",
+            },
+            self.block_size,
+            self.in_memory,
+            match self.encoding {
+                BlockEncoding::None => "NONE",
+                BlockEncoding::Prefix => "PREFIX",
+                BlockEncoding::Diff => "DIFF",
+                BlockEncoding::FastDiff => "FAST_DIFF",
+                BlockEncoding::RowIndexV1 => "ROW_INDEX_V1",
+            },
+        )
+    }
+}
+
+/// A rule of the schema chapter a [`Family`] breaks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FamilyProblem {
+    /// The family has no name.
+    EmptyName,
+    /// `VERSIONS` is 0: HBase refuses it.
+    NoVersions,
+    /// `MIN_VERSIONS` above `VERSIONS`: HBase refuses it.
+    MinAboveMax {
+        /// `MIN_VERSIONS`.
+        min: u32,
+        /// `VERSIONS`.
+        max: u32,
+    },
+    /// `MIN_VERSIONS` without a TTL: HBase ignores it (it only keeps versions past a TTL).
+    MinWithoutTtl,
+    /// `KEEP_DELETED_CELLS => 'TTL'` without a TTL: deleted cells would be kept forever.
+    KeepDeletedTtlWithoutTtl,
+    /// A name longer than one byte: every cell stores it, so it costs this many bytes per
+    /// cell over a one-letter name.
+    LongName {
+        /// The bytes per cell a one-letter name would save.
+        bytes_per_cell: usize,
+    },
+}
+
+impl fmt::Display for FamilyProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FamilyProblem::EmptyName => write!(f, "a column family needs a name"),
+            FamilyProblem::NoVersions => write!(f, "VERSIONS must be at least 1"),
+            FamilyProblem::MinAboveMax { min, max } => {
+                write!(f, "MIN_VERSIONS ({min}) is above VERSIONS ({max})")
+            }
+            FamilyProblem::MinWithoutTtl => write!(
+                f,
+                "MIN_VERSIONS without a TTL does nothing: HBase keeps minimum versions only past a TTL"
+            ),
+            FamilyProblem::KeepDeletedTtlWithoutTtl => write!(
+                f,
+                "KEEP_DELETED_CELLS => 'TTL' without a TTL keeps deleted cells forever"
+            ),
+            FamilyProblem::LongName { bytes_per_cell } => write!(
+                f,
+                "the family name is stored in every cell: a one-letter name saves {bytes_per_cell} byte(s) per cell"
+            ),
+        }
+    }
+}
+
+/// A Bigtable garbage-collection rule: a cell is collected when the rule matches it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GcRule {
+    /// Cells beyond the newest `n` of their column.
+    MaxVersions(u32),
+    /// Cells older than this many seconds.
+    MaxAgeSecs(u64),
+    /// Cells every rule matches.
+    Intersection(Vec<GcRule>),
+    /// Cells any rule matches.
+    Union(Vec<GcRule>),
+}
+
+impl fmt::Display for GcRule {
+    /// The rule as `cbt setgcpolicy` reads it: `maxage=30d or maxversions=1`,
+    /// `(maxage=7d and maxversions=2) or maxversions=5`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GcRule::MaxVersions(n) => write!(f, "maxversions={n}"),
+            GcRule::MaxAgeSecs(s) => {
+                if s % 86_400 == 0 {
+                    write!(f, "maxage={}d", s / 86_400)
+                } else if s % 3600 == 0 {
+                    write!(f, "maxage={}h", s / 3600)
+                } else {
+                    write!(f, "maxage={s}s")
+                }
+            }
+            GcRule::Intersection(rules) | GcRule::Union(rules) => {
+                let op = if matches!(self, GcRule::Union(_)) {
+                    " or "
+                } else {
+                    " and "
+                };
+                for (i, r) in rules.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(op)?;
+                    }
+                    match r {
+                        GcRule::Intersection(_) | GcRule::Union(_) => write!(f, "({r})")?,
+                        _ => write!(f, "{r}")?,
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A byte string as the HBase shell reads it: single-quoted, printable ASCII as itself and
+/// every other byte as `\xNN` (in double quotes, where the shell unescapes it).
+fn shell_string(bytes: &[u8]) -> String {
+    let plain = |b: &u8| *b == b' ' || (b.is_ascii_graphic() && !b"'\\\"".contains(b));
+    if bytes.iter().all(plain) {
+        return format!("'{}'", String::from_utf8_lossy(bytes));
+    }
+    let mut out = String::from("\"");
+    for &b in bytes {
+        if b.is_ascii_alphanumeric() {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("\\x{b:02X}"));
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The HBase shell's `create` for table `table` with `families`, pre-split at `splits`
+/// (from `split_points`, as `SPLITS => [...]`).
+pub fn hbase_create(table: &str, families: &[Family], splits: &[&[u8]]) -> String {
+    let mut out = format!("create {}", shell_string(table.as_bytes()));
+    for f in families {
+        out.push_str(", ");
+        out.push_str(&f.hbase_shell());
+    }
+    if !splits.is_empty() {
+        let keys: Vec<String> = splits.iter().map(|s| shell_string(s)).collect();
+        out.push_str(&format!(", SPLITS => [{}]", keys.join(", ")));
+    }
+    out
+}
+
+/// The HBase shell's `alter` that gives family `family` of table `table` these options (it
+/// adds the family when the table lacks it).
+pub fn hbase_alter(table: &str, family: &Family) -> String {
+    format!(
+        "alter {}, {}",
+        shell_string(table.as_bytes()),
+        family.hbase_shell()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gc_rules_follow_the_bigtable_hbase_adapter() {
+        assert_eq!(Family::new("d").gc_rule(), Some(GcRule::MaxVersions(1)));
+        assert_eq!(Family::new("d").versions(u32::MAX).gc_rule(), None);
+        let f = Family::new("d")
+            .versions(5)
+            .min_versions(2)
+            .ttl_secs(7 * 86_400);
+        let rule = f.gc_rule().unwrap();
+        assert_eq!(
+            rule,
+            GcRule::Union(vec![
+                GcRule::Intersection(vec![GcRule::MaxAgeSecs(604_800), GcRule::MaxVersions(2)]),
+                GcRule::MaxVersions(5),
+            ])
+        );
+        assert_eq!(
+            rule.to_string(),
+            "(maxage=7d and maxversions=2) or maxversions=5"
+        );
+        assert_eq!(
+            Family::new("d").versions(u32::MAX).ttl_secs(90).gc_rule(),
+            Some(GcRule::MaxAgeSecs(90))
+        );
+        assert_eq!(GcRule::MaxAgeSecs(7200).to_string(), "maxage=2h");
+    }
+
+    #[test]
+    fn the_chapters_rules_are_checked() {
+        assert!(Family::new("d").problems().is_empty());
+        assert_eq!(
+            Family::new("d")
+                .versions(1)
+                .min_versions(2)
+                .ttl_secs(60)
+                .problems(),
+            [FamilyProblem::MinAboveMax { min: 2, max: 1 }]
+        );
+        assert_eq!(
+            Family::new("d").versions(3).min_versions(1).problems(),
+            [FamilyProblem::MinWithoutTtl]
+        );
+        assert_eq!(
+            Family::new("data").problems(),
+            [FamilyProblem::LongName { bytes_per_cell: 3 }]
+        );
+        assert_eq!(
+            Family::new("d").keep_deleted(KeepDeleted::Ttl).problems(),
+            [FamilyProblem::KeepDeletedTtlWithoutTtl]
+        );
+        assert_eq!(
+            Family::new("d").versions(0).problems(),
+            [FamilyProblem::NoVersions]
+        );
+    }
+
+    #[test]
+    fn the_shell_gets_every_option_and_the_splits() {
+        let f = Family::new("d")
+            .versions(3)
+            .keep_deleted(KeepDeleted::True)
+            .bloom(Bloom::RowCol)
+            .compression(Compression::Zstd)
+            .block_size(16 * 1024)
+            .in_memory(true)
+            .encoding(BlockEncoding::FastDiff);
+        assert_eq!(
+            hbase_create("ns:t", &[f], &[b"\x40", b"\x80"]),
+            "create 'ns:t', {NAME => 'd', VERSIONS => 3, MIN_VERSIONS => 0, TTL => 'FOREVER', \
+             KEEP_DELETED_CELLS => 'TRUE', BLOOMFILTER => 'ROWCOL', COMPRESSION => 'ZSTD', \
+             BLOCKSIZE => 16384, IN_MEMORY => 'true', DATA_BLOCK_ENCODING => 'FAST_DIFF'}, \
+             SPLITS => ['@', \"\\x80\"]"
+        );
+        assert_eq!(
+            f.without_bigtable_equivalent(),
+            [
+                "KEEP_DELETED_CELLS",
+                "BLOOMFILTER",
+                "COMPRESSION",
+                "BLOCKSIZE",
+                "IN_MEMORY",
+                "DATA_BLOCK_ENCODING"
+            ]
+        );
+        assert!(Family::new("d")
+            .ttl_secs(5)
+            .without_bigtable_equivalent()
+            .is_empty());
+        assert!(hbase_alter("t", &Family::new("d").ttl_secs(5))
+            .starts_with("alter 't', {NAME => 'd', VERSIONS => 1, MIN_VERSIONS => 0, TTL => 5,"));
+    }
+}
