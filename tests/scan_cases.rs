@@ -281,3 +281,29 @@ fn a_builder_clones_to_branch_a_shared_prefix() {
         Plain::scan().a(-1).b("xy").ts(7).ranges()
     );
 }
+
+#[test]
+fn a_key_nesting_a_key_that_is_not_clone_still_scans() {
+    // Not `Clone`: the outer builder, which has a slot for an `Inner` value, is then not
+    // `Clone` either, and that must not be an error where the builder is declared.
+    #[derive(RowKey, PartialEq, Debug)]
+    struct Inner {
+        a: u16,
+    }
+    #[derive(RowKey)]
+    struct Outer {
+        inner: Inner,
+        b: u32,
+    }
+    let r = Outer::scan().inner(Inner { a: 7 }).b(1..3).ranges();
+    let key = |a, b| {
+        Outer {
+            inner: Inner { a },
+            b,
+        }
+        .to_bytes()
+        .unwrap()
+    };
+    assert!(r.contains(&key(7, 1)) && r.contains(&key(7, 2)));
+    assert!(!r.contains(&key(7, 3)) && !r.contains(&key(6, 2)));
+}

@@ -1,3 +1,10 @@
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+type __RowkeyHostLogScanValues<'scan> = (
+    ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+    ::rowkey::__private::Option<i64>,
+    ::rowkey::__private::Option<&'scan [::core::primitive::u8]>,
+);
 /**The typed scan builder of [`HostLog`], from [`HostLog::scan`]: fix fields in key order (`host`, `ts`, `kind`), optionally end with a range on the next one, then call `ranges()`.
 
 `STEP` counts the fields fixed so far; a field out of order has no method at that step.
@@ -14,9 +21,7 @@ Layout fingerprint: `0x085f14c300004f7a` (`RowKey::FINGERPRINT`; pin it with `#[
 */
 #[allow(non_camel_case_types, non_snake_case)]
 struct HostLogScan<'scan, const STEP: ::rowkey::__private::usize> {
-    __rowkey_f_host: ::rowkey::__private::Option<&'scan ::core::primitive::str>,
-    __rowkey_f_ts: ::rowkey::__private::Option<i64>,
-    __rowkey_f_kind: ::rowkey::__private::Option<&'scan [::core::primitive::u8]>,
+    __rowkey_v: __RowkeyHostLogScanValues<'scan>,
     __rowkey_lt: ::rowkey::__private::PhantomData<&'scan ()>,
 }
 #[automatically_derived]
@@ -25,42 +30,18 @@ for HostLogScan<'scan, STEP>
 where
     ::rowkey::__private::CloneIf<
         'scan,
-        ::rowkey::__private::Option<&'scan ::core::primitive::str>,
-    >: ::rowkey::__private::CloneOf<
-        ::rowkey::__private::Option<&'scan ::core::primitive::str>,
-    >,
-    ::rowkey::__private::CloneIf<
-        'scan,
-        ::rowkey::__private::Option<i64>,
-    >: ::rowkey::__private::CloneOf<::rowkey::__private::Option<i64>>,
-    ::rowkey::__private::CloneIf<
-        'scan,
-        ::rowkey::__private::Option<&'scan [::core::primitive::u8]>,
-    >: ::rowkey::__private::CloneOf<
-        ::rowkey::__private::Option<&'scan [::core::primitive::u8]>,
-    >,
+        __RowkeyHostLogScanValues<'scan>,
+    >: ::rowkey::__private::CloneOf<__RowkeyHostLogScanValues<'scan>>,
 {
     #[inline]
     fn clone(&self) -> Self {
         HostLogScan {
-            __rowkey_f_host: <::rowkey::__private::CloneIf<
+            __rowkey_v: <::rowkey::__private::CloneIf<
                 'scan,
-                ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+                __RowkeyHostLogScanValues<'scan>,
             > as ::rowkey::__private::CloneOf<
-                ::rowkey::__private::Option<&'scan ::core::primitive::str>,
-            >>::clone_of(&self.__rowkey_f_host),
-            __rowkey_f_ts: <::rowkey::__private::CloneIf<
-                'scan,
-                ::rowkey::__private::Option<i64>,
-            > as ::rowkey::__private::CloneOf<
-                ::rowkey::__private::Option<i64>,
-            >>::clone_of(&self.__rowkey_f_ts),
-            __rowkey_f_kind: <::rowkey::__private::CloneIf<
-                'scan,
-                ::rowkey::__private::Option<&'scan [::core::primitive::u8]>,
-            > as ::rowkey::__private::CloneOf<
-                ::rowkey::__private::Option<&'scan [::core::primitive::u8]>,
-            >>::clone_of(&self.__rowkey_f_kind),
+                __RowkeyHostLogScanValues<'scan>,
+            >>::clone_of(&self.__rowkey_v),
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
@@ -78,22 +59,26 @@ impl<'scan, const STEP: ::rowkey::__private::usize> HostLogScan<'scan, STEP> {
     #[allow(dead_code)]
     fn __rowkey_new() -> Self {
         HostLogScan {
-            __rowkey_f_host: ::rowkey::__private::None,
-            __rowkey_f_ts: ::rowkey::__private::None,
-            __rowkey_f_kind: ::rowkey::__private::None,
+            __rowkey_v: (
+                ::rowkey::__private::None,
+                ::rowkey::__private::None,
+                ::rowkey::__private::None,
+            ),
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
-    /// The same values, at step `NEXT`.
+}
+#[automatically_derived]
+#[doc(hidden)]
+impl<
+    'scan,
+    const STEP: ::rowkey::__private::usize,
+    const NEXT: ::rowkey::__private::usize,
+> ::rowkey::__private::ScanStep<HostLogScan<'scan, NEXT>> for HostLogScan<'scan, STEP> {
     #[inline(always)]
-    #[allow(dead_code)]
-    fn __rowkey_step<const NEXT: ::rowkey::__private::usize>(
-        self,
-    ) -> HostLogScan<'scan, NEXT> {
+    fn step(self) -> HostLogScan<'scan, NEXT> {
         HostLogScan {
-            __rowkey_f_host: self.__rowkey_f_host,
-            __rowkey_f_ts: self.__rowkey_f_ts,
-            __rowkey_f_kind: self.__rowkey_f_kind,
+            __rowkey_v: self.__rowkey_v,
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
@@ -112,39 +97,24 @@ for HostLogScan<'scan, STEP> {
         &self,
         __rowkey_st: &mut ::rowkey::__private::ScanState<0u16, __RowkeyBuf>,
     ) -> ::rowkey::__private::bool {
-        match &self.__rowkey_f_host {
-            ::rowkey::__private::Some(__rowkey_v) => {
-                if !__rowkey_st
-                    .eq::<
-                        ::rowkey::__private::Natural,
-                        &'scan ::core::primitive::str,
-                    >(__rowkey_v)
-                {
-                    return false;
-                }
-            }
-            ::rowkey::__private::None => return false,
+        if !__rowkey_st
+            .opt::<
+                ::rowkey::__private::Natural,
+                &'scan ::core::primitive::str,
+            >(&self.__rowkey_v.0)
+        {
+            return false;
         }
-        match &self.__rowkey_f_ts {
-            ::rowkey::__private::Some(__rowkey_v) => {
-                if !__rowkey_st.eq::<::rowkey::__private::ReverseTs, i64>(__rowkey_v) {
-                    return false;
-                }
-            }
-            ::rowkey::__private::None => return false,
+        if !__rowkey_st.opt::<::rowkey::__private::ReverseTs, i64>(&self.__rowkey_v.1) {
+            return false;
         }
-        match &self.__rowkey_f_kind {
-            ::rowkey::__private::Some(__rowkey_v) => {
-                if !__rowkey_st
-                    .eq::<
-                        ::rowkey::__private::Desc<::rowkey::__private::Natural>,
-                        &'scan [::core::primitive::u8],
-                    >(__rowkey_v)
-                {
-                    return false;
-                }
-            }
-            ::rowkey::__private::None => return false,
+        if !__rowkey_st
+            .opt::<
+                ::rowkey::__private::Desc<::rowkey::__private::Natural>,
+                &'scan [::core::primitive::u8],
+            >(&self.__rowkey_v.2)
+        {
+            return false;
         }
         true
     }
@@ -159,26 +129,20 @@ impl<'scan> HostLogScan<'scan, 0usize> {
     >(
         self,
         arg: __RowkeyArg,
-    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+    ) -> ::rowkey::__private::ScanThen<
+        __RowkeyArg,
         &'scan ::core::primitive::str,
-    >>::Out<
         HostLogScan<'scan, 1usize>,
-        ::rowkey::__private::ScanRange<
-            Self,
-            ::rowkey::__private::Natural,
-            &'scan ::core::primitive::str,
-            0u16,
-        >,
+        Self,
+        ::rowkey::__private::Natural,
+        0u16,
     > {
-        ::rowkey::__private::ScanArg::dispatch(
+        ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_s: Self, __rowkey_v: &'scan ::core::primitive::str| {
-                let mut __rowkey_next = __rowkey_s.__rowkey_step::<1usize>();
-                __rowkey_next.__rowkey_f_host = ::rowkey::__private::Some(__rowkey_v);
-                __rowkey_next
+            |__rowkey_n: &mut HostLogScan<'scan, 1usize>, __rowkey_v| {
+                __rowkey_n.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_v);
             },
-            ::rowkey::__private::ScanRange::__new,
         )
     }
 }
@@ -190,21 +154,20 @@ impl<'scan> HostLogScan<'scan, 1usize> {
     pub fn ts<__RowkeyArg: ::rowkey::__private::ScanArg<i64>>(
         self,
         arg: __RowkeyArg,
-    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+    ) -> ::rowkey::__private::ScanThen<
+        __RowkeyArg,
         i64,
-    >>::Out<
         HostLogScan<'scan, 2usize>,
-        ::rowkey::__private::ScanRange<Self, ::rowkey::__private::ReverseTs, i64, 0u16>,
+        Self,
+        ::rowkey::__private::ReverseTs,
+        0u16,
     > {
-        ::rowkey::__private::ScanArg::dispatch(
+        ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_s: Self, __rowkey_v: i64| {
-                let mut __rowkey_next = __rowkey_s.__rowkey_step::<2usize>();
-                __rowkey_next.__rowkey_f_ts = ::rowkey::__private::Some(__rowkey_v);
-                __rowkey_next
+            |__rowkey_n: &mut HostLogScan<'scan, 2usize>, __rowkey_v| {
+                __rowkey_n.__rowkey_v.1 = ::rowkey::__private::Some(__rowkey_v);
             },
-            ::rowkey::__private::ScanRange::__new,
         )
     }
 }
@@ -218,26 +181,20 @@ impl<'scan> HostLogScan<'scan, 2usize> {
     >(
         self,
         arg: __RowkeyArg,
-    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+    ) -> ::rowkey::__private::ScanThen<
+        __RowkeyArg,
         &'scan [::core::primitive::u8],
-    >>::Out<
         HostLogScan<'scan, 3usize>,
-        ::rowkey::__private::ScanRange<
-            Self,
-            ::rowkey::__private::Desc<::rowkey::__private::Natural>,
-            &'scan [::core::primitive::u8],
-            0u16,
-        >,
+        Self,
+        ::rowkey::__private::Desc<::rowkey::__private::Natural>,
+        0u16,
     > {
-        ::rowkey::__private::ScanArg::dispatch(
+        ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_s: Self, __rowkey_v: &'scan [::core::primitive::u8]| {
-                let mut __rowkey_next = __rowkey_s.__rowkey_step::<3usize>();
-                __rowkey_next.__rowkey_f_kind = ::rowkey::__private::Some(__rowkey_v);
-                __rowkey_next
+            |__rowkey_n: &mut HostLogScan<'scan, 3usize>, __rowkey_v| {
+                __rowkey_n.__rowkey_v.2 = ::rowkey::__private::Some(__rowkey_v);
             },
-            ::rowkey::__private::ScanRange::__new,
         )
     }
 }

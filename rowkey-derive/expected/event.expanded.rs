@@ -1,3 +1,10 @@
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+type __RowkeyEventScanValues<'scan> = (
+    ::rowkey::__private::Option<u64>,
+    ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+    ::rowkey::__private::Option<u64>,
+);
 /**The typed scan builder of [`Event`], from [`Event::scan`]: fix fields in key order (`user_id`, `event_type`, `ts`), optionally end with a range on the next one, then call `ranges()`.
 
 `STEP` counts the fields fixed so far; a field out of order has no method at that step.
@@ -15,9 +22,7 @@ Layout fingerprint: `0x898d96ef0000e9bf` (`RowKey::FINGERPRINT`; pin it with `#[
 */
 #[allow(non_camel_case_types, non_snake_case)]
 struct EventScan<'scan, const STEP: ::rowkey::__private::usize> {
-    __rowkey_f_user_id: ::rowkey::__private::Option<u64>,
-    __rowkey_f_event_type: ::rowkey::__private::Option<&'scan ::core::primitive::str>,
-    __rowkey_f_ts: ::rowkey::__private::Option<u64>,
+    __rowkey_v: __RowkeyEventScanValues<'scan>,
     __rowkey_lt: ::rowkey::__private::PhantomData<&'scan ()>,
 }
 #[automatically_derived]
@@ -26,40 +31,18 @@ for EventScan<'scan, STEP>
 where
     ::rowkey::__private::CloneIf<
         'scan,
-        ::rowkey::__private::Option<u64>,
-    >: ::rowkey::__private::CloneOf<::rowkey::__private::Option<u64>>,
-    ::rowkey::__private::CloneIf<
-        'scan,
-        ::rowkey::__private::Option<&'scan ::core::primitive::str>,
-    >: ::rowkey::__private::CloneOf<
-        ::rowkey::__private::Option<&'scan ::core::primitive::str>,
-    >,
-    ::rowkey::__private::CloneIf<
-        'scan,
-        ::rowkey::__private::Option<u64>,
-    >: ::rowkey::__private::CloneOf<::rowkey::__private::Option<u64>>,
+        __RowkeyEventScanValues<'scan>,
+    >: ::rowkey::__private::CloneOf<__RowkeyEventScanValues<'scan>>,
 {
     #[inline]
     fn clone(&self) -> Self {
         EventScan {
-            __rowkey_f_user_id: <::rowkey::__private::CloneIf<
+            __rowkey_v: <::rowkey::__private::CloneIf<
                 'scan,
-                ::rowkey::__private::Option<u64>,
+                __RowkeyEventScanValues<'scan>,
             > as ::rowkey::__private::CloneOf<
-                ::rowkey::__private::Option<u64>,
-            >>::clone_of(&self.__rowkey_f_user_id),
-            __rowkey_f_event_type: <::rowkey::__private::CloneIf<
-                'scan,
-                ::rowkey::__private::Option<&'scan ::core::primitive::str>,
-            > as ::rowkey::__private::CloneOf<
-                ::rowkey::__private::Option<&'scan ::core::primitive::str>,
-            >>::clone_of(&self.__rowkey_f_event_type),
-            __rowkey_f_ts: <::rowkey::__private::CloneIf<
-                'scan,
-                ::rowkey::__private::Option<u64>,
-            > as ::rowkey::__private::CloneOf<
-                ::rowkey::__private::Option<u64>,
-            >>::clone_of(&self.__rowkey_f_ts),
+                __RowkeyEventScanValues<'scan>,
+            >>::clone_of(&self.__rowkey_v),
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
@@ -77,22 +60,26 @@ impl<'scan, const STEP: ::rowkey::__private::usize> EventScan<'scan, STEP> {
     #[allow(dead_code)]
     fn __rowkey_new() -> Self {
         EventScan {
-            __rowkey_f_user_id: ::rowkey::__private::None,
-            __rowkey_f_event_type: ::rowkey::__private::None,
-            __rowkey_f_ts: ::rowkey::__private::None,
+            __rowkey_v: (
+                ::rowkey::__private::None,
+                ::rowkey::__private::None,
+                ::rowkey::__private::None,
+            ),
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
-    /// The same values, at step `NEXT`.
+}
+#[automatically_derived]
+#[doc(hidden)]
+impl<
+    'scan,
+    const STEP: ::rowkey::__private::usize,
+    const NEXT: ::rowkey::__private::usize,
+> ::rowkey::__private::ScanStep<EventScan<'scan, NEXT>> for EventScan<'scan, STEP> {
     #[inline(always)]
-    #[allow(dead_code)]
-    fn __rowkey_step<const NEXT: ::rowkey::__private::usize>(
-        self,
-    ) -> EventScan<'scan, NEXT> {
+    fn step(self) -> EventScan<'scan, NEXT> {
         EventScan {
-            __rowkey_f_user_id: self.__rowkey_f_user_id,
-            __rowkey_f_event_type: self.__rowkey_f_event_type,
-            __rowkey_f_ts: self.__rowkey_f_ts,
+            __rowkey_v: self.__rowkey_v,
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
@@ -109,35 +96,20 @@ for EventScan<'scan, STEP> {
         &self,
         __rowkey_st: &mut ::rowkey::__private::ScanState<16u16, __RowkeyBuf>,
     ) -> ::rowkey::__private::bool {
-        match &self.__rowkey_f_user_id {
-            ::rowkey::__private::Some(__rowkey_v) => {
-                if !__rowkey_st.eq::<::rowkey::__private::Natural, u64>(__rowkey_v) {
-                    return false;
-                }
-            }
-            ::rowkey::__private::None => return false,
+        if !__rowkey_st.opt::<::rowkey::__private::Natural, u64>(&self.__rowkey_v.0) {
+            return false;
         }
         __rowkey_st.salt_known();
-        match &self.__rowkey_f_event_type {
-            ::rowkey::__private::Some(__rowkey_v) => {
-                if !__rowkey_st
-                    .eq::<
-                        ::rowkey::__private::Fixed<16usize>,
-                        &'scan ::core::primitive::str,
-                    >(__rowkey_v)
-                {
-                    return false;
-                }
-            }
-            ::rowkey::__private::None => return false,
+        if !__rowkey_st
+            .opt::<
+                ::rowkey::__private::Fixed<16usize>,
+                &'scan ::core::primitive::str,
+            >(&self.__rowkey_v.1)
+        {
+            return false;
         }
-        match &self.__rowkey_f_ts {
-            ::rowkey::__private::Some(__rowkey_v) => {
-                if !__rowkey_st.eq::<::rowkey::__private::ReverseTs, u64>(__rowkey_v) {
-                    return false;
-                }
-            }
-            ::rowkey::__private::None => return false,
+        if !__rowkey_st.opt::<::rowkey::__private::ReverseTs, u64>(&self.__rowkey_v.2) {
+            return false;
         }
         true
     }
@@ -150,21 +122,20 @@ impl<'scan> EventScan<'scan, 0usize> {
     pub fn user_id<__RowkeyArg: ::rowkey::__private::ScanArg<u64>>(
         self,
         arg: __RowkeyArg,
-    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+    ) -> ::rowkey::__private::ScanThen<
+        __RowkeyArg,
         u64,
-    >>::Out<
         EventScan<'scan, 1usize>,
-        ::rowkey::__private::ScanRange<Self, ::rowkey::__private::Natural, u64, 16u16>,
+        Self,
+        ::rowkey::__private::Natural,
+        16u16,
     > {
-        ::rowkey::__private::ScanArg::dispatch(
+        ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_s: Self, __rowkey_v: u64| {
-                let mut __rowkey_next = __rowkey_s.__rowkey_step::<1usize>();
-                __rowkey_next.__rowkey_f_user_id = ::rowkey::__private::Some(__rowkey_v);
-                __rowkey_next
+            |__rowkey_n: &mut EventScan<'scan, 1usize>, __rowkey_v| {
+                __rowkey_n.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_v);
             },
-            ::rowkey::__private::ScanRange::__new,
         )
     }
 }
@@ -178,28 +149,20 @@ impl<'scan> EventScan<'scan, 1usize> {
     >(
         self,
         arg: __RowkeyArg,
-    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+    ) -> ::rowkey::__private::ScanThen<
+        __RowkeyArg,
         &'scan ::core::primitive::str,
-    >>::Out<
         EventScan<'scan, 2usize>,
-        ::rowkey::__private::ScanRange<
-            Self,
-            ::rowkey::__private::Fixed<16usize>,
-            &'scan ::core::primitive::str,
-            16u16,
-        >,
+        Self,
+        ::rowkey::__private::Fixed<16usize>,
+        16u16,
     > {
-        ::rowkey::__private::ScanArg::dispatch(
+        ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_s: Self, __rowkey_v: &'scan ::core::primitive::str| {
-                let mut __rowkey_next = __rowkey_s.__rowkey_step::<2usize>();
-                __rowkey_next.__rowkey_f_event_type = ::rowkey::__private::Some(
-                    __rowkey_v,
-                );
-                __rowkey_next
+            |__rowkey_n: &mut EventScan<'scan, 2usize>, __rowkey_v| {
+                __rowkey_n.__rowkey_v.1 = ::rowkey::__private::Some(__rowkey_v);
             },
-            ::rowkey::__private::ScanRange::__new,
         )
     }
 }
@@ -211,21 +174,20 @@ impl<'scan> EventScan<'scan, 2usize> {
     pub fn ts<__RowkeyArg: ::rowkey::__private::ScanArg<u64>>(
         self,
         arg: __RowkeyArg,
-    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+    ) -> ::rowkey::__private::ScanThen<
+        __RowkeyArg,
         u64,
-    >>::Out<
         EventScan<'scan, 3usize>,
-        ::rowkey::__private::ScanRange<Self, ::rowkey::__private::ReverseTs, u64, 16u16>,
+        Self,
+        ::rowkey::__private::ReverseTs,
+        16u16,
     > {
-        ::rowkey::__private::ScanArg::dispatch(
+        ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_s: Self, __rowkey_v: u64| {
-                let mut __rowkey_next = __rowkey_s.__rowkey_step::<3usize>();
-                __rowkey_next.__rowkey_f_ts = ::rowkey::__private::Some(__rowkey_v);
-                __rowkey_next
+            |__rowkey_n: &mut EventScan<'scan, 3usize>, __rowkey_v| {
+                __rowkey_n.__rowkey_v.2 = ::rowkey::__private::Some(__rowkey_v);
             },
-            ::rowkey::__private::ScanRange::__new,
         )
     }
 }

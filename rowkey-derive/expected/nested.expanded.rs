@@ -1,3 +1,10 @@
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+type __RowkeyOuterScanValues<'scan> = (
+    ::rowkey::__private::Option<u64>,
+    ::rowkey::__private::Option<Inner>,
+    ::rowkey::__private::Option<Option<bool>>,
+);
 /**The typed scan builder of [`Outer`], from [`Outer::scan`]: fix fields in key order (`at`, `inner`, `flag`), optionally end with a range on the next one, then call `ranges()`.
 
 `STEP` counts the fields fixed so far; a field out of order has no method at that step.
@@ -14,9 +21,7 @@ Layout fingerprint: `RowKey::FINGERPRINT`, computed at compile time from the fie
 */
 #[allow(non_camel_case_types, non_snake_case)]
 struct OuterScan<'scan, const STEP: ::rowkey::__private::usize> {
-    __rowkey_f_at: ::rowkey::__private::Option<u64>,
-    __rowkey_f_inner: ::rowkey::__private::Option<Inner>,
-    __rowkey_f_flag: ::rowkey::__private::Option<Option<bool>>,
+    __rowkey_v: __RowkeyOuterScanValues<'scan>,
     __rowkey_lt: ::rowkey::__private::PhantomData<&'scan ()>,
 }
 #[automatically_derived]
@@ -25,38 +30,18 @@ for OuterScan<'scan, STEP>
 where
     ::rowkey::__private::CloneIf<
         'scan,
-        ::rowkey::__private::Option<u64>,
-    >: ::rowkey::__private::CloneOf<::rowkey::__private::Option<u64>>,
-    ::rowkey::__private::CloneIf<
-        'scan,
-        ::rowkey::__private::Option<Inner>,
-    >: ::rowkey::__private::CloneOf<::rowkey::__private::Option<Inner>>,
-    ::rowkey::__private::CloneIf<
-        'scan,
-        ::rowkey::__private::Option<Option<bool>>,
-    >: ::rowkey::__private::CloneOf<::rowkey::__private::Option<Option<bool>>>,
+        __RowkeyOuterScanValues<'scan>,
+    >: ::rowkey::__private::CloneOf<__RowkeyOuterScanValues<'scan>>,
 {
     #[inline]
     fn clone(&self) -> Self {
         OuterScan {
-            __rowkey_f_at: <::rowkey::__private::CloneIf<
+            __rowkey_v: <::rowkey::__private::CloneIf<
                 'scan,
-                ::rowkey::__private::Option<u64>,
+                __RowkeyOuterScanValues<'scan>,
             > as ::rowkey::__private::CloneOf<
-                ::rowkey::__private::Option<u64>,
-            >>::clone_of(&self.__rowkey_f_at),
-            __rowkey_f_inner: <::rowkey::__private::CloneIf<
-                'scan,
-                ::rowkey::__private::Option<Inner>,
-            > as ::rowkey::__private::CloneOf<
-                ::rowkey::__private::Option<Inner>,
-            >>::clone_of(&self.__rowkey_f_inner),
-            __rowkey_f_flag: <::rowkey::__private::CloneIf<
-                'scan,
-                ::rowkey::__private::Option<Option<bool>>,
-            > as ::rowkey::__private::CloneOf<
-                ::rowkey::__private::Option<Option<bool>>,
-            >>::clone_of(&self.__rowkey_f_flag),
+                __RowkeyOuterScanValues<'scan>,
+            >>::clone_of(&self.__rowkey_v),
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
@@ -74,22 +59,26 @@ impl<'scan, const STEP: ::rowkey::__private::usize> OuterScan<'scan, STEP> {
     #[allow(dead_code)]
     fn __rowkey_new() -> Self {
         OuterScan {
-            __rowkey_f_at: ::rowkey::__private::None,
-            __rowkey_f_inner: ::rowkey::__private::None,
-            __rowkey_f_flag: ::rowkey::__private::None,
+            __rowkey_v: (
+                ::rowkey::__private::None,
+                ::rowkey::__private::None,
+                ::rowkey::__private::None,
+            ),
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
-    /// The same values, at step `NEXT`.
+}
+#[automatically_derived]
+#[doc(hidden)]
+impl<
+    'scan,
+    const STEP: ::rowkey::__private::usize,
+    const NEXT: ::rowkey::__private::usize,
+> ::rowkey::__private::ScanStep<OuterScan<'scan, NEXT>> for OuterScan<'scan, STEP> {
     #[inline(always)]
-    #[allow(dead_code)]
-    fn __rowkey_step<const NEXT: ::rowkey::__private::usize>(
-        self,
-    ) -> OuterScan<'scan, NEXT> {
+    fn step(self) -> OuterScan<'scan, NEXT> {
         OuterScan {
-            __rowkey_f_at: self.__rowkey_f_at,
-            __rowkey_f_inner: self.__rowkey_f_inner,
-            __rowkey_f_flag: self.__rowkey_f_flag,
+            __rowkey_v: self.__rowkey_v,
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
@@ -106,31 +95,16 @@ for OuterScan<'scan, STEP> {
         &self,
         __rowkey_st: &mut ::rowkey::__private::ScanState<0u16, __RowkeyBuf>,
     ) -> ::rowkey::__private::bool {
-        match &self.__rowkey_f_at {
-            ::rowkey::__private::Some(__rowkey_v) => {
-                if !__rowkey_st.eq::<::rowkey::__private::Natural, u64>(__rowkey_v) {
-                    return false;
-                }
-            }
-            ::rowkey::__private::None => return false,
+        if !__rowkey_st.opt::<::rowkey::__private::Natural, u64>(&self.__rowkey_v.0) {
+            return false;
         }
-        match &self.__rowkey_f_inner {
-            ::rowkey::__private::Some(__rowkey_v) => {
-                if !__rowkey_st.eq::<::rowkey::__private::Natural, Inner>(__rowkey_v) {
-                    return false;
-                }
-            }
-            ::rowkey::__private::None => return false,
+        if !__rowkey_st.opt::<::rowkey::__private::Natural, Inner>(&self.__rowkey_v.1) {
+            return false;
         }
-        match &self.__rowkey_f_flag {
-            ::rowkey::__private::Some(__rowkey_v) => {
-                if !__rowkey_st
-                    .eq::<::rowkey::__private::Natural, Option<bool>>(__rowkey_v)
-                {
-                    return false;
-                }
-            }
-            ::rowkey::__private::None => return false,
+        if !__rowkey_st
+            .opt::<::rowkey::__private::Natural, Option<bool>>(&self.__rowkey_v.2)
+        {
+            return false;
         }
         true
     }
@@ -143,21 +117,20 @@ impl<'scan> OuterScan<'scan, 0usize> {
     pub fn at<__RowkeyArg: ::rowkey::__private::ScanArg<u64>>(
         self,
         arg: __RowkeyArg,
-    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+    ) -> ::rowkey::__private::ScanThen<
+        __RowkeyArg,
         u64,
-    >>::Out<
         OuterScan<'scan, 1usize>,
-        ::rowkey::__private::ScanRange<Self, ::rowkey::__private::Natural, u64, 0u16>,
+        Self,
+        ::rowkey::__private::Natural,
+        0u16,
     > {
-        ::rowkey::__private::ScanArg::dispatch(
+        ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_s: Self, __rowkey_v: u64| {
-                let mut __rowkey_next = __rowkey_s.__rowkey_step::<1usize>();
-                __rowkey_next.__rowkey_f_at = ::rowkey::__private::Some(__rowkey_v);
-                __rowkey_next
+            |__rowkey_n: &mut OuterScan<'scan, 1usize>, __rowkey_v| {
+                __rowkey_n.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_v);
             },
-            ::rowkey::__private::ScanRange::__new,
         )
     }
 }
@@ -169,21 +142,20 @@ impl<'scan> OuterScan<'scan, 1usize> {
     pub fn inner<__RowkeyArg: ::rowkey::__private::ScanArg<Inner>>(
         self,
         arg: __RowkeyArg,
-    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+    ) -> ::rowkey::__private::ScanThen<
+        __RowkeyArg,
         Inner,
-    >>::Out<
         OuterScan<'scan, 2usize>,
-        ::rowkey::__private::ScanRange<Self, ::rowkey::__private::Natural, Inner, 0u16>,
+        Self,
+        ::rowkey::__private::Natural,
+        0u16,
     > {
-        ::rowkey::__private::ScanArg::dispatch(
+        ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_s: Self, __rowkey_v: Inner| {
-                let mut __rowkey_next = __rowkey_s.__rowkey_step::<2usize>();
-                __rowkey_next.__rowkey_f_inner = ::rowkey::__private::Some(__rowkey_v);
-                __rowkey_next
+            |__rowkey_n: &mut OuterScan<'scan, 2usize>, __rowkey_v| {
+                __rowkey_n.__rowkey_v.1 = ::rowkey::__private::Some(__rowkey_v);
             },
-            ::rowkey::__private::ScanRange::__new,
         )
     }
 }
@@ -195,26 +167,20 @@ impl<'scan> OuterScan<'scan, 2usize> {
     pub fn flag<__RowkeyArg: ::rowkey::__private::ScanArg<Option<bool>>>(
         self,
         arg: __RowkeyArg,
-    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+    ) -> ::rowkey::__private::ScanThen<
+        __RowkeyArg,
         Option<bool>,
-    >>::Out<
         OuterScan<'scan, 3usize>,
-        ::rowkey::__private::ScanRange<
-            Self,
-            ::rowkey::__private::Natural,
-            Option<bool>,
-            0u16,
-        >,
+        Self,
+        ::rowkey::__private::Natural,
+        0u16,
     > {
-        ::rowkey::__private::ScanArg::dispatch(
+        ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_s: Self, __rowkey_v: Option<bool>| {
-                let mut __rowkey_next = __rowkey_s.__rowkey_step::<3usize>();
-                __rowkey_next.__rowkey_f_flag = ::rowkey::__private::Some(__rowkey_v);
-                __rowkey_next
+            |__rowkey_n: &mut OuterScan<'scan, 3usize>, __rowkey_v| {
+                __rowkey_n.__rowkey_v.2 = ::rowkey::__private::Some(__rowkey_v);
             },
-            ::rowkey::__private::ScanRange::__new,
         )
     }
 }

@@ -1,3 +1,10 @@
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+type __RowkeyPointScanValues<'scan> = (
+    ::rowkey::__private::Option<u32>,
+    ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+    ::rowkey::__private::Option<u64>,
+);
 /**The typed scan builder of [`Point`], from [`Point::scan`]: fix fields in key order (`metric`, `tags`, `ts`), optionally end with a range on the next one, then call `ranges()`.
 
 `STEP` counts the fields fixed so far; a field out of order has no method at that step.
@@ -15,9 +22,7 @@ Layout fingerprint: `0x19a66aab00005483` (`RowKey::FINGERPRINT`; pin it with `#[
 */
 #[allow(non_camel_case_types, non_snake_case)]
 struct PointScan<'scan, const STEP: ::rowkey::__private::usize> {
-    __rowkey_f_metric: ::rowkey::__private::Option<u32>,
-    __rowkey_f_tags: ::rowkey::__private::Option<&'scan ::core::primitive::str>,
-    __rowkey_f_ts: ::rowkey::__private::Option<u64>,
+    __rowkey_v: __RowkeyPointScanValues<'scan>,
     __rowkey_lt: ::rowkey::__private::PhantomData<&'scan ()>,
 }
 #[automatically_derived]
@@ -26,40 +31,18 @@ for PointScan<'scan, STEP>
 where
     ::rowkey::__private::CloneIf<
         'scan,
-        ::rowkey::__private::Option<u32>,
-    >: ::rowkey::__private::CloneOf<::rowkey::__private::Option<u32>>,
-    ::rowkey::__private::CloneIf<
-        'scan,
-        ::rowkey::__private::Option<&'scan ::core::primitive::str>,
-    >: ::rowkey::__private::CloneOf<
-        ::rowkey::__private::Option<&'scan ::core::primitive::str>,
-    >,
-    ::rowkey::__private::CloneIf<
-        'scan,
-        ::rowkey::__private::Option<u64>,
-    >: ::rowkey::__private::CloneOf<::rowkey::__private::Option<u64>>,
+        __RowkeyPointScanValues<'scan>,
+    >: ::rowkey::__private::CloneOf<__RowkeyPointScanValues<'scan>>,
 {
     #[inline]
     fn clone(&self) -> Self {
         PointScan {
-            __rowkey_f_metric: <::rowkey::__private::CloneIf<
+            __rowkey_v: <::rowkey::__private::CloneIf<
                 'scan,
-                ::rowkey::__private::Option<u32>,
+                __RowkeyPointScanValues<'scan>,
             > as ::rowkey::__private::CloneOf<
-                ::rowkey::__private::Option<u32>,
-            >>::clone_of(&self.__rowkey_f_metric),
-            __rowkey_f_tags: <::rowkey::__private::CloneIf<
-                'scan,
-                ::rowkey::__private::Option<&'scan ::core::primitive::str>,
-            > as ::rowkey::__private::CloneOf<
-                ::rowkey::__private::Option<&'scan ::core::primitive::str>,
-            >>::clone_of(&self.__rowkey_f_tags),
-            __rowkey_f_ts: <::rowkey::__private::CloneIf<
-                'scan,
-                ::rowkey::__private::Option<u64>,
-            > as ::rowkey::__private::CloneOf<
-                ::rowkey::__private::Option<u64>,
-            >>::clone_of(&self.__rowkey_f_ts),
+                __RowkeyPointScanValues<'scan>,
+            >>::clone_of(&self.__rowkey_v),
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
@@ -77,22 +60,26 @@ impl<'scan, const STEP: ::rowkey::__private::usize> PointScan<'scan, STEP> {
     #[allow(dead_code)]
     fn __rowkey_new() -> Self {
         PointScan {
-            __rowkey_f_metric: ::rowkey::__private::None,
-            __rowkey_f_tags: ::rowkey::__private::None,
-            __rowkey_f_ts: ::rowkey::__private::None,
+            __rowkey_v: (
+                ::rowkey::__private::None,
+                ::rowkey::__private::None,
+                ::rowkey::__private::None,
+            ),
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
-    /// The same values, at step `NEXT`.
+}
+#[automatically_derived]
+#[doc(hidden)]
+impl<
+    'scan,
+    const STEP: ::rowkey::__private::usize,
+    const NEXT: ::rowkey::__private::usize,
+> ::rowkey::__private::ScanStep<PointScan<'scan, NEXT>> for PointScan<'scan, STEP> {
     #[inline(always)]
-    #[allow(dead_code)]
-    fn __rowkey_step<const NEXT: ::rowkey::__private::usize>(
-        self,
-    ) -> PointScan<'scan, NEXT> {
+    fn step(self) -> PointScan<'scan, NEXT> {
         PointScan {
-            __rowkey_f_metric: self.__rowkey_f_metric,
-            __rowkey_f_tags: self.__rowkey_f_tags,
-            __rowkey_f_ts: self.__rowkey_f_ts,
+            __rowkey_v: self.__rowkey_v,
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
@@ -109,35 +96,20 @@ for PointScan<'scan, STEP> {
         &self,
         __rowkey_st: &mut ::rowkey::__private::ScanState<20u16, __RowkeyBuf>,
     ) -> ::rowkey::__private::bool {
-        match &self.__rowkey_f_metric {
-            ::rowkey::__private::Some(__rowkey_v) => {
-                if !__rowkey_st.eq::<::rowkey::__private::Natural, u32>(__rowkey_v) {
-                    return false;
-                }
-            }
-            ::rowkey::__private::None => return false,
+        if !__rowkey_st.opt::<::rowkey::__private::Natural, u32>(&self.__rowkey_v.0) {
+            return false;
         }
-        match &self.__rowkey_f_tags {
-            ::rowkey::__private::Some(__rowkey_v) => {
-                if !__rowkey_st
-                    .eq::<
-                        ::rowkey::__private::Natural,
-                        &'scan ::core::primitive::str,
-                    >(__rowkey_v)
-                {
-                    return false;
-                }
-            }
-            ::rowkey::__private::None => return false,
+        if !__rowkey_st
+            .opt::<
+                ::rowkey::__private::Natural,
+                &'scan ::core::primitive::str,
+            >(&self.__rowkey_v.1)
+        {
+            return false;
         }
         __rowkey_st.salt_known_by(::rowkey::__private::SaltHash::Java);
-        match &self.__rowkey_f_ts {
-            ::rowkey::__private::Some(__rowkey_v) => {
-                if !__rowkey_st.eq::<::rowkey::__private::Natural, u64>(__rowkey_v) {
-                    return false;
-                }
-            }
-            ::rowkey::__private::None => return false,
+        if !__rowkey_st.opt::<::rowkey::__private::Natural, u64>(&self.__rowkey_v.2) {
+            return false;
         }
         true
     }
@@ -150,21 +122,20 @@ impl<'scan> PointScan<'scan, 0usize> {
     pub fn metric<__RowkeyArg: ::rowkey::__private::ScanArg<u32>>(
         self,
         arg: __RowkeyArg,
-    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+    ) -> ::rowkey::__private::ScanThen<
+        __RowkeyArg,
         u32,
-    >>::Out<
         PointScan<'scan, 1usize>,
-        ::rowkey::__private::ScanRange<Self, ::rowkey::__private::Natural, u32, 20u16>,
+        Self,
+        ::rowkey::__private::Natural,
+        20u16,
     > {
-        ::rowkey::__private::ScanArg::dispatch(
+        ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_s: Self, __rowkey_v: u32| {
-                let mut __rowkey_next = __rowkey_s.__rowkey_step::<1usize>();
-                __rowkey_next.__rowkey_f_metric = ::rowkey::__private::Some(__rowkey_v);
-                __rowkey_next
+            |__rowkey_n: &mut PointScan<'scan, 1usize>, __rowkey_v| {
+                __rowkey_n.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_v);
             },
-            ::rowkey::__private::ScanRange::__new,
         )
     }
 }
@@ -178,26 +149,20 @@ impl<'scan> PointScan<'scan, 1usize> {
     >(
         self,
         arg: __RowkeyArg,
-    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+    ) -> ::rowkey::__private::ScanThen<
+        __RowkeyArg,
         &'scan ::core::primitive::str,
-    >>::Out<
         PointScan<'scan, 2usize>,
-        ::rowkey::__private::ScanRange<
-            Self,
-            ::rowkey::__private::Natural,
-            &'scan ::core::primitive::str,
-            20u16,
-        >,
+        Self,
+        ::rowkey::__private::Natural,
+        20u16,
     > {
-        ::rowkey::__private::ScanArg::dispatch(
+        ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_s: Self, __rowkey_v: &'scan ::core::primitive::str| {
-                let mut __rowkey_next = __rowkey_s.__rowkey_step::<2usize>();
-                __rowkey_next.__rowkey_f_tags = ::rowkey::__private::Some(__rowkey_v);
-                __rowkey_next
+            |__rowkey_n: &mut PointScan<'scan, 2usize>, __rowkey_v| {
+                __rowkey_n.__rowkey_v.1 = ::rowkey::__private::Some(__rowkey_v);
             },
-            ::rowkey::__private::ScanRange::__new,
         )
     }
 }
@@ -209,21 +174,20 @@ impl<'scan> PointScan<'scan, 2usize> {
     pub fn ts<__RowkeyArg: ::rowkey::__private::ScanArg<u64>>(
         self,
         arg: __RowkeyArg,
-    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+    ) -> ::rowkey::__private::ScanThen<
+        __RowkeyArg,
         u64,
-    >>::Out<
         PointScan<'scan, 3usize>,
-        ::rowkey::__private::ScanRange<Self, ::rowkey::__private::Natural, u64, 20u16>,
+        Self,
+        ::rowkey::__private::Natural,
+        20u16,
     > {
-        ::rowkey::__private::ScanArg::dispatch(
+        ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_s: Self, __rowkey_v: u64| {
-                let mut __rowkey_next = __rowkey_s.__rowkey_step::<3usize>();
-                __rowkey_next.__rowkey_f_ts = ::rowkey::__private::Some(__rowkey_v);
-                __rowkey_next
+            |__rowkey_n: &mut PointScan<'scan, 3usize>, __rowkey_v| {
+                __rowkey_n.__rowkey_v.2 = ::rowkey::__private::Some(__rowkey_v);
             },
-            ::rowkey::__private::ScanRange::__new,
         )
     }
 }

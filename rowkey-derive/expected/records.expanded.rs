@@ -1,3 +1,6 @@
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+type __RowkeyCustomerRowScanValues<'scan> = (::rowkey::__private::Option<u64>,);
 /**The typed scan builder of [`CustomerRow`], from [`CustomerRow::scan`]: fix fields in key order (the shared prefix `customer_id`, then a record type (`customer()`, `order()` or `tag(n)`) and its own fields), optionally end with a range on the next one, then call `ranges()`.
 
 `STEP` counts the fields fixed so far; a field out of order has no method at that step.
@@ -18,7 +21,7 @@ Layout fingerprint: `0xbf496597000092b8` (`RowKey::FINGERPRINT`; pin it with `#[
 */
 #[allow(non_camel_case_types, non_snake_case)]
 struct CustomerRowScan<'scan, const STEP: ::rowkey::__private::usize> {
-    __rowkey_f_customer_id: ::rowkey::__private::Option<u64>,
+    __rowkey_v: __RowkeyCustomerRowScanValues<'scan>,
     __rowkey_tag: ::rowkey::__private::Option<::rowkey::__private::u8>,
     __rowkey_lt: ::rowkey::__private::PhantomData<&'scan ()>,
 }
@@ -28,8 +31,8 @@ for CustomerRowScan<'scan, STEP>
 where
     ::rowkey::__private::CloneIf<
         'scan,
-        ::rowkey::__private::Option<u64>,
-    >: ::rowkey::__private::CloneOf<::rowkey::__private::Option<u64>>,
+        __RowkeyCustomerRowScanValues<'scan>,
+    >: ::rowkey::__private::CloneOf<__RowkeyCustomerRowScanValues<'scan>>,
     ::rowkey::__private::CloneIf<
         'scan,
         ::rowkey::__private::Option<::rowkey::__private::u8>,
@@ -40,12 +43,12 @@ where
     #[inline]
     fn clone(&self) -> Self {
         CustomerRowScan {
-            __rowkey_f_customer_id: <::rowkey::__private::CloneIf<
+            __rowkey_v: <::rowkey::__private::CloneIf<
                 'scan,
-                ::rowkey::__private::Option<u64>,
+                __RowkeyCustomerRowScanValues<'scan>,
             > as ::rowkey::__private::CloneOf<
-                ::rowkey::__private::Option<u64>,
-            >>::clone_of(&self.__rowkey_f_customer_id),
+                __RowkeyCustomerRowScanValues<'scan>,
+            >>::clone_of(&self.__rowkey_v),
             __rowkey_tag: <::rowkey::__private::CloneIf<
                 'scan,
                 ::rowkey::__private::Option<::rowkey::__private::u8>,
@@ -69,19 +72,24 @@ impl<'scan, const STEP: ::rowkey::__private::usize> CustomerRowScan<'scan, STEP>
     #[allow(dead_code)]
     fn __rowkey_new() -> Self {
         CustomerRowScan {
-            __rowkey_f_customer_id: ::rowkey::__private::None,
+            __rowkey_v: (::rowkey::__private::None,),
             __rowkey_tag: ::rowkey::__private::None,
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
-    /// The same values, at step `NEXT`.
+}
+#[automatically_derived]
+#[doc(hidden)]
+impl<
+    'scan,
+    const STEP: ::rowkey::__private::usize,
+    const NEXT: ::rowkey::__private::usize,
+> ::rowkey::__private::ScanStep<CustomerRowScan<'scan, NEXT>>
+for CustomerRowScan<'scan, STEP> {
     #[inline(always)]
-    #[allow(dead_code)]
-    fn __rowkey_step<const NEXT: ::rowkey::__private::usize>(
-        self,
-    ) -> CustomerRowScan<'scan, NEXT> {
+    fn step(self) -> CustomerRowScan<'scan, NEXT> {
         CustomerRowScan {
-            __rowkey_f_customer_id: self.__rowkey_f_customer_id,
+            __rowkey_v: self.__rowkey_v,
             __rowkey_tag: self.__rowkey_tag,
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
@@ -99,27 +107,17 @@ for CustomerRowScan<'scan, STEP> {
         &self,
         __rowkey_st: &mut ::rowkey::__private::ScanState<8u16, __RowkeyBuf>,
     ) -> ::rowkey::__private::bool {
-        match &self.__rowkey_f_customer_id {
-            ::rowkey::__private::Some(__rowkey_v) => {
-                if !__rowkey_st.eq::<::rowkey::__private::Natural, u64>(__rowkey_v) {
-                    return false;
-                }
-            }
-            ::rowkey::__private::None => return false,
+        if !__rowkey_st.opt::<::rowkey::__private::Natural, u64>(&self.__rowkey_v.0) {
+            return false;
         }
         __rowkey_st.salt_known();
-        match &self.__rowkey_tag {
-            ::rowkey::__private::Some(__rowkey_v) => {
-                if !__rowkey_st
-                    .eq::<
-                        ::rowkey::__private::Natural,
-                        ::rowkey::__private::u8,
-                    >(__rowkey_v)
-                {
-                    return false;
-                }
-            }
-            ::rowkey::__private::None => return false,
+        if !__rowkey_st
+            .opt::<
+                ::rowkey::__private::Natural,
+                ::rowkey::__private::u8,
+            >(&self.__rowkey_tag)
+        {
+            return false;
         }
         true
     }
@@ -132,23 +130,20 @@ impl<'scan> CustomerRowScan<'scan, 0usize> {
     pub fn customer_id<__RowkeyArg: ::rowkey::__private::ScanArg<u64>>(
         self,
         arg: __RowkeyArg,
-    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+    ) -> ::rowkey::__private::ScanThen<
+        __RowkeyArg,
         u64,
-    >>::Out<
         CustomerRowScan<'scan, 1usize>,
-        ::rowkey::__private::ScanRange<Self, ::rowkey::__private::Natural, u64, 8u16>,
+        Self,
+        ::rowkey::__private::Natural,
+        8u16,
     > {
-        ::rowkey::__private::ScanArg::dispatch(
+        ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_s: Self, __rowkey_v: u64| {
-                let mut __rowkey_next = __rowkey_s.__rowkey_step::<1usize>();
-                __rowkey_next.__rowkey_f_customer_id = ::rowkey::__private::Some(
-                    __rowkey_v,
-                );
-                __rowkey_next
+            |__rowkey_n: &mut CustomerRowScan<'scan, 1usize>, __rowkey_v| {
+                __rowkey_n.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_v);
             },
-            ::rowkey::__private::ScanRange::__new,
         )
     }
 }
@@ -158,7 +153,9 @@ impl<'scan> CustomerRowScan<'scan, 1usize> {
     #[inline]
     #[must_use]
     pub fn customer(self) -> CustomerRowCustomerScan<'scan, 0> {
-        let mut __rowkey_prefix = self.__rowkey_step::<{ 1usize + 1 }>();
+        let mut __rowkey_prefix: CustomerRowScan<'scan, { 1usize + 1 }> = ::rowkey::__private::ScanStep::step(
+            self,
+        );
         __rowkey_prefix.__rowkey_tag = ::rowkey::__private::Some(1u8);
         CustomerRowCustomerScan::__rowkey_new(__rowkey_prefix)
     }
@@ -166,7 +163,9 @@ impl<'scan> CustomerRowScan<'scan, 1usize> {
     #[inline]
     #[must_use]
     pub fn order(self) -> CustomerRowOrderScan<'scan, 0> {
-        let mut __rowkey_prefix = self.__rowkey_step::<{ 1usize + 1 }>();
+        let mut __rowkey_prefix: CustomerRowScan<'scan, { 1usize + 1 }> = ::rowkey::__private::ScanStep::step(
+            self,
+        );
         __rowkey_prefix.__rowkey_tag = ::rowkey::__private::Some(2u8);
         CustomerRowOrderScan::__rowkey_new(__rowkey_prefix)
     }
@@ -176,32 +175,30 @@ impl<'scan> CustomerRowScan<'scan, 1usize> {
     pub fn tag<__RowkeyArg: ::rowkey::__private::ScanArg<::rowkey::__private::u8>>(
         self,
         arg: __RowkeyArg,
-    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+    ) -> ::rowkey::__private::ScanThen<
+        __RowkeyArg,
         ::rowkey::__private::u8,
-    >>::Out<
         CustomerRowScan<'scan, { 1usize + 1 }>,
-        ::rowkey::__private::ScanRange<
-            Self,
-            ::rowkey::__private::Natural,
-            ::rowkey::__private::u8,
-            8u16,
-        >,
+        Self,
+        ::rowkey::__private::Natural,
+        8u16,
     > {
-        ::rowkey::__private::ScanArg::dispatch(
+        ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_s: Self, __rowkey_v: ::rowkey::__private::u8| {
-                let mut __rowkey_next = __rowkey_s.__rowkey_step::<{ 1usize + 1 }>();
-                __rowkey_next.__rowkey_tag = ::rowkey::__private::Some(__rowkey_v);
-                __rowkey_next
+            |__rowkey_n: &mut CustomerRowScan<'scan, { 1usize + 1 }>, __rowkey_v| {
+                __rowkey_n.__rowkey_tag = ::rowkey::__private::Some(__rowkey_v)
             },
-            ::rowkey::__private::ScanRange::__new,
         )
     }
 }
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+type __RowkeyCustomerRowCustomerScanValues<'scan> = ();
 ///The typed scan builder of `CustomerRow::Customer` records, from [`CustomerRowScan::customer`]: fix its fields in order, optionally end with a range, then call `ranges()`.
 #[allow(non_camel_case_types, non_snake_case)]
 struct CustomerRowCustomerScan<'scan, const STEP: ::rowkey::__private::usize> {
+    __rowkey_v: __RowkeyCustomerRowCustomerScanValues<'scan>,
     __rowkey_prefix: CustomerRowScan<'scan, 2usize>,
     __rowkey_lt: ::rowkey::__private::PhantomData<&'scan ()>,
 }
@@ -211,12 +208,22 @@ for CustomerRowCustomerScan<'scan, STEP>
 where
     ::rowkey::__private::CloneIf<
         'scan,
+        __RowkeyCustomerRowCustomerScanValues<'scan>,
+    >: ::rowkey::__private::CloneOf<__RowkeyCustomerRowCustomerScanValues<'scan>>,
+    ::rowkey::__private::CloneIf<
+        'scan,
         CustomerRowScan<'scan, 2usize>,
     >: ::rowkey::__private::CloneOf<CustomerRowScan<'scan, 2usize>>,
 {
     #[inline]
     fn clone(&self) -> Self {
         CustomerRowCustomerScan {
+            __rowkey_v: <::rowkey::__private::CloneIf<
+                'scan,
+                __RowkeyCustomerRowCustomerScanValues<'scan>,
+            > as ::rowkey::__private::CloneOf<
+                __RowkeyCustomerRowCustomerScanValues<'scan>,
+            >>::clone_of(&self.__rowkey_v),
             __rowkey_prefix: <::rowkey::__private::CloneIf<
                 'scan,
                 CustomerRowScan<'scan, 2usize>,
@@ -244,16 +251,23 @@ impl<
     fn __rowkey_new(__rowkey_prefix: CustomerRowScan<'scan, 2usize>) -> Self {
         CustomerRowCustomerScan {
             __rowkey_prefix,
+            __rowkey_v: (),
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
-    /// The same values, at step `NEXT`.
+}
+#[automatically_derived]
+#[doc(hidden)]
+impl<
+    'scan,
+    const STEP: ::rowkey::__private::usize,
+    const NEXT: ::rowkey::__private::usize,
+> ::rowkey::__private::ScanStep<CustomerRowCustomerScan<'scan, NEXT>>
+for CustomerRowCustomerScan<'scan, STEP> {
     #[inline(always)]
-    #[allow(dead_code)]
-    fn __rowkey_step<const NEXT: ::rowkey::__private::usize>(
-        self,
-    ) -> CustomerRowCustomerScan<'scan, NEXT> {
+    fn step(self) -> CustomerRowCustomerScan<'scan, NEXT> {
         CustomerRowCustomerScan {
+            __rowkey_v: self.__rowkey_v,
             __rowkey_prefix: self.__rowkey_prefix,
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
@@ -277,10 +291,15 @@ for CustomerRowCustomerScan<'scan, STEP> {
         true
     }
 }
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+type __RowkeyCustomerRowOrderScanValues<'scan> = (
+    ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+);
 ///The typed scan builder of `CustomerRow::Order` records, from [`CustomerRowScan::order`]: fix its fields in order, optionally end with a range, then call `ranges()`.
 #[allow(non_camel_case_types, non_snake_case)]
 struct CustomerRowOrderScan<'scan, const STEP: ::rowkey::__private::usize> {
-    __rowkey_f_note: ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+    __rowkey_v: __RowkeyCustomerRowOrderScanValues<'scan>,
     __rowkey_prefix: CustomerRowScan<'scan, 2usize>,
     __rowkey_lt: ::rowkey::__private::PhantomData<&'scan ()>,
 }
@@ -290,10 +309,8 @@ for CustomerRowOrderScan<'scan, STEP>
 where
     ::rowkey::__private::CloneIf<
         'scan,
-        ::rowkey::__private::Option<&'scan ::core::primitive::str>,
-    >: ::rowkey::__private::CloneOf<
-        ::rowkey::__private::Option<&'scan ::core::primitive::str>,
-    >,
+        __RowkeyCustomerRowOrderScanValues<'scan>,
+    >: ::rowkey::__private::CloneOf<__RowkeyCustomerRowOrderScanValues<'scan>>,
     ::rowkey::__private::CloneIf<
         'scan,
         CustomerRowScan<'scan, 2usize>,
@@ -302,12 +319,12 @@ where
     #[inline]
     fn clone(&self) -> Self {
         CustomerRowOrderScan {
-            __rowkey_f_note: <::rowkey::__private::CloneIf<
+            __rowkey_v: <::rowkey::__private::CloneIf<
                 'scan,
-                ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+                __RowkeyCustomerRowOrderScanValues<'scan>,
             > as ::rowkey::__private::CloneOf<
-                ::rowkey::__private::Option<&'scan ::core::primitive::str>,
-            >>::clone_of(&self.__rowkey_f_note),
+                __RowkeyCustomerRowOrderScanValues<'scan>,
+            >>::clone_of(&self.__rowkey_v),
             __rowkey_prefix: <::rowkey::__private::CloneIf<
                 'scan,
                 CustomerRowScan<'scan, 2usize>,
@@ -332,18 +349,23 @@ impl<'scan, const STEP: ::rowkey::__private::usize> CustomerRowOrderScan<'scan, 
     fn __rowkey_new(__rowkey_prefix: CustomerRowScan<'scan, 2usize>) -> Self {
         CustomerRowOrderScan {
             __rowkey_prefix,
-            __rowkey_f_note: ::rowkey::__private::None,
+            __rowkey_v: (::rowkey::__private::None,),
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
-    /// The same values, at step `NEXT`.
+}
+#[automatically_derived]
+#[doc(hidden)]
+impl<
+    'scan,
+    const STEP: ::rowkey::__private::usize,
+    const NEXT: ::rowkey::__private::usize,
+> ::rowkey::__private::ScanStep<CustomerRowOrderScan<'scan, NEXT>>
+for CustomerRowOrderScan<'scan, STEP> {
     #[inline(always)]
-    #[allow(dead_code)]
-    fn __rowkey_step<const NEXT: ::rowkey::__private::usize>(
-        self,
-    ) -> CustomerRowOrderScan<'scan, NEXT> {
+    fn step(self) -> CustomerRowOrderScan<'scan, NEXT> {
         CustomerRowOrderScan {
-            __rowkey_f_note: self.__rowkey_f_note,
+            __rowkey_v: self.__rowkey_v,
             __rowkey_prefix: self.__rowkey_prefix,
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
@@ -364,18 +386,13 @@ for CustomerRowOrderScan<'scan, STEP> {
         if !::rowkey::__private::WriteScan::write(&self.__rowkey_prefix, __rowkey_st) {
             return false;
         }
-        match &self.__rowkey_f_note {
-            ::rowkey::__private::Some(__rowkey_v) => {
-                if !__rowkey_st
-                    .eq::<
-                        ::rowkey::__private::MaxLen<12usize>,
-                        &'scan ::core::primitive::str,
-                    >(__rowkey_v)
-                {
-                    return false;
-                }
-            }
-            ::rowkey::__private::None => return false,
+        if !__rowkey_st
+            .opt::<
+                ::rowkey::__private::MaxLen<12usize>,
+                &'scan ::core::primitive::str,
+            >(&self.__rowkey_v.0)
+        {
+            return false;
         }
         true
     }
@@ -390,26 +407,20 @@ impl<'scan> CustomerRowOrderScan<'scan, 0usize> {
     >(
         self,
         arg: __RowkeyArg,
-    ) -> <__RowkeyArg as ::rowkey::__private::ScanArg<
+    ) -> ::rowkey::__private::ScanThen<
+        __RowkeyArg,
         &'scan ::core::primitive::str,
-    >>::Out<
         CustomerRowOrderScan<'scan, 1usize>,
-        ::rowkey::__private::ScanRange<
-            Self,
-            ::rowkey::__private::MaxLen<12usize>,
-            &'scan ::core::primitive::str,
-            8u16,
-        >,
+        Self,
+        ::rowkey::__private::MaxLen<12usize>,
+        8u16,
     > {
-        ::rowkey::__private::ScanArg::dispatch(
+        ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_s: Self, __rowkey_v: &'scan ::core::primitive::str| {
-                let mut __rowkey_next = __rowkey_s.__rowkey_step::<1usize>();
-                __rowkey_next.__rowkey_f_note = ::rowkey::__private::Some(__rowkey_v);
-                __rowkey_next
+            |__rowkey_n: &mut CustomerRowOrderScan<'scan, 1usize>, __rowkey_v| {
+                __rowkey_n.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_v);
             },
-            ::rowkey::__private::ScanRange::__new,
         )
     }
 }

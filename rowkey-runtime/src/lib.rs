@@ -69,8 +69,8 @@ pub mod __private {
     pub use crate::rows_as_columns::{row_key_end, RowsAsColumns};
     pub use crate::salt::SaltHash;
     pub use crate::scan::{
-        ranges as scan_ranges, CloneIf, CloneOf, KeyRanges, ScanArg, ScanBuf, ScanRange, ScanState,
-        ScanValue, WriteScan,
+        ranges as scan_ranges, scan_step, CloneIf, CloneOf, KeyRanges, ScanArg, ScanBuf, ScanRange,
+        ScanState, ScanStep, ScanThen, ScanValue, WriteScan,
     };
     pub use crate::schema::Domain;
     pub use crate::schema::{

@@ -134,14 +134,14 @@ pub fn selector(ident: &syn::Ident) -> syn::Ident {
 }
 
 /// One impl per field: `impl Scan<'a, i> { fn field(self, value or range) -> Scan<'a, i + 1>
-/// or ScanRange }`. A value is only kept; a range ends the scan, kept as a `ScanRange` that
-/// writes it in `ranges()`.
+/// or ScanRange }`. A value is only kept (in the builder's slot `i`); a range ends the scan,
+/// kept as a `ScanRange` that writes it in `ranges()`. Each body is one runtime call.
 fn steps(scan: &syn::Ident, fields: &[KeyField], salting: &Salting) -> TokenStream {
     let p = private(salting.krate);
     let buckets = salting.buckets;
     let steps = fields.iter().enumerate().map(|(i, f)| {
         let name = f.ident;
-        let slot = slot(f);
+        let slot = syn::Index::from(i);
         let codec = codec_ty(f);
         let arg = arg_type(f);
         let next = i + 1;
@@ -155,55 +155,36 @@ fn steps(scan: &syn::Ident, fields: &[KeyField], salting: &Salting) -> TokenStre
         );
         let method = if matches!(f.order, Order::Unordered) {
             quote! {
-                #[doc = #doc]
-                #[inline]
-                #[must_use]
                 pub fn #name<__RowkeyArg: #p::ScanValue<#arg>>(
                     self,
                     value: __RowkeyArg,
                 ) -> #scan<'scan, #next> {
-                    let mut __rowkey_next = self.__rowkey_step::<#next>();
-                    __rowkey_next.#slot = #p::Some(#p::ScanValue::into_value(value));
-                    __rowkey_next
+                    let mut __rowkey_n: #scan<'scan, #next> = #p::ScanStep::step(self);
+                    __rowkey_n.__rowkey_v.#slot = #p::Some(#p::ScanValue::into_value(value));
+                    __rowkey_n
                 }
             }
         } else {
             quote! {
-                #[doc = #doc]
-                #[inline]
-                #[must_use]
                 pub fn #name<__RowkeyArg: #p::ScanArg<#arg>>(
                     self,
                     arg: __RowkeyArg,
-                ) -> <__RowkeyArg as #p::ScanArg<#arg>>::Out<#scan<'scan, #next>, #p::ScanRange<Self, #codec, #arg, #buckets>> {
-                    #p::ScanArg::dispatch(
-                        arg,
-                        self,
-                        |__rowkey_s: Self, __rowkey_v: #arg| {
-                            let mut __rowkey_next = __rowkey_s.__rowkey_step::<#next>();
-                            __rowkey_next.#slot = #p::Some(__rowkey_v);
-                            __rowkey_next
-                        },
-                        #p::ScanRange::__new,
-                    )
+                ) -> #p::ScanThen<__RowkeyArg, #arg, #scan<'scan, #next>, Self, #codec, #buckets> {
+                    #p::scan_step(arg, self, |__rowkey_n: &mut #scan<'scan, #next>, __rowkey_v| __rowkey_n.__rowkey_v.#slot = #p::Some(__rowkey_v))
                 }
             }
         };
         quote! {
             #[automatically_derived]
             impl<'scan> #scan<'scan, #i> {
+                #[doc = #doc]
+                #[inline]
+                #[must_use]
                 #method
             }
         }
     });
     quote!(#(#steps)*)
-}
-
-/// The builder field holding a key field's value: not the field's own name, which is the
-/// step method's (a field of that name would turn "no such method" errors into "field, not a
-/// method").
-fn slot(field: &KeyField) -> syn::Ident {
-    format_ident!("__rowkey_f_{}", syn::ext::IdentExt::unraw(field.ident))
 }
 
 /// What a builder needs to know of the key's salt.
@@ -228,8 +209,9 @@ enum Head<'a> {
     Prefix(&'a syn::Ident, usize),
 }
 
-/// A builder type `Scan<'a, const STEP: usize>`: the values given so far (one `Option` per
-/// field, set in key order), `ranges()` at every step, and the private helpers the steps use.
+/// A builder type `Scan<'a, const STEP: usize>`: the values given so far (a tuple of one
+/// `Option` per field, set in key order, named by a hidden alias so it is spelled once),
+/// `ranges()` at every step, and `ScanStep`, which the steps use to move on.
 fn builder(
     key_ty: &TokenStream,
     vis: &syn::Visibility,
@@ -241,8 +223,8 @@ fn builder(
 ) -> TokenStream {
     let p = private(salting.krate);
     let buckets = salting.buckets;
-    let names: Vec<_> = fields.iter().map(slot).collect();
     let args: Vec<Type> = fields.iter().map(arg_type).collect();
+    let values = format_ident!("__Rowkey{}Values", scan);
     let (head_field, head_ty, head_empty, head_write) = match head {
         Head::None => (quote!(), None, quote!(), quote!()),
         Head::Tag => (
@@ -268,9 +250,11 @@ fn builder(
         Head::Prefix(..) => Some(quote!(__rowkey_prefix)),
     };
     let head_move = head_name.as_ref().map(|h| quote!(#h: self.#h,));
-    // Field types are bounded through `CloneIf` (see its docs): a builder over a value that is
-    // not `Clone` is not `Clone`, rather than an error.
+    // Bounded through `CloneIf` (see its docs): a builder over a value that is not `Clone` is
+    // not `Clone`, rather than an error.
     let clone_of = |ty: &TokenStream| quote!(<#p::CloneIf<'scan, #ty> as #p::CloneOf<#ty>>);
+    let values_ty = quote!(#values<'scan>);
+    let values_clone = clone_of(&values_ty);
     let head_clone = head_name.as_ref().zip(head_ty.as_ref()).map(|(h, t)| {
         let c = clone_of(t);
         quote!(#h: #c::clone_of(&self.#h),)
@@ -278,10 +262,9 @@ fn builder(
     let head_bound = head_ty
         .as_ref()
         .map(|t| quote!(#p::CloneIf<'scan, #t>: #p::CloneOf<#t>,));
-    let opt_args: Vec<TokenStream> = args.iter().map(|a| quote!(#p::Option<#a>)).collect();
-    let clone_args: Vec<TokenStream> = opt_args.iter().map(clone_of).collect();
+    let nones = fields.iter().map(|_| quote!(#p::None));
     let writes = fields.iter().enumerate().map(|(i, f)| {
-        let name = slot(f);
+        let slot = syn::Index::from(i);
         let codec = codec_ty(f);
         let arg = &args[i];
         let salt_known = if salting.salt_field == Some(i) {
@@ -295,31 +278,21 @@ fn builder(
             quote!()
         };
         quote! {
-            match &self.#name {
-                #p::Some(__rowkey_v) => {
-                    if !__rowkey_st.eq::<#codec, #arg>(__rowkey_v) {
-                        return false;
-                    }
-                }
-                #p::None => return false,
+            if !__rowkey_st.opt::<#codec, #arg>(&self.__rowkey_v.#slot) {
+                return false;
             }
             #salt_known
         }
     });
     let tag_write = matches!(head, Head::Tag).then(|| {
         quote! {
-            match &self.__rowkey_tag {
-                #p::Some(__rowkey_v) => {
-                    if !__rowkey_st.eq::<#p::Natural, #p::u8>(__rowkey_v) {
-                        return false;
-                    }
-                }
-                #p::None => return false,
+            if !__rowkey_st.opt::<#p::Natural, #p::u8>(&self.__rowkey_tag) {
+                return false;
             }
         }
     });
     let empty = quote! {
-        #(#names: #p::None,)*
+        __rowkey_v: (#(#nones,)*),
         #head_empty
         __rowkey_lt: #p::PhantomData,
     };
@@ -340,10 +313,14 @@ fn builder(
         },
     };
     quote! {
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        type #values<'scan> = (#(#p::Option<#args>,)*);
+
         #[doc = #doc]
         #[allow(non_camel_case_types, non_snake_case)]
         #vis struct #scan<'scan, const STEP: #p::usize> {
-            #(#names: #p::Option<#args>,)*
+            __rowkey_v: #values_ty,
             #head_field
             __rowkey_lt: #p::PhantomData<&'scan ()>,
         }
@@ -351,13 +328,13 @@ fn builder(
         #[automatically_derived]
         impl<'scan, const STEP: #p::usize> ::core::clone::Clone for #scan<'scan, STEP>
         where
-            #(#p::CloneIf<'scan, #opt_args>: #p::CloneOf<#opt_args>,)*
+            #p::CloneIf<'scan, #values_ty>: #p::CloneOf<#values_ty>,
             #head_bound
         {
             #[inline]
             fn clone(&self) -> Self {
                 #scan {
-                    #(#names: #clone_args::clone_of(&self.#names),)*
+                    __rowkey_v: #values_clone::clone_of(&self.__rowkey_v),
                     #head_clone
                     __rowkey_lt: #p::PhantomData,
                 }
@@ -375,16 +352,16 @@ fn builder(
             }
 
             #new_fn
+        }
 
-            /// The same values, at step `NEXT`.
+        #[automatically_derived]
+        #[doc(hidden)]
+        impl<'scan, const STEP: #p::usize, const NEXT: #p::usize> #p::ScanStep<#scan<'scan, NEXT>>
+            for #scan<'scan, STEP>
+        {
             #[inline(always)]
-            #[allow(dead_code)]
-            fn __rowkey_step<const NEXT: #p::usize>(self) -> #scan<'scan, NEXT> {
-                #scan {
-                    #(#names: self.#names,)*
-                    #head_move
-                    __rowkey_lt: #p::PhantomData,
-                }
+            fn step(self) -> #scan<'scan, NEXT> {
+                #scan { __rowkey_v: self.__rowkey_v, #head_move __rowkey_lt: #p::PhantomData }
             }
         }
 
@@ -472,7 +449,7 @@ pub fn expand(key: &Key) -> TokenStream {
                     #[inline]
                     #[must_use]
                     pub fn #method(self) -> #vscan<'scan, 0> {
-                        let mut __rowkey_prefix = self.__rowkey_step::<{ #k + 1 }>();
+                        let mut __rowkey_prefix: #scan<'scan, { #k + 1 }> = #p::ScanStep::step(self);
                         __rowkey_prefix.__rowkey_tag = #p::Some(#tag);
                         #vscan::__rowkey_new(__rowkey_prefix)
                     }
@@ -504,17 +481,10 @@ pub fn expand(key: &Key) -> TokenStream {
                     pub fn tag<__RowkeyArg: #p::ScanArg<#p::u8>>(
                         self,
                         arg: __RowkeyArg,
-                    ) -> <__RowkeyArg as #p::ScanArg<#p::u8>>::Out<#scan<'scan, { #k + 1 }>, #p::ScanRange<Self, #p::Natural, #p::u8, #buckets>> {
-                        #p::ScanArg::dispatch(
-                            arg,
-                            self,
-                            |__rowkey_s: Self, __rowkey_v: #p::u8| {
-                                let mut __rowkey_next = __rowkey_s.__rowkey_step::<{ #k + 1 }>();
-                                __rowkey_next.__rowkey_tag = #p::Some(__rowkey_v);
-                                __rowkey_next
-                            },
-                            #p::ScanRange::__new,
-                        )
+                    ) -> #p::ScanThen<__RowkeyArg, #p::u8, #scan<'scan, { #k + 1 }>, Self, #p::Natural, #buckets> {
+                        #p::scan_step(arg, self, |__rowkey_n: &mut #scan<'scan, { #k + 1 }>, __rowkey_v| {
+                            __rowkey_n.__rowkey_tag = #p::Some(__rowkey_v)
+                        })
                     }
                 }
                 #(#builders)*

@@ -162,6 +162,16 @@ impl<const BUCKETS: u16, B: ScanBuf> ScanState<BUCKETS, B> {
         ok
     }
 
+    /// [`ScanState::eq`] for a builder's slot: `false` when the slot is empty (the scan ends
+    /// before this field) or no key can hold its value.
+    #[inline(always)]
+    pub fn opt<C: Codec<T>, T>(&mut self, v: &Option<T>) -> bool {
+        match v {
+            Some(v) => self.eq::<C, T>(v),
+            None => false,
+        }
+    }
+
     /// Called after the salted field is fixed: the prefix now decides the bucket (MD5).
     #[inline]
     pub fn salt_known(&mut self) {
