@@ -895,3 +895,82 @@ fn typed_columns_are_hbase_bytes_both_ways() {
         "héllo, hbase"
     );
 }
+
+#[test]
+fn families_are_created_with_every_option_read_back_and_altered_until_the_diff_is_empty() {
+    use rowkey::family::{
+        diff, BlockEncoding, Bloom, Compression, Family, FamilyChange, KeepDeleted,
+    };
+    let Some(g) = hbase() else { return };
+    let name = unique("families");
+    let store = HbaseStore::with_config(config(&g.plain, &name)).unwrap();
+    let declared = [
+        Family::new("d")
+            .versions(3)
+            .min_versions(1)
+            .ttl_secs(7 * 86_400)
+            .keep_deleted(KeepDeleted::True)
+            .bloom(Bloom::RowCol)
+            .compression(Compression::Gz)
+            .block_size(16 * 1024)
+            .in_memory(true)
+            .encoding(BlockEncoding::FastDiff),
+        Family::new("x"),
+    ];
+    let splits = [Bytes::from_static(b"\x40"), Bytes::from_static(b"\x80")];
+    store.create_table_with(&declared, &splits).unwrap();
+    let mut live = store.families().unwrap();
+    live.sort_by(|a, b| a.name.cmp(&b.name));
+    assert_eq!(live, declared, "every option reads back as declared");
+    assert!(diff(&declared, &live).is_empty());
+    assert_eq!(
+        store.regions().unwrap().len(),
+        3,
+        "the split points were applied"
+    );
+
+    // A changed declaration: exactly the changed options, and a family to add.
+    let changed = [
+        declared[0].clone().ttl_secs(86_400).versions(5),
+        Family::new("x"),
+        Family::new("y").ttl_secs(3600),
+    ];
+    let changes = diff(&changed, &live);
+    assert_eq!(
+        changes,
+        [
+            FamilyChange::Modify {
+                live: live[0].clone(),
+                declared: changed[0].clone(),
+                options: vec!["VERSIONS", "TTL"],
+            },
+            FamilyChange::Add(changed[2].clone()),
+        ]
+    );
+    for change in &changes {
+        match change {
+            FamilyChange::Add(f) | FamilyChange::Modify { declared: f, .. } => {
+                store.alter_family(f).unwrap()
+            }
+            other => panic!("unexpected {other}"),
+        }
+    }
+    let mut after = store.families().unwrap();
+    after.sort_by(|a, b| a.name.cmp(&b.name));
+    assert_eq!(after, changed);
+    assert!(
+        diff(&changed, &after).is_empty(),
+        "applied, the diff is empty"
+    );
+
+    // Bad declarations are refused before anything is sent.
+    let err = store
+        .alter_family(&Family::new("z").versions(1).min_versions(2).ttl_secs(60))
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("MIN_VERSIONS (2) is above VERSIONS (1)"),
+        "{err}"
+    );
+    store.drop_table().unwrap();
+}

@@ -29,6 +29,7 @@
 //! );
 //! ```
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// Whether a family keeps deleted cells (HBase's `KEEP_DELETED_CELLS`): with `True`, a read
@@ -52,6 +53,12 @@ pub enum Bloom {
     Row,
     /// On row and column: skips store files without the cell; for narrow gets by column.
     RowCol,
+    /// On a fixed-length row prefix (`ROWPREFIX_FIXED_LENGTH`; the length is a table
+    /// configuration rowkey does not set).
+    RowPrefixFixedLength,
+    /// On the row up to a delimiter (`ROWPREFIX_DELIMITED`; the delimiter is a table
+    /// configuration rowkey does not set).
+    RowPrefixDelimited,
 }
 
 /// A family's block compression (HBase's `COMPRESSION`).
@@ -67,6 +74,10 @@ pub enum Compression {
     Zstd,
     /// Gzip.
     Gz,
+    /// LZO.
+    Lzo,
+    /// Bzip2.
+    Bzip2,
 }
 
 /// A family's data block encoding (HBase's `DATA_BLOCK_ENCODING`): how keys inside a block
@@ -86,12 +97,12 @@ pub enum BlockEncoding {
 }
 
 /// One column family and the options users tune, with HBase's defaults from [`Family::new`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct Family {
     /// The family's name: every cell carries it, so keep it short (one letter is the guide's
-    /// advice).
-    pub name: &'static str,
+    /// advice). Borrowed when declared, owned when read back from a live table.
+    pub name: Cow<'static, str>,
     /// Versions kept per cell (`VERSIONS`, at least 1).
     pub max_versions: u32,
     /// Versions kept even past the TTL (`MIN_VERSIONS`); meaningful only with a TTL.
@@ -117,7 +128,7 @@ impl Family {
     /// kept, a row bloom filter, no compression, 64 KiB blocks, not in memory, no encoding.
     pub const fn new(name: &'static str) -> Self {
         Family {
-            name,
+            name: Cow::Borrowed(name),
             max_versions: 1,
             min_versions: 0,
             ttl_secs: None,
@@ -206,6 +217,15 @@ impl Family {
         if self.keep_deleted == KeepDeleted::Ttl && self.ttl_secs.is_none() {
             out.push(FamilyProblem::KeepDeletedTtlWithoutTtl);
         }
+        if self.max_versions > i32::MAX as u32 || self.min_versions > i32::MAX as u32 {
+            out.push(FamilyProblem::AboveHbaseLimit("VERSIONS"));
+        }
+        if self.ttl_secs.is_some_and(|t| t >= i32::MAX as u64) {
+            out.push(FamilyProblem::AboveHbaseLimit("TTL"));
+        }
+        if self.block_size > i32::MAX as u32 {
+            out.push(FamilyProblem::AboveHbaseLimit("BLOCKSIZE"));
+        }
         if self.name.len() > 1 {
             out.push(FamilyProblem::LongName {
                 bytes_per_cell: self.name.len() - 1,
@@ -238,7 +258,7 @@ impl Family {
     /// equivalent for (it manages blocks, compression and caching itself, and never keeps
     /// deleted cells), by their HBase names.
     pub fn without_bigtable_equivalent(&self) -> Vec<&'static str> {
-        let d = Family::new(self.name);
+        let d = Family::new("");
         let mut out = Vec::new();
         if self.keep_deleted != d.keep_deleted {
             out.push("KEEP_DELETED_CELLS");
@@ -264,43 +284,173 @@ impl Family {
     /// The family as the HBase shell writes a column family descriptor:
     /// `{NAME => 'd', VERSIONS => 1, ...}`, every option spelled out.
     pub fn hbase_shell(&self) -> String {
+        let options: Vec<String> = self
+            .shell_options()
+            .iter()
+            .map(|(k, v)| format!("{k} => {v}"))
+            .collect();
         format!(
-            "{{NAME => {}, VERSIONS => {}, MIN_VERSIONS => {}, TTL => {}, \
-             KEEP_DELETED_CELLS => '{}', BLOOMFILTER => '{}', COMPRESSION => '{}', \
-             BLOCKSIZE => {}, IN_MEMORY => '{}', DATA_BLOCK_ENCODING => '{}'}}",
+            "{{NAME => {}, {}}}",
             shell_string(self.name.as_bytes()),
-            self.max_versions,
-            self.min_versions,
-            self.ttl_secs
-                .map_or("'FOREVER'".to_string(), |t| t.to_string()),
-            match self.keep_deleted {
-                KeepDeleted::False => "FALSE",
-                KeepDeleted::True => "TRUE",
-                KeepDeleted::Ttl => "TTL",
-            },
-            match self.bloom {
-                Bloom::None => "NONE",
-                Bloom::Row => "ROW",
-                Bloom::RowCol => "ROWCOL",
-            },
-            match self.compression {
-                Compression::None => "NONE",
-                Compression::Snappy => "SNAPPY",
-                Compression::Lz4 => "LZ4",
-                Compression::Zstd => "ZSTD",
-                Compression::Gz => "GZ",
-            },
-            self.block_size,
-            self.in_memory,
-            match self.encoding {
-                BlockEncoding::None => "NONE",
-                BlockEncoding::Prefix => "PREFIX",
-                BlockEncoding::Diff => "DIFF",
-                BlockEncoding::FastDiff => "FAST_DIFF",
-                BlockEncoding::RowIndexV1 => "ROW_INDEX_V1",
-            },
+            options.join(", ")
         )
     }
+
+    /// Every option by its HBase name, with its value as the shell writes it.
+    pub fn shell_options(&self) -> [(&'static str, String); 9] {
+        let quoted = |s: &str| format!("'{s}'");
+        [
+            ("VERSIONS", self.max_versions.to_string()),
+            ("MIN_VERSIONS", self.min_versions.to_string()),
+            (
+                "TTL",
+                self.ttl_secs.map_or(quoted("FOREVER"), |t| t.to_string()),
+            ),
+            (
+                "KEEP_DELETED_CELLS",
+                quoted(match self.keep_deleted {
+                    KeepDeleted::False => "FALSE",
+                    KeepDeleted::True => "TRUE",
+                    KeepDeleted::Ttl => "TTL",
+                }),
+            ),
+            (
+                "BLOOMFILTER",
+                quoted(match self.bloom {
+                    Bloom::None => "NONE",
+                    Bloom::Row => "ROW",
+                    Bloom::RowCol => "ROWCOL",
+                    Bloom::RowPrefixFixedLength => "ROWPREFIX_FIXED_LENGTH",
+                    Bloom::RowPrefixDelimited => "ROWPREFIX_DELIMITED",
+                }),
+            ),
+            (
+                "COMPRESSION",
+                quoted(match self.compression {
+                    Compression::None => "NONE",
+                    Compression::Snappy => "SNAPPY",
+                    Compression::Lz4 => "LZ4",
+                    Compression::Zstd => "ZSTD",
+                    Compression::Gz => "GZ",
+                    Compression::Lzo => "LZO",
+                    Compression::Bzip2 => "BZIP2",
+                }),
+            ),
+            ("BLOCKSIZE", self.block_size.to_string()),
+            (
+                "IN_MEMORY",
+                quoted(if self.in_memory { "true" } else { "false" }),
+            ),
+            (
+                "DATA_BLOCK_ENCODING",
+                quoted(match self.encoding {
+                    BlockEncoding::None => "NONE",
+                    BlockEncoding::Prefix => "PREFIX",
+                    BlockEncoding::Diff => "DIFF",
+                    BlockEncoding::FastDiff => "FAST_DIFF",
+                    BlockEncoding::RowIndexV1 => "ROW_INDEX_V1",
+                }),
+            ),
+        ]
+    }
+}
+
+impl Family {
+    /// The options on which `self` and `other` differ, by their HBase names (the name itself
+    /// not compared).
+    pub fn differences(&self, other: &Family) -> Vec<&'static str> {
+        self.shell_options()
+            .into_iter()
+            .zip(other.shell_options())
+            .filter(|(a, b)| a.1 != b.1)
+            .map(|(a, _)| a.0)
+            .collect()
+    }
+}
+
+/// One difference between the families a table is declared with and the ones it has.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FamilyChange {
+    /// The table lacks a declared family: add it.
+    Add(Family),
+    /// A family's options differ from its declaration.
+    Modify {
+        /// The family as the table has it.
+        live: Family,
+        /// The family as declared.
+        declared: Family,
+        /// The options that differ, by their HBase names.
+        options: Vec<&'static str>,
+    },
+    /// The table has a family nobody declared. Reported, never dropped: its cells would go.
+    Undeclared(String),
+}
+
+impl FamilyChange {
+    /// The HBase shell command that makes the table match the declaration; for an undeclared
+    /// family, a comment naming the command that would drop it (and its data).
+    pub fn hbase_shell(&self, table: &str) -> String {
+        match self {
+            FamilyChange::Add(f) | FamilyChange::Modify { declared: f, .. } => hbase_alter(table, f),
+            FamilyChange::Undeclared(name) => format!(
+                "# not declared, kept: {name} (drop it and its cells with: alter {}, 'delete' => {})",
+                shell_string(table.as_bytes()),
+                shell_string(name.as_bytes())
+            ),
+        }
+    }
+}
+
+impl fmt::Display for FamilyChange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FamilyChange::Add(fam) => write!(f, "family `{}` is missing", fam.name),
+            FamilyChange::Modify {
+                live,
+                declared,
+                options,
+            } => {
+                write!(f, "family `{}` differs:", declared.name)?;
+                let (from, to) = (live.shell_options(), declared.shell_options());
+                for ((name, a), (_, b)) in from.iter().zip(&to) {
+                    if options.contains(name) {
+                        write!(f, " {name} {a} -> {b}")?;
+                    }
+                }
+                Ok(())
+            }
+            FamilyChange::Undeclared(name) => write!(f, "family `{name}` is not declared"),
+        }
+    }
+}
+
+/// What it takes to bring a table with families `live` to the declaration `declared`: the
+/// missing families, the ones whose options differ, then the undeclared ones, each in the
+/// order given. Empty when the table matches.
+pub fn diff(declared: &[Family], live: &[Family]) -> Vec<FamilyChange> {
+    let mut out = Vec::new();
+    for d in declared {
+        match live.iter().find(|l| l.name == d.name) {
+            None => out.push(FamilyChange::Add(d.clone())),
+            Some(l) => {
+                let options = l.differences(d);
+                if !options.is_empty() {
+                    out.push(FamilyChange::Modify {
+                        live: l.clone(),
+                        declared: d.clone(),
+                        options,
+                    });
+                }
+            }
+        }
+    }
+    for l in live {
+        if !declared.iter().any(|d| d.name == l.name) {
+            out.push(FamilyChange::Undeclared(l.name.to_string()));
+        }
+    }
+    out
 }
 
 /// A rule of the schema chapter a [`Family`] breaks.
@@ -322,6 +472,9 @@ pub enum FamilyProblem {
     MinWithoutTtl,
     /// `KEEP_DELETED_CELLS => 'TTL'` without a TTL: deleted cells would be kept forever.
     KeepDeletedTtlWithoutTtl,
+    /// An option above what HBase stores (a 32-bit signed integer; a TTL of `i32::MAX`
+    /// seconds is HBase's "forever"): the option's name.
+    AboveHbaseLimit(&'static str),
     /// A name longer than one byte: every cell stores it, so it costs this many bytes per
     /// cell over a one-letter name.
     LongName {
@@ -345,6 +498,10 @@ impl fmt::Display for FamilyProblem {
             FamilyProblem::KeepDeletedTtlWithoutTtl => write!(
                 f,
                 "KEEP_DELETED_CELLS => 'TTL' without a TTL keeps deleted cells forever"
+            ),
+            FamilyProblem::AboveHbaseLimit(option) => write!(
+                f,
+                "{option} is above HBase's limit of 2,147,483,646 (TTL: use no TTL for forever)"
             ),
             FamilyProblem::LongName { bytes_per_cell } => write!(
                 f,
@@ -508,6 +665,40 @@ mod tests {
     }
 
     #[test]
+    fn a_diff_lists_exactly_what_differs() {
+        let declared = [
+            Family::new("d").ttl_secs(86_400),
+            Family::new("x").versions(3),
+        ];
+        assert!(diff(&declared, &declared).is_empty());
+        let live = [Family::new("d"), Family::new("old")];
+        let changes = diff(&declared, &live);
+        assert_eq!(
+            changes,
+            [
+                FamilyChange::Modify {
+                    live: Family::new("d"),
+                    declared: Family::new("d").ttl_secs(86_400),
+                    options: vec!["TTL"],
+                },
+                FamilyChange::Add(Family::new("x").versions(3)),
+                FamilyChange::Undeclared("old".into()),
+            ]
+        );
+        assert_eq!(
+            changes[0].to_string(),
+            "family `d` differs: TTL 'FOREVER' -> 86400"
+        );
+        assert!(changes[1]
+            .hbase_shell("t")
+            .starts_with("alter 't', {NAME => 'x', VERSIONS => 3,"));
+        assert_eq!(
+            changes[2].hbase_shell("t"),
+            "# not declared, kept: old (drop it and its cells with: alter 't', 'delete' => 'old')"
+        );
+    }
+
+    #[test]
     fn the_shell_gets_every_option_and_the_splits() {
         let f = Family::new("d")
             .versions(3)
@@ -518,7 +709,7 @@ mod tests {
             .in_memory(true)
             .encoding(BlockEncoding::FastDiff);
         assert_eq!(
-            hbase_create("ns:t", &[f], &[b"\x40", b"\x80"]),
+            hbase_create("ns:t", &[f.clone()], &[b"\x40", b"\x80"]),
             "create 'ns:t', {NAME => 'd', VERSIONS => 3, MIN_VERSIONS => 0, TTL => 'FOREVER', \
              KEEP_DELETED_CELLS => 'TRUE', BLOOMFILTER => 'ROWCOL', COMPRESSION => 'ZSTD', \
              BLOCKSIZE => 16384, IN_MEMORY => 'true', DATA_BLOCK_ENCODING => 'FAST_DIFF'}, \

@@ -5,6 +5,7 @@
 use bytes::Bytes;
 
 use super::thrift::{ty, DecodeError, In, Out, EXCEPTION, REPLY};
+use crate::family::{BlockEncoding, Bloom, Compression, Family, KeepDeleted};
 use crate::store::{Cell, CellRow, Row, RowWrite};
 
 /// A data cell's coordinates: where a row's value lives.
@@ -507,16 +508,155 @@ pub(super) fn read_families(r: &mut In<'_>, k: u8) -> Result<Vec<String>, Decode
     Ok(families)
 }
 
-/// `createTable(TTableDescriptor{name, [family, one version each]}, splitKeys)`.
-pub(super) fn create_table(o: &mut Out<'_>, table: &[u8], families: &[&[u8]], splits: &[&[u8]]) {
+/// A `TColumnFamilyDescriptor` with every option a [`Family`] holds.
+fn family_descriptor(o: &mut Out<'_>, f: &Family) {
+    o.binary(1, f.name.as_bytes());
+    o.i32_field(4, clamp_i32(u64::from(f.block_size)));
+    o.i32_field(
+        5,
+        match f.bloom {
+            Bloom::None => 0,
+            Bloom::Row => 1,
+            Bloom::RowCol => 2,
+            Bloom::RowPrefixFixedLength => 3,
+            Bloom::RowPrefixDelimited => 4,
+        },
+    );
+    o.i32_field(
+        6,
+        match f.compression {
+            Compression::Lzo => 0,
+            Compression::Gz => 1,
+            Compression::None => 2,
+            Compression::Snappy => 3,
+            Compression::Lz4 => 4,
+            Compression::Bzip2 => 5,
+            Compression::Zstd => 6,
+        },
+    );
+    o.i32_field(
+        8,
+        match f.encoding {
+            BlockEncoding::None => 0,
+            BlockEncoding::Prefix => 2,
+            BlockEncoding::Diff => 3,
+            BlockEncoding::FastDiff => 4,
+            BlockEncoding::RowIndexV1 => 7,
+        },
+    );
+    o.i32_field(
+        9,
+        match f.keep_deleted {
+            KeepDeleted::False => 0,
+            KeepDeleted::True => 1,
+            KeepDeleted::Ttl => 2,
+        },
+    );
+    o.i32_field(10, clamp_i32(u64::from(f.max_versions)));
+    o.i32_field(11, clamp_i32(u64::from(f.min_versions)));
+    // HBase's "forever" is `Integer.MAX_VALUE` seconds.
+    o.i32_field(13, f.ttl_secs.map_or(i32::MAX, clamp_i32));
+    o.bool_field(20, f.in_memory);
+}
+
+/// A value for an `i32` option; `Family::problems` reports the ones above HBase's limit
+/// before any are sent.
+fn clamp_i32(v: u64) -> i32 {
+    i32::try_from(v).unwrap_or(i32::MAX)
+}
+
+/// The families of a `TTableDescriptor`, with their options.
+pub(super) fn read_descriptors(r: &mut In<'_>, k: u8) -> Result<Vec<Family>, DecodeError> {
+    r.expect(k, ty::STRUCT, "table descriptor")?;
+    let mut families = Vec::new();
+    read_struct(r, |r, k, id| {
+        if (id, k) == (2, ty::LIST) {
+            read_list(r, k, |r| {
+                let mut f = Family::new("");
+                read_struct(r, |r, k, id| {
+                    match (id, k) {
+                        (1, ty::STRING) => {
+                            f.name = String::from_utf8_lossy(r.bytes()?).into_owned().into()
+                        }
+                        (20, ty::BOOL) => f.in_memory = r.bool()?,
+                        (4 | 5 | 6 | 8 | 9 | 10 | 11 | 13, ty::I32) => {
+                            let v = r.i32()?;
+                            let unknown = || {
+                                DecodeError(format!("family option {id} has the unknown value {v}"))
+                            };
+                            let count = |v: i32| u32::try_from(v).map_err(|_| unknown());
+                            match id {
+                                4 => f.block_size = count(v)?,
+                                5 => {
+                                    f.bloom = match v {
+                                        0 => Bloom::None,
+                                        1 => Bloom::Row,
+                                        2 => Bloom::RowCol,
+                                        3 => Bloom::RowPrefixFixedLength,
+                                        4 => Bloom::RowPrefixDelimited,
+                                        _ => return Err(unknown()),
+                                    }
+                                }
+                                6 => {
+                                    f.compression = match v {
+                                        0 => Compression::Lzo,
+                                        1 => Compression::Gz,
+                                        2 => Compression::None,
+                                        3 => Compression::Snappy,
+                                        4 => Compression::Lz4,
+                                        5 => Compression::Bzip2,
+                                        6 => Compression::Zstd,
+                                        _ => return Err(unknown()),
+                                    }
+                                }
+                                8 => {
+                                    f.encoding = match v {
+                                        0 => BlockEncoding::None,
+                                        2 => BlockEncoding::Prefix,
+                                        3 => BlockEncoding::Diff,
+                                        4 => BlockEncoding::FastDiff,
+                                        7 => BlockEncoding::RowIndexV1,
+                                        _ => return Err(unknown()),
+                                    }
+                                }
+                                9 => {
+                                    f.keep_deleted = match v {
+                                        0 => KeepDeleted::False,
+                                        1 => KeepDeleted::True,
+                                        2 => KeepDeleted::Ttl,
+                                        _ => return Err(unknown()),
+                                    }
+                                }
+                                10 => f.max_versions = count(v)?,
+                                11 => f.min_versions = count(v)?,
+                                _ => {
+                                    f.ttl_secs = (v != i32::MAX)
+                                        .then(|| u64::try_from(v).map_err(|_| unknown()))
+                                        .transpose()?
+                                }
+                            }
+                        }
+                        _ => r.skip(k)?,
+                    }
+                    Ok(())
+                })?;
+                families.push(f);
+                Ok(())
+            })
+        } else {
+            r.skip(k)
+        }
+    })?;
+    Ok(families)
+}
+
+/// `createTable(TTableDescriptor{name, families with their options}, splitKeys)`.
+pub(super) fn create_table(o: &mut Out<'_>, table: &[u8], families: &[Family], splits: &[&[u8]]) {
     o.struct_field(1, |o| {
         table_name(o, 1, table);
         o.list_field(2, ty::STRUCT, families.len(), |o| {
             for family in families {
-                o.list_struct(|o| {
-                    o.binary(1, family);
-                    o.i32_field(10, 1);
-                })
+                o.list_struct(|o| family_descriptor(o, family))
             }
         });
     });
@@ -527,6 +667,14 @@ pub(super) fn create_table(o: &mut Out<'_>, table: &[u8], families: &[&[u8]], sp
             }
         });
     }
+    o.stop();
+}
+
+/// `addColumnFamily(TTableName, TColumnFamilyDescriptor)` and `modifyColumnFamily` take the
+/// same arguments.
+pub(super) fn column_family(o: &mut Out<'_>, table: &[u8], family: &Family) {
+    table_name(o, 1, table);
+    o.struct_field(2, |o| family_descriptor(o, family));
     o.stop();
 }
 

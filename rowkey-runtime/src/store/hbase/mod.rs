@@ -57,6 +57,7 @@ use super::{
     AsyncStore, BatchError, Blocking, CellError, CellRow, CellStream, Columns, Row, RowStream,
     RowWrite,
 };
+use crate::family::{Family, FamilyProblem};
 use crate::scan::KeyRange;
 use api::Column;
 use conn::Pool;
@@ -67,6 +68,29 @@ pub use api::Region;
 const QUALIFIER: &[u8] = b"v";
 /// HBase's row-key limit (`Short.MAX_VALUE`).
 pub(crate) const MAX_KEY_LEN: usize = i16::MAX as usize;
+
+/// Refuses families that break HBase's rules (`Family::problems`; a long name is advice,
+/// not a refusal) before anything is sent.
+fn check_families(op: &'static str, families: &[Family]) -> Result<(), HbaseError> {
+    for f in families {
+        let refused: Vec<String> = f
+            .problems()
+            .into_iter()
+            .filter(|p| !matches!(p, FamilyProblem::LongName { .. }))
+            .map(|p| p.to_string())
+            .collect();
+        if !refused.is_empty() {
+            return Err(HbaseError::Rejected {
+                store: error::STORE,
+                op,
+                status: "invalid column family".into(),
+                message: format!("family `{}`: {}", f.name, refused.join("; ")),
+                transient: false,
+            });
+        }
+    }
+    Ok(())
+}
 
 fn check_key(key: &[u8]) -> Result<(), HbaseError> {
     if key.is_empty() || key.len() > MAX_KEY_LEN {
@@ -141,6 +165,27 @@ impl Blocking<AsyncHbaseStore> {
     pub fn create_table(&self, splits: &[bytes::Bytes]) -> Result<(), HbaseError> {
         let splits = splits.to_vec();
         self.call(|s| async move { s.create_table(&splits).await })
+    }
+
+    /// [`AsyncHbaseStore::create_table_with`]: the table with `families` and their options.
+    pub fn create_table_with(
+        &self,
+        families: &[Family],
+        splits: &[bytes::Bytes],
+    ) -> Result<(), HbaseError> {
+        let (families, splits) = (families.to_vec(), splits.to_vec());
+        self.call(|s| async move { s.create_table_with(&families, &splits).await })
+    }
+
+    /// [`AsyncHbaseStore::families`]: the live table's families with their options.
+    pub fn families(&self) -> Result<Vec<Family>, HbaseError> {
+        self.call(|s| async move { s.families().await })
+    }
+
+    /// [`AsyncHbaseStore::alter_family`]: gives one family these options, adding it if needed.
+    pub fn alter_family(&self, family: &Family) -> Result<(), HbaseError> {
+        let family = family.clone();
+        self.call(|s| async move { s.alter_family(&family).await })
     }
 
     /// The table's regions as HBase reports them (`getAllRegionLocations`), in key order.
@@ -326,22 +371,43 @@ impl AsyncHbaseStore {
             .unwrap_or(false))
     }
 
-    /// Creates the table with its column families (one version per cell), pre-split at
-    /// `splits`; an existing table is left as it is.
+    /// Creates the table with its column families (HBase's defaults: one version per cell,
+    /// no TTL), pre-split at `splits`; an existing table is left as it is.
     pub async fn create_table(&self, splits: &[bytes::Bytes]) -> Result<(), HbaseError> {
+        let families: Vec<Family> = self
+            .inner
+            .config
+            .all_families()
+            .into_iter()
+            .map(|name| Family {
+                name: name.into(),
+                ..Family::new("")
+            })
+            .collect();
+        self.create_table_with(&families, splits).await
+    }
+
+    /// Creates the table with `families` and their options, pre-split at `splits`; an
+    /// existing table is left as it is (compare it with [`families`](Self::families) and
+    /// [`family::diff`](crate::family::diff)). A family whose options break HBase's rules
+    /// (`Family::problems`, the long-name advice aside) is refused before anything is sent.
+    pub async fn create_table_with(
+        &self,
+        families: &[Family],
+        splits: &[bytes::Bytes],
+    ) -> Result<(), HbaseError> {
+        check_families("createTable", families)?;
         if self.exists().await? {
             return Ok(());
         }
         let table = self.table();
-        let families = self.inner.config.all_families();
-        let families: Vec<&[u8]> = families.iter().map(|f| f.as_bytes()).collect();
         let splits: Vec<&[u8]> = splits.iter().map(|s| &s[..]).collect();
         // Not retried: a creation whose answer was lost may have happened; the existence
         // check above runs again on the caller's next attempt.
         let created = self
             .call_once(
                 "createTable",
-                |o| api::create_table(o, table, &families, &splits),
+                |o| api::create_table(o, table, families, &splits),
                 |r, k| r.skip(k),
             )
             .await;
@@ -351,6 +417,41 @@ impl AsyncHbaseStore {
             }
             other => other.map(|_| ()),
         }
+    }
+
+    /// The table's column families with their options, as HBase describes them
+    /// (`getTableDescriptor`).
+    pub async fn families(&self) -> Result<Vec<Family>, HbaseError> {
+        let table = self.table();
+        Ok(self
+            .call(
+                "getTableDescriptor",
+                |o| api::get_table_descriptor(o, table),
+                api::read_descriptors,
+            )
+            .await?
+            .unwrap_or_default())
+    }
+
+    /// Gives the table's family `family.name` these options (`modifyColumnFamily`), adding
+    /// the family when the table lacks it (`addColumnFamily`); HBase applies it online. The
+    /// changes [`family::diff`](crate::family::diff) lists are applied one by one with it.
+    pub async fn alter_family(&self, family: &Family) -> Result<(), HbaseError> {
+        check_families("alter_family", std::slice::from_ref(family))?;
+        let table = self.table();
+        let op = if self.families().await?.iter().any(|f| f.name == family.name) {
+            "modifyColumnFamily"
+        } else {
+            "addColumnFamily"
+        };
+        // Repeating either is harmless: the same options are set again.
+        self.call(
+            op,
+            |o| api::column_family(o, table, family),
+            |r, k| r.skip(k),
+        )
+        .await?;
+        Ok(())
     }
 
     /// Disables and deletes the table.
