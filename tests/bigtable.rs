@@ -472,3 +472,56 @@ fn a_connection_cut_and_restored_is_retried_to_completion() {
         "a scan resumes after the last key delivered, no row lost or repeated"
     );
 }
+
+#[test]
+fn families_get_the_gc_rules_their_versions_and_ttl_map_to() {
+    use rowkey::family::{Compression, Family, GcRule};
+    let Some(host) = host() else { return };
+    let name = unique("families");
+    let store = BigtableStore::with_config(config(host, &name)).unwrap();
+    let declared = [
+        // The guide's log data: a week, then at most one version; at least two kept past it.
+        Family::new("d")
+            .versions(3)
+            .min_versions(2)
+            .ttl_secs(7 * 86_400)
+            .compression(Compression::Snappy),
+        Family::new("x"),
+        Family::new("y").versions(u32::MAX).ttl_secs(3600),
+        Family::new("z").versions(u32::MAX),
+    ];
+    store.create_table_with(&declared, &[]).unwrap();
+    let live = store.gc_rules().unwrap();
+    let want: Vec<(String, Option<GcRule>)> = declared
+        .iter()
+        .map(|f| (f.name.to_string(), f.gc_rule()))
+        .collect();
+    assert_eq!(live, want, "every family's rule lands as rendered");
+    assert_eq!(
+        live[0].1.as_ref().unwrap().to_string(),
+        "(maxage=7d and maxversions=2) or maxversions=3"
+    );
+    assert_eq!(live[3].1, None, "no rule: nothing is ever collected");
+
+    // A changed family and a new one.
+    let changed = declared[1].clone().ttl_secs(60);
+    store.set_gc_rule(&changed).unwrap();
+    store.set_gc_rule(&Family::new("w").versions(2)).unwrap();
+    let after = store.gc_rules().unwrap();
+    assert_eq!(
+        after,
+        [
+            ("d".to_string(), declared[0].gc_rule()),
+            ("w".to_string(), Some(GcRule::MaxVersions(2))),
+            (
+                "x".to_string(),
+                Some(GcRule::Union(vec![
+                    GcRule::MaxAgeSecs(60),
+                    GcRule::MaxVersions(1)
+                ]))
+            ),
+            ("y".to_string(), declared[2].gc_rule()),
+            ("z".to_string(), None),
+        ]
+    );
+}

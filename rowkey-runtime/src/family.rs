@@ -141,6 +141,13 @@ impl Family {
         }
     }
 
+    /// The same options under another name (owned: a name read back from a live table, or
+    /// built at run time).
+    pub fn named(mut self, name: impl Into<Cow<'static, str>>) -> Self {
+        self.name = name.into();
+        self
+    }
+
     /// Keep `n` versions per cell.
     pub const fn versions(mut self, n: u32) -> Self {
         self.max_versions = n;

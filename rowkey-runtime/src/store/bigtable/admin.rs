@@ -1,10 +1,60 @@
-//! The two admin calls the store makes: creating a pre-split table, and checking once that the
-//! table and its column families exist (so a typo in either is an error, not an empty table).
+//! The admin calls the store makes: creating a pre-split table with its families and their
+//! garbage-collection rules, reading and changing those rules, and checking once that the table
+//! and its column families exist (so a typo in either is an error, not an empty table).
 
 use admin::bigtable_table_admin_client::BigtableTableAdminClient;
 use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2 as admin;
 
 use super::{error, AsyncBigtableStore, BigtableError, ADMIN_SCOPE};
+use crate::family::{Family, GcRule};
+
+/// A rule as the admin API takes it. `None` (nothing is ever collected) is sent as "keep
+/// `i32::MAX` versions": some emulator builds panic on a family without a rule.
+fn to_pb(rule: Option<&GcRule>) -> admin::GcRule {
+    use admin::gc_rule::{Intersection, Rule, Union};
+    let rule = match rule {
+        None => Rule::MaxNumVersions(i32::MAX),
+        Some(GcRule::MaxVersions(n)) => Rule::MaxNumVersions(i32::try_from(*n).unwrap_or(i32::MAX)),
+        Some(GcRule::MaxAgeSecs(s)) => Rule::MaxAge(prost_types::Duration {
+            seconds: i64::try_from(*s).unwrap_or(i64::MAX),
+            nanos: 0,
+        }),
+        Some(GcRule::Intersection(rules)) => Rule::Intersection(Intersection {
+            rules: rules.iter().map(|r| to_pb(Some(r))).collect(),
+        }),
+        Some(GcRule::Union(rules)) => Rule::Union(Union {
+            rules: rules.iter().map(|r| to_pb(Some(r))).collect(),
+        }),
+    };
+    admin::GcRule { rule: Some(rule) }
+}
+
+/// A rule as the admin API reports it; `None` for no rule, or the "keep `i32::MAX` versions"
+/// that stands for none.
+fn from_pb(rule: Option<&admin::GcRule>) -> Result<Option<GcRule>, BigtableError> {
+    use admin::gc_rule::Rule;
+    let Some(rule) = rule.and_then(|r| r.rule.as_ref()) else {
+        return Ok(None);
+    };
+    let nested = |rules: &[admin::GcRule]| -> Result<Vec<GcRule>, BigtableError> {
+        rules
+            .iter()
+            .map(|r| from_pb(Some(r))?.ok_or_else(|| error::protocol("an empty nested GC rule")))
+            .collect()
+    };
+    Ok(Some(match rule {
+        Rule::MaxNumVersions(i32::MAX) => return Ok(None),
+        Rule::MaxNumVersions(n) => GcRule::MaxVersions(
+            u32::try_from(*n).map_err(|_| error::protocol(format!("a GC rule of {n} versions")))?,
+        ),
+        Rule::MaxAge(d) => GcRule::MaxAgeSecs(
+            u64::try_from(d.seconds)
+                .map_err(|_| error::protocol(format!("a GC rule of age {}s", d.seconds)))?,
+        ),
+        Rule::Intersection(i) => GcRule::Intersection(nested(&i.rules)?),
+        Rule::Union(u) => GcRule::Union(nested(&u.rules)?),
+    }))
+}
 
 impl AsyncBigtableStore {
     fn admin(&self) -> BigtableTableAdminClient<tonic::transport::Channel> {
@@ -21,19 +71,34 @@ impl AsyncBigtableStore {
     /// Creates the table with its column families (one version kept per cell), pre-split at
     /// `splits`; an existing table is left as it is. Within the retry policy's deadlines.
     pub async fn create_table(&self, splits: &[bytes::Bytes]) -> Result<(), BigtableError> {
-        let config = &self.inner.config;
-        let families = config
+        let families: Vec<Family> = self
+            .inner
+            .config
             .all_families()
             .into_iter()
-            .map(|name| {
+            .map(|name| Family::new("").named(name))
+            .collect();
+        self.create_table_with(&families, splits).await
+    }
+
+    /// Creates the table with `families`, each with the garbage-collection rule its versions
+    /// and TTL map to ([`Family::gc_rule`]; the options Bigtable has no equivalent for,
+    /// [`Family::without_bigtable_equivalent`], are not sent), pre-split at `splits`; an
+    /// existing table is left as it is (compare it with [`gc_rules`](Self::gc_rules)).
+    pub async fn create_table_with(
+        &self,
+        families: &[Family],
+        splits: &[bytes::Bytes],
+    ) -> Result<(), BigtableError> {
+        let config = &self.inner.config;
+        let families = families
+            .iter()
+            .map(|f| {
                 let family = admin::ColumnFamily {
-                    // Always a GC rule: some emulator builds panic on a family without one.
-                    gc_rule: Some(admin::GcRule {
-                        rule: Some(admin::gc_rule::Rule::MaxNumVersions(1)),
-                    }),
+                    gc_rule: Some(to_pb(f.gc_rule().as_ref())),
                     ..Default::default()
                 };
-                (name, family)
+                (f.name.to_string(), family)
             })
             .collect();
         let message = admin::CreateTableRequest {
@@ -55,6 +120,70 @@ impl AsyncBigtableStore {
                 Err(s) if s.code() == tonic::Code::AlreadyExists => Ok(()),
                 Err(s) if s.message().contains("already exists") => Ok(()),
                 Err(s) => Err(error::status("CreateTable", &s)),
+            }
+        })
+        .await
+    }
+
+    /// The table's column families and their garbage-collection rules (`GetTable`), by name.
+    pub async fn gc_rules(&self) -> Result<Vec<(String, Option<GcRule>)>, BigtableError> {
+        let message = admin::GetTableRequest {
+            name: self.inner.table_name.clone(),
+            view: admin::table::View::SchemaView as i32,
+        };
+        let table = self
+            .retrying("GetTable", || async {
+                let request = self.admin_request(message.clone()).await?;
+                self.admin()
+                    .get_table(request)
+                    .await
+                    .map(tonic::Response::into_inner)
+                    .map_err(|s| error::status("GetTable", &s))
+            })
+            .await?;
+        let mut out = table
+            .column_families
+            .into_iter()
+            .map(|(name, f)| Ok((name, from_pb(f.gc_rule.as_ref())?)))
+            .collect::<Result<Vec<_>, BigtableError>>()?;
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(out)
+    }
+
+    /// Gives family `family.name` the garbage-collection rule of `family`
+    /// (`ModifyColumnFamilies`), creating the family when the table lacks it.
+    pub async fn set_gc_rule(&self, family: &Family) -> Result<(), BigtableError> {
+        use admin::modify_column_families_request::{modification::Mod, Modification};
+        let exists = self
+            .gc_rules()
+            .await?
+            .iter()
+            .any(|(n, _)| *n == family.name);
+        let column = admin::ColumnFamily {
+            gc_rule: Some(to_pb(family.gc_rule().as_ref())),
+            ..Default::default()
+        };
+        let message = admin::ModifyColumnFamiliesRequest {
+            name: self.inner.table_name.clone(),
+            modifications: vec![Modification {
+                id: family.name.to_string(),
+                update_mask: None,
+                r#mod: Some(if exists {
+                    Mod::Update(column)
+                } else {
+                    Mod::Create(column)
+                }),
+            }],
+            ignore_warnings: false,
+        };
+        // Repeating an update is harmless; a create whose answer was lost fails as existing
+        // on the retry, and the family is then there.
+        self.retrying("ModifyColumnFamilies", || async {
+            let request = self.admin_request(message.clone()).await?;
+            match self.admin().modify_column_families(request).await {
+                Ok(_) => Ok(()),
+                Err(s) if !exists && s.code() == tonic::Code::AlreadyExists => Ok(()),
+                Err(s) => Err(error::status("ModifyColumnFamilies", &s)),
             }
         })
         .await

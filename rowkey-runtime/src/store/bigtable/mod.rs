@@ -131,6 +131,28 @@ impl Blocking<AsyncBigtableStore> {
         self.call(|s| async move { s.create_table(&splits).await })
     }
 
+    /// [`AsyncBigtableStore::create_table_with`]: the table with `families` and their
+    /// garbage-collection rules.
+    pub fn create_table_with(
+        &self,
+        families: &[crate::family::Family],
+        splits: &[bytes::Bytes],
+    ) -> Result<(), BigtableError> {
+        let (families, splits) = (families.to_vec(), splits.to_vec());
+        self.call(|s| async move { s.create_table_with(&families, &splits).await })
+    }
+
+    /// [`AsyncBigtableStore::gc_rules`]: the live table's families and their rules.
+    pub fn gc_rules(&self) -> Result<Vec<(String, Option<crate::family::GcRule>)>, BigtableError> {
+        self.call(|s| async move { s.gc_rules().await })
+    }
+
+    /// [`AsyncBigtableStore::set_gc_rule`]: one family's rule, creating the family if needed.
+    pub fn set_gc_rule(&self, family: &crate::family::Family) -> Result<(), BigtableError> {
+        let family = family.clone();
+        self.call(|s| async move { s.set_gc_rule(&family).await })
+    }
+
     /// The same as [`create_table`](Self::create_table), under its earlier name.
     pub fn create_table_on_emulator(&self, splits: &[bytes::Bytes]) -> Result<(), BigtableError> {
         self.create_table(splits)
