@@ -6,6 +6,7 @@
 
 use serde::Deserialize;
 
+use rowkey::family::{BlockEncoding, Bloom, Compression, Family, KeepDeleted};
 use rowkey::{Domain, FieldSchema, Order, SaltSchema, Schema, VariantSchema};
 
 #[derive(Deserialize)]
@@ -197,4 +198,145 @@ pub fn from_hex(s: &str) -> Result<Vec<u8>, String> {
                 .map_err(|_| format!("`{}` is not a hex byte", &digits[i..i + 2]))
         })
         .collect()
+}
+
+/// One family as the layout JSON writes it (`V::SCHEMA.family_options`).
+#[derive(Deserialize)]
+struct FamilyJson {
+    name: String,
+    versions: u32,
+    min_versions: u32,
+    ttl_secs: Option<u64>,
+    keep_deleted: String,
+    bloom: String,
+    compression: String,
+    block_size: u32,
+    in_memory: bool,
+    encoding: String,
+}
+
+impl FamilyJson {
+    fn into_family(self) -> Result<Family, String> {
+        fn pick<T>(what: &str, v: &str, f: impl Fn(&str) -> Option<T>) -> Result<T, String> {
+            f(v).ok_or_else(|| format!("unknown {what} `{v}`"))
+        }
+        let mut f = Family::new("")
+            .named(self.name)
+            .versions(self.versions)
+            .min_versions(self.min_versions)
+            .keep_deleted(pick(
+                "keep_deleted",
+                &self.keep_deleted,
+                KeepDeleted::from_name,
+            )?)
+            .bloom(pick("bloom", &self.bloom, Bloom::from_name)?)
+            .compression(pick(
+                "compression",
+                &self.compression,
+                Compression::from_name,
+            )?)
+            .block_size(self.block_size)
+            .in_memory(self.in_memory)
+            .encoding(pick("encoding", &self.encoding, BlockEncoding::from_name)?);
+        if let Some(t) = self.ttl_secs {
+            f = f.ttl_secs(t);
+        }
+        Ok(f)
+    }
+}
+
+/// The value layout's name and families, from the JSON rowkey exports for a `RowValue` type
+/// (`serde_json::to_string(V::SCHEMA)`): one layout, or an array of them and `type_name`
+/// choosing one.
+pub fn families_from_json(
+    json: &str,
+    type_name: Option<&str>,
+) -> Result<(String, Vec<Family>), String> {
+    #[derive(Deserialize)]
+    struct ValueJson {
+        name: String,
+        family_options: Vec<FamilyJson>,
+    }
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(ValueJson),
+        Many(Vec<ValueJson>),
+    }
+    let all = match serde_json::from_str::<OneOrMany>(json)
+        .map_err(|e| format!("not a value layout (V::SCHEMA as JSON, with family_options): {e}"))?
+    {
+        OneOrMany::One(v) => vec![v],
+        OneOrMany::Many(v) => v,
+    };
+    let names: Vec<String> = all.iter().map(|v| v.name.clone()).collect();
+    let chosen = match (type_name, all.len()) {
+        (None, 1) => all.into_iter().next(),
+        (None, _) => {
+            return Err(format!(
+                "several value layouts; choose one with --type ({})",
+                names.join(", ")
+            ))
+        }
+        (Some(name), _) => all.into_iter().find(|v| v.name == name),
+    }
+    .ok_or_else(|| format!("no value layout `{}`", type_name.unwrap_or_default()))?;
+    let families = chosen
+        .family_options
+        .into_iter()
+        .map(FamilyJson::into_family)
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((chosen.name, families))
+}
+
+/// What `rowkey schema` prints for `table`: the families' problems, the HBase shell's
+/// `create` with the split points, and the Bigtable commands (`cbt`), with the options Bigtable
+/// has no equivalent for named.
+pub fn schema_report(table: &str, families: &[Family], splits: &[&[u8]]) -> String {
+    let mut out = String::new();
+    for f in families {
+        for p in f.problems() {
+            out.push_str(&format!("# family `{}`: {p}\n", f.name));
+        }
+    }
+    out.push_str("# HBase shell\n");
+    out.push_str(&rowkey::family::hbase_create(table, families, splits));
+    out.push_str("\n\n# Cloud Bigtable (cbt)\n");
+    let printable = splits
+        .iter()
+        .all(|s| s.iter().all(|b| b.is_ascii_graphic() && *b != b','));
+    if splits.is_empty() || !printable {
+        out.push_str(&format!("cbt createtable {table}\n"));
+        if !splits.is_empty() {
+            out.push_str(&format!(
+                "# {} split points are binary, which cbt cannot take: create the table with BigtableStore::create_table_with, or split it later\n",
+                splits.len()
+            ));
+        }
+    } else {
+        let keys: Vec<String> = splits
+            .iter()
+            .map(|s| String::from_utf8_lossy(s).into_owned())
+            .collect();
+        out.push_str(&format!(
+            "cbt createtable {table} splits={}\n",
+            keys.join(",")
+        ));
+    }
+    for f in families {
+        out.push_str(&format!("cbt createfamily {table} {}\n", f.name));
+        match f.gc_rule() {
+            Some(rule) => out.push_str(&format!("cbt setgcpolicy {table} {} '{rule}'\n", f.name)),
+            None => out.push_str(&format!("cbt setgcpolicy {table} {} never\n", f.name)),
+        }
+        let missing = f.without_bigtable_equivalent();
+        if !missing.is_empty() {
+            out.push_str(&format!(
+                "# family `{}`: no Bigtable equivalent for {}\n",
+                f.name,
+                missing.join(", ")
+            ));
+        }
+    }
+    out
 }

@@ -45,6 +45,10 @@ const _: () = {
                     optional: true,
                 },
             ],
+            family_options: &[
+                ::rowkey::__private::Family::new("d"),
+                ::rowkey::__private::Family::new("m"),
+            ],
         };
         fn write_cells(
             &self,

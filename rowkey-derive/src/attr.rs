@@ -145,7 +145,7 @@ fn int_in(
 }
 
 /// "did you mean" for a misspelled key.
-fn suggest(found: &str, expected: &[&str]) -> String {
+pub fn suggest(found: &str, expected: &[&str]) -> String {
     let best = expected
         .iter()
         .map(|e| (edit_distance(found, e), e))

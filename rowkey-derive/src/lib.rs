@@ -43,7 +43,7 @@ pub fn derive_row_key(input: TokenStream) -> TokenStream {
 /// Derives `rowkey::RowValue`: a struct whose fields are the columns of a row, each with a
 /// family and a short qualifier (`#[column(family = "d", name = "via")]`, the struct's
 /// `#[column(family = "d")]` as the default). See the `rowkey` crate's `attributes` module.
-#[proc_macro_derive(RowValue, attributes(column))]
+#[proc_macro_derive(RowValue, attributes(column, family))]
 pub fn derive_row_value(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     value::expand(&input).into()

@@ -96,6 +96,54 @@ pub enum BlockEncoding {
     RowIndexV1,
 }
 
+/// `name` and `from_name` for an option's enum: the spelling `#[family(...)]` takes and the
+/// JSON layout writes.
+macro_rules! spelled {
+    ($ty:ident { $($variant:ident => $name:literal,)* }) => {
+        impl $ty {
+            /// The option's spelling in `#[family(...)]` and in the JSON layout.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $name,)*
+                }
+            }
+
+            /// The option of a spelling ([`Self::name`]).
+            pub fn from_name(name: &str) -> Option<Self> {
+                match name {
+                    $($name => Some($ty::$variant),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+spelled!(KeepDeleted { False => "false", True => "true", Ttl => "ttl", });
+spelled!(Bloom {
+    None => "none",
+    Row => "row",
+    RowCol => "rowcol",
+    RowPrefixFixedLength => "rowprefix_fixed_length",
+    RowPrefixDelimited => "rowprefix_delimited",
+});
+spelled!(Compression {
+    None => "none",
+    Snappy => "snappy",
+    Lz4 => "lz4",
+    Zstd => "zstd",
+    Gz => "gz",
+    Lzo => "lzo",
+    Bzip2 => "bzip2",
+});
+spelled!(BlockEncoding {
+    None => "none",
+    Prefix => "prefix",
+    Diff => "diff",
+    FastDiff => "fast_diff",
+    RowIndexV1 => "row_index_v1",
+});
+
 /// One column family and the options users tune, with HBase's defaults from [`Family::new`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]

@@ -8,6 +8,7 @@
 // The public API is the list below, by name; everything else is plumbing, reachable by the
 // derive through the hidden `__private` module only.
 mod budget;
+pub mod capacity;
 pub(crate) mod cell;
 mod codec;
 mod dynamic;
@@ -61,6 +62,7 @@ pub mod __private {
     };
     pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
     pub use crate::explain::{Explain, Explainer};
+    pub use crate::family::{BlockEncoding, Bloom, Compression, Family, KeepDeleted};
     pub use crate::field::{Decode, Encode};
     pub use crate::fingerprint::{fingerprint, LayoutPiece, TypeLayout};
     pub use crate::generated::{field, read, read_tag, sum, unknown_tag, width, with_offsets};

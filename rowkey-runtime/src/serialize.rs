@@ -8,6 +8,7 @@
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 use crate::budget::{CellCost, SizeBudget};
+use crate::family::Family;
 use crate::schema::{Domain, FieldSchema, Order, SaltSchema, Schema, VariantSchema};
 use crate::value::{ColumnSchema, ValueSchema};
 
@@ -59,7 +60,11 @@ serialize_struct!(SaltSchema {
 });
 
 // The value side and the size budget, as data for tools.
-serialize_struct!(ValueSchema { name, columns });
+serialize_struct!(ValueSchema {
+    name,
+    columns,
+    family_options
+});
 serialize_struct!(ColumnSchema {
     field,
     family,
@@ -95,6 +100,25 @@ impl Serialize for Domain {
         st.serialize_field("bytes", &self.bytes)?;
         st.serialize_field("lo", &self.lo)?;
         st.serialize_field("hi", &self.hi.to_string())?;
+        st.end()
+    }
+}
+
+/// A family as a map of its options, each enum by its attribute spelling (`"rowcol"`,
+/// `"fast_diff"`), the TTL in seconds or `null` for forever.
+impl Serialize for Family {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut st = serializer.serialize_struct("Family", 10)?;
+        st.serialize_field("name", &self.name)?;
+        st.serialize_field("versions", &self.max_versions)?;
+        st.serialize_field("min_versions", &self.min_versions)?;
+        st.serialize_field("ttl_secs", &self.ttl_secs)?;
+        st.serialize_field("keep_deleted", self.keep_deleted.name())?;
+        st.serialize_field("bloom", self.bloom.name())?;
+        st.serialize_field("compression", self.compression.name())?;
+        st.serialize_field("block_size", &self.block_size)?;
+        st.serialize_field("in_memory", &self.in_memory)?;
+        st.serialize_field("encoding", self.encoding.name())?;
         st.end()
     }
 }

@@ -244,6 +244,9 @@ pub struct ValueSchema {
     pub name: &'static str,
     /// The columns, in field order.
     pub columns: &'static [ColumnSchema],
+    /// Every family the columns use, in first-use order, with the options declared for it
+    /// (`#[family(name = "d", ...)]`) or HBase's defaults.
+    pub family_options: &'static [crate::family::Family],
 }
 
 impl ValueSchema {

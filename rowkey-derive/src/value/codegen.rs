@@ -15,6 +15,7 @@ pub fn expand(value: &Value<'_>) -> TokenStream {
     let ident = &input.ident;
     let name = ident.to_string();
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let families = families(value, &p);
     let mut schema = Vec::new();
     let mut writes = Vec::new();
     let mut reads = Vec::new();
@@ -69,6 +70,7 @@ pub fn expand(value: &Value<'_>) -> TokenStream {
                 const SCHEMA: #p::ValueSchema = #p::ValueSchema {
                     name: #name,
                     columns: &[#(#schema),*],
+                    family_options: &[#(#families),*],
                 };
 
                 fn write_cells(
@@ -131,7 +133,7 @@ pub fn fallback(input: &DeriveInput, krate: Krate<'_>, error: syn::Error) -> Tok
         const _: () = {
             #[automatically_derived]
             impl #impl_generics #p::RowValue for #ident #ty_generics #where_clause {
-                const SCHEMA: #p::ValueSchema = #p::ValueSchema { name: #name, columns: &[] };
+                const SCHEMA: #p::ValueSchema = #p::ValueSchema { name: #name, columns: &[], family_options: &[] };
                 fn write_cells(
                     &self,
                     _: &mut #p::Vec<#p::Cell>,
@@ -145,4 +147,59 @@ pub fn fallback(input: &DeriveInput, krate: Krate<'_>, error: syn::Error) -> Tok
             }
         };
     }
+}
+
+/// Every family the columns use, in first-use order, as a `Family` built from its
+/// `#[family(...)]` options (HBase's defaults where none are declared).
+fn families(value: &Value<'_>, p: &TokenStream) -> Vec<TokenStream> {
+    let mut names: Vec<&str> = Vec::new();
+    for column in &value.columns {
+        if let Some(f) = family_of(value, column) {
+            if !names.contains(&f) {
+                names.push(f);
+            }
+        }
+    }
+    names
+        .into_iter()
+        .map(|name| {
+            let mut out = quote!(#p::Family::new(#name));
+            let Some(d) = value.families.iter().find(|d| d.name.value == name) else {
+                return out;
+            };
+            if let Some(v) = &d.versions {
+                let v = v.value;
+                out.extend(quote!(.versions(#v)));
+            }
+            if let Some(v) = &d.min_versions {
+                let v = v.value;
+                out.extend(quote!(.min_versions(#v)));
+            }
+            if let Some(v) = &d.ttl_secs {
+                let v = v.value;
+                out.extend(quote!(.ttl_secs(#v)));
+            }
+            if let Some(v) = &d.block_size {
+                let v = v.value;
+                out.extend(quote!(.block_size(#v)));
+            }
+            for (option, ty, choice) in [
+                ("keep_deleted", "KeepDeleted", &d.keep_deleted),
+                ("bloom", "Bloom", &d.bloom),
+                ("compression", "Compression", &d.compression),
+                ("encoding", "BlockEncoding", &d.encoding),
+            ] {
+                if let Some(c) = choice {
+                    let method = syn::Ident::new(option, proc_macro2::Span::call_site());
+                    let ty = syn::Ident::new(ty, proc_macro2::Span::call_site());
+                    let variant = syn::Ident::new(c.value, proc_macro2::Span::call_site());
+                    out.extend(quote!(.#method(#p::#ty::#variant)));
+                }
+            }
+            if d.in_memory {
+                out.extend(quote!(.in_memory(true)));
+            }
+            out
+        })
+        .collect()
 }

@@ -24,6 +24,211 @@ pub struct Value<'a> {
     /// `#[column(crate = "path")]`.
     pub crate_path: Option<syn::Path>,
     pub columns: Vec<ColumnField<'a>>,
+    /// `#[family(name = "d", ...)]`: the options declared for a family.
+    pub families: Vec<FamilyDecl>,
+}
+
+/// One `#[family(name = "d", versions = 3, ttl = "30d", ...)]`: a family's options, each
+/// checked on its own as it is read (the rules relating them are `validate`'s).
+pub struct FamilyDecl {
+    pub name: Spanned<String>,
+    pub versions: Option<Spanned<u32>>,
+    pub min_versions: Option<Spanned<u32>>,
+    pub ttl_secs: Option<Spanned<u64>>,
+    /// `keep_deleted`, `bloom`, `compression`, `encoding`: the runtime enum's variant name.
+    pub keep_deleted: Option<Spanned<&'static str>>,
+    pub bloom: Option<Spanned<&'static str>>,
+    pub compression: Option<Spanned<&'static str>>,
+    pub encoding: Option<Spanned<&'static str>>,
+    pub block_size: Option<Spanned<u32>>,
+    pub in_memory: bool,
+}
+
+/// The keys `#[family(...)]` takes.
+const FAMILY_KEYS: &[&str] = &[
+    "name",
+    "versions",
+    "min_versions",
+    "ttl",
+    "keep_deleted",
+    "bloom",
+    "compression",
+    "block_size",
+    "in_memory",
+    "encoding",
+];
+
+/// A choice among spellings: (spelling, the runtime enum's variant).
+type Choices = &'static [(&'static str, &'static str)];
+
+// The spellings of the runtime's `family::{KeepDeleted, Bloom, Compression, BlockEncoding}`
+// (`name()`); `tests/families.rs` checks that each is accepted.
+const KEEP_DELETED: Choices = &[("false", "False"), ("true", "True"), ("ttl", "Ttl")];
+const BLOOM: Choices = &[
+    ("none", "None"),
+    ("row", "Row"),
+    ("rowcol", "RowCol"),
+    ("rowprefix_fixed_length", "RowPrefixFixedLength"),
+    ("rowprefix_delimited", "RowPrefixDelimited"),
+];
+const COMPRESSION: Choices = &[
+    ("none", "None"),
+    ("snappy", "Snappy"),
+    ("lz4", "Lz4"),
+    ("zstd", "Zstd"),
+    ("gz", "Gz"),
+    ("lzo", "Lzo"),
+    ("bzip2", "Bzip2"),
+];
+const ENCODING: Choices = &[
+    ("none", "None"),
+    ("prefix", "Prefix"),
+    ("diff", "Diff"),
+    ("fast_diff", "FastDiff"),
+    ("row_index_v1", "RowIndexV1"),
+];
+
+impl FamilyDecl {
+    fn parse(cx: &Ctxt, attr: &syn::Attribute) -> Option<FamilyDecl> {
+        let mut decl = FamilyDecl {
+            name: Spanned {
+                value: String::new(),
+                span: syn::spanned::Spanned::span(attr),
+            },
+            versions: None,
+            min_versions: None,
+            ttl_secs: None,
+            keep_deleted: None,
+            bloom: None,
+            compression: None,
+            encoding: None,
+            block_size: None,
+            in_memory: false,
+        };
+        let mut named = false;
+        let parsed = attr.parse_nested_meta(|meta| {
+            let key = meta
+                .path
+                .get_ident()
+                .map(|i| i.to_string())
+                .unwrap_or_default();
+            match key.as_str() {
+                "name" => {
+                    let lit: syn::LitStr = meta.value()?.parse()?;
+                    named = true;
+                    decl.name = Spanned {
+                        value: lit.value(),
+                        span: lit.span(),
+                    };
+                }
+                "versions" | "min_versions" | "block_size" => {
+                    let lit: syn::LitInt = meta.value()?.parse()?;
+                    match lit.base10_parse::<u32>() {
+                        Ok(v) if v <= i32::MAX as u32 && (v > 0 || key == "min_versions") => {
+                            let v = Some(Spanned { value: v, span: lit.span() });
+                            match key.as_str() {
+                                "versions" => decl.versions = v,
+                                "min_versions" => decl.min_versions = v,
+                                _ => decl.block_size = v,
+                            }
+                        }
+                        _ => cx.error(
+                            &lit,
+                            format!("`{key}` is a count HBase stores as a positive 32-bit integer (at most 2147483647)"),
+                        ),
+                    }
+                }
+                "ttl" => {
+                    let lit: syn::LitStr = meta.value()?.parse()?;
+                    match parse_duration(&lit.value()) {
+                        Some(secs) if secs > 0 && secs < i32::MAX as u64 => {
+                            decl.ttl_secs = Some(Spanned { value: secs, span: lit.span() })
+                        }
+                        Some(_) => cx.error(
+                            &lit,
+                            "a TTL is between one second and HBase's limit of 2147483646 seconds (68 years); leave it out to keep cells forever",
+                        ),
+                        None => cx.error(
+                            &lit,
+                            "expected a duration: a number and a unit, `s`, `m`, `h`, `d` or `w` (`\"30d\"`, `\"12h\"`)",
+                        ),
+                    }
+                }
+                "keep_deleted" => decl.keep_deleted = choice(cx, &meta, "keep_deleted", KEEP_DELETED)?,
+                "bloom" => decl.bloom = choice(cx, &meta, "bloom", BLOOM)?,
+                "compression" => decl.compression = choice(cx, &meta, "compression", COMPRESSION)?,
+                "encoding" => decl.encoding = choice(cx, &meta, "encoding", ENCODING)?,
+                "in_memory" => decl.in_memory = true,
+                _ => {
+                    cx.error(
+                        &meta.path,
+                        format!(
+                            "unknown `family` option `{}`: expected one of {}{}",
+                            key,
+                            FAMILY_KEYS.join(", "),
+                            crate::attr::suggest(&key, FAMILY_KEYS)
+                        ),
+                    );
+                    skip_value(&meta)?;
+                }
+            }
+            Ok(())
+        });
+        if let Err(e) = parsed {
+            cx.syn_error(e);
+            return None;
+        }
+        if !named {
+            cx.error(attr, "a `#[family(...)]` needs the family's `name = \"d\"`");
+            return None;
+        }
+        Some(decl)
+    }
+}
+
+/// `"30d"`, `"12h"`, `"90m"`, `"45s"`, `"2w"`: seconds.
+fn parse_duration(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let unit = s.chars().last()?;
+    let n: u64 = s[..s.len() - unit.len_utf8()].trim().parse().ok()?;
+    let mult = match unit {
+        's' => 1,
+        'm' => 60,
+        'h' => 3600,
+        'd' => 86_400,
+        'w' => 7 * 86_400,
+        _ => return None,
+    };
+    n.checked_mul(mult)
+}
+
+/// One of `choices`, by its spelling; an unknown spelling is an error listing them.
+fn choice(
+    cx: &Ctxt,
+    meta: &syn::meta::ParseNestedMeta<'_>,
+    key: &str,
+    choices: Choices,
+) -> syn::Result<Option<Spanned<&'static str>>> {
+    let lit: syn::LitStr = meta.value()?.parse()?;
+    let value = lit.value();
+    match choices.iter().find(|(name, _)| *name == value) {
+        Some((_, variant)) => Ok(Some(Spanned {
+            value: variant,
+            span: lit.span(),
+        })),
+        None => {
+            let names: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
+            cx.error(
+                &lit,
+                format!(
+                    "unknown `{key}` \"{value}\": expected one of {}{}",
+                    names.join(", "),
+                    crate::attr::suggest(&value, &names)
+                ),
+            );
+            Ok(None)
+        }
+    }
 }
 
 /// One field: one column.
@@ -56,7 +261,13 @@ impl<'a> Value<'a> {
             allow_many_families: false,
             crate_path: None,
             columns: Vec::new(),
+            families: Vec::new(),
         };
+        for attr in input.attrs.iter().filter(|a| a.path().is_ident("family")) {
+            if let Some(decl) = FamilyDecl::parse(cx, attr) {
+                value.families.push(decl);
+            }
+        }
         for attr in input.attrs.iter().filter(|a| a.path().is_ident("column")) {
             let parsed = attr.parse_nested_meta(|meta| {
                 if meta.path.is_ident("family") {
