@@ -399,6 +399,7 @@ const _: () = {
     impl<'a> HostLog<'a> {
         ///Explains a `HostLog` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
         #[must_use]
+        #[inline]
         fn explain<'__rowkey_de>(
             bytes: &'__rowkey_de [::core::primitive::u8],
         ) -> ::std::string::String {
@@ -422,6 +423,7 @@ const _: () = {
     }
     #[automatically_derived]
     impl<'a> ::rowkey::__private::Explain for HostLog<'a> {
+        #[inline]
         fn explain(&self, __rowkey_out: &mut ::std::string::String) {
             let Self {
                 host: __rowkey_f_host,

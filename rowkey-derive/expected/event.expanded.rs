@@ -388,6 +388,7 @@ const _: () = {
     impl Event {
         ///Explains a `Event` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
         #[must_use]
+        #[inline]
         fn explain<'__rowkey_de>(
             bytes: &'__rowkey_de [::core::primitive::u8],
         ) -> ::std::string::String {
@@ -407,6 +408,7 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::rowkey::__private::Explain for Event {
+        #[inline]
         fn explain(&self, __rowkey_out: &mut ::std::string::String) {
             let Self {
                 user_id: __rowkey_f_user_id,

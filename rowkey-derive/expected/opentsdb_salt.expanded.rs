@@ -387,6 +387,7 @@ const _: () = {
     impl Point {
         ///Explains a `Point` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
         #[must_use]
+        #[inline]
         fn explain<'__rowkey_de>(
             bytes: &'__rowkey_de [::core::primitive::u8],
         ) -> ::std::string::String {
@@ -406,6 +407,7 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::rowkey::__private::Explain for Point {
+        #[inline]
         fn explain(&self, __rowkey_out: &mut ::std::string::String) {
             let Self {
                 metric: __rowkey_f_metric,

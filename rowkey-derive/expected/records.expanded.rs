@@ -708,6 +708,7 @@ const _: () = {
     impl CustomerRow {
         ///Explains a `CustomerRow` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
         #[must_use]
+        #[inline]
         fn explain<'__rowkey_de>(
             bytes: &'__rowkey_de [::core::primitive::u8],
         ) -> ::std::string::String {
@@ -732,6 +733,7 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::rowkey::__private::Explain for CustomerRow {
+        #[inline]
         fn explain(&self, __rowkey_out: &mut ::std::string::String) {
             match self {
                 Self::Customer { customer_id: __rowkey_f_customer_id, .. } => {

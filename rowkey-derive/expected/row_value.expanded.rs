@@ -50,6 +50,7 @@ const _: () = {
                 ::rowkey::__private::Family::new("m"),
             ],
         };
+        #[inline]
         fn write_cells(
             &self,
             set: &mut ::rowkey::__private::Vec<::rowkey::__private::Cell>,
@@ -74,6 +75,7 @@ const _: () = {
             }
             ::rowkey::__private::Ok(())
         }
+        #[inline]
         fn read_cells(
             cells: &::rowkey::__private::CellReader<'_>,
         ) -> ::rowkey::__private::Result<Self, ::rowkey::__private::ValueError> {

@@ -114,6 +114,9 @@ pub fn expand(key: &Key) -> TokenStream {
         impl #impl_generics #ident #ty_generics #where_clause {
             #[doc = #doc]
             #[must_use]
+            // Inline: compiled where it is called, so a crate of many keys that never explains
+            // one does not compile every explainer (measured in benches/derive_cost).
+            #[inline]
             #vis fn explain<'__rowkey_de>(bytes: &'__rowkey_de [::core::primitive::u8]) -> ::std::string::String {
                 let mut __rowkey_ex = #p::Explainer::new(bytes, <Self as #p::RowKey>::SCHEMA);
                 #reads
@@ -123,6 +126,7 @@ pub fn expand(key: &Key) -> TokenStream {
 
         #[automatically_derived]
         impl #impl_generics #p::Explain for #ident #ty_generics #where_clause {
+            #[inline]
             fn explain(&self, __rowkey_out: &mut ::std::string::String) {
                 #show
             }

@@ -73,6 +73,8 @@ pub fn expand(value: &Value<'_>) -> TokenStream {
                     family_options: &[#(#families),*],
                 };
 
+                // Inline, as every generated function: compiled where a table uses it.
+                #[inline]
                 fn write_cells(
                     &self,
                     set: &mut #p::Vec<#p::Cell>,
@@ -83,6 +85,7 @@ pub fn expand(value: &Value<'_>) -> TokenStream {
                     #p::Ok(())
                 }
 
+                #[inline]
                 fn read_cells(
                     cells: &#p::CellReader<'_>,
                 ) -> #p::Result<Self, #p::ValueError> {
@@ -134,6 +137,8 @@ pub fn fallback(input: &DeriveInput, krate: Krate<'_>, error: syn::Error) -> Tok
             #[automatically_derived]
             impl #impl_generics #p::RowValue for #ident #ty_generics #where_clause {
                 const SCHEMA: #p::ValueSchema = #p::ValueSchema { name: #name, columns: &[], family_options: &[] };
+                // Inline, as every generated function: compiled where a table uses it.
+                #[inline]
                 fn write_cells(
                     &self,
                     _: &mut #p::Vec<#p::Cell>,
