@@ -16,6 +16,11 @@
 //!
 //! Run: `cargo run --release --example log_data [-- --events N --regions N]`
 //!
+//! Every table's one column family, `d`, is declared with the guide's log-data retention (a
+//! 30-day TTL, `EVENTS_FAMILY`): on HBase and Bigtable the tables are created from that
+//! declaration and read back to show that nothing differs (the diff is empty); the job ends with
+//! a capacity plan for a year of its event rate.
+//!
 //! On HBase (`--features hbase -- --store hbase`) the tables are real pre-split HBase tables
 //! and the writes per region are also shown as HBase itself counts them (each region's write
 //! request counter, read through HBase's Java client), with each region server's share.
@@ -77,6 +82,11 @@ const VALUE: &[u8] = b"{\"msg\":\"...\"}";
 
 const EVENTS: [&str; 5] = ["login", "click", "error", "purchase", "logout"];
 const T0: u64 = 1_700_000_000_000;
+
+/// The events' column family: the guide's log data is kept a month (the TTL counts from each
+/// cell's write time), one version per cell.
+const EVENTS_FAMILY: rowkey::family::Family =
+    rowkey::family::Family::new("d").ttl_secs(30 * 86_400);
 /// Milliseconds between events: a million events span about 17 hours.
 const STEP: u64 = 60;
 
@@ -489,6 +499,10 @@ fn main() -> Result<(), Box<dyn Error>> {
             let dir = tempfile::tempdir()?;
             let db = fjall::Database::builder(dir.path()).open()?;
             println!("Store: fjall (embedded LSM) at {}", dir.path().display());
+            println!(
+                "  (the embedded store keeps one version per cell and no TTL: family d's declaration, {}, applies on HBase and Bigtable)",
+                EVENTS_FAMILY.hbase_shell()
+            );
             run(
                 n,
                 regions,
@@ -528,11 +542,29 @@ fn bigtable(n: usize, regions: usize) -> Result<(), Box<dyn Error>> {
         n,
         regions,
         |name, splits| {
-            let store =
-                BigtableStore::connect(&project, &instance, &format!("{name}{suffix}"), "d")?;
+            let table = format!("{name}{suffix}");
+            let store = BigtableStore::connect(&project, &instance, &table, "d")?;
             if emulator.is_some() {
-                store.create_table_on_emulator(splits)?;
+                store.create_table_with(&[EVENTS_FAMILY], splits)?;
             }
+            // Created from the declaration: the live GC rules are the declared ones.
+            let want = vec![(EVENTS_FAMILY.name.to_string(), EVENTS_FAMILY.gc_rule())];
+            let live = store.gc_rules()?;
+            if live != want {
+                let msg = format!("table {table}: GC rules {live:?}, declared {want:?}");
+                if emulator.is_some() {
+                    return Err(msg.into());
+                }
+                // A real instance's tables are not created here: say how they differ.
+                println!("  warning: {msg} (set it with BigtableStore::set_gc_rule)");
+                return Ok(store);
+            }
+            println!(
+                "  table {table}: family d's GC rule is the declared one ('{}'): nothing to change",
+                EVENTS_FAMILY
+                    .gc_rule()
+                    .map_or("never".into(), |r| r.to_string())
+            );
             Ok(store)
         },
         None,
@@ -616,8 +648,16 @@ fn hbase(n: usize, regions: usize) -> Result<(), Box<dyn Error>> {
         n,
         regions,
         move |name, splits| {
-            let store = HbaseStore::connect(&plain, &format!("{name}{suffix}"), "d")?;
-            store.create_table(splits)?;
+            let table = format!("{name}{suffix}");
+            let store = HbaseStore::connect(&plain, &table, "d")?;
+            store.create_table_with(&[EVENTS_FAMILY], splits)?;
+            // Created from the declaration: reading it back, nothing differs.
+            let changes = rowkey::family::diff(&[EVENTS_FAMILY], &store.families()?);
+            if !changes.is_empty() {
+                let listed: Vec<String> = changes.iter().map(ToString::to_string).collect();
+                return Err(format!("table {table} differs: {}", listed.join("; ")).into());
+            }
+            println!("  table {table}: families as declared (the diff is empty)");
             Ok(store)
         },
         Some(&counted),
@@ -1034,6 +1074,26 @@ where
     }
     println!(
         "  (per event, then for all {n} events; fjall's raw rows carry no family or qualifier)"
+    );
+
+    // A year of this job's event rate (one event every STEP ms), kept as family d's TTL says,
+    // at the host-led design's size on HBase.
+    let workload = rowkey::capacity::Workload {
+        records_per_day: 86_400_000 / STEP,
+        bytes_per_record: (budgets[2].per_record(CellFormat::Hbase) + VALUE.len()) as u64,
+        retention_days: EVENTS_FAMILY.ttl_secs.map(|s| s / 86_400),
+        ..rowkey::capacity::Workload::default()
+    };
+    let plan = rowkey::capacity::plan(&workload);
+    println!(
+        "\n== Capacity plan: a year of {} events a day, kept {} days, host-led design on HBase",
+        workload.records_per_day,
+        workload.retention_days.unwrap_or(0)
+    );
+    print!("{}", plan.to_markdown(&workload));
+    println!(
+        "  (pre-split into {} region(s): HostLead::split_points({}) or split_points on a sample)",
+        plan.regions, plan.regions
     );
 
     println!("\nThe salted design writes evenly and still reads a time window exactly, at the cost of one");

@@ -764,7 +764,7 @@ mod tests {
             .in_memory(true)
             .encoding(BlockEncoding::FastDiff);
         assert_eq!(
-            hbase_create("ns:t", &[f.clone()], &[b"\x40", b"\x80"]),
+            hbase_create("ns:t", std::slice::from_ref(&f), &[b"\x40", b"\x80"]),
             "create 'ns:t', {NAME => 'd', VERSIONS => 3, MIN_VERSIONS => 0, TTL => 'FOREVER', \
              KEEP_DELETED_CELLS => 'TRUE', BLOOMFILTER => 'ROWCOL', COMPRESSION => 'ZSTD', \
              BLOCKSIZE => 16384, IN_MEMORY => 'true', DATA_BLOCK_ENCODING => 'FAST_DIFF'}, \
