@@ -275,3 +275,58 @@ impl Columns {
         }
     }
 }
+
+/// One version of a cell: when it was written (milliseconds since the Unix epoch, HBase's
+/// unit) and its value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellVersion {
+    /// The version's timestamp, in milliseconds since the Unix epoch.
+    pub timestamp_ms: i64,
+    /// The value.
+    pub value: Bytes,
+}
+
+/// Which versions of a cell to read: newest first, at most `max`, with timestamps in
+/// `from_ms..until_ms` (HBase's `TimeRange`: the start included, the end not).
+///
+/// Only the networked stores keep versions (HBase, Bigtable): the embedded stores' layout
+/// keeps one value per cell, so they have no version reads (FORMAT.md §7; a versioned layout
+/// would be a new, opt-in one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Versions {
+    /// Versions at most (at least 1).
+    pub max: u32,
+    /// The oldest timestamp included.
+    pub from_ms: i64,
+    /// The first timestamp excluded.
+    pub until_ms: i64,
+}
+
+impl Versions {
+    /// The newest `n` versions.
+    pub const fn latest(n: u32) -> Self {
+        Versions {
+            max: n,
+            from_ms: 0,
+            until_ms: i64::MAX,
+        }
+    }
+
+    /// The value as of `timestamp_ms`: the newest version written at or before it.
+    pub const fn as_of(timestamp_ms: i64) -> Self {
+        Versions {
+            max: 1,
+            from_ms: 0,
+            until_ms: timestamp_ms.saturating_add(1),
+        }
+    }
+
+    /// Up to `max` versions with timestamps in `from_ms..until_ms`, newest first.
+    pub const fn between(from_ms: i64, until_ms: i64, max: u32) -> Self {
+        Versions {
+            max,
+            from_ms,
+            until_ms,
+        }
+    }
+}

@@ -60,7 +60,7 @@ mod bigtable;
 #[cfg(feature = "hbase")]
 mod hbase;
 
-pub use crate::cell::{Cell, CellRow, Column, Columns, RowWrite};
+pub use crate::cell::{Cell, CellRow, CellVersion, Column, Columns, RowWrite, Versions};
 #[cfg(feature = "async")]
 pub use composite::CellStream;
 pub use composite::{CellError, CellScan, MalformedCell};

@@ -6,7 +6,7 @@ use bytes::Bytes;
 
 use super::thrift::{ty, DecodeError, In, Out, EXCEPTION, REPLY};
 use crate::family::{BlockEncoding, Bloom, Compression, Family, KeepDeleted};
-use crate::store::{Cell, CellRow, Row, RowWrite};
+use crate::store::{Cell, CellRow, CellVersion, Row, RowWrite, Versions};
 
 /// A data cell's coordinates: where a row's value lives.
 #[derive(Clone, Copy)]
@@ -182,6 +182,57 @@ pub(super) fn get(o: &mut Out<'_>, table: &[u8], row: &[u8], select: &Select) {
         }
     });
     o.stop();
+}
+
+/// `get(table, TGet{row, [family:qualifier], timeRange, maxVersions})`: the versions of one
+/// cell.
+pub(super) fn get_versions(
+    o: &mut Out<'_>,
+    table: &[u8],
+    row: &[u8],
+    column: Column<'_>,
+    versions: &Versions,
+) {
+    o.binary(1, table);
+    o.struct_field(2, |o| {
+        o.binary(1, row);
+        columns(o, 2, &Select::column(column));
+        o.struct_field(4, |o| {
+            o.i64_field(1, versions.from_ms);
+            o.i64_field(2, versions.until_ms);
+        });
+        o.i32_field(5, i32::try_from(versions.max.max(1)).unwrap_or(i32::MAX));
+    });
+    o.stop();
+}
+
+/// The versions in a `TResult` (one cell's, newest first as HBase returns them).
+pub(super) fn read_versions(r: &mut In<'_>, k: u8) -> Result<Vec<CellVersion>, DecodeError> {
+    r.expect(k, ty::STRUCT, "result")?;
+    let mut out = Vec::new();
+    read_struct(r, |r, k, id| {
+        if (id, k) == (2, ty::LIST) {
+            read_list(r, k, |r| {
+                let mut version = CellVersion {
+                    timestamp_ms: 0,
+                    value: Bytes::new(),
+                };
+                read_struct(r, |r, k, id| {
+                    match (id, k) {
+                        (3, ty::STRING) => version.value = Bytes::copy_from_slice(r.bytes()?),
+                        (4, ty::I64) => version.timestamp_ms = r.i64()?,
+                        _ => r.skip(k)?,
+                    }
+                    Ok(())
+                })?;
+                out.push(version);
+                Ok(())
+            })
+        } else {
+            r.skip(k)
+        }
+    })?;
+    Ok(out)
 }
 
 /// Every cell of a `TResult` and its row key (`None` for the empty result HBase returns for a
