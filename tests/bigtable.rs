@@ -525,3 +525,52 @@ fn families_get_the_gc_rules_their_versions_and_ttl_map_to() {
         ]
     );
 }
+
+#[test]
+fn versions_are_read_newest_first_by_count_window_and_as_of() {
+    use rowkey::family::Family;
+    use rowkey::store::Versions;
+    let Some(host) = host() else { return };
+    let name = unique("versions");
+    let store = BigtableStore::with_config(config(host, &name)).unwrap();
+    store
+        .create_table_with(&[Family::new("d").versions(5)], &[])
+        .unwrap();
+    let t0 = 1_700_000_000_000i64;
+    for i in 0..4 {
+        store
+            .write_version(b"r", "d", b"q", format!("v{i}").as_bytes(), t0 + i * 1000)
+            .unwrap();
+    }
+    let read = |v: &Versions| -> Vec<(i64, Vec<u8>)> {
+        store
+            .read_versions(b"r", "d", b"q", v)
+            .unwrap()
+            .into_iter()
+            .map(|c| (c.timestamp_ms, c.value.to_vec()))
+            .collect()
+    };
+    assert_eq!(
+        read(&Versions::latest(10)),
+        (0..4)
+            .rev()
+            .map(|i| (t0 + i * 1000, format!("v{i}").into_bytes()))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(read(&Versions::latest(2)).len(), 2);
+    assert_eq!(read(&Versions::as_of(t0 + 1500)), [(t0 + 1000, b"v1".to_vec())]);
+    assert_eq!(
+        read(&Versions::between(t0 + 1000, t0 + 3000, 10))
+            .iter()
+            .map(|(t, _)| *t)
+            .collect::<Vec<_>>(),
+        [t0 + 2000, t0 + 1000]
+    );
+    // A version written again at its timestamp is the same version, not a new one.
+    store.write_version(b"r", "d", b"q", b"v3", t0 + 3000).unwrap();
+    assert_eq!(read(&Versions::latest(10)).len(), 4);
+    assert!(store
+        .read_versions(b"none", "d", b"q", &Versions::latest(1))
+        .unwrap()
+        .is_empty());
+}

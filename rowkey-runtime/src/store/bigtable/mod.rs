@@ -54,8 +54,8 @@ use tonic::transport::{Channel, ClientTlsConfig, Endpoint};
 
 use super::net::batch::{self, BatchRow, Confirmations};
 use super::{
-    AsyncStore, BatchError, Blocking, CellError, CellRow, CellStream, Columns, Row, RowStream,
-    RowWrite,
+    AsyncStore, BatchError, Blocking, CellError, CellRow, CellStream, CellVersion, Columns, Row,
+    RowStream, RowWrite, Versions,
 };
 use crate::cell::Pick;
 use crate::scan::KeyRange;
@@ -140,6 +140,44 @@ impl Blocking<AsyncBigtableStore> {
     ) -> Result<(), BigtableError> {
         let (families, splits) = (families.to_vec(), splits.to_vec());
         self.call(|s| async move { s.create_table_with(&families, &splits).await })
+    }
+
+    /// [`AsyncBigtableStore::read_versions`]: a cell's versions, newest first.
+    pub fn read_versions(
+        &self,
+        key: &[u8],
+        family: &str,
+        qualifier: &[u8],
+        versions: &Versions,
+    ) -> Result<Vec<CellVersion>, BigtableError> {
+        let (key, family, qualifier, versions) = (
+            key.to_vec(),
+            family.to_string(),
+            qualifier.to_vec(),
+            *versions,
+        );
+        self.call(|s| async move { s.read_versions(&key, &family, &qualifier, &versions).await })
+    }
+
+    /// [`AsyncBigtableStore::write_version`]: a cell's value at an explicit timestamp.
+    pub fn write_version(
+        &self,
+        key: &[u8],
+        family: &str,
+        qualifier: &[u8],
+        value: &[u8],
+        timestamp_ms: i64,
+    ) -> Result<(), BigtableError> {
+        let (key, family, qualifier, value) = (
+            key.to_vec(),
+            family.to_string(),
+            qualifier.to_vec(),
+            value.to_vec(),
+        );
+        self.call(|s| async move {
+            s.write_version(&key, &family, &qualifier, &value, timestamp_ms)
+                .await
+        })
     }
 
     /// [`AsyncBigtableStore::gc_rules`]: the live table's families and their rules.
@@ -810,6 +848,67 @@ impl AsyncBigtableStore {
             })
             .await?;
         Ok(rows.into_iter().next().map(|r| shape.convert(r)))
+    }
+
+    /// The versions of cell `family:qualifier` of row `key` that `versions` selects, newest
+    /// first, with their timestamps (milliseconds; Bigtable keeps microseconds at millisecond
+    /// granularity). What Bigtable keeps is what the family's GC rule leaves: garbage
+    /// collection runs in the background, so cells past their rule may still be read for a
+    /// while (unlike HBase, which applies TTL and versions as it reads).
+    pub async fn read_versions(
+        &self,
+        key: &[u8],
+        family: &str,
+        qualifier: &[u8],
+        versions: &Versions,
+    ) -> Result<Vec<CellVersion>, BigtableError> {
+        use pb::row_filter::{Chain, Filter};
+        check_key(key)?;
+        self.ensure_schema().await?;
+        let f = |filter| pb::RowFilter {
+            filter: Some(filter),
+        };
+        let micros = |ms: i64| ms.saturating_mul(1000);
+        let shape = scan::CellVersions {
+            filter: f(Filter::Chain(Chain {
+                filters: vec![
+                    f(Filter::FamilyNameRegexFilter(
+                        String::from_utf8_lossy(&exact_regex(family.as_bytes())).into_owned(),
+                    )),
+                    f(Filter::ColumnQualifierRegexFilter(exact_regex(qualifier))),
+                    f(Filter::TimestampRangeFilter(pb::TimestampRange {
+                        start_timestamp_micros: micros(versions.from_ms.max(0)),
+                        // 0: no end.
+                        end_timestamp_micros: if versions.until_ms >= i64::MAX / 1000 {
+                            0
+                        } else {
+                            micros(versions.until_ms.max(0))
+                        },
+                    })),
+                    f(Filter::CellsPerColumnLimitFilter(
+                        i32::try_from(versions.max.max(1)).unwrap_or(i32::MAX),
+                    )),
+                ],
+            })),
+        };
+        Ok(self.read_one(key, &shape).await?.unwrap_or_default())
+    }
+
+    /// Writes `value` to cell `family:qualifier` of row `key` as the version at
+    /// `timestamp_ms` (an explicit timestamp: repeating it writes the same version again).
+    pub async fn write_version(
+        &self,
+        key: &[u8],
+        family: &str,
+        qualifier: &[u8],
+        value: &[u8],
+        timestamp_ms: i64,
+    ) -> Result<(), BigtableError> {
+        self.mutate_row(
+            key,
+            set_cell(family, qualifier, value, timestamp_ms.saturating_mul(1000)),
+        )
+        .await
     }
 
     fn values(&self) -> scan::Values {

@@ -77,6 +77,33 @@ impl Shape for Cells {
     }
 }
 
+/// The versions of one cell, newest first (Bigtable sends a column's cells newest first).
+pub(super) struct CellVersions {
+    pub(super) filter: pb::RowFilter,
+}
+
+impl Shape for CellVersions {
+    type Row = Vec<crate::store::CellVersion>;
+
+    fn filter(&self) -> &pb::RowFilter {
+        &self.filter
+    }
+
+    fn convert(&self, row: ReadRow) -> Self::Row {
+        let mut out: Vec<crate::store::CellVersion> = row
+            .cells
+            .into_iter()
+            .map(|c| crate::store::CellVersion {
+                // Bigtable keeps microseconds at millisecond granularity.
+                timestamp_ms: c.timestamp_micros.div_euclid(1000),
+                value: bytes::Bytes::from(c.value),
+            })
+            .collect();
+        out.sort_by_key(|v| std::cmp::Reverse(v.timestamp_ms));
+        out
+    }
+}
+
 /// Starts reading `range` (reversed: from its end) on the store's runtime.
 pub(super) fn spawn<S: Shape>(
     store: AsyncBigtableStore,
