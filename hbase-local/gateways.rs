@@ -14,7 +14,8 @@ pub struct Gateways {
     pub framed: Option<String>,
     /// ZooKeeper's `host:port`, for HBase's Java client (`hbase-local/run --tool ...`).
     pub zk: Option<String>,
-    /// The local HBase's control port (fault injection: `abort-rs`, `start-rs`), `host:port`.
+    /// The local HBase's control port (fault injection: `abort-rs`, `start-rs`; `flush T`,
+    /// `major-compact T`), `host:port`.
     pub control: Option<String>,
     /// What the local HBase said when ready.
     pub ready: Option<String>,

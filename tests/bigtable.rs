@@ -558,7 +558,10 @@ fn versions_are_read_newest_first_by_count_window_and_as_of() {
             .collect::<Vec<_>>()
     );
     assert_eq!(read(&Versions::latest(2)).len(), 2);
-    assert_eq!(read(&Versions::as_of(t0 + 1500)), [(t0 + 1000, b"v1".to_vec())]);
+    assert_eq!(
+        read(&Versions::as_of(t0 + 1500)),
+        [(t0 + 1000, b"v1".to_vec())]
+    );
     assert_eq!(
         read(&Versions::between(t0 + 1000, t0 + 3000, 10))
             .iter()
@@ -567,7 +570,9 @@ fn versions_are_read_newest_first_by_count_window_and_as_of() {
         [t0 + 2000, t0 + 1000]
     );
     // A version written again at its timestamp is the same version, not a new one.
-    store.write_version(b"r", "d", b"q", b"v3", t0 + 3000).unwrap();
+    store
+        .write_version(b"r", "d", b"q", b"v3", t0 + 3000)
+        .unwrap();
     assert_eq!(read(&Versions::latest(10)).len(), 4);
     assert!(store
         .read_versions(b"none", "d", b"q", &Versions::latest(1))

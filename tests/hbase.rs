@@ -1116,5 +1116,34 @@ fn versions_ttl_min_versions_and_keep_deleted_cells_behave_as_hbase_documents() 
         .read_versions(b"x", "d", b"q", &Versions::as_of(before))
         .unwrap()
         .is_empty());
+
+    // The same after a flush and a major compaction, which apply TTL, versions and deletes to
+    // the store files: nothing that was hidden comes back, and what the families keep stays.
+    let Some(control) = &g.control else {
+        eprintln!("SKIPPED the compaction part: no control port (ROWKEY_HBASE_CONTROL)");
+        return;
+    };
+    gateways::control(control, &format!("flush {name}")).unwrap();
+    gateways::control(control, &format!("major-compact {name}")).unwrap();
+    let read = |row: &[u8], family: &str, which: Versions| -> Vec<(i64, Vec<u8>)> {
+        store
+            .read_versions(row, family, b"q", &which)
+            .unwrap()
+            .iter()
+            .map(v)
+            .collect()
+    };
+    assert!(read(b"r", "t", Versions::latest(1)).is_empty());
+    assert_eq!(
+        read(b"r", "m", Versions::latest(10)),
+        [(now + 2, b"m2".to_vec())]
+    );
+    assert_eq!(read(b"r", "d", Versions::latest(10)).len(), 4);
+    assert_eq!(
+        read(b"x", "k", Versions::as_of(before)),
+        [(before, b"kept".to_vec())],
+        "KEEP_DELETED_CELLS keeps the deleted cell through a major compaction"
+    );
+    assert!(read(b"x", "d", Versions::as_of(before)).is_empty());
     store.drop_table().unwrap();
 }

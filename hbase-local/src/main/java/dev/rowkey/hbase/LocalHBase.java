@@ -218,6 +218,17 @@ public final class LocalHBase {
       org.apache.hadoop.hbase.MiniHBaseCluster cluster = util.getMiniHBaseCluster();
       java.util.List<org.apache.hadoop.hbase.util.JVMClusterUtil.RegionServerThread> live =
           cluster.getLiveRegionServerThreads();
+      // `flush TABLE` and `major-compact TABLE`: synchronous, so a test sees what a flush and a
+      // major compaction leave (TTL, versions and deleted cells applied to the store files).
+      if (command.startsWith("flush ")) {
+        util.flush(org.apache.hadoop.hbase.TableName.valueOf(command.substring(6).trim()));
+        return "OK";
+      }
+      if (command.startsWith("major-compact ")) {
+        util.compact(
+            org.apache.hadoop.hbase.TableName.valueOf(command.substring(14).trim()), true);
+        return "OK";
+      }
       switch (command) {
         case "servers": {
           StringBuilder b = new StringBuilder("OK");
