@@ -19,6 +19,17 @@
 //!               [--records-per-day N --bytes-per-record B --growth 0.5 --servers 10]
 //! ```
 //!
+//! `diff` compares a live table's families with the declaration (HBase through its Thrift2
+//! gateway, or Bigtable and its emulator), prints each difference with the command that fixes
+//! it, and applies them with `--apply`; it exits 0 when the table matches, 1 when it differs.
+//! `regions` lists a live HBase table's regions with their keys, explained with `--key`:
+//!
+//! ```text
+//! rowkey diff --value value.json --table logs (--hbase HOST:PORT | --bigtable PROJECT/INSTANCE
+//!             [--emulator HOST:PORT]) [--apply]
+//! rowkey regions --table logs --hbase HOST:PORT [--key key.json]
+//! ```
+//!
 //! Arguments are parsed by clap (derive): help, versions, errors and exit codes as users of
 //! Rust tools expect them, and room for the subcommands the next capabilities add.
 
@@ -43,6 +54,55 @@ enum Command {
     /// Renders a table's families and split points as HBase shell and cbt commands, with a
     /// capacity plan.
     Schema(SchemaArgs),
+    /// Compares a live table's families with the declaration; `--apply` makes them match.
+    Diff(DiffArgs),
+    /// Lists a live HBase table's regions, their keys explained with `--key`.
+    Regions(RegionsArgs),
+}
+
+/// Where a live table is.
+#[derive(Args)]
+struct Live {
+    /// The table's name.
+    #[arg(long)]
+    table: String,
+    /// An HBase Thrift2 gateway, `host:port`.
+    #[arg(long, value_name = "HOST:PORT", conflicts_with = "bigtable")]
+    hbase: Option<String>,
+    /// The gateway uses framed transport.
+    #[arg(long, requires = "hbase")]
+    framed: bool,
+    /// A Bigtable instance, `project/instance`.
+    #[arg(long, value_name = "PROJECT/INSTANCE")]
+    bigtable: Option<String>,
+    /// The Bigtable emulator, `host:port` (default: `BIGTABLE_EMULATOR_HOST`).
+    #[arg(long, value_name = "HOST:PORT", requires = "bigtable")]
+    emulator: Option<String>,
+}
+
+#[derive(Args)]
+struct DiffArgs {
+    /// The value layout (`V::SCHEMA` as JSON, with its `family_options`).
+    #[arg(long, value_name = "VALUE.json")]
+    value: PathBuf,
+    /// Which value layout of the file, by its type's name.
+    #[arg(long = "type", value_name = "NAME")]
+    type_name: Option<String>,
+    #[command(flatten)]
+    live: Live,
+    /// Apply the changes (add missing families, change differing ones; undeclared families
+    /// are reported, never dropped).
+    #[arg(long)]
+    apply: bool,
+}
+
+#[derive(Args)]
+struct RegionsArgs {
+    #[command(flatten)]
+    live: Live,
+    /// The key layout (`K::SCHEMA` as JSON): each region's start key is explained.
+    #[arg(long, value_name = "KEY.json")]
+    key: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -99,11 +159,14 @@ struct Explain {
 
 fn main() -> ExitCode {
     let (name, outcome) = match Cli::parse().command {
-        Command::Explain(args) => ("explain", explain(args)),
-        Command::Schema(args) => ("schema", schema(args)),
+        Command::Explain(args) => ("explain", explain(args).map(|()| true)),
+        Command::Schema(args) => ("schema", schema(args).map(|()| true)),
+        Command::Diff(args) => ("diff", live::diff(args)),
+        Command::Regions(args) => ("regions", live::regions(args).map(|()| true)),
     };
     match outcome {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
         Err(e) => {
             eprintln!("rowkey {name}: {e}");
             ExitCode::from(2)
@@ -199,4 +262,206 @@ fn explain(args: Explain) -> Result<(), String> {
         println!("{}", rowkey::explain_schema(schema, &bytes));
     }
     Ok(())
+}
+
+/// The subcommands that talk to live tables.
+mod live {
+    use super::{DiffArgs, RegionsArgs};
+    use rowkey::family::Family;
+    // What only the store-backed subcommands use (features `hbase`, `bigtable`).
+    #[cfg(feature = "hbase")]
+    use super::Live;
+    #[cfg(feature = "hbase")]
+    use rowkey::family::{diff as family_diff, FamilyChange};
+
+    fn read(path: &std::path::Path) -> Result<String, String> {
+        std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// `true` when the table matches the declaration (after `--apply`, if given).
+    pub fn diff(args: DiffArgs) -> Result<bool, String> {
+        let json = read(&args.value)?;
+        let (_, declared) = rowkey_cli::families_from_json(&json, args.type_name.as_deref())
+            .map_err(|e| format!("{}: {e}", args.value.display()))?;
+        let Some(first) = declared.first() else {
+            return Err("the value layout has no column families".into());
+        };
+        match (&args.live.hbase, &args.live.bigtable) {
+            (Some(addr), _) => hbase_diff(&args, addr, first, &declared),
+            (None, Some(place)) => bigtable_diff(&args, place, first, &declared),
+            (None, None) => Err(
+                "say where the table is: --hbase HOST:PORT or --bigtable PROJECT/INSTANCE".into(),
+            ),
+        }
+    }
+
+    #[cfg(feature = "hbase")]
+    fn hbase_store(
+        live: &Live,
+        addr: &str,
+        family: &str,
+    ) -> Result<rowkey::store::HbaseStore, String> {
+        let config = rowkey::store::HbaseConfig::new(addr, &live.table, family).framed(live.framed);
+        rowkey::store::HbaseStore::with_config(config).map_err(|e| e.to_string())
+    }
+
+    #[cfg(feature = "hbase")]
+    fn hbase_diff(
+        args: &DiffArgs,
+        addr: &str,
+        first: &Family,
+        declared: &[Family],
+    ) -> Result<bool, String> {
+        let store = hbase_store(&args.live, addr, &first.name)?;
+        let live = store.families().map_err(|e| e.to_string())?;
+        let changes = family_diff(declared, &live);
+        if changes.is_empty() {
+            println!("table {}: families as declared", args.live.table);
+            return Ok(true);
+        }
+        for c in &changes {
+            println!("{c}\n  {}", c.hbase_shell(&args.live.table));
+        }
+        if !args.apply {
+            return Ok(false);
+        }
+        for c in &changes {
+            if let FamilyChange::Add(f) | FamilyChange::Modify { declared: f, .. } = c {
+                store.alter_family(f).map_err(|e| e.to_string())?;
+            }
+        }
+        let after = family_diff(declared, &store.families().map_err(|e| e.to_string())?);
+        let undeclared_only = after
+            .iter()
+            .all(|c| matches!(c, FamilyChange::Undeclared(_)));
+        println!(
+            "applied; table {}: {}",
+            args.live.table,
+            if after.is_empty() {
+                "families as declared".to_string()
+            } else {
+                format!("{} difference(s) left", after.len())
+            }
+        );
+        Ok(after.is_empty() || undeclared_only)
+    }
+
+    #[cfg(not(feature = "hbase"))]
+    fn hbase_diff(_: &DiffArgs, _: &str, _: &Family, _: &[Family]) -> Result<bool, String> {
+        Err("this build has no HBase support (feature `hbase`)".into())
+    }
+
+    #[cfg(feature = "bigtable")]
+    fn bigtable_diff(
+        args: &DiffArgs,
+        place: &str,
+        first: &Family,
+        declared: &[Family],
+    ) -> Result<bool, String> {
+        let (project, instance) = place
+            .split_once('/')
+            .ok_or_else(|| format!("--bigtable takes PROJECT/INSTANCE, not `{place}`"))?;
+        let mut config =
+            rowkey::store::BigtableConfig::new(project, instance, &args.live.table, &first.name);
+        if let Some(host) = &args.live.emulator {
+            config = config.emulator(host);
+        }
+        let store = rowkey::store::BigtableStore::with_config(config).map_err(|e| e.to_string())?;
+        let live = store.gc_rules().map_err(|e| e.to_string())?;
+        let mut differ = Vec::new();
+        for f in declared {
+            let want = f.gc_rule();
+            match live.iter().find(|(n, _)| *n == f.name) {
+                Some((_, rule)) if *rule == want => {}
+                found => {
+                    let now = match found {
+                        Some((_, Some(r))) => format!("'{r}'"),
+                        Some((_, None)) => "never".into(),
+                        None => "missing".into(),
+                    };
+                    println!(
+                        "family `{}`: GC rule {now} -> {}\n  cbt setgcpolicy {} {} {}",
+                        f.name,
+                        want.as_ref()
+                            .map_or("never".to_string(), |r| format!("'{r}'")),
+                        args.live.table,
+                        f.name,
+                        want.as_ref()
+                            .map_or("never".to_string(), |r| format!("'{r}'")),
+                    );
+                    differ.push(f.clone());
+                }
+            }
+        }
+        for (name, _) in &live {
+            if !declared.iter().any(|f| f.name == *name) {
+                println!("family `{name}` is not declared (kept)");
+            }
+        }
+        if differ.is_empty() {
+            println!("table {}: GC rules as declared", args.live.table);
+            return Ok(true);
+        }
+        if !args.apply {
+            return Ok(false);
+        }
+        for f in &differ {
+            store.set_gc_rule(f).map_err(|e| e.to_string())?;
+        }
+        println!("applied; table {}: GC rules as declared", args.live.table);
+        Ok(true)
+    }
+
+    #[cfg(not(feature = "bigtable"))]
+    fn bigtable_diff(_: &DiffArgs, _: &str, _: &Family, _: &[Family]) -> Result<bool, String> {
+        Err("this build has no Bigtable support (feature `bigtable`)".into())
+    }
+
+    #[cfg(feature = "hbase")]
+    pub fn regions(args: RegionsArgs) -> Result<(), String> {
+        let Some(addr) = &args.live.hbase else {
+            return Err("regions reads HBase tables (--hbase HOST:PORT); Bigtable does not list its tablets to clients".into());
+        };
+        let schema = match &args.key {
+            Some(path) => {
+                let json = read(path)?;
+                let schemas = rowkey_cli::schemas_from_json(&json)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                match schemas.as_slice() {
+                    [one] => Some(*one),
+                    _ => return Err(format!("{}: expected one key layout", path.display())),
+                }
+            }
+            None => None,
+        };
+        let store = hbase_store(&args.live, addr, "d")?;
+        let regions = store.regions().map_err(|e| e.to_string())?;
+        println!("table {}: {} region(s)", args.live.table, regions.len());
+        for (i, r) in regions.iter().enumerate() {
+            let show = |k: &[u8], empty: &str| {
+                if k.is_empty() {
+                    empty.to_string()
+                } else {
+                    rowkey::fmt::binary(k)
+                }
+            };
+            println!(
+                "{i:>4}  {} .. {}  on {}",
+                show(&r.start, "(start)"),
+                show(&r.end, "(end)"),
+                r.server
+            );
+            if let (Some(schema), false) = (schema, r.start.is_empty()) {
+                for line in rowkey::explain_schema(schema, &r.start).lines() {
+                    println!("        {line}");
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[cfg(not(feature = "hbase"))]
+    pub fn regions(_: RegionsArgs) -> Result<(), String> {
+        Err("this build has no HBase support (feature `hbase`)".into())
+    }
 }

@@ -346,7 +346,7 @@ impl Family {
             .collect();
         format!(
             "{{NAME => {}, {}}}",
-            shell_string(self.name.as_bytes()),
+            crate::fmt::ruby_single(&self.name),
             options.join(", ")
         )
     }
@@ -450,8 +450,8 @@ impl FamilyChange {
             FamilyChange::Add(f) | FamilyChange::Modify { declared: f, .. } => hbase_alter(table, f),
             FamilyChange::Undeclared(name) => format!(
                 "# not declared, kept: {name} (drop it and its cells with: alter {}, 'delete' => {})",
-                shell_string(table.as_bytes()),
-                shell_string(name.as_bytes())
+                crate::fmt::ruby_single(table),
+                crate::fmt::ruby_single(name)
             ),
         }
     }
@@ -615,35 +615,16 @@ impl fmt::Display for GcRule {
     }
 }
 
-/// A byte string as the HBase shell reads it: single-quoted, printable ASCII as itself and
-/// every other byte as `\xNN` (in double quotes, where the shell unescapes it).
-fn shell_string(bytes: &[u8]) -> String {
-    let plain = |b: &u8| *b == b' ' || (b.is_ascii_graphic() && !b"'\\\"".contains(b));
-    if bytes.iter().all(plain) {
-        return format!("'{}'", String::from_utf8_lossy(bytes));
-    }
-    let mut out = String::from("\"");
-    for &b in bytes {
-        if b.is_ascii_alphanumeric() {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("\\x{b:02X}"));
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// The HBase shell's `create` for table `table` with `families`, pre-split at `splits`
 /// (from `split_points`, as `SPLITS => [...]`).
 pub fn hbase_create(table: &str, families: &[Family], splits: &[&[u8]]) -> String {
-    let mut out = format!("create {}", shell_string(table.as_bytes()));
+    let mut out = format!("create {}", crate::fmt::ruby_single(table));
     for f in families {
         out.push_str(", ");
         out.push_str(&f.hbase_shell());
     }
     if !splits.is_empty() {
-        let keys: Vec<String> = splits.iter().map(|s| shell_string(s)).collect();
+        let keys: Vec<String> = splits.iter().map(|s| crate::fmt::ruby_string(s)).collect();
         out.push_str(&format!(", SPLITS => [{}]", keys.join(", ")));
     }
     out
@@ -654,7 +635,7 @@ pub fn hbase_create(table: &str, families: &[Family], splits: &[&[u8]]) -> Strin
 pub fn hbase_alter(table: &str, family: &Family) -> String {
     format!(
         "alter {}, {}",
-        shell_string(table.as_bytes()),
+        crate::fmt::ruby_single(table),
         family.hbase_shell()
     )
 }
@@ -768,7 +749,7 @@ mod tests {
             "create 'ns:t', {NAME => 'd', VERSIONS => 3, MIN_VERSIONS => 0, TTL => 'FOREVER', \
              KEEP_DELETED_CELLS => 'TRUE', BLOOMFILTER => 'ROWCOL', COMPRESSION => 'ZSTD', \
              BLOCKSIZE => 16384, IN_MEMORY => 'true', DATA_BLOCK_ENCODING => 'FAST_DIFF'}, \
-             SPLITS => ['@', \"\\x80\"]"
+             SPLITS => [\"@\", \"\\x80\"]"
         );
         assert_eq!(
             f.without_bigtable_equivalent(),

@@ -43,11 +43,14 @@ pub fn hbase_create(table: &str, family: &str, splits: &[bytes::Bytes]) -> Strin
     )
 }
 
-fn ruby_single(s: &str) -> String {
+/// A string as a single-quoted Ruby literal (the HBase shell's table and family names).
+pub(crate) fn ruby_single(s: &str) -> String {
     format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
 }
 
-fn ruby_string(bytes: &[u8]) -> String {
+/// Bytes as a double-quoted Ruby literal, `\xNN` for what is not printable ASCII (the HBase
+/// shell's split keys).
+pub(crate) fn ruby_string(bytes: &[u8]) -> String {
     let mut out = String::from("\"");
     for &b in bytes {
         match b {

@@ -1,0 +1,179 @@
+//! `rowkey diff` and `rowkey regions` against the local HBase (`ROWKEY_HBASE_THRIFT`) and the
+//! Bigtable emulator (`BIGTABLE_EMULATOR_HOST`), which `.ci/run` starts: a table created with
+//! other families than declared differs (exit 1, each difference and its fix printed), `--apply`
+//! makes it match (exit 0), and a pre-split table's regions are listed with their keys
+//! explained.
+#![cfg(all(feature = "hbase", feature = "bigtable"))]
+
+use std::process::Command;
+
+use rowkey::family::Family;
+use rowkey::{RowKey, RowValue};
+
+#[derive(RowKey)]
+#[allow(dead_code)]
+struct LogKey {
+    #[salt(buckets = 4)]
+    host: u32,
+    #[reverse_ts]
+    ts: u64,
+}
+
+#[derive(RowValue)]
+#[column(family = "d")]
+#[family(name = "d", versions = 3, ttl = "30d")]
+#[allow(dead_code)]
+struct LogRow {
+    message: String,
+    #[column(family = "c")]
+    hits: i64,
+}
+
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_rowkey"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// The server's address, or `None` (a skip outside CI, a failure in it).
+fn server(var: &str) -> Option<String> {
+    let v = std::env::var(var).ok();
+    if v.is_none() {
+        assert!(std::env::var_os("CI").is_none(), "{var} is not set");
+        eprintln!("SKIPPED: {var} is not set");
+    }
+    v
+}
+
+fn layouts(tag: &str) -> (std::path::PathBuf, std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("rowkey-live-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (value, key) = (dir.join("value.json"), dir.join("key.json"));
+    std::fs::write(&value, serde_json::to_string(&LogRow::SCHEMA).unwrap()).unwrap();
+    std::fs::write(&key, serde_json::to_string(LogKey::SCHEMA).unwrap()).unwrap();
+    (dir, value, key)
+}
+
+#[test]
+fn diff_and_regions_on_hbase() {
+    let Some(addr) = server("ROWKEY_HBASE_THRIFT") else {
+        return;
+    };
+    let (dir, value, key) = layouts("hbase");
+    let table = format!("cli_diff_{}", std::process::id());
+    let store = rowkey::store::HbaseStore::connect(&addr, &table, "d").unwrap();
+    store
+        .create_table_with(&[Family::new("d")], &LogKey::split_points(4))
+        .unwrap();
+    let diff = |apply: bool| {
+        let mut a = vec![
+            "diff",
+            "--value",
+            value.to_str().unwrap(),
+            "--table",
+            &table,
+            "--hbase",
+            &addr,
+        ];
+        if apply {
+            a.push("--apply");
+        }
+        run(&a)
+    };
+    let (code, out, err) = diff(false);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        out.contains("family `d` differs: VERSIONS 1 -> 3 TTL 'FOREVER' -> 2592000"),
+        "{out}"
+    );
+    assert!(out.contains("alter 'cli_diff_"), "{out}");
+    assert!(out.contains("family `c` is missing"), "{out}");
+    let (code, out, err) = diff(true);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("applied; table cli_diff_"), "{out}");
+    let (code, out, _) = diff(false);
+    assert_eq!(
+        (code, out.trim_end().ends_with("families as declared")),
+        (Some(0), true),
+        "{out}"
+    );
+    let mut live = store.families().unwrap();
+    live.sort_by(|a, b| a.name.cmp(&b.name));
+    assert_eq!(
+        live,
+        [
+            Family::new("c"),
+            Family::new("d").versions(3).ttl_secs(30 * 86_400)
+        ]
+    );
+
+    let (code, out, err) = run(&[
+        "regions",
+        "--table",
+        &table,
+        "--hbase",
+        &addr,
+        "--key",
+        key.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.starts_with(&format!("table {table}: 4 region(s)")),
+        "{out}"
+    );
+    assert!(out.contains("(start) .. \\x01"), "{out}");
+    assert!(out.contains("salt"), "the start keys are explained: {out}");
+    store.drop_table().unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn diff_on_the_bigtable_emulator() {
+    let Some(host) = server("BIGTABLE_EMULATOR_HOST") else {
+        return;
+    };
+    let (dir, value, _) = layouts("bigtable");
+    let table = format!("cli_diff_{}", std::process::id());
+    let store =
+        rowkey::store::BigtableStore::connect_emulator(&host, "p", "i", &table, "d").unwrap();
+    store.create_table_with(&[Family::new("d")], &[]).unwrap();
+    let diff = |apply: bool| {
+        let mut a = vec![
+            "diff",
+            "--value",
+            value.to_str().unwrap(),
+            "--table",
+            &table,
+            "--bigtable",
+            "p/i",
+            "--emulator",
+            &host,
+        ];
+        if apply {
+            a.push("--apply");
+        }
+        run(&a)
+    };
+    let (code, out, err) = diff(false);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        out.contains("family `d`: GC rule 'maxversions=1' -> 'maxage=30d or maxversions=3'"),
+        "{out}"
+    );
+    assert!(
+        out.contains("family `c`: GC rule missing -> 'maxversions=1'"),
+        "{out}"
+    );
+    let (code, out, err) = diff(true);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let (code, out, _) = diff(false);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("GC rules as declared"), "{out}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
