@@ -103,6 +103,10 @@ struct RegionsArgs {
     /// The key layout (`K::SCHEMA` as JSON): each region's start key is explained.
     #[arg(long, value_name = "KEY.json")]
     key: Option<PathBuf>,
+    /// Count each region's rows: reads every row key of the table (long on a large one; a
+    /// progress bar on a terminal).
+    #[arg(long)]
+    count: bool,
 }
 
 #[derive(Args)]
@@ -437,7 +441,15 @@ mod live {
         let store = hbase_store(&args.live, addr, "d")?;
         let regions = store.regions().map_err(|e| e.to_string())?;
         println!("table {}: {} region(s)", args.live.table, regions.len());
+        let counts = if args.count {
+            Some(count(&store, &regions)?)
+        } else {
+            None
+        };
         for (i, r) in regions.iter().enumerate() {
+            if let Some(counts) = &counts {
+                println!("{i:>4}  {} row(s)", counts[i]);
+            }
             let show = |k: &[u8], empty: &str| {
                 if k.is_empty() {
                     empty.to_string()
@@ -458,6 +470,35 @@ mod live {
             }
         }
         Ok(())
+    }
+
+    /// Each region's rows, counted, with a progress bar (regions done, rows so far) on a
+    /// terminal.
+    #[cfg(feature = "hbase")]
+    fn count(
+        store: &rowkey::store::HbaseStore,
+        regions: &[rowkey::store::Region],
+    ) -> Result<Vec<u64>, String> {
+        let bar = indicatif::ProgressBar::new(regions.len() as u64).with_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} regions, {msg} rows, {elapsed}",
+            )
+            .map_err(|e| e.to_string())?,
+        );
+        let mut counts = Vec::with_capacity(regions.len());
+        let mut before = 0u64;
+        for r in regions {
+            let range = rowkey::KeyRange::new(&r.start, (!r.end.is_empty()).then_some(&r.end[..]));
+            let shown = bar.clone();
+            let n = store
+                .count_rows(&range, move |n| shown.set_message((before + n).to_string()))
+                .map_err(|e| e.to_string())?;
+            before += n;
+            counts.push(n);
+            bar.inc(1);
+        }
+        bar.finish_and_clear();
+        Ok(counts)
     }
 
     #[cfg(not(feature = "hbase"))]

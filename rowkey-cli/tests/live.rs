@@ -129,6 +129,38 @@ fn diff_and_regions_on_hbase() {
     );
     assert!(out.contains("(start) .. \\x01"), "{out}");
     assert!(out.contains("salt"), "the start keys are explained: {out}");
+
+    // Rows in every region, then `--count`: each region's rows, as the keys say.
+    use rowkey::store::Store;
+    let keys: Vec<Vec<u8>> = (0..3000u64)
+        .map(|i| {
+            LogKey {
+                host: (i % 97) as u32,
+                ts: 1_700_000_000_000 + i,
+            }
+            .to_bytes()
+            .unwrap()
+            .to_vec()
+        })
+        .collect();
+    let rows: Vec<rowkey::store::Row> = keys
+        .iter()
+        .map(|k| (k.clone().into(), rowkey::bytes::Bytes::from_static(b"x")))
+        .collect();
+    store.write_batch(&rows).unwrap();
+    let (code, out, err) = run(&["regions", "--table", &table, "--hbase", &addr, "--count"]);
+    assert_eq!(code, Some(0), "{err}");
+    let counted: Vec<u64> = out
+        .lines()
+        .filter_map(|l| l.trim().split_once("  ").map(|(_, rest)| rest.to_string()))
+        .filter_map(|rest| rest.strip_suffix(" row(s)").and_then(|n| n.parse().ok()))
+        .collect();
+    let mut want = [0u64; 4];
+    for k in &keys {
+        want[usize::from(k[0])] += 1; // the salt byte: one bucket per region
+    }
+    assert_eq!(counted, want, "{out}");
+    assert_eq!(counted.iter().sum::<u64>(), 3000);
     store.drop_table().unwrap();
     std::fs::remove_dir_all(dir).unwrap();
 }

@@ -178,6 +178,16 @@ impl Blocking<AsyncHbaseStore> {
         self.call(|s| async move { s.create_table_with(&families, &splits).await })
     }
 
+    /// [`AsyncHbaseStore::count_rows`]: the rows in `range`, counted.
+    pub fn count_rows(
+        &self,
+        range: &KeyRange,
+        progress: impl FnMut(u64) + Send + 'static,
+    ) -> Result<u64, HbaseError> {
+        let range = range.clone();
+        self.call(move |s| async move { s.count_rows(&range, progress).await })
+    }
+
     /// [`AsyncHbaseStore::read_versions`]: a cell's versions, newest first.
     pub fn read_versions(
         &self,
@@ -491,6 +501,27 @@ impl AsyncHbaseStore {
         )
         .await?;
         Ok(())
+    }
+
+    /// The rows in `range`, counted on the way (row keys only: the first cell of each row,
+    /// without its value, as HBase's `RowCounter` reads them); `progress` is told the count so
+    /// far after each page of rows. Reads the whole range: long on a large table.
+    pub async fn count_rows(
+        &self,
+        range: &KeyRange,
+        mut progress: impl FnMut(u64) + Send,
+    ) -> Result<u64, HbaseError> {
+        let mut rows = scan::spawn(self.clone(), range.clone(), false, scan::Keys::new());
+        let mut n = 0u64;
+        while let Some(row) = rows.next().await {
+            row?;
+            n += 1;
+            if n.is_multiple_of(1000) {
+                progress(n);
+            }
+        }
+        progress(n);
+        Ok(n)
     }
 
     /// The versions of cell `family:qualifier` of row `key` that `versions` selects, newest

@@ -152,6 +152,39 @@ impl Shape for Cells {
     }
 }
 
+/// Row keys only: the first cell of each row, without its value (HBase's `RowCounter` asks
+/// for the same with `FirstKeyOnlyFilter` and `KeyOnlyFilter`).
+pub(super) struct Keys {
+    select: Select,
+}
+
+impl Keys {
+    pub(super) fn new() -> Self {
+        Keys {
+            select: Select {
+                columns: Vec::new(),
+                filter: Some(b"FirstKeyOnlyFilter() AND KeyOnlyFilter()".to_vec()),
+            },
+        }
+    }
+}
+
+impl Shape for Keys {
+    type Row = Vec<u8>;
+
+    fn select(&self) -> &Select {
+        &self.select
+    }
+
+    fn read(&self, r: &mut In<'_>) -> Result<Option<Vec<u8>>, DecodeError> {
+        Ok(api::read_cells(r)?.map(|row| row.key))
+    }
+
+    fn key(row: &Vec<u8>) -> &[u8] {
+        row
+    }
+}
+
 /// Starts reading `range` (reversed: from its end) on the store's runtime.
 pub(super) fn spawn<S: Shape>(
     store: AsyncHbaseStore,
