@@ -1147,3 +1147,41 @@ fn versions_ttl_min_versions_and_keep_deleted_cells_behave_as_hbase_documents() 
     assert!(read(b"x", "d", Versions::as_of(before)).is_empty());
     store.drop_table().unwrap();
 }
+
+#[test]
+fn a_table_records_its_key_layout_and_refuses_a_changed_one() {
+    use rowkey::family::Family;
+    #[derive(RowKey)]
+    struct Before {
+        user: u64,
+        ts: u64,
+    }
+    /// The same fields, one of them now reversed: other bytes for the same values.
+    #[derive(RowKey)]
+    struct After {
+        user: u64,
+        #[reverse_ts]
+        ts: u64,
+    }
+    let Some(g) = hbase() else { return };
+    let name = unique("fingerprint");
+    let store = HbaseStore::with_config(config(&g.plain, &name)).unwrap();
+    store
+        .create_table_for::<Before>(&[Family::new("d")], &[])
+        .unwrap();
+    assert_eq!(store.key_fingerprint().unwrap(), Some(Before::FINGERPRINT));
+    store.check_key_layout::<Before>().unwrap();
+    let err = store.check_key_layout::<After>().unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains(&format!("{:#018x}", Before::FINGERPRINT)),
+        "{text}"
+    );
+    assert!(text.contains("re-key"), "{text}");
+    store.drop_table().unwrap();
+
+    // A table created without the record passes: nothing to compare.
+    let plain = new_table(&g.plain, "fingerprint_none", &[]);
+    assert_eq!(plain.key_fingerprint().unwrap(), None);
+    plain.check_key_layout::<After>().unwrap();
+}

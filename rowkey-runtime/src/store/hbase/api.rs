@@ -616,6 +616,37 @@ fn clamp_i32(v: u64) -> i32 {
     i32::try_from(v).unwrap_or(i32::MAX)
 }
 
+/// One attribute of a `TTableDescriptor` (`None`: not set).
+pub(super) fn read_attribute(
+    r: &mut In<'_>,
+    k: u8,
+    name: &[u8],
+) -> Result<Option<Vec<u8>>, DecodeError> {
+    r.expect(k, ty::STRUCT, "table descriptor")?;
+    let mut found = None;
+    read_struct(r, |r, k, id| {
+        if (id, k) == (3, ty::MAP) {
+            let (kt, vt, n) = r.map()?;
+            for _ in 0..n {
+                if (kt, vt) == (ty::STRING, ty::STRING) {
+                    let key = r.bytes()?;
+                    let value = r.bytes()?;
+                    if key == name {
+                        found = Some(value.to_vec());
+                    }
+                } else {
+                    r.skip(kt)?;
+                    r.skip(vt)?;
+                }
+            }
+            Ok(())
+        } else {
+            r.skip(k)
+        }
+    })?;
+    Ok(found)
+}
+
 /// The families of a `TTableDescriptor`, with their options.
 pub(super) fn read_descriptors(r: &mut In<'_>, k: u8) -> Result<Vec<Family>, DecodeError> {
     r.expect(k, ty::STRUCT, "table descriptor")?;
@@ -701,8 +732,18 @@ pub(super) fn read_descriptors(r: &mut In<'_>, k: u8) -> Result<Vec<Family>, Dec
     Ok(families)
 }
 
-/// `createTable(TTableDescriptor{name, families with their options}, splitKeys)`.
-pub(super) fn create_table(o: &mut Out<'_>, table: &[u8], families: &[Family], splits: &[&[u8]]) {
+/// The table attribute rowkey records the key layout's fingerprint in (FORMAT.md §8), as
+/// 16 lowercase hex digits.
+pub(super) const KEY_FINGERPRINT: &[u8] = b"rowkey.key_fingerprint";
+
+/// `createTable(TTableDescriptor{name, families with their options, attributes}, splitKeys)`.
+pub(super) fn create_table(
+    o: &mut Out<'_>,
+    table: &[u8],
+    families: &[Family],
+    splits: &[&[u8]],
+    attributes: &[(&[u8], &[u8])],
+) {
     o.struct_field(1, |o| {
         table_name(o, 1, table);
         o.list_field(2, ty::STRUCT, families.len(), |o| {
@@ -710,6 +751,9 @@ pub(super) fn create_table(o: &mut Out<'_>, table: &[u8], families: &[Family], s
                 o.list_struct(|o| family_descriptor(o, family))
             }
         });
+        if !attributes.is_empty() {
+            o.binary_map_field(3, attributes);
+        }
     });
     if !splits.is_empty() {
         o.list_field(2, ty::STRING, splits.len(), |o| {

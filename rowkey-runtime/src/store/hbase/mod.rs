@@ -226,6 +226,28 @@ impl Blocking<AsyncHbaseStore> {
         })
     }
 
+    /// [`AsyncHbaseStore::create_table_for`]: the table with its families and `K`'s key layout
+    /// fingerprint recorded.
+    pub fn create_table_for<K: crate::RowKey>(
+        &self,
+        families: &[Family],
+        splits: &[bytes::Bytes],
+    ) -> Result<(), HbaseError> {
+        let (families, splits) = (families.to_vec(), splits.to_vec());
+        self.call(|s| async move { s.create_table_for::<K>(&families, &splits).await })
+    }
+
+    /// [`AsyncHbaseStore::key_fingerprint`]: the key layout the table records.
+    pub fn key_fingerprint(&self) -> Result<Option<u64>, HbaseError> {
+        self.call(|s| async move { s.key_fingerprint().await })
+    }
+
+    /// [`AsyncHbaseStore::check_key_layout`]: refuses a key type whose layout is not the
+    /// table's.
+    pub fn check_key_layout<K: crate::RowKey>(&self) -> Result<(), HbaseError> {
+        self.call(|s| async move { s.check_key_layout::<K>().await })
+    }
+
     /// [`AsyncHbaseStore::families`]: the live table's families with their options.
     pub fn families(&self) -> Result<Vec<Family>, HbaseError> {
         self.call(|s| async move { s.families().await })
@@ -445,18 +467,89 @@ impl AsyncHbaseStore {
         families: &[Family],
         splits: &[bytes::Bytes],
     ) -> Result<(), HbaseError> {
+        self.create(families, splits, None).await
+    }
+
+    /// [`create_table_with`](Self::create_table_with) for rows keyed by `K`: the table also
+    /// records `K`'s layout fingerprint (a table attribute, `rowkey.key_fingerprint`), so that
+    /// [`check_key_layout`](Self::check_key_layout) can refuse code whose key layout changed.
+    pub async fn create_table_for<K: crate::RowKey>(
+        &self,
+        families: &[Family],
+        splits: &[bytes::Bytes],
+    ) -> Result<(), HbaseError> {
+        self.create(families, splits, Some(K::FINGERPRINT)).await
+    }
+
+    /// The key layout fingerprint the table records (`None`: created without one).
+    pub async fn key_fingerprint(&self) -> Result<Option<u64>, HbaseError> {
+        let table = self.table();
+        let Some(Some(hex)) = self
+            .call(
+                "getTableDescriptor",
+                |o| api::get_table_descriptor(o, table),
+                |r, k| api::read_attribute(r, k, api::KEY_FINGERPRINT),
+            )
+            .await?
+        else {
+            return Ok(None);
+        };
+        std::str::from_utf8(&hex)
+            .ok()
+            .and_then(|h| u64::from_str_radix(h, 16).ok())
+            .map(Some)
+            .ok_or_else(|| {
+                error::protocol(format!(
+                    "table attribute rowkey.key_fingerprint is not 16 hex digits: {:?}",
+                    String::from_utf8_lossy(&hex)
+                ))
+            })
+    }
+
+    /// Refuses to go on when the table records a key layout other than `K`'s: its rows were
+    /// written with other key bytes, which `K` would misread. A table without a record passes
+    /// (it predates the record, or was created elsewhere).
+    pub async fn check_key_layout<K: crate::RowKey>(&self) -> Result<(), HbaseError> {
+        match self.key_fingerprint().await? {
+            Some(stored) if stored != K::FINGERPRINT => Err(HbaseError::Rejected {
+                store: error::STORE,
+                op: "check_key_layout",
+                status: "key layout changed".into(),
+                message: format!(
+                    "table `{}` was written with key layout {stored:#018x}, and `{}` is now {:#018x}: its rows cannot be read with the new layout; re-key them into a new table (rowkey::store::rekey) instead of changing the key type in place",
+                    self.inner.config.table,
+                    K::SCHEMA.name,
+                    K::FINGERPRINT
+                ),
+                transient: false,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    async fn create(
+        &self,
+        families: &[Family],
+        splits: &[bytes::Bytes],
+        fingerprint: Option<u64>,
+    ) -> Result<(), HbaseError> {
         check_families("createTable", families)?;
         if self.exists().await? {
             return Ok(());
         }
         let table = self.table();
         let splits: Vec<&[u8]> = splits.iter().map(|s| &s[..]).collect();
+        let hex = fingerprint.map(|f| format!("{f:016x}"));
+        let attributes: Vec<(&[u8], &[u8])> = hex
+            .iter()
+            .map(|h| (api::KEY_FINGERPRINT, h.as_bytes()))
+            .collect();
         // Not retried: a creation whose answer was lost may have happened; the existence
         // check above runs again on the caller's next attempt.
         let created = self
             .call_once(
                 "createTable",
-                |o| api::create_table(o, table, families, &splits),
+                |o| api::create_table(o, table, families, &splits, &attributes),
                 |r, k| r.skip(k),
             )
             .await;

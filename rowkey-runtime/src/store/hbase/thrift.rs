@@ -135,6 +135,18 @@ impl<'a> Out<'a> {
         body(self);
     }
 
+    /// Field `id` holding a `map<binary, binary>`.
+    pub(super) fn binary_map_field(&mut self, id: i16, entries: &[(&[u8], &[u8])]) {
+        self.field(ty::MAP, id);
+        self.buf.push(ty::STRING);
+        self.buf.push(ty::STRING);
+        self.i32(i32::try_from(entries.len()).unwrap_or(i32::MAX));
+        for (k, v) in entries {
+            self.string(k);
+            self.string(v);
+        }
+    }
+
     /// One struct element of a list.
     pub(super) fn list_struct(&mut self, body: impl FnOnce(&mut Self)) {
         body(self);
@@ -247,6 +259,20 @@ impl<'a> In<'a> {
             ));
         }
         Ok((elem, n))
+    }
+
+    /// A map header: key type, value type and count (each entry takes at least two bytes).
+    pub(super) fn map(&mut self) -> Result<(u8, u8, usize), DecodeError> {
+        let k = self.u8()?;
+        let v = self.u8()?;
+        let n = self.len()?;
+        if n.saturating_mul(2) > self.buf.len() - self.pos {
+            return err(format!(
+                "map of {n} entries in {} bytes",
+                self.buf.len() - self.pos
+            ));
+        }
+        Ok((k, v, n))
     }
 
     /// Checks a field's type before reading it.
