@@ -144,3 +144,35 @@ fn durations_take_every_unit() {
         .collect();
     assert_eq!(ttls, [Some(90), Some(900), Some(14 * 86_400)]);
 }
+
+#[test]
+fn a_table_layout_holds_key_families_and_splits_as_data() {
+    use rowkey::family::TableLayout;
+    use rowkey::RowKey;
+    #[derive(RowKey)]
+    #[allow(dead_code)]
+    struct LogKey {
+        #[salt(buckets = 4)]
+        host: u32,
+        #[reverse_ts]
+        ts: u64,
+    }
+    let layout = TableLayout::of::<LogKey, LogRow>("logs", 4);
+    assert_eq!(layout.families(), LogRow::SCHEMA.family_options);
+    assert_eq!(layout.splits.len(), 3);
+    assert!(layout
+        .hbase_create()
+        .starts_with("create 'logs', {NAME => 'd', VERSIONS => 3,"));
+    assert!(layout
+        .hbase_create()
+        .ends_with(r#"SPLITS => ["\x01", "\x02", "\x03"]"#));
+    let json = serde_json::to_value(&layout).unwrap();
+    assert_eq!(json["table"], "logs");
+    assert_eq!(json["key"]["name"], "LogKey");
+    assert_eq!(
+        json["key_fingerprint"],
+        format!("{:#018x}", LogKey::FINGERPRINT)
+    );
+    assert_eq!(json["value"]["family_options"][1]["name"], "c");
+    assert_eq!(json["splits"], serde_json::json!(["01", "02", "03"]));
+}

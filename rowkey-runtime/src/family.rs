@@ -423,6 +423,48 @@ impl Family {
     }
 }
 
+/// A whole table as data, in one place: its name, its key's layout and fingerprint, its value's
+/// columns and families, and the split points it is created with. Serializes to JSON (serde)
+/// beside the key's layout, for operators' tools and for readers in other languages.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableLayout {
+    /// The table's name.
+    pub table: String,
+    /// The key's layout.
+    pub key: &'static crate::Schema,
+    /// The key's layout fingerprint (FORMAT.md §8).
+    pub key_fingerprint: u64,
+    /// The value's columns and families.
+    pub value: crate::ValueSchema,
+    /// The split points the table is created with (from `K::split_points`).
+    pub splits: Vec<bytes::Bytes>,
+}
+
+impl TableLayout {
+    /// Table `table` of rows keyed by `K` with values `V`, pre-split into `regions` regions
+    /// from `K`'s layout (`K::split_points`).
+    pub fn of<K: crate::RowKey, V: crate::RowValue>(table: &str, regions: usize) -> Self {
+        TableLayout {
+            table: table.to_string(),
+            key: K::SCHEMA,
+            key_fingerprint: K::FINGERPRINT,
+            value: V::SCHEMA,
+            splits: K::split_points(regions),
+        }
+    }
+
+    /// The families the table is created with.
+    pub fn families(&self) -> &'static [Family] {
+        self.value.family_options
+    }
+
+    /// The HBase shell's `create` for the table: every family option and the split points.
+    pub fn hbase_create(&self) -> String {
+        let splits: Vec<&[u8]> = self.splits.iter().map(|s| &s[..]).collect();
+        hbase_create(&self.table, self.families(), &splits)
+    }
+}
+
 /// One difference between the families a table is declared with and the ones it has.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]

@@ -122,3 +122,25 @@ impl Serialize for Family {
         st.end()
     }
 }
+
+/// The table layout: name, key layout, the key fingerprint as `0x` and 16 hex digits, the
+/// value layout, and the split points in hex.
+impl Serialize for crate::family::TableLayout {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let splits: Vec<String> = self
+            .splits
+            .iter()
+            .map(|s| s.iter().map(|b| format!("{b:02x}")).collect())
+            .collect();
+        let mut st = serializer.serialize_struct("TableLayout", 5)?;
+        st.serialize_field("table", &self.table)?;
+        st.serialize_field("key", self.key)?;
+        st.serialize_field(
+            "key_fingerprint",
+            &format!("{:#018x}", self.key_fingerprint),
+        )?;
+        st.serialize_field("value", &self.value)?;
+        st.serialize_field("splits", &splits)?;
+        st.end()
+    }
+}
