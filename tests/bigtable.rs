@@ -579,3 +579,52 @@ fn versions_are_read_newest_first_by_count_window_and_as_of() {
         .unwrap()
         .is_empty());
 }
+
+#[test]
+fn cbt_reads_the_gc_rules_as_rowkey_renders_them() {
+    use rowkey::family::Family;
+    let Some(host) = host() else { return };
+    // Google's cbt (Debian `google-cloud-cli-cbt`): present on the development machine, not
+    // something `.ci/run` installs, so its absence skips the test.
+    let cbt = |args: &[&str]| -> Option<std::process::Output> {
+        std::process::Command::new("cbt")
+            .args(["-project", "p", "-instance", "i"])
+            .args(args)
+            .env("BIGTABLE_EMULATOR_HOST", host)
+            .output()
+            .ok()
+    };
+    let table = unique("cbt");
+    let Some(created) = cbt(&["createtable", &table]) else {
+        eprintln!("SKIPPED: no cbt on PATH");
+        return;
+    };
+    assert!(created.status.success(), "{created:?}");
+    let declared = [
+        Family::new("a")
+            .versions(5)
+            .min_versions(2)
+            .ttl_secs(7 * 86_400),
+        Family::new("b").ttl_secs(90),
+        Family::new("c").versions(u32::MAX).ttl_secs(2 * 3600),
+        Family::new("d").versions(3),
+    ];
+    for f in &declared {
+        let rule = f.gc_rule().map_or("never".to_string(), |r| r.to_string());
+        for args in [
+            vec!["createfamily", &table, &f.name],
+            vec!["setgcpolicy", &table, &f.name, &rule],
+        ] {
+            let out = cbt(&args).unwrap();
+            assert!(out.status.success(), "cbt {args:?}: {out:?}");
+        }
+    }
+    // The rules cbt set, read back by the store, are the ones the declarations map to.
+    let store = BigtableStore::with_config(config(host, &table)).unwrap();
+    let live = store.gc_rules().unwrap();
+    let want: Vec<_> = declared
+        .iter()
+        .map(|f| (f.name.to_string(), f.gc_rule()))
+        .collect();
+    assert_eq!(live, want);
+}
