@@ -18,8 +18,9 @@
 //!
 //! Every table's one column family, `d`, is declared with the guide's log-data retention (a
 //! 30-day TTL, `EVENTS_FAMILY`): on HBase and Bigtable the tables are created from that
-//! declaration and read back to show that nothing differs (the diff is empty); the job ends with
-//! a capacity plan for a year of its event rate.
+//! declaration, with each design's key layout recorded (a table written with another key layout
+//! is refused), and read back to show that nothing differs (the diff is empty); the job ends
+//! with a capacity plan for a year of its event rate.
 //!
 //! On HBase (`--features hbase -- --store hbase`) the tables are real pre-split HBase tables
 //! and the writes per region are also shown as HBase itself counts them (each region's write
@@ -506,7 +507,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             run(
                 n,
                 regions,
-                |name, _splits| Ok(FjallStore::with_database(db.clone(), name)?),
+                |name, _splits, _key| Ok(FjallStore::with_database(db.clone(), name)?),
                 None,
             )
         }
@@ -541,12 +542,14 @@ fn bigtable(n: usize, regions: usize) -> Result<(), Box<dyn Error>> {
     run(
         n,
         regions,
-        |name, splits| {
+        |name, splits, key| {
             let table = format!("{name}{suffix}");
             let store = BigtableStore::connect(&project, &instance, &table, "d")?;
             if emulator.is_some() {
-                store.create_table_with(&[EVENTS_FAMILY], splits)?;
+                store.create_table_keyed(&[EVENTS_FAMILY], splits, key)?;
             }
+            // A table written with another key layout is refused: its rows need re-keying.
+            store.check_key_fingerprint(name, key)?;
             // Created from the declaration: the live GC rules are the declared ones.
             let want = vec![(EVENTS_FAMILY.name.to_string(), EVENTS_FAMILY.gc_rule())];
             let live = store.gc_rules()?;
@@ -647,10 +650,12 @@ fn hbase(n: usize, regions: usize) -> Result<(), Box<dyn Error>> {
     run(
         n,
         regions,
-        move |name, splits| {
+        move |name, splits, key| {
             let table = format!("{name}{suffix}");
             let store = HbaseStore::connect(&plain, &table, "d")?;
-            store.create_table_with(&[EVENTS_FAMILY], splits)?;
+            store.create_table_keyed(&[EVENTS_FAMILY], splits, key)?;
+            // A table written with another key layout is refused: its rows need re-keying.
+            store.check_key_fingerprint(name, key)?;
             // Created from the declaration: reading it back, nothing differs.
             let changes = rowkey::family::diff(&[EVENTS_FAMILY], &store.families()?);
             if !changes.is_empty() {
@@ -684,11 +689,12 @@ fn bigtable(_: usize, _: usize) -> Result<(), Box<dyn Error>> {
     Err("this build has no Bigtable support: run `cargo run --release --features bigtable --example log_data -- --store bigtable`".into())
 }
 
-/// The case study on any store; `open(table, split_points)` gives each design's store.
+/// The case study on any store; `open(table, split_points, key_fingerprint)` gives each
+/// design's store.
 fn run<S: Store>(
     n: usize,
     regions: usize,
-    open: impl Fn(&str, &[rowkey::bytes::Bytes]) -> Result<S, Box<dyn Error>>,
+    open: impl Fn(&str, &[rowkey::bytes::Bytes], u64) -> Result<S, Box<dyn Error>>,
     observe: Option<Observe<'_>>,
 ) -> Result<(), Box<dyn Error>>
 where
@@ -727,19 +733,24 @@ where
     sample.sort_unstable();
     sample.dedup();
     let hour_splits = split::from_sample(&mut sample, regions);
-    let counted =
-        |name: &str, splits: &[rowkey::bytes::Bytes]| -> Result<Counted<S>, Box<dyn Error>> {
-            Ok(Counted {
-                inner: open(name, splits)?,
-                rows: AtomicUsize::new(0),
-                cells: AtomicUsize::new(0),
-            })
-        };
-    let ts_lead = Table::<_, TsLead>::new(counted("ts_lead", &ts_splits)?);
-    let salted = Table::<_, Salted>::new(counted("salted", &salt_splits)?);
-    let host_lead = Table::<_, HostLead>::new(counted("host_lead", &host_splits)?);
-    let host_hour: WideTable<_, HostHour, Vec<u8>> =
-        WideTable::new(counted("host_hour", &hour_splits)?, "d");
+    let counted = |name: &str,
+                   splits: &[rowkey::bytes::Bytes],
+                   key: u64|
+     -> Result<Counted<S>, Box<dyn Error>> {
+        Ok(Counted {
+            inner: open(name, splits, key)?,
+            rows: AtomicUsize::new(0),
+            cells: AtomicUsize::new(0),
+        })
+    };
+    let ts_lead = Table::<_, TsLead>::new(counted("ts_lead", &ts_splits, TsLead::FINGERPRINT)?);
+    let salted = Table::<_, Salted>::new(counted("salted", &salt_splits, Salted::FINGERPRINT)?);
+    let host_lead =
+        Table::<_, HostLead>::new(counted("host_lead", &host_splits, HostLead::FINGERPRINT)?);
+    let host_hour: WideTable<_, HostHour, Vec<u8>> = WideTable::new(
+        counted("host_hour", &hour_splits, HostHour::FINGERPRINT)?,
+        "d",
+    );
     println!("Writing {n} log events ({hosts} hosts) under four designs, each table pre-split into {regions} regions.");
 
     let name = |i: usize| EVENTS[i].to_string();

@@ -527,6 +527,58 @@ fn families_get_the_gc_rules_their_versions_and_ttl_map_to() {
 }
 
 #[test]
+fn a_table_records_its_key_layout_and_refuses_a_changed_one() {
+    use rowkey::family::Family;
+    #[derive(RowKey)]
+    struct Before {
+        user: u64,
+        ts: u64,
+    }
+    /// The same fields, one of them now reversed: other bytes for the same values.
+    #[derive(RowKey)]
+    struct After {
+        user: u64,
+        #[reverse_ts]
+        ts: u64,
+    }
+    let Some(host) = host() else { return };
+    let name = unique("fingerprint");
+    let store = BigtableStore::with_config(config(host, &name)).unwrap();
+    store
+        .create_table_for::<Before>(&[Family::new("d").versions(2)], &[])
+        .unwrap();
+    assert_eq!(store.key_fingerprint().unwrap(), Some(Before::FINGERPRINT));
+    store.check_key_layout::<Before>().unwrap();
+    let err = store.check_key_layout::<After>().unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains(&format!("{:#018x}", Before::FINGERPRINT)),
+        "{text}"
+    );
+    assert!(text.contains("re-key"), "{text}");
+    // The record is an empty family: the declared families read back alone, and rows are
+    // written and read as in any table.
+    assert_eq!(
+        store.gc_rules().unwrap(),
+        [("d".to_string(), Family::new("d").versions(2).gc_rule())]
+    );
+    let key = Before { user: 7, ts: 9 }.to_bytes().unwrap();
+    store.put(&key, b"v").unwrap();
+    assert_eq!(store.get(&key).unwrap().as_deref(), Some(&b"v"[..]));
+    let rows: Vec<_> = store
+        .scan(&rowkey::KeyRange::new(&[], None))
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(rows.len(), 1);
+
+    // A table created without the record passes: nothing to compare.
+    let plain = BigtableStore::with_config(config(host, &unique("fingerprint_none"))).unwrap();
+    plain.create_table_with(&[Family::new("d")], &[]).unwrap();
+    assert_eq!(plain.key_fingerprint().unwrap(), None);
+    plain.check_key_layout::<After>().unwrap();
+}
+
+#[test]
 fn versions_are_read_newest_first_by_count_window_and_as_of() {
     use rowkey::family::Family;
     use rowkey::store::Versions;

@@ -289,6 +289,70 @@ pub fn families_from_json(
     Ok((chosen.name, families))
 }
 
+/// A whole table as [`rowkey::family::TableLayout`] exports it (`serde_json::to_string(&layout)`):
+/// its name, the key layout and its fingerprint, the families and the split points.
+pub struct TableJson {
+    /// The table's name.
+    pub table: String,
+    /// The key layout.
+    pub key: &'static Schema,
+    /// The key layout's fingerprint (FORMAT.md §8), as the table records it.
+    pub key_fingerprint: u64,
+    /// The value layout's name.
+    pub value: String,
+    /// The column families with their options.
+    pub families: Vec<Family>,
+    /// The split points the table is created with.
+    pub splits: Vec<Vec<u8>>,
+}
+
+/// A table layout read back from its JSON (`TableLayout`'s serialization).
+pub fn table_from_json(json: &str) -> Result<TableJson, String> {
+    #[derive(Deserialize)]
+    struct ValueJson {
+        name: String,
+        family_options: Vec<FamilyJson>,
+    }
+    #[derive(Deserialize)]
+    struct LayoutJson {
+        table: String,
+        key: JsonSchema,
+        key_fingerprint: String,
+        value: ValueJson,
+        splits: Vec<String>,
+    }
+    let l: LayoutJson = serde_json::from_str(json)
+        .map_err(|e| format!("not a table layout (rowkey::family::TableLayout as JSON): {e}"))?;
+    let key_fingerprint = l
+        .key_fingerprint
+        .strip_prefix("0x")
+        .and_then(|h| u64::from_str_radix(h, 16).ok())
+        .ok_or_else(|| {
+            format!(
+                "key_fingerprint `{}` is not `0x` and hex digits",
+                l.key_fingerprint
+            )
+        })?;
+    let splits = l
+        .splits
+        .iter()
+        .map(|s| from_hex(s).map_err(|e| format!("split point `{s}`: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(TableJson {
+        table: l.table,
+        key: schema_of(l.key)?,
+        key_fingerprint,
+        value: l.value.name,
+        families: l
+            .value
+            .family_options
+            .into_iter()
+            .map(FamilyJson::into_family)
+            .collect::<Result<Vec<_>, _>>()?,
+        splits,
+    })
+}
+
 /// What `rowkey schema` prints for `table`: the families' problems, the HBase shell's
 /// `create` with the split points, and the Bigtable commands (`cbt`), with the options Bigtable
 /// has no equivalent for named.

@@ -12,9 +12,12 @@
 //! listing). Each key is explained field by field, as the key type's own `explain` would.
 //!
 //! `schema` renders a table's declaration for operators: the HBase shell's `create` (every
-//! family option, the split points), the Bigtable commands, and a capacity plan:
+//! family option, the split points), the Bigtable commands, and a capacity plan. The
+//! declaration is a whole table as one file (`--layout`: `rowkey::family::TableLayout` as JSON,
+//! key, fingerprint, families and splits), or a value layout with a key layout beside it:
 //!
 //! ```text
+//! rowkey schema --layout table.json [--records-per-day N --bytes-per-record B ...]
 //! rowkey schema --value value.json --table logs [--key key.json --regions N]
 //!               [--records-per-day N --bytes-per-record B --growth 0.5 --servers 10]
 //! ```
@@ -22,12 +25,15 @@
 //! `diff` compares a live table's families with the declaration (HBase through its Thrift2
 //! gateway, or Bigtable and its emulator), prints each difference with the command that fixes
 //! it, and applies them with `--apply`; it exits 0 when the table matches, 1 when it differs.
-//! `regions` lists a live HBase table's regions with their keys, explained with `--key`:
+//! With `--layout`, a table that records another key layout is refused (exit 2: its rows need
+//! re-keying, not an `alter`), and `--apply` creates a missing table pre-split, with the key
+//! layout recorded. `regions` lists a live HBase table's regions with their keys, explained
+//! with `--key` (or the layout's key):
 //!
 //! ```text
-//! rowkey diff --value value.json --table logs (--hbase HOST:PORT | --bigtable PROJECT/INSTANCE
-//!             [--emulator HOST:PORT]) [--apply]
-//! rowkey regions --table logs --hbase HOST:PORT [--key key.json]
+//! rowkey diff (--layout table.json | --value value.json --table logs)
+//!             (--hbase HOST:PORT | --bigtable PROJECT/INSTANCE [--emulator HOST:PORT]) [--apply]
+//! rowkey regions --table logs --hbase HOST:PORT [--key key.json | --layout table.json]
 //! ```
 //!
 //! Arguments are parsed by clap (derive): help, versions, errors and exit codes as users of
@@ -63,9 +69,9 @@ enum Command {
 /// Where a live table is.
 #[derive(Args)]
 struct Live {
-    /// The table's name.
-    #[arg(long)]
-    table: String,
+    /// The table's name (default: the layout's).
+    #[arg(long, required_unless_present = "layout")]
+    table: Option<String>,
     /// An HBase Thrift2 gateway, `host:port`.
     #[arg(long, value_name = "HOST:PORT", conflicts_with = "bigtable")]
     hbase: Option<String>,
@@ -82,9 +88,13 @@ struct Live {
 
 #[derive(Args)]
 struct DiffArgs {
+    /// The whole table (`rowkey::family::TableLayout` as JSON): families, key layout and its
+    /// fingerprint, split points.
+    #[arg(long, value_name = "TABLE.json", conflicts_with = "value")]
+    layout: Option<PathBuf>,
     /// The value layout (`V::SCHEMA` as JSON, with its `family_options`).
-    #[arg(long, value_name = "VALUE.json")]
-    value: PathBuf,
+    #[arg(long, value_name = "VALUE.json", required_unless_present = "layout")]
+    value: Option<PathBuf>,
     /// Which value layout of the file, by its type's name.
     #[arg(long = "type", value_name = "NAME")]
     type_name: Option<String>,
@@ -101,8 +111,12 @@ struct RegionsArgs {
     #[command(flatten)]
     live: Live,
     /// The key layout (`K::SCHEMA` as JSON): each region's start key is explained.
-    #[arg(long, value_name = "KEY.json")]
+    #[arg(long, value_name = "KEY.json", conflicts_with = "layout")]
     key: Option<PathBuf>,
+    /// The whole table (`rowkey::family::TableLayout` as JSON): its key layout explains each
+    /// region's start key, and its name is the default table.
+    #[arg(long, value_name = "TABLE.json")]
+    layout: Option<PathBuf>,
     /// Count each region's rows: reads every row key of the table (long on a large one; a
     /// progress bar on a terminal).
     #[arg(long)]
@@ -111,21 +125,25 @@ struct RegionsArgs {
 
 #[derive(Args)]
 struct SchemaArgs {
+    /// The whole table (`rowkey::family::TableLayout` as JSON): families, key layout, split
+    /// points.
+    #[arg(long, value_name = "TABLE.json", conflicts_with_all = ["value", "key"])]
+    layout: Option<PathBuf>,
     /// The value layout (`V::SCHEMA` as JSON, with its `family_options`).
-    #[arg(long, value_name = "VALUE.json")]
-    value: PathBuf,
+    #[arg(long, value_name = "VALUE.json", required_unless_present = "layout")]
+    value: Option<PathBuf>,
     /// Which value layout of the file, by its type's name (needed when it holds several).
     #[arg(long = "type", value_name = "NAME")]
     type_name: Option<String>,
-    /// The table's name.
-    #[arg(long)]
-    table: String,
+    /// The table's name (default: the layout's).
+    #[arg(long, required_unless_present = "layout")]
+    table: Option<String>,
     /// The key layout (`K::SCHEMA` as JSON), for split points.
     #[arg(long, value_name = "KEY.json")]
     key: Option<PathBuf>,
-    /// Pre-split into this many regions (from the key layout); without it, the capacity plan's
-    /// count when it is asked for.
-    #[arg(long, requires = "key")]
+    /// Pre-split into this many regions (from the key layout); without it, the layout's split
+    /// points, or the capacity plan's count when it is asked for.
+    #[arg(long)]
     regions: Option<usize>,
     /// Records written a day: asks for a capacity plan.
     #[arg(long, requires = "bytes_per_record")]
@@ -178,14 +196,90 @@ fn main() -> ExitCode {
     }
 }
 
-fn schema(args: SchemaArgs) -> Result<(), String> {
-    let path = args.value.display().to_string();
-    let json = std::fs::read_to_string(&args.value).map_err(|e| format!("{path}: {e}"))?;
-    let (name, families) = rowkey_cli::families_from_json(&json, args.type_name.as_deref())
-        .map_err(|e| format!("{path}: {e}"))?;
-    if families.is_empty() {
-        return Err(format!("{path}: `{name}` has no column families"));
+/// A declaration read from the files the arguments name: a whole table (`--layout`), or a
+/// value layout with an optional key layout beside it.
+struct Declared {
+    table: String,
+    families: Vec<rowkey::family::Family>,
+    key: Option<&'static rowkey::Schema>,
+    /// The key layout's fingerprint, when the file is a whole table's layout.
+    #[cfg_attr(
+        not(any(feature = "hbase", feature = "bigtable")),
+        allow(dead_code, reason = "only the live subcommands check it")
+    )]
+    key_fingerprint: Option<u64>,
+    /// The layout's split points.
+    splits: Vec<Vec<u8>>,
+}
+
+fn read(path: &std::path::Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The declaration from `--layout`, or from `--value` (and `--key`); `table` overrides the
+/// layout's name.
+fn declared(
+    layout: Option<&std::path::Path>,
+    value: Option<&std::path::Path>,
+    type_name: Option<&str>,
+    key: Option<&std::path::Path>,
+    table: Option<&str>,
+) -> Result<Declared, String> {
+    let at = |path: &std::path::Path, e: String| format!("{}: {e}", path.display());
+    let key = match key {
+        Some(path) => {
+            let schemas = rowkey_cli::schemas_from_json(&read(path)?).map_err(|e| at(path, e))?;
+            match schemas.as_slice() {
+                [one] => Some(*one),
+                _ => return Err(at(path, "expected one key layout".into())),
+            }
+        }
+        None => None,
+    };
+    let declared = match (layout, value) {
+        (Some(path), _) => {
+            let t = rowkey_cli::table_from_json(&read(path)?).map_err(|e| at(path, e))?;
+            Declared {
+                table: table.map_or(t.table, str::to_string),
+                families: t.families,
+                key: Some(t.key),
+                key_fingerprint: Some(t.key_fingerprint),
+                splits: t.splits,
+            }
+        }
+        (None, Some(path)) => {
+            let (_, families) =
+                rowkey_cli::families_from_json(&read(path)?, type_name).map_err(|e| at(path, e))?;
+            Declared {
+                table: table.unwrap_or_default().to_string(),
+                families,
+                key,
+                key_fingerprint: None,
+                splits: Vec::new(),
+            }
+        }
+        (None, None) => {
+            return Err("give the declaration: --layout TABLE.json or --value VALUE.json".into())
+        }
+    };
+    if declared.families.is_empty() {
+        return Err(format!(
+            "table `{}` declares no column families",
+            declared.table
+        ));
     }
+    Ok(declared)
+}
+
+fn schema(args: SchemaArgs) -> Result<(), String> {
+    let d = declared(
+        args.layout.as_deref(),
+        args.value.as_deref(),
+        args.type_name.as_deref(),
+        args.key.as_deref(),
+        args.table.as_deref(),
+    )?;
+    let families = &d.families;
     let workload = args
         .records_per_day
         .map(|records_per_day| rowkey::capacity::Workload {
@@ -199,24 +293,24 @@ fn schema(args: SchemaArgs) -> Result<(), String> {
             ..rowkey::capacity::Workload::default()
         });
     let plan = workload.as_ref().map(rowkey::capacity::plan);
-    let regions = args.regions.or(plan.as_ref().map(|p| p.regions));
-    let splits = match (&args.key, regions) {
-        (Some(key), Some(n)) => {
-            let kpath = key.display().to_string();
-            let kjson = std::fs::read_to_string(key).map_err(|e| format!("{kpath}: {e}"))?;
-            let schemas =
-                rowkey_cli::schemas_from_json(&kjson).map_err(|e| format!("{kpath}: {e}"))?;
-            let [schema] = schemas.as_slice() else {
-                return Err(format!("{kpath}: expected one key layout"));
-            };
-            rowkey::split::split_points(schema, n)
-        }
-        _ => Vec::new(),
+    // Explicit regions first, then the layout's own split points, then the plan's count.
+    let regions = args.regions.or(if d.splits.is_empty() {
+        plan.as_ref().map(|p| p.regions)
+    } else {
+        None
+    });
+    let splits: Vec<Vec<u8>> = match (d.key, regions) {
+        (Some(key), Some(n)) => rowkey::split::split_points(key, n)
+            .into_iter()
+            .map(|b| b.to_vec())
+            .collect(),
+        (None, Some(_)) => return Err("--regions needs a key layout (--key or --layout)".into()),
+        (_, None) => d.splits,
     };
     let split_refs: Vec<&[u8]> = splits.iter().map(|s| &s[..]).collect();
     print!(
         "{}",
-        rowkey_cli::schema_report(&args.table, &families, &split_refs)
+        rowkey_cli::schema_report(&d.table, families, &split_refs)
     );
     if let (Some(w), Some(p)) = (&workload, &plan) {
         println!(
@@ -270,61 +364,72 @@ fn explain(args: Explain) -> Result<(), String> {
 
 /// The subcommands that talk to live tables.
 mod live {
-    use super::{DiffArgs, RegionsArgs};
-    use rowkey::family::Family;
+    use super::{declared, Declared, DiffArgs, RegionsArgs};
     // What only the store-backed subcommands use (features `hbase`, `bigtable`).
     #[cfg(feature = "hbase")]
     use super::Live;
     #[cfg(feature = "hbase")]
     use rowkey::family::{diff as family_diff, FamilyChange};
 
-    fn read(path: &std::path::Path) -> Result<String, String> {
-        std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
-    }
-
     /// `true` when the table matches the declaration (after `--apply`, if given).
     pub fn diff(args: DiffArgs) -> Result<bool, String> {
-        let json = read(&args.value)?;
-        let (_, declared) = rowkey_cli::families_from_json(&json, args.type_name.as_deref())
-            .map_err(|e| format!("{}: {e}", args.value.display()))?;
-        let Some(first) = declared.first() else {
-            return Err("the value layout has no column families".into());
-        };
+        let d = declared(
+            args.layout.as_deref(),
+            args.value.as_deref(),
+            args.type_name.as_deref(),
+            None,
+            args.live.table.as_deref(),
+        )?;
         match (&args.live.hbase, &args.live.bigtable) {
-            (Some(addr), _) => hbase_diff(&args, addr, first, &declared),
-            (None, Some(place)) => bigtable_diff(&args, place, first, &declared),
+            (Some(addr), _) => hbase_diff(&args, addr, &d),
+            (None, Some(place)) => bigtable_diff(&args, place, &d),
             (None, None) => Err(
                 "say where the table is: --hbase HOST:PORT or --bigtable PROJECT/INSTANCE".into(),
             ),
         }
     }
 
+    /// The split points as the stores take them.
+    #[cfg(any(feature = "hbase", feature = "bigtable"))]
+    fn splits(d: &Declared) -> Vec<rowkey::bytes::Bytes> {
+        d.splits.iter().map(|s| s.clone().into()).collect()
+    }
+
     #[cfg(feature = "hbase")]
     fn hbase_store(
         live: &Live,
+        table: &str,
         addr: &str,
         family: &str,
     ) -> Result<rowkey::store::HbaseStore, String> {
-        let config = rowkey::store::HbaseConfig::new(addr, &live.table, family).framed(live.framed);
+        let config = rowkey::store::HbaseConfig::new(addr, table, family).framed(live.framed);
         rowkey::store::HbaseStore::with_config(config).map_err(|e| e.to_string())
     }
 
     #[cfg(feature = "hbase")]
-    fn hbase_diff(
-        args: &DiffArgs,
-        addr: &str,
-        first: &Family,
-        declared: &[Family],
-    ) -> Result<bool, String> {
-        let store = hbase_store(&args.live, addr, &first.name)?;
+    fn hbase_diff(args: &DiffArgs, addr: &str, d: &Declared) -> Result<bool, String> {
+        let table = &d.table;
+        let store = hbase_store(&args.live, table, addr, &d.families[0].name)?;
+        if let (Some(fingerprint), Some(key)) = (d.key_fingerprint, d.key) {
+            if args.apply {
+                // Left as it is when the table exists.
+                store
+                    .create_table_keyed(&d.families, &splits(d), fingerprint)
+                    .map_err(|e| e.to_string())?;
+            }
+            store
+                .check_key_fingerprint(key.name, fingerprint)
+                .map_err(|e| e.to_string())?;
+        }
+        let declared = &d.families;
         let live = store.families().map_err(|e| e.to_string())?;
         let changes = family_diff(declared, &live);
         if changes.is_empty() {
-            println!("table {}: families as declared", args.live.table);
+            println!("table {table}: families as declared");
             return Ok(true);
         }
         for c in &changes {
-            println!("{c}\n  {}", c.hbase_shell(&args.live.table));
+            println!("{c}\n  {}", c.hbase_shell(table));
         }
         if !args.apply {
             return Ok(false);
@@ -339,8 +444,7 @@ mod live {
             .iter()
             .all(|c| matches!(c, FamilyChange::Undeclared(_)));
         println!(
-            "applied; table {}: {}",
-            args.live.table,
+            "applied; table {table}: {}",
             if after.is_empty() {
                 "families as declared".to_string()
             } else {
@@ -351,26 +455,33 @@ mod live {
     }
 
     #[cfg(not(feature = "hbase"))]
-    fn hbase_diff(_: &DiffArgs, _: &str, _: &Family, _: &[Family]) -> Result<bool, String> {
+    fn hbase_diff(_: &DiffArgs, _: &str, _: &Declared) -> Result<bool, String> {
         Err("this build has no HBase support (feature `hbase`)".into())
     }
 
     #[cfg(feature = "bigtable")]
-    fn bigtable_diff(
-        args: &DiffArgs,
-        place: &str,
-        first: &Family,
-        declared: &[Family],
-    ) -> Result<bool, String> {
+    fn bigtable_diff(args: &DiffArgs, place: &str, d: &Declared) -> Result<bool, String> {
         let (project, instance) = place
             .split_once('/')
             .ok_or_else(|| format!("--bigtable takes PROJECT/INSTANCE, not `{place}`"))?;
+        let table = &d.table;
         let mut config =
-            rowkey::store::BigtableConfig::new(project, instance, &args.live.table, &first.name);
+            rowkey::store::BigtableConfig::new(project, instance, table, &d.families[0].name);
         if let Some(host) = &args.live.emulator {
             config = config.emulator(host);
         }
         let store = rowkey::store::BigtableStore::with_config(config).map_err(|e| e.to_string())?;
+        if let (Some(fingerprint), Some(key)) = (d.key_fingerprint, d.key) {
+            if args.apply {
+                store
+                    .create_table_keyed(&d.families, &splits(d), fingerprint)
+                    .map_err(|e| e.to_string())?;
+            }
+            store
+                .check_key_fingerprint(key.name, fingerprint)
+                .map_err(|e| e.to_string())?;
+        }
+        let declared = &d.families;
         let live = store.gc_rules().map_err(|e| e.to_string())?;
         let mut differ = Vec::new();
         for f in declared {
@@ -383,15 +494,12 @@ mod live {
                         Some((_, None)) => "never".into(),
                         None => "missing".into(),
                     };
+                    let want = want
+                        .as_ref()
+                        .map_or("never".to_string(), |r| format!("'{r}'"));
                     println!(
-                        "family `{}`: GC rule {now} -> {}\n  cbt setgcpolicy {} {} {}",
-                        f.name,
-                        want.as_ref()
-                            .map_or("never".to_string(), |r| format!("'{r}'")),
-                        args.live.table,
-                        f.name,
-                        want.as_ref()
-                            .map_or("never".to_string(), |r| format!("'{r}'")),
+                        "family `{}`: GC rule {now} -> {want}\n  cbt setgcpolicy {table} {} {want}",
+                        f.name, f.name,
                     );
                     differ.push(f.clone());
                 }
@@ -403,7 +511,7 @@ mod live {
             }
         }
         if differ.is_empty() {
-            println!("table {}: GC rules as declared", args.live.table);
+            println!("table {table}: GC rules as declared");
             return Ok(true);
         }
         if !args.apply {
@@ -412,12 +520,12 @@ mod live {
         for f in &differ {
             store.set_gc_rule(f).map_err(|e| e.to_string())?;
         }
-        println!("applied; table {}: GC rules as declared", args.live.table);
+        println!("applied; table {table}: GC rules as declared");
         Ok(true)
     }
 
     #[cfg(not(feature = "bigtable"))]
-    fn bigtable_diff(_: &DiffArgs, _: &str, _: &Family, _: &[Family]) -> Result<bool, String> {
+    fn bigtable_diff(_: &DiffArgs, _: &str, _: &Declared) -> Result<bool, String> {
         Err("this build has no Bigtable support (feature `bigtable`)".into())
     }
 
@@ -426,21 +534,31 @@ mod live {
         let Some(addr) = &args.live.hbase else {
             return Err("regions reads HBase tables (--hbase HOST:PORT); Bigtable does not list its tablets to clients".into());
         };
-        let schema = match &args.key {
+        let (table, schema) = match &args.layout {
             Some(path) => {
-                let json = read(path)?;
-                let schemas = rowkey_cli::schemas_from_json(&json)
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
-                match schemas.as_slice() {
-                    [one] => Some(*one),
-                    _ => return Err(format!("{}: expected one key layout", path.display())),
-                }
+                let d = declared(Some(path), None, None, None, args.live.table.as_deref())?;
+                (d.table, d.key)
             }
-            None => None,
+            None => {
+                let key = match &args.key {
+                    Some(path) => {
+                        let schemas = rowkey_cli::schemas_from_json(&super::read(path)?)
+                            .map_err(|e| format!("{}: {e}", path.display()))?;
+                        match schemas.as_slice() {
+                            [one] => Some(*one),
+                            _ => {
+                                return Err(format!("{}: expected one key layout", path.display()))
+                            }
+                        }
+                    }
+                    None => None,
+                };
+                (args.live.table.clone().unwrap_or_default(), key)
+            }
         };
-        let store = hbase_store(&args.live, addr, "d")?;
+        let store = hbase_store(&args.live, &table, addr, "d")?;
         let regions = store.regions().map_err(|e| e.to_string())?;
-        println!("table {}: {} region(s)", args.live.table, regions.len());
+        println!("table {table}: {} region(s)", regions.len());
         let counts = if args.count {
             Some(count(&store, &regions)?)
         } else {

@@ -209,3 +209,84 @@ fn diff_on_the_bigtable_emulator() {
     assert!(out.contains("GC rules as declared"), "{out}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// Another key for the same rows: the host is no longer salted, so the bytes differ.
+#[derive(RowKey)]
+#[allow(dead_code)]
+struct LogKeyUnsalted {
+    host: u32,
+    #[reverse_ts]
+    ts: u64,
+}
+
+/// `diff --layout`: the whole table from one file. `--apply` creates a missing table with its
+/// families, split points and key layout recorded; a layout whose key changed is refused
+/// (exit 2, pointing to re-keying) before anything is compared or altered.
+fn layout_driven_diff(tag: &str, place: &[&str], regions: impl Fn(&str) -> Option<usize>) {
+    use rowkey::family::TableLayout;
+    let dir = std::env::temp_dir().join(format!("rowkey-live-layout-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = format!("cli_layout_{tag}_{}", std::process::id());
+    let (good, changed) = (dir.join("table.json"), dir.join("changed.json"));
+    let layout = TableLayout::of::<LogKey, LogRow>(&table, 4);
+    std::fs::write(&good, serde_json::to_string(&layout).unwrap()).unwrap();
+    let other = TableLayout::of::<LogKeyUnsalted, LogRow>(&table, 4);
+    std::fs::write(&changed, serde_json::to_string(&other).unwrap()).unwrap();
+    let diff = |file: &std::path::Path, apply: bool| {
+        let mut a = vec!["diff", "--layout", file.to_str().unwrap()];
+        a.extend_from_slice(place);
+        if apply {
+            a.push("--apply");
+        }
+        run(&a)
+    };
+    let (code, out, err) = diff(&good, false);
+    assert_eq!(
+        code,
+        Some(2),
+        "a missing table is an error without --apply: {out}{err}"
+    );
+    let (code, out, err) = diff(&good, true);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("as declared"), "{out}");
+    if let Some(n) = regions(&table) {
+        assert_eq!(n, 4, "created with the layout's split points");
+    }
+    let (code, out, err) = diff(&good, false);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let (code, out, err) = diff(&changed, true);
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(out.is_empty(), "nothing compared or applied: {out}");
+    assert!(
+        err.contains(&format!("{:#018x}", LogKey::FINGERPRINT)) && err.contains("re-key"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_layout_creates_the_table_on_hbase_and_a_changed_key_is_refused() {
+    let Some(addr) = server("ROWKEY_HBASE_THRIFT") else {
+        return;
+    };
+    let place = ["--hbase", addr.as_str()];
+    layout_driven_diff("hbase", &place, |table| {
+        let store = rowkey::store::HbaseStore::connect(&addr, table, "d").unwrap();
+        assert_eq!(store.key_fingerprint().unwrap(), Some(LogKey::FINGERPRINT));
+        Some(store.regions().unwrap().len())
+    });
+}
+
+#[test]
+fn a_layout_creates_the_table_on_the_emulator_and_a_changed_key_is_refused() {
+    let Some(host) = server("BIGTABLE_EMULATOR_HOST") else {
+        return;
+    };
+    let place = ["--bigtable", "p/i", "--emulator", host.as_str()];
+    layout_driven_diff("bigtable", &place, |table| {
+        let store =
+            rowkey::store::BigtableStore::connect_emulator(&host, "p", "i", table, "d").unwrap();
+        assert_eq!(store.key_fingerprint().unwrap(), Some(LogKey::FINGERPRINT));
+        None // tablets are not listed to clients
+    });
+}

@@ -104,3 +104,82 @@ fn schema_renders_the_shell_cbt_and_a_capacity_plan() {
     assert!(err.contains("family_options"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_whole_table_layout_renders_as_its_parts_do() {
+    let dir = std::env::temp_dir().join(format!("rowkey-schema-layout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (value, key, table) = (
+        dir.join("value.json"),
+        dir.join("key.json"),
+        dir.join("table.json"),
+    );
+    std::fs::write(&value, serde_json::to_string(&LogRow::SCHEMA).unwrap()).unwrap();
+    std::fs::write(&key, serde_json::to_string(LogKey::SCHEMA).unwrap()).unwrap();
+    let layout = rowkey::family::TableLayout::of::<LogKey, LogRow>("logs", 8);
+    std::fs::write(&table, serde_json::to_string(&layout).unwrap()).unwrap();
+    let (ok, from_layout, err) = run(&["schema", "--layout", table.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    let (ok, from_parts, err) = run(&[
+        "schema",
+        "--value",
+        value.to_str().unwrap(),
+        "--key",
+        key.to_str().unwrap(),
+        "--regions",
+        "8",
+        "--table",
+        "logs",
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(from_layout, from_parts);
+    assert!(
+        from_layout.contains(&layout.hbase_create()),
+        "{from_layout}"
+    );
+    // --table renames; --regions re-splits from the layout's key.
+    let (ok, out, err) = run(&[
+        "schema",
+        "--layout",
+        table.to_str().unwrap(),
+        "--table",
+        "logs2",
+        "--regions",
+        "2",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("create 'logs2'"), "{out}");
+    assert_eq!(out.matches("\\x").count(), 1, "one split point: {out}");
+
+    // A layout with a broken fingerprint or split point is a clear error.
+    let json = serde_json::to_string(&layout).unwrap();
+    for (bad, says) in [
+        (
+            json.replace("\"key_fingerprint\":\"0x", "\"key_fingerprint\":\"1x"),
+            "key_fingerprint",
+        ),
+        (
+            json.replacen("\"splits\":[\"", "\"splits\":[\"z", 1),
+            "split point",
+        ),
+        ("{}".to_string(), "not a table layout"),
+    ] {
+        std::fs::write(&table, bad).unwrap();
+        let (ok, _, err) = run(&["schema", "--layout", table.to_str().unwrap()]);
+        assert!(!ok);
+        assert!(
+            err.starts_with("rowkey schema: ") && err.contains(says),
+            "{err}"
+        );
+    }
+    // The declaration comes from one place: a layout and a value layout together are refused.
+    let (ok, _, err) = run(&[
+        "schema",
+        "--layout",
+        table.to_str().unwrap(),
+        "--value",
+        value.to_str().unwrap(),
+    ]);
+    assert!(!ok && err.contains("cannot be used with"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,12 +1,32 @@
 //! The admin calls the store makes: creating a pre-split table with its families and their
-//! garbage-collection rules, reading and changing those rules, and checking once that the table
-//! and its column families exist (so a typo in either is an error, not an empty table).
+//! garbage-collection rules, reading and changing those rules, recording and checking the key
+//! layout (Bigtable tables have no attributes: the fingerprint is the name of an empty marker
+//! family, `rowkey.key_fingerprint.<16 hex digits>`, which never holds a cell), and checking
+//! once that the table and its column families exist (so a typo in either is an error, not an
+//! empty table).
 
 use admin::bigtable_table_admin_client::BigtableTableAdminClient;
 use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2 as admin;
 
 use super::{error, AsyncBigtableStore, BigtableError, ADMIN_SCOPE};
 use crate::family::{Family, GcRule};
+use crate::store::net::key_layout;
+
+/// The marker family that records key layout `fingerprint`.
+fn marker(fingerprint: u64) -> String {
+    format!(
+        "{}.{}",
+        key_layout::RECORD,
+        key_layout::to_text(fingerprint)
+    )
+}
+
+/// The fingerprint a family name records, if it is a marker (`Some(None)`: a marker whose
+/// digits do not parse).
+fn recorded(family: &str) -> Option<Option<u64>> {
+    let digits = family.strip_prefix(key_layout::RECORD)?.strip_prefix('.')?;
+    Some(key_layout::from_text(digits.as_bytes()))
+}
 
 /// A rule as the admin API takes it. `None` (nothing is ever collected) is sent as "keep
 /// `i32::MAX` versions": some emulator builds panic on a family without a rule.
@@ -90,8 +110,40 @@ impl AsyncBigtableStore {
         families: &[Family],
         splits: &[bytes::Bytes],
     ) -> Result<(), BigtableError> {
+        self.create(families, splits, None).await
+    }
+
+    /// [`create_table_with`](Self::create_table_with) for rows keyed by `K`: the table also
+    /// records `K`'s layout fingerprint (an empty marker family,
+    /// `rowkey.key_fingerprint.<16 hex digits>`), so that
+    /// [`check_key_layout`](Self::check_key_layout) can refuse code whose key layout changed.
+    pub async fn create_table_for<K: crate::RowKey>(
+        &self,
+        families: &[Family],
+        splits: &[bytes::Bytes],
+    ) -> Result<(), BigtableError> {
+        self.create(families, splits, Some(K::FINGERPRINT)).await
+    }
+
+    /// [`create_table_for`](Self::create_table_for) with the key layout's fingerprint given
+    /// as a number (from a [`TableLayout`](crate::family::TableLayout) read back as JSON, say).
+    pub async fn create_table_keyed(
+        &self,
+        families: &[Family],
+        splits: &[bytes::Bytes],
+        key_fingerprint: u64,
+    ) -> Result<(), BigtableError> {
+        self.create(families, splits, Some(key_fingerprint)).await
+    }
+
+    async fn create(
+        &self,
+        families: &[Family],
+        splits: &[bytes::Bytes],
+        fingerprint: Option<u64>,
+    ) -> Result<(), BigtableError> {
         let config = &self.inner.config;
-        let families = families
+        let mut families: std::collections::HashMap<String, admin::ColumnFamily> = families
             .iter()
             .map(|f| {
                 let family = admin::ColumnFamily {
@@ -101,6 +153,13 @@ impl AsyncBigtableStore {
                 (f.name.to_string(), family)
             })
             .collect();
+        if let Some(f) = fingerprint {
+            let keep_one = admin::ColumnFamily {
+                gc_rule: Some(to_pb(Some(&GcRule::MaxVersions(1)))),
+                ..Default::default()
+            };
+            families.insert(marker(f), keep_one);
+        }
         let message = admin::CreateTableRequest {
             parent: format!("projects/{}/instances/{}", config.project, config.instance),
             table_id: config.table.clone(),
@@ -125,29 +184,86 @@ impl AsyncBigtableStore {
         .await
     }
 
-    /// The table's column families and their garbage-collection rules (`GetTable`), by name.
-    pub async fn gc_rules(&self) -> Result<Vec<(String, Option<GcRule>)>, BigtableError> {
+    /// The table's schema (`GetTable`, schema view).
+    async fn get_table(&self) -> Result<admin::Table, BigtableError> {
         let message = admin::GetTableRequest {
             name: self.inner.table_name.clone(),
             view: admin::table::View::SchemaView as i32,
         };
-        let table = self
-            .retrying("GetTable", || async {
-                let request = self.admin_request(message.clone()).await?;
-                self.admin()
-                    .get_table(request)
-                    .await
-                    .map(tonic::Response::into_inner)
-                    .map_err(|s| error::status("GetTable", &s))
-            })
-            .await?;
-        let mut out = table
+        self.retrying("GetTable", || async {
+            let request = self.admin_request(message.clone()).await?;
+            self.admin()
+                .get_table(request)
+                .await
+                .map(tonic::Response::into_inner)
+                .map_err(|s| error::status("GetTable", &s))
+        })
+        .await
+    }
+
+    /// The table's column families and their garbage-collection rules (`GetTable`), by name;
+    /// the key layout's marker family is not among them.
+    pub async fn gc_rules(&self) -> Result<Vec<(String, Option<GcRule>)>, BigtableError> {
+        let mut out = self
+            .get_table()
+            .await?
             .column_families
             .into_iter()
+            .filter(|(name, _)| recorded(name).is_none())
             .map(|(name, f)| Ok((name, from_pb(f.gc_rule.as_ref())?)))
             .collect::<Result<Vec<_>, BigtableError>>()?;
         out.sort_by(|a, b| a.0.cmp(&b.0));
         Ok(out)
+    }
+
+    /// The key layout fingerprint the table records (`None`: created without one).
+    pub async fn key_fingerprint(&self) -> Result<Option<u64>, BigtableError> {
+        let table = self.get_table().await?;
+        let mut found = None;
+        for name in table.column_families.keys() {
+            match recorded(name) {
+                None => {}
+                Some(None) => {
+                    return Err(error::protocol(format!(
+                        "family `{name}` looks like a key layout record but does not end in 16 hex digits"
+                    )))
+                }
+                Some(Some(f)) if found.is_some_and(|g| g != f) => {
+                    return Err(error::protocol(format!(
+                        "table `{}` records two key layouts ({:#018x} and {f:#018x})",
+                        self.inner.config.table,
+                        found.unwrap_or_default()
+                    )))
+                }
+                Some(Some(f)) => found = Some(f),
+            }
+        }
+        Ok(found)
+    }
+
+    /// Refuses to go on when the table records a key layout other than `K`'s: its rows were
+    /// written with other key bytes, which `K` would misread. A table without a record passes
+    /// (it predates the record, or was created elsewhere).
+    pub async fn check_key_layout<K: crate::RowKey>(&self) -> Result<(), BigtableError> {
+        self.check_key_fingerprint(K::SCHEMA.name, K::FINGERPRINT)
+            .await
+    }
+
+    /// [`check_key_layout`](Self::check_key_layout) for key type `key` whose layout
+    /// fingerprint is `fingerprint`.
+    pub async fn check_key_fingerprint(
+        &self,
+        key: &str,
+        fingerprint: u64,
+    ) -> Result<(), BigtableError> {
+        let recorded = self.key_fingerprint().await?;
+        key_layout::check(
+            error::STORE,
+            &self.inner.config.table,
+            recorded,
+            key,
+            fingerprint,
+        )
     }
 
     /// Gives family `family.name` the garbage-collection rule of `family`

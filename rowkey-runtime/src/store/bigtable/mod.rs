@@ -142,6 +142,50 @@ impl Blocking<AsyncBigtableStore> {
         self.call(|s| async move { s.create_table_with(&families, &splits).await })
     }
 
+    /// [`AsyncBigtableStore::create_table_for`]: the table with `families` and `K`'s key
+    /// layout fingerprint recorded.
+    pub fn create_table_for<K: crate::RowKey>(
+        &self,
+        families: &[crate::family::Family],
+        splits: &[bytes::Bytes],
+    ) -> Result<(), BigtableError> {
+        let (families, splits) = (families.to_vec(), splits.to_vec());
+        self.call(|s| async move { s.create_table_for::<K>(&families, &splits).await })
+    }
+
+    /// [`AsyncBigtableStore::create_table_keyed`]: the table with `families` and a key layout
+    /// fingerprint recorded.
+    pub fn create_table_keyed(
+        &self,
+        families: &[crate::family::Family],
+        splits: &[bytes::Bytes],
+        key_fingerprint: u64,
+    ) -> Result<(), BigtableError> {
+        let (families, splits) = (families.to_vec(), splits.to_vec());
+        self.call(|s| async move {
+            s.create_table_keyed(&families, &splits, key_fingerprint)
+                .await
+        })
+    }
+
+    /// [`AsyncBigtableStore::key_fingerprint`]: the key layout the table records.
+    pub fn key_fingerprint(&self) -> Result<Option<u64>, BigtableError> {
+        self.call(|s| async move { s.key_fingerprint().await })
+    }
+
+    /// [`AsyncBigtableStore::check_key_layout`]: refuses a key type whose layout is not the
+    /// table's.
+    pub fn check_key_layout<K: crate::RowKey>(&self) -> Result<(), BigtableError> {
+        self.call(|s| async move { s.check_key_layout::<K>().await })
+    }
+
+    /// [`AsyncBigtableStore::check_key_fingerprint`]: refuses a key layout that is not the
+    /// table's.
+    pub fn check_key_fingerprint(&self, key: &str, fingerprint: u64) -> Result<(), BigtableError> {
+        let key = key.to_string();
+        self.call(|s| async move { s.check_key_fingerprint(&key, fingerprint).await })
+    }
+
     /// [`AsyncBigtableStore::read_versions`]: a cell's versions, newest first.
     pub fn read_versions(
         &self,

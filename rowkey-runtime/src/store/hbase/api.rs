@@ -734,7 +734,7 @@ pub(super) fn read_descriptors(r: &mut In<'_>, k: u8) -> Result<Vec<Family>, Dec
 
 /// The table attribute rowkey records the key layout's fingerprint in (FORMAT.md §8), as
 /// 16 lowercase hex digits.
-pub(super) const KEY_FINGERPRINT: &[u8] = b"rowkey.key_fingerprint";
+pub(super) const KEY_FINGERPRINT: &[u8] = crate::store::net::key_layout::RECORD.as_bytes();
 
 /// `createTable(TTableDescriptor{name, families with their options, attributes}, splitKeys)`.
 pub(super) fn create_table(

@@ -53,6 +53,7 @@ use bytes::Bytes;
 use futures_util::StreamExt;
 
 use super::net::batch::{self, BatchRow, Confirmations};
+use super::net::key_layout;
 use super::{
     AsyncStore, BatchError, Blocking, CellError, CellRow, CellStream, Columns, Row, RowStream,
     RowWrite,
@@ -235,6 +236,28 @@ impl Blocking<AsyncHbaseStore> {
     ) -> Result<(), HbaseError> {
         let (families, splits) = (families.to_vec(), splits.to_vec());
         self.call(|s| async move { s.create_table_for::<K>(&families, &splits).await })
+    }
+
+    /// [`AsyncHbaseStore::create_table_keyed`]: the table with its families and a key layout
+    /// fingerprint recorded.
+    pub fn create_table_keyed(
+        &self,
+        families: &[Family],
+        splits: &[bytes::Bytes],
+        key_fingerprint: u64,
+    ) -> Result<(), HbaseError> {
+        let (families, splits) = (families.to_vec(), splits.to_vec());
+        self.call(|s| async move {
+            s.create_table_keyed(&families, &splits, key_fingerprint)
+                .await
+        })
+    }
+
+    /// [`AsyncHbaseStore::check_key_fingerprint`]: refuses a key layout that is not the
+    /// table's.
+    pub fn check_key_fingerprint(&self, key: &str, fingerprint: u64) -> Result<(), HbaseError> {
+        let key = key.to_string();
+        self.call(|s| async move { s.check_key_fingerprint(&key, fingerprint).await })
     }
 
     /// [`AsyncHbaseStore::key_fingerprint`]: the key layout the table records.
@@ -481,10 +504,21 @@ impl AsyncHbaseStore {
         self.create(families, splits, Some(K::FINGERPRINT)).await
     }
 
+    /// [`create_table_for`](Self::create_table_for) with the key layout's fingerprint given
+    /// as a number (from a [`TableLayout`](crate::family::TableLayout) read back as JSON, say).
+    pub async fn create_table_keyed(
+        &self,
+        families: &[Family],
+        splits: &[bytes::Bytes],
+        key_fingerprint: u64,
+    ) -> Result<(), HbaseError> {
+        self.create(families, splits, Some(key_fingerprint)).await
+    }
+
     /// The key layout fingerprint the table records (`None`: created without one).
     pub async fn key_fingerprint(&self) -> Result<Option<u64>, HbaseError> {
         let table = self.table();
-        let Some(Some(hex)) = self
+        let Some(Some(text)) = self
             .call(
                 "getTableDescriptor",
                 |o| api::get_table_descriptor(o, table),
@@ -494,37 +528,37 @@ impl AsyncHbaseStore {
         else {
             return Ok(None);
         };
-        std::str::from_utf8(&hex)
-            .ok()
-            .and_then(|h| u64::from_str_radix(h, 16).ok())
-            .map(Some)
-            .ok_or_else(|| {
-                error::protocol(format!(
-                    "table attribute rowkey.key_fingerprint is not 16 hex digits: {:?}",
-                    String::from_utf8_lossy(&hex)
-                ))
-            })
+        key_layout::from_text(&text).map(Some).ok_or_else(|| {
+            error::protocol(format!(
+                "table attribute rowkey.key_fingerprint is not 16 hex digits: {:?}",
+                String::from_utf8_lossy(&text)
+            ))
+        })
     }
 
     /// Refuses to go on when the table records a key layout other than `K`'s: its rows were
     /// written with other key bytes, which `K` would misread. A table without a record passes
     /// (it predates the record, or was created elsewhere).
     pub async fn check_key_layout<K: crate::RowKey>(&self) -> Result<(), HbaseError> {
-        match self.key_fingerprint().await? {
-            Some(stored) if stored != K::FINGERPRINT => Err(HbaseError::Rejected {
-                store: error::STORE,
-                op: "check_key_layout",
-                status: "key layout changed".into(),
-                message: format!(
-                    "table `{}` was written with key layout {stored:#018x}, and `{}` is now {:#018x}: its rows cannot be read with the new layout; re-key them into a new table (rowkey::store::rekey) instead of changing the key type in place",
-                    self.inner.config.table,
-                    K::SCHEMA.name,
-                    K::FINGERPRINT
-                ),
-                transient: false,
-            }),
-            _ => Ok(()),
-        }
+        self.check_key_fingerprint(K::SCHEMA.name, K::FINGERPRINT)
+            .await
+    }
+
+    /// [`check_key_layout`](Self::check_key_layout) for key type `key` whose layout
+    /// fingerprint is `fingerprint`.
+    pub async fn check_key_fingerprint(
+        &self,
+        key: &str,
+        fingerprint: u64,
+    ) -> Result<(), HbaseError> {
+        let recorded = self.key_fingerprint().await?;
+        key_layout::check(
+            error::STORE,
+            &self.inner.config.table,
+            recorded,
+            key,
+            fingerprint,
+        )
     }
 
     async fn create(
@@ -539,7 +573,7 @@ impl AsyncHbaseStore {
         }
         let table = self.table();
         let splits: Vec<&[u8]> = splits.iter().map(|s| &s[..]).collect();
-        let hex = fingerprint.map(|f| format!("{f:016x}"));
+        let hex = fingerprint.map(key_layout::to_text);
         let attributes: Vec<(&[u8], &[u8])> = hex
             .iter()
             .map(|h| (api::KEY_FINGERPRINT, h.as_bytes()))

@@ -1,11 +1,13 @@
 //! What only the network backends (`bigtable/`, `hbase/`) share, written once: one error type
 //! ([`NetError`]), the options every backend takes ([`NetOptions`]), retries with backoff and
 //! deadlines ([`RetryPolicy`]), paging of streamed scans (`pages`), batch bookkeeping and
-//! splitting (`batch`), and the checks a store makes once (`checked`).
+//! splitting (`batch`), the checks a store makes once (`checked`), and the key layout a table
+//! records (`key_layout`).
 
 pub(crate) mod batch;
 pub(crate) mod checked;
 mod error;
+pub(crate) mod key_layout;
 mod options;
 pub(crate) mod pages;
 pub(crate) mod retry;
