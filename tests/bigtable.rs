@@ -146,6 +146,15 @@ fn rows_of_cells_on_the_emulator() {
     assert!(err.contains("no column family `m`"), "{err}");
 }
 
+#[test]
+fn counters_and_conditional_writes_on_the_emulator() {
+    let Some(host) = host() else { return };
+    let cfg = config(host, &unique("atomic")).families([store_suite::atomic::FAMILY]);
+    let store = BigtableStore::with_config(cfg).unwrap();
+    store.create_table(&[]).unwrap();
+    store_suite::atomic::exercise_atomic(store, 8, 50);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn typed_rows_through_the_async_store() {
     let Some(host) = host() else { return };

@@ -89,6 +89,15 @@ fn rows_of_cells_on_hbase() {
 }
 
 #[test]
+fn counters_and_conditional_writes_on_hbase() {
+    let Some(g) = hbase() else { return };
+    let cfg = config(&g.plain, &unique("atomic")).families([store_suite::atomic::FAMILY]);
+    let store = HbaseStore::with_config(cfg).unwrap();
+    store.create_table(&[]).unwrap();
+    store_suite::atomic::exercise_atomic(store, 8, 50);
+}
+
+#[test]
 fn rows_as_columns_on_hbase() {
     let Some(g) = hbase() else { return };
     let cfg = config(&g.plain, &unique("wide")).families([store_suite::wide::FAMILY]);

@@ -11,6 +11,7 @@
 //! rowkey::conformance::cells::exercise_cells(MemStore::new());       // rows of cells
 //! rowkey::conformance::index::exercise_index(MemStore::new(), MemStore::new(), 100);
 //! rowkey::conformance::wide::exercise_wide(MemStore::new(), 20);     // rows as columns
+//! rowkey::conformance::atomic::exercise_atomic(MemStore::new(), 4, 50); // counters, conditions
 //! # }
 //! ```
 //!
@@ -19,7 +20,7 @@
 //! order, exact ranges, `scan_raw`, reverse scans where the store has them; rows of cells with
 //! every column selection and batches applied in order; the dual-write index under injected
 //! failures, and `repair` beside a writer in every interleaving; rows as columns against a
-//! brute-force model. The async typed tables have `*_async` twins (feature `async`).
+//! brute-force model; counters and conditional writes alone and under contention. The async typed tables have `*_async` twins (feature `async`).
 //!
 //! A store for cells needs the families of [`cells::families`] (Bigtable and HBase tables are
 //! created with them); a store of raw rows needs nothing.
@@ -28,6 +29,7 @@
 // name the crate as its users do.
 #![allow(missing_docs)] // the suite's record types are described where they are declared
 
+pub mod atomic;
 pub mod cells;
 pub mod index;
 pub mod wide;

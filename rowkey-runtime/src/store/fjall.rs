@@ -229,3 +229,67 @@ impl Store for FjallStore {
         batch.commit().map_err(CellError::Store)
     }
 }
+
+/// The locks atomic operations take, one per stripe of cells: shared by every handle of every
+/// database in the process, so two handles of one keyspace exclude each other on a cell.
+static STRIPES: [std::sync::Mutex<()>; 64] = [const { std::sync::Mutex::new(()) }; 64];
+
+/// The lock of one cell's stripe (FNV-1a of the cell's stored key).
+fn stripe(cell: &[u8]) -> std::sync::MutexGuard<'static, ()> {
+    let hash = cell.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    // A panic under the lock cannot leave a cell half-written: the write is one insert.
+    STRIPES[(hash % STRIPES.len() as u64) as usize]
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Read, compare and write under the cell's stripe lock (see `rowkey::store::AtomicStore`:
+/// plain writes do not take it).
+impl super::AtomicStore for FjallStore {
+    fn increment(
+        &self,
+        key: &[u8],
+        family: &str,
+        qualifier: &[u8],
+        delta: i64,
+    ) -> Result<i64, super::AtomicError<fjall::Error>> {
+        let cell = composite::cell_key(key, family, qualifier);
+        let _lock = stripe(&cell);
+        let current = self
+            .keyspace
+            .get(&cell)
+            .map_err(super::AtomicError::Store)?;
+        let next = super::atomic::next_counter(current.as_deref(), delta)?;
+        self.keyspace
+            .insert(&cell, super::counter_bytes(next))
+            .map_err(super::AtomicError::Store)?;
+        Ok(next)
+    }
+
+    fn check_and_set(
+        &self,
+        key: &[u8],
+        family: &str,
+        qualifier: &[u8],
+        expected: Option<&[u8]>,
+        new: Option<&[u8]>,
+    ) -> Result<bool, super::AtomicError<fjall::Error>> {
+        let cell = composite::cell_key(key, family, qualifier);
+        let _lock = stripe(&cell);
+        let current = self
+            .keyspace
+            .get(&cell)
+            .map_err(super::AtomicError::Store)?;
+        if !super::atomic::holds(current.as_deref(), expected) {
+            return Ok(false);
+        }
+        match new {
+            Some(v) => self.keyspace.insert(&cell, v),
+            None => self.keyspace.remove(&cell),
+        }
+        .map_err(super::AtomicError::Store)?;
+        Ok(true)
+    }
+}

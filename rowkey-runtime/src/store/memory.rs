@@ -199,3 +199,67 @@ impl super::AsyncStore for MemStore {
         Some(Box::pin(futures_util::stream::iter(rows)))
     }
 }
+
+/// Under the map's write lock: atomic against every other operation on the store.
+impl super::AtomicStore for MemStore {
+    fn increment(
+        &self,
+        key: &[u8],
+        family: &str,
+        qualifier: &[u8],
+        delta: i64,
+    ) -> Result<i64, super::AtomicError<Infallible>> {
+        let cell = composite::cell_key(key, family, qualifier);
+        let mut map = self.write();
+        let next = super::atomic::next_counter(map.get(&cell[..]).map(|v| &v[..]), delta)?;
+        map.insert(
+            cell.into(),
+            Bytes::copy_from_slice(&super::counter_bytes(next)),
+        );
+        Ok(next)
+    }
+
+    fn check_and_set(
+        &self,
+        key: &[u8],
+        family: &str,
+        qualifier: &[u8],
+        expected: Option<&[u8]>,
+        new: Option<&[u8]>,
+    ) -> Result<bool, super::AtomicError<Infallible>> {
+        let cell = composite::cell_key(key, family, qualifier);
+        let mut map = self.write();
+        if !super::atomic::holds(map.get(&cell[..]).map(|v| &v[..]), expected) {
+            return Ok(false);
+        }
+        match new {
+            Some(v) => map.insert(cell.into(), Bytes::copy_from_slice(v)),
+            None => map.remove(&cell[..]),
+        };
+        Ok(true)
+    }
+}
+
+#[cfg(feature = "async")]
+impl super::AsyncAtomicStore for MemStore {
+    async fn increment(
+        &self,
+        key: &[u8],
+        family: &str,
+        qualifier: &[u8],
+        delta: i64,
+    ) -> Result<i64, super::AtomicError<Infallible>> {
+        super::AtomicStore::increment(self, key, family, qualifier, delta)
+    }
+
+    async fn check_and_set(
+        &self,
+        key: &[u8],
+        family: &str,
+        qualifier: &[u8],
+        expected: Option<&[u8]>,
+        new: Option<&[u8]>,
+    ) -> Result<bool, super::AtomicError<Infallible>> {
+        super::AtomicStore::check_and_set(self, key, family, qualifier, expected, new)
+    }
+}

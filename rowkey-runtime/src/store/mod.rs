@@ -43,6 +43,7 @@
 //! The encoding core does not depend on this module; the stores' dependencies come with their
 //! cargo features.
 
+mod atomic;
 mod composite;
 mod memory;
 mod table;
@@ -61,6 +62,9 @@ mod bigtable;
 mod hbase;
 
 pub use crate::cell::{Cell, CellRow, CellVersion, Column, Columns, RowWrite, Versions};
+#[cfg(feature = "async")]
+pub use atomic::AsyncAtomicStore;
+pub use atomic::{counter_bytes, counter_value, AtomicError, AtomicStore, COUNTER_WIDTH};
 #[cfg(feature = "async")]
 pub use composite::CellStream;
 pub use composite::{CellError, CellScan, MalformedCell};

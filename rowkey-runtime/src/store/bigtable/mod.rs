@@ -33,6 +33,7 @@
 //! empty result.
 
 mod admin;
+mod atomic;
 mod chunks;
 mod config;
 mod error;

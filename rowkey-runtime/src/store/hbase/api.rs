@@ -415,6 +415,83 @@ pub(super) fn delete_columns_multiple(
     o.stop();
 }
 
+/// `increment(table, TIncrement{row, [TColumnIncrement{family, qualifier, amount}],
+/// returnResults: true})`; the reply's `TResult` holds the new value.
+pub(super) fn increment(
+    o: &mut Out<'_>,
+    table: &[u8],
+    row: &[u8],
+    column: Column<'_>,
+    amount: i64,
+) {
+    o.binary(1, table);
+    o.struct_field(2, |o| {
+        o.binary(1, row);
+        o.list_field(2, ty::STRUCT, 1, |o| {
+            o.list_struct(|o| {
+                o.binary(1, column.family);
+                o.binary(2, column.qualifier);
+                o.i64_field(3, amount);
+            })
+        });
+        o.bool_field(7, true);
+    });
+    o.stop();
+}
+
+/// `checkAndPut(table, row, family, qualifier, value, TPut)`: `expected` `None` leaves the
+/// value out, which HBase reads as "the column must be absent".
+pub(super) fn check_and_put(
+    o: &mut Out<'_>,
+    table: &[u8],
+    row: &[u8],
+    column: Column<'_>,
+    expected: Option<&[u8]>,
+    value: &[u8],
+    timestamp: i64,
+) {
+    o.binary(1, table);
+    o.binary(2, row);
+    o.binary(3, column.family);
+    o.binary(4, column.qualifier);
+    if let Some(e) = expected {
+        o.binary(5, e);
+    }
+    o.struct_field(6, |o| tput(o, row, value, column, timestamp));
+    o.stop();
+}
+
+/// `checkAndDelete(table, row, family, qualifier, value, TDelete)` of the column's every
+/// version up to `timestamp`.
+pub(super) fn check_and_delete(
+    o: &mut Out<'_>,
+    table: &[u8],
+    row: &[u8],
+    column: Column<'_>,
+    expected: Option<&[u8]>,
+    timestamp: i64,
+) {
+    o.binary(1, table);
+    o.binary(2, row);
+    o.binary(3, column.family);
+    o.binary(4, column.qualifier);
+    if let Some(e) = expected {
+        o.binary(5, e);
+    }
+    o.struct_field(6, |o| {
+        o.binary(1, row);
+        o.list_field(2, ty::STRUCT, 1, |o| {
+            o.list_struct(|o| {
+                o.binary(1, column.family);
+                o.binary(2, column.qualifier);
+            })
+        });
+        o.i64_field(3, timestamp);
+        o.i32_field(4, 1); // DELETE_COLUMNS: every version
+    });
+    o.stop();
+}
+
 /// A `TDelete` of a whole row, every version up to `timestamp`.
 fn tdelete(o: &mut Out<'_>, row: &[u8], timestamp: i64) {
     o.binary(1, row);

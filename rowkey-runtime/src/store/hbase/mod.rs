@@ -54,6 +54,7 @@ use futures_util::StreamExt;
 
 use super::net::batch::{self, BatchRow, Confirmations};
 use super::net::key_layout;
+use super::{AsyncAtomicStore, AtomicError};
 use super::{
     AsyncStore, BatchError, Blocking, CellError, CellRow, CellStream, Columns, Row, RowStream,
     RowWrite,
@@ -936,6 +937,100 @@ impl Write for RowWrite {
         stamps: Stamps,
     ) -> impl Future<Output = Result<(), HbaseError>> + Send + 'a {
         store.write_cells(rows, stamps)
+    }
+}
+
+/// An `increment` HBase refused because the cell is not a long: its message names the width
+/// ("Field is not a long, it's 3 bytes wide").
+fn not_a_counter(e: &HbaseError) -> Option<AtomicError<HbaseError>> {
+    let HbaseError::Server { message, .. } = e else {
+        return None;
+    };
+    let at = message.find("Field is not a long")?;
+    let found = message[at..]
+        .split_once("it's ")
+        .and_then(|(_, rest)| rest.split(' ').next())
+        .and_then(|n| n.parse().ok());
+    Some(AtomicError::NotACounter { found })
+}
+
+/// On the region server, under the row's lock (`increment`, `checkAndPut`, `checkAndDelete`);
+/// sent once, never retried (see `rowkey::store::AtomicStore`). A conditional write's put or
+/// delete carries the store's own timestamp, as its other writes do.
+impl AsyncAtomicStore for AsyncHbaseStore {
+    async fn increment(
+        &self,
+        key: &[u8],
+        family: &str,
+        qualifier: &[u8],
+        delta: i64,
+    ) -> Result<i64, AtomicError<HbaseError>> {
+        check_key(key).map_err(AtomicError::Store)?;
+        self.ensure_schema().await.map_err(AtomicError::Store)?;
+        let table = self.table();
+        let column = Column {
+            family: family.as_bytes(),
+            qualifier,
+        };
+        let result = self
+            .call_once(
+                "increment",
+                |o| api::increment(o, table, key, column, delta),
+                |r, k| {
+                    r.expect(k, thrift::ty::STRUCT, "TResult")?;
+                    api::read_result(r, column)
+                },
+            )
+            .await
+            .map_err(|e| not_a_counter(&e).unwrap_or(AtomicError::Store(e)))?;
+        let value = result.flatten().map(|(_, v)| v).unwrap_or_default();
+        crate::store::counter_value(&value).ok_or_else(|| {
+            AtomicError::Store(error::protocol(format!(
+                "increment answered with a {}-byte value, not a counter",
+                value.len()
+            )))
+        })
+    }
+
+    async fn check_and_set(
+        &self,
+        key: &[u8],
+        family: &str,
+        qualifier: &[u8],
+        expected: Option<&[u8]>,
+        new: Option<&[u8]>,
+    ) -> Result<bool, AtomicError<HbaseError>> {
+        check_key(key).map_err(AtomicError::Store)?;
+        self.ensure_schema().await.map_err(AtomicError::Store)?;
+        let table = self.table();
+        let column = Column {
+            family: family.as_bytes(),
+            qualifier,
+        };
+        let expected = crate::store::atomic::condition(expected);
+        let done = match new {
+            Some(value) => {
+                let ts = self.inner.clock.put();
+                self.call_once(
+                    "checkAndPut",
+                    |o| api::check_and_put(o, table, key, column, expected, value, ts),
+                    api::read_bool,
+                )
+                .await
+            }
+            None => {
+                let ts = self.inner.clock.delete();
+                self.call_once(
+                    "checkAndDelete",
+                    |o| api::check_and_delete(o, table, key, column, expected, ts),
+                    api::read_bool,
+                )
+                .await
+            }
+        };
+        done.map_err(AtomicError::Store)?.ok_or_else(|| {
+            AtomicError::Store(error::protocol("a conditional write without its answer"))
+        })
     }
 }
 
