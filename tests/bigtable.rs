@@ -155,6 +155,33 @@ fn counters_and_conditional_writes_on_the_emulator() {
     store_suite::atomic::exercise_atomic(store, 8, 50);
 }
 
+/// Several clients (each its own connection and cache), as several services would be.
+#[test]
+fn a_lookup_table_on_the_emulator() {
+    let Some(host) = host() else { return };
+    let cfg = config(host, &unique("uids")).families(store_suite::uid::families());
+    let first = BigtableStore::with_config(cfg.clone()).unwrap();
+    first.create_table(&[]).unwrap();
+    store_suite::uid::exercise_uids(|| BigtableStore::with_config(cfg.clone()).unwrap(), 6, 120);
+}
+
+#[test]
+fn a_lookup_table_through_cut_connections_on_the_emulator() {
+    let Some(host) = host() else { return };
+    let name = unique("uids_cut");
+    let cfg = config(host, &name).families(store_suite::uid::families());
+    let direct = BigtableStore::with_config(cfg).unwrap();
+    direct.create_table(&[]).unwrap();
+    let p = proxy(host);
+    let through = || {
+        let cfg = config(&p.addr, &name)
+            .families(store_suite::uid::families())
+            .retry(RetryPolicy::no_retries(std::time::Duration::from_secs(2)));
+        BigtableStore::with_config(cfg).unwrap()
+    };
+    uids_through_cuts(through, direct, &p, 4, 150);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn typed_rows_through_the_async_store() {
     let Some(host) = host() else { return };

@@ -97,6 +97,33 @@ fn counters_and_conditional_writes_on_hbase() {
     store_suite::atomic::exercise_atomic(store, 8, 50);
 }
 
+/// Several clients (each its own connections and cache), as several services would be.
+#[test]
+fn a_lookup_table_on_hbase() {
+    let Some(g) = hbase() else { return };
+    let cfg = config(&g.plain, &unique("uids")).families(store_suite::uid::families());
+    let first = HbaseStore::with_config(cfg.clone()).unwrap();
+    first.create_table(&[]).unwrap();
+    store_suite::uid::exercise_uids(|| HbaseStore::with_config(cfg.clone()).unwrap(), 6, 120);
+}
+
+#[test]
+fn a_lookup_table_through_cut_connections_on_hbase() {
+    let Some(g) = hbase() else { return };
+    let name = unique("uids_cut");
+    let cfg = config(&g.plain, &name).families(store_suite::uid::families());
+    let direct = HbaseStore::with_config(cfg).unwrap();
+    direct.create_table(&[]).unwrap();
+    let p = proxy(&g.plain);
+    let through = || {
+        let cfg = config(&p.addr, &name)
+            .families(store_suite::uid::families())
+            .retry(RetryPolicy::no_retries(std::time::Duration::from_secs(2)));
+        HbaseStore::with_config(cfg).unwrap()
+    };
+    uids_through_cuts(through, direct, &p, 4, 150);
+}
+
 #[test]
 fn rows_as_columns_on_hbase() {
     let Some(g) = hbase() else { return };

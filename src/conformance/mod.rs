@@ -12,6 +12,8 @@
 //! rowkey::conformance::index::exercise_index(MemStore::new(), MemStore::new(), 100);
 //! rowkey::conformance::wide::exercise_wide(MemStore::new(), 20);     // rows as columns
 //! rowkey::conformance::atomic::exercise_atomic(MemStore::new(), 4, 50); // counters, conditions
+//! let uids = MemStore::new();
+//! rowkey::conformance::uid::exercise_uids(|| &uids, 4, 50);          // a lookup table
 //! # }
 //! ```
 //!
@@ -20,7 +22,8 @@
 //! order, exact ranges, `scan_raw`, reverse scans where the store has them; rows of cells with
 //! every column selection and batches applied in order; the dual-write index under injected
 //! failures, and `repair` beside a writer in every interleaving; rows as columns against a
-//! brute-force model; counters and conditional writes alone and under contention. The async typed tables have `*_async` twins (feature `async`).
+//! brute-force model; counters and conditional writes alone and under contention; a lookup table's ids under
+//! concurrent assigners. The async typed tables have `*_async` twins (feature `async`).
 //!
 //! A store for cells needs the families of [`cells::families`] (Bigtable and HBase tables are
 //! created with them); a store of raw rows needs nothing.
@@ -32,6 +35,7 @@
 pub mod atomic;
 pub mod cells;
 pub mod index;
+pub mod uid;
 pub mod wide;
 
 use rowkey::store::{Store, Table};

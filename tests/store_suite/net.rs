@@ -414,3 +414,89 @@ pub async fn exercise_async_table<S: rowkey::store::AsyncStore + Clone>(store: S
     let b = tokio::spawn(store.scan(&rowkey::KeyRange::new(&[], None)).count());
     assert_eq!((a.await.unwrap(), b.await.unwrap()), (n + 100, n + 100));
 }
+
+/// Lookup-table assigners whose connections are cut and restored over and over (`p` flickers
+/// every 150 ms for 20 ms): each assigner retries a name until it has an id. Then every
+/// assigner saw one id per name, no id names another name, and the reverse rows a cut lost are
+/// repaired by `verify(true)` until both directions are one bijection.
+pub fn uids_through_cuts<S, F>(through: F, direct: S, p: &Proxy, assigners: usize, names: usize)
+where
+    F: Fn() -> S + Sync,
+    S: rowkey::store::AtomicStore + Send,
+    S::Error: std::fmt::Debug,
+{
+    use rowkey::store::UidTable;
+    use std::collections::BTreeMap;
+    let done = AtomicBool::new(false);
+    let (failures, cuts) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let all: Vec<String> = (0..names).map(|i| format!("cut-{i:04}")).collect();
+    let seen: Vec<Vec<(String, u64)>> = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(150));
+                p.cut.store(true, Ordering::SeqCst);
+                cuts.fetch_add(1, Ordering::SeqCst);
+                std::thread::sleep(Duration::from_millis(20));
+                p.cut.store(false, Ordering::SeqCst);
+            }
+        });
+        let handles: Vec<_> = (0..assigners)
+            .map(|t| {
+                let (all, through, failures) = (&all, &through, &failures);
+                scope.spawn(move || {
+                    let table = UidTable::new(through(), "host", 3).unwrap();
+                    (0..names)
+                        .map(|i| {
+                            let name = &all[(i + t * names / assigners) % names];
+                            for _ in 0..1_000 {
+                                match table.get_or_assign(name) {
+                                    Ok(id) => return (name.clone(), id),
+                                    Err(_) => {
+                                        failures.fetch_add(1, Ordering::SeqCst);
+                                        std::thread::sleep(Duration::from_millis(5));
+                                    }
+                                }
+                            }
+                            panic!("`{name}` got no id in 1,000 tries");
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        let seen = handles.into_iter().map(|h| h.join().unwrap()).collect();
+        done.store(true, Ordering::SeqCst);
+        seen
+    });
+    let mut agreed: BTreeMap<&str, u64> = BTreeMap::new();
+    for pairs in &seen {
+        for (name, id) in pairs {
+            assert_eq!(
+                *agreed.entry(name).or_insert(*id),
+                *id,
+                "`{name}` has two ids"
+            );
+        }
+    }
+    let table = UidTable::new(direct, "host", 3).unwrap();
+    let before = table.verify(true).unwrap();
+    assert!(before.conflicts.is_empty(), "{before:?}");
+    assert_eq!(before.names, names);
+    let after = table.verify(false).unwrap();
+    assert!(
+        after.missing_reverse.is_empty() && after.conflicts.is_empty(),
+        "{after:?}"
+    );
+    assert_eq!(after.ids, names);
+    for (name, id) in &agreed {
+        assert_eq!(table.id(name).unwrap(), Some(*id));
+        assert_eq!(table.name(*id).unwrap().as_deref(), Some(*name));
+    }
+    let failures = failures.load(Ordering::SeqCst);
+    println!(
+        "{names} names, {assigners} assigners, {} cuts: {failures} failed calls retried, {} reverse row(s) repaired, {} id(s) lost to races or cuts",
+        cuts.load(Ordering::SeqCst),
+        before.missing_reverse.len(),
+        after.counter - names as u64
+    );
+    assert!(failures > 0, "the cuts reached the assigners");
+}

@@ -21,7 +21,7 @@
 //! **Failures.** An increment is not idempotent and a conditional write's answer depends on
 //! what is there: neither is retried by the network stores once sent. A transport failure
 //! leaves it unknown whether the operation happened; read the cell to find out
-//! (a lookup table does). Overflow: the embedded stores refuse an increment
+//! ([`UidTable`](crate::store::UidTable) does). Overflow: the embedded stores refuse an increment
 //! that would leave the `i64` range ([`AtomicError::Overflow`], nothing written); HBase and
 //! Bigtable wrap around as their servers do.
 

@@ -1,7 +1,8 @@
 //! Typed tables over the stores, each blocking table beside its async twin: [`Table`] and
 //! [`AsyncTable`] (a [`RowKey`](crate::RowKey) to raw values), [`CellTable`] and
 //! [`AsyncCellTable`] (typed rows of cells), [`WideTable`] and [`AsyncWideTable`] (rows as
-//! columns), the salted merge they share (`merge`), [`IndexedTable`] and [`rekey`]. What both
+//! columns), the salted merge they share (`merge`), [`IndexedTable`], [`rekey`] and the lookup
+//! table [`UidTable`]. What both
 //! flavours share (the error, batch encoding, row decoding) is here, not in either twin.
 
 use std::fmt;
@@ -18,6 +19,7 @@ mod indexed;
 mod merge;
 mod raw;
 mod rekey;
+mod uid;
 mod wide;
 
 #[cfg(feature = "async")]
@@ -31,6 +33,7 @@ pub use cells::{CellMerged, CellTable};
 pub use indexed::{IndexReport, IndexedTable};
 pub use raw::{Merged, Table};
 pub use rekey::{rekey, RekeyError, RekeyFailure, RekeyOptions, RekeyReport, Unconverted};
+pub use uid::{UidError, UidReport, UidTable, UID_ID_FAMILY, UID_NAME_FAMILY};
 pub use wide::{WideMerged, WideTable};
 
 #[cfg(feature = "async")]
