@@ -124,6 +124,64 @@ fn a_lookup_table_through_cut_connections_on_hbase() {
     uids_through_cuts(through, direct, &p, 4, 150);
 }
 
+/// rowkey's counters are HBase's: a counter HBase's Java client incremented (`Increment`)
+/// counts on under rowkey's `increment`, and Java reads what rowkey wrote as the long it is.
+#[test]
+fn counters_agree_with_hbase_java_increment() {
+    use rowkey::store::AtomicStore;
+    let Some(g) = hbase() else { return };
+    let Some(zk) = g.zk.as_deref() else { return };
+    let store = new_table(&g.plain, "java_counters", &[]);
+    let name = store.inner().config().table.clone();
+    java(
+        &["write-java-cells", "--zk", zk, "--table", &name],
+        "",
+        "WROTE ",
+    );
+    // Java: three Increments of 5. rowkey reads 15 and counts on.
+    assert_eq!(store.counter(b"java-counter", "d", b"v").unwrap(), Some(15));
+    assert_eq!(store.increment(b"java-counter", "d", b"v", 27).unwrap(), 42);
+    // rowkey: a counter of its own, down below zero.
+    assert_eq!(
+        store.increment(b"rowkey-counter", "d", b"v", -7).unwrap(),
+        -7
+    );
+    let long = |row: &[u8]| -> String {
+        let cells = java(
+            &["cells", "--zk", zk, "--table", &name, "--row", &hex(row)],
+            "",
+            "CELL ",
+        );
+        let [cell] = cells.as_slice() else {
+            panic!("one cell expected: {cells:?}")
+        };
+        cell.iter()
+            .find_map(|f| f.strip_prefix("long="))
+            .unwrap_or_else(|| panic!("no long in {cell:?}"))
+            .to_string()
+    };
+    assert_eq!(
+        long(b"java-counter"),
+        "42",
+        "Java reads rowkey's increment of its counter"
+    );
+    assert_eq!(
+        long(b"rowkey-counter"),
+        "-7",
+        "Java's Bytes.toLong of rowkey's counter"
+    );
+    // A Java long written with Put is a counter too; a string is not.
+    assert_eq!(store.increment(b"java-long", "d", b"v", 1).unwrap(), 43);
+    let err = store.increment(b"java-string", "d", b"v", 1).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            rowkey::store::AtomicError::NotACounter { found: Some(13) }
+        ),
+        "{err:?}"
+    );
+}
+
 #[test]
 fn rows_as_columns_on_hbase() {
     let Some(g) = hbase() else { return };
