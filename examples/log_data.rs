@@ -32,8 +32,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use rowkey::store::{
-    BatchError, CellError, CellRow, CellScan, Columns, FjallStore, Row, RowWrite, Store, Table,
-    WideTable,
+    AtomicStore, BatchError, CellError, CellRow, CellScan, Columns, FjallStore, Row, RowWrite,
+    Store, Table, UidTable, WideTable,
 };
 use rowkey::{
     human_bytes, split, CellFormat, KeyRange, KeyRanges, RowKey, RowsAsColumns, SizeBudget,
@@ -75,6 +75,18 @@ struct HostHour {
     host: String,
     event: String,
     #[row_span(3_600_000)]
+    ts: u64,
+}
+
+/// The guide's lookup-table design (its `LOG_TYPES`): host and event type as short ids from
+/// lookup tables (`UidTable`: 2 bytes for hosts, 1 for event types), then the reversed
+/// timestamp: `[host id][event type id][reverse timestamp]`, 11 bytes where the host-led key
+/// carries the names.
+#[derive(RowKey, Debug, Clone)]
+struct HostIdLead {
+    host: u16,
+    event: u8,
+    #[reverse_ts]
     ts: u64,
 }
 
@@ -269,7 +281,7 @@ fn ingest<S: Store, K: RowKey>(
     n: usize,
     hosts: usize,
     splits: &[rowkey::bytes::Bytes],
-    key: impl Fn(&Event) -> K,
+    key: impl Fn(&Event) -> Result<K, Box<dyn Error>>,
 ) -> Result<(Vec<usize>, f64), Box<dyn Error>>
 where
     S::Error: 'static,
@@ -282,7 +294,7 @@ where
     let mut batch: Vec<K> = Vec::with_capacity(250_000);
     let mut done = 0;
     for ev in events(n, hosts) {
-        batch.push(key(&ev));
+        batch.push(key(&ev)?);
         if batch.len() == batch.capacity() || done + batch.len() == n {
             for k in &batch {
                 let bytes = k.to_bytes()?;
@@ -508,6 +520,7 @@ fn main() -> Result<(), Box<dyn Error>> {
                 n,
                 regions,
                 |name, _splits, _key| Ok(FjallStore::with_database(db.clone(), name)?),
+                || Ok(FjallStore::with_database(db.clone(), "uids")?),
                 None,
             )
         }
@@ -568,6 +581,21 @@ fn bigtable(n: usize, regions: usize) -> Result<(), Box<dyn Error>> {
                     .gc_rule()
                     .map_or("never".into(), |r| r.to_string())
             );
+            Ok(store)
+        },
+        || {
+            use rowkey::family::Family;
+            use rowkey::store::{BigtableConfig, UID_ID_FAMILY, UID_NAME_FAMILY};
+            let table = format!("uids{suffix}");
+            let config = BigtableConfig::new(&project, &instance, &table, UID_ID_FAMILY)
+                .families([UID_NAME_FAMILY]);
+            let store = BigtableStore::with_config(config)?;
+            if emulator.is_some() {
+                store.create_table_with(
+                    &[Family::new(UID_ID_FAMILY), Family::new(UID_NAME_FAMILY)],
+                    &[],
+                )?;
+            }
             Ok(store)
         },
         None,
@@ -647,12 +675,13 @@ fn hbase(n: usize, regions: usize) -> Result<(), Box<dyn Error>> {
     };
     let plain = g.plain.clone();
     let suffix = format!("_{}", std::process::id());
+    let (plain, suffix) = (&plain, &suffix);
     run(
         n,
         regions,
         move |name, splits, key| {
             let table = format!("{name}{suffix}");
-            let store = HbaseStore::connect(&plain, &table, "d")?;
+            let store = HbaseStore::connect(plain, &table, "d")?;
             store.create_table_keyed(&[EVENTS_FAMILY], splits, key)?;
             // A table written with another key layout is refused: its rows need re-keying.
             store.check_key_fingerprint(name, key)?;
@@ -663,6 +692,18 @@ fn hbase(n: usize, regions: usize) -> Result<(), Box<dyn Error>> {
                 return Err(format!("table {table} differs: {}", listed.join("; ")).into());
             }
             println!("  table {table}: families as declared (the diff is empty)");
+            Ok(store)
+        },
+        || {
+            use rowkey::family::Family;
+            use rowkey::store::{HbaseConfig, UID_ID_FAMILY, UID_NAME_FAMILY};
+            let config = HbaseConfig::new(plain, &format!("uids{suffix}"), UID_ID_FAMILY)
+                .families([UID_NAME_FAMILY]);
+            let store = HbaseStore::with_config(config)?;
+            store.create_table_with(
+                &[Family::new(UID_ID_FAMILY), Family::new(UID_NAME_FAMILY)],
+                &[],
+            )?;
             Ok(store)
         },
         Some(&counted),
@@ -691,14 +732,16 @@ fn bigtable(_: usize, _: usize) -> Result<(), Box<dyn Error>> {
 
 /// The case study on any store; `open(table, split_points, key_fingerprint)` gives each
 /// design's store.
-fn run<S: Store>(
+fn run<S: Store, U: AtomicStore>(
     n: usize,
     regions: usize,
     open: impl Fn(&str, &[rowkey::bytes::Bytes], u64) -> Result<S, Box<dyn Error>>,
+    open_uids: impl Fn() -> Result<U, Box<dyn Error>>,
     observe: Option<Observe<'_>>,
 ) -> Result<(), Box<dyn Error>>
 where
     S::Error: 'static,
+    U::Error: 'static,
 {
     let hosts = 100;
     // Split points from the schema: the timestamp's domain, the salt buckets. A host name's
@@ -751,28 +794,59 @@ where
         counted("host_hour", &hour_splits, HostHour::FINGERPRINT)?,
         "d",
     );
-    println!("Writing {n} log events ({hosts} hosts) under four designs, each table pre-split into {regions} regions.");
+    // The lookup-table design: the names of a sample of events get their ids (assigned from
+    // the lookup tables' counters), the table is split on the sample's real keys, then every
+    // event is written with its ids looked up (from each table's cache after the first).
+    let uids = open_uids()?;
+    let host_ids = UidTable::new(&uids, "host", 2)?;
+    let event_ids = UidTable::new(&uids, "event", 1)?;
+    let id_key = |e: &Event| -> Result<HostIdLead, Box<dyn Error>> {
+        Ok(HostIdLead {
+            host: u16::try_from(host_ids.get_or_assign(&host_name(e.host))?)?,
+            event: u8::try_from(event_ids.get_or_assign(EVENTS[e.event])?)?,
+            ts: e.ts,
+        })
+    };
+    let assigning = Instant::now();
+    let mut sample: Vec<Vec<u8>> = events(20_000.min(n), hosts)
+        .map(|e| Ok(id_key(&e)?.to_bytes()?.to_vec()))
+        .collect::<Result<_, Box<dyn Error>>>()?;
+    let id_splits = split::from_sample(&mut sample, regions);
+    let assigned = assigning.elapsed();
+    let host_id_lead = Table::<_, HostIdLead>::new(counted(
+        "host_id_lead",
+        &id_splits,
+        HostIdLead::FINGERPRINT,
+    )?);
+    println!("Writing {n} log events ({hosts} hosts) under five designs, each table pre-split into {regions} regions.");
 
     let name = |i: usize| EVENTS[i].to_string();
-    let (a, ra) = ingest("ts-lead", &ts_lead, n, hosts, &ts_splits, |e| TsLead {
-        ts: e.ts,
-        host: host_name(e.host),
-        event: name(e.event),
+    let (a, ra) = ingest("ts-lead", &ts_lead, n, hosts, &ts_splits, |e| {
+        Ok(TsLead {
+            ts: e.ts,
+            host: host_name(e.host),
+            event: name(e.event),
+        })
     })?;
-    let (b, rb) = ingest("salted", &salted, n, hosts, &salt_splits, |e| Salted {
-        ts: e.ts,
-        host: host_name(e.host),
-        event: name(e.event),
+    let (b, rb) = ingest("salted", &salted, n, hosts, &salt_splits, |e| {
+        Ok(Salted {
+            ts: e.ts,
+            host: host_name(e.host),
+            event: name(e.event),
+        })
     })?;
     let (c, rc) = ingest("host-lead", &host_lead, n, hosts, &host_splits, |e| {
-        HostLead {
+        Ok(HostLead {
             host: host_name(e.host),
             ts: e.ts,
             event: name(e.event),
-        }
+        })
     })?;
 
     let (d, rd) = ingest_wide(&host_hour, n, hosts, &hour_splits)?;
+    let (e, re) = ingest("host-id", &host_id_lead, n, hosts, &id_splits, id_key)?;
+    // The rate counts the sample's id assignment too.
+    let re = n as f64 / (n as f64 / re + assigned.as_secs_f64());
 
     println!("\n== Writes per region");
     report("[timestamp][host][event]  (timestamp leads)", &a, ra);
@@ -787,9 +861,27 @@ where
         &d,
         rd,
     );
+    report(
+        "[host id][event type id][reverse timestamp]  (lookup tables; split on a sample; ids looked up per event)",
+        &e,
+        re,
+    );
+    println!(
+        "  lookup tables: {} host ids (2 bytes) and {} event type ids (1 byte), assigned in {:.1} ms; \
+         the rate above includes it and a cached lookup of both names per event",
+        host_ids.verify(false)?.names,
+        event_ids.verify(false)?.names,
+        assigned.as_secs_f64() * 1e3
+    );
     // HBase's own counters, read before and after each group of reads: (writes, reads) per
     // design, in TABLES order.
-    const TABLES: [&str; 4] = ["ts_lead", "salted", "host_lead", "host_hour"];
+    const TABLES: [&str; 5] = [
+        "ts_lead",
+        "salted",
+        "host_lead",
+        "host_hour",
+        "host_id_lead",
+    ];
     let mut counters = Vec::new();
     if let Some(observe) = observe {
         println!(
@@ -801,6 +893,7 @@ where
             ("[salt][timestamp][host][event]", &b),
             ("[host][reverse timestamp][event]", &c),
             ("[host][event][hour] (row writes)", &d),
+            ("[host id][event type id][reverse timestamp]", &e),
         ]
         .into_iter()
         .zip(&observed)
@@ -925,6 +1018,30 @@ where
         found.len(),
     ));
     assert_eq!(found.first().copied(), newest);
+
+    // Lookup tables: the host's id (cached), then the newest 10 of each event type's rows.
+    let hid = u16::try_from(host_ids.id(&host)?.ok_or("a host without an id")?)?;
+    let mut found: Vec<u64> = Vec::new();
+    let mut ranges = 0;
+    for event in EVENTS {
+        let eid = u8::try_from(event_ids.id(event)?.ok_or("an event type without an id")?)?;
+        let r = HostIdLead::scan().host(hid).event(eid).ranges();
+        ranges += r.len();
+        // The timestamp is reversed: a forward scan reads the newest first.
+        for row in host_id_lead.scan(&r).take(10) {
+            found.push(row?.0.ts);
+        }
+    }
+    found.sort_unstable_by(|a, b| b.cmp(a));
+    found.truncate(10);
+    lines.push(ReadLine::new(
+        "[host id][event id][reverse ts]",
+        4,
+        ranges,
+        host_id_lead.store().take(),
+        found.len(),
+    ));
+    assert_eq!(found.first().copied(), newest);
     if let Some(observe) = observe {
         counters.push(read_totals(&observe(&TABLES)?));
     }
@@ -993,8 +1110,34 @@ where
         host_hour.store().take(),
         d_rows,
     ));
+    let mut ranges = 0;
+    let mut e_rows = 0;
+    for h in 0..hosts {
+        let Some(hid) = host_ids.id(&host_name(h))? else {
+            continue; // a host with no events has no id
+        };
+        for event in EVENTS {
+            let Some(eid) = event_ids.id(event)? else {
+                continue;
+            };
+            let r = HostIdLead::scan()
+                .host(u16::try_from(hid)?)
+                .event(u8::try_from(eid)?)
+                .ts(w0..w1)
+                .ranges();
+            ranges += r.len();
+            e_rows += host_id_lead.scan(&r).count();
+        }
+    }
+    lines.push(ReadLine::new(
+        "[host id][event id][reverse ts]",
+        4,
+        ranges,
+        host_id_lead.store().take(),
+        e_rows,
+    ));
     assert!(
-        a_rows == b_rows && b_rows == c_rows && c_rows == d_rows,
+        a_rows == b_rows && b_rows == c_rows && c_rows == d_rows && d_rows == e_rows,
         "every design returns the same events"
     );
     if let Some(observe) = observe {
@@ -1048,6 +1191,15 @@ where
             "d",
             value,
         ),
+        SizeBudget::of_raw(
+            &HostIdLead {
+                host: 1,
+                event: 1,
+                ts: sample.ts,
+            },
+            "d",
+            value,
+        ),
     ];
     println!("\n== Coordinates per event (row key + family + qualifier + timestamp and framing)");
     println!(
@@ -1067,6 +1219,7 @@ where
         "[salt][timestamp][host][event]",
         "[host][reverse ts][event]",
         "[host][event][hour] (columns)",
+        "[host id][event id][reverse ts]",
     ];
     for (design, b) in designs.iter().zip(&budgets) {
         let cell = &b.cells[0];
@@ -1084,7 +1237,9 @@ where
         );
     }
     println!(
-        "  (per event, then for all {n} events; fjall's raw rows carry no family or qualifier)"
+        "  (per event, then for all {n} events; fjall's raw rows carry no family or qualifier; the\n   \
+         lookup tables add one forward and one reverse row per name, {} names here)",
+        hosts + EVENTS.len()
     );
 
     // A year of this job's event rate (one event every STEP ms), kept as family d's TTL says,
@@ -1112,7 +1267,9 @@ where
         "range per bucket; the host-led design makes one host's history a single short scan; rows"
     );
     println!(
-        "as columns read a window as exactly its cells from one row per host, event type and hour."
+        "as columns read a window as exactly its cells from one row per host, event type and hour;"
     );
+    println!("lookup tables cut the host-led key from names to 11 bytes at the cost of one cached lookup");
+    println!("per name and a second table that must outlive the data.");
     Ok(())
 }
