@@ -84,7 +84,9 @@ struct HostHour {
 /// carries the names.
 #[derive(RowKey, Debug, Clone)]
 struct HostIdLead {
+    #[uid(kind = "host")]
     host: u16,
+    #[uid(kind = "event")]
     event: u8,
     #[reverse_ts]
     ts: u64,
@@ -872,6 +874,27 @@ where
         host_ids.verify(false)?.names,
         event_ids.verify(false)?.names,
         assigned.as_secs_f64() * 1e3
+    );
+    // A key of this design read back as an operator would: the ids with their names.
+    let first = events(1, hosts).next().ok_or("no events")?;
+    let key = HostIdLead {
+        host: u16::try_from(host_ids.get_or_assign(&host_name(first.host))?)?,
+        event: u8::try_from(event_ids.get_or_assign(EVENTS[first.event])?)?,
+        ts: first.ts,
+    }
+    .to_bytes()?;
+    let names = |kind: &str, id: &[u8]| {
+        let table = if kind == "host" {
+            &host_ids
+        } else {
+            &event_ids
+        };
+        let id = id.iter().fold(0, |n, &b| n << 8 | u64::from(b));
+        table.name(id).ok().flatten()
+    };
+    println!(
+        "  its first key, explained with the lookup tables' names:\n{}",
+        rowkey::explain_schema_with_names(HostIdLead::SCHEMA, &key, &names)
     );
     // HBase's own counters, read before and after each group of reads: (writes, reads) per
     // design, in TABLES order.

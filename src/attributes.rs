@@ -202,6 +202,40 @@
 //! assert_eq!(Point::SCHEMA.salt.unwrap().hash, "java");
 //! ```
 //!
+//! # `#[uid(kind = "...")]`
+//!
+//! On a `u8`, `u16`, `u32` or `u64`: the field holds an id from a lookup table
+//! ([`UidTable`](crate::store::UidTable)) of names of that kind, as the table writes it
+//! (big-endian, the type's width the ids' width). The bytes and the layout fingerprint are the
+//! plain integer's; the attribute tells [`explain_schema_with_names`](crate::explain_schema_with_names)
+//! and `rowkey explain --uids TABLE` which names to show. Nothing may change the id's bytes:
+//! `desc`, `reverse`, `fixed` and the other encodings are refused beside it.
+//!
+//! ```
+//! use rowkey::store::{MemStore, UidTable};
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey)]
+//! struct Event {
+//!     #[uid(kind = "host")]
+//!     host: u16,
+//!     #[reverse_ts]
+//!     ts: u64,
+//! }
+//!
+//! let store = MemStore::new();
+//! let hosts = UidTable::new(&store, "host", 2)?;
+//! let id = hosts.get_or_assign("web-01.dc1")?;
+//! let key = Event { host: u16::try_from(id)?, ts: 1_700_000_000_000 }.to_bytes()?;
+//! assert_eq!(key[..2], hosts.id_bytes(id)[..]);
+//! let names = |_: &str, id: &[u8]| {
+//!     let id = id.iter().fold(0, |n, &b| n << 8 | u64::from(b));
+//!     hosts.name(id).ok().flatten()
+//! };
+//! assert!(rowkey::explain_schema_with_names(Event::SCHEMA, &key, &names).contains("1 = \"web-01.dc1\""));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # `#[rowkey(fingerprint = 0x...)]`
 //!
 //! On the type: pins [`RowKey::FINGERPRINT`](crate::RowKey::FINGERPRINT), a hash of everything

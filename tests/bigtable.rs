@@ -183,6 +183,15 @@ fn a_lookup_table_through_cut_connections_on_the_emulator() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn counters_and_conditional_writes_through_the_async_store() {
+    let Some(host) = host() else { return };
+    let cfg = config(host, &unique("atomic_async")).families([store_suite::atomic::FAMILY]);
+    let store = AsyncBigtableStore::connect(cfg).await.unwrap();
+    store.create_table(&[]).await.unwrap();
+    store_suite::atomic::exercise_atomic_async(store, 8, 50).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn typed_rows_through_the_async_store() {
     let Some(host) = host() else { return };
     let cfg = config(host, &unique("cells_async")).families(store_suite::cells::families());

@@ -275,3 +275,49 @@ fn a_nested_key_counts_by_its_layout_not_its_name_or_path() {
     assert_ne!(HoldsInner::FINGERPRINT, HoldsWidened::FINGERPRINT);
     assert_eq!(nested::Inner::FINGERPRINT, nested::SameLayout::FINGERPRINT);
 }
+
+/// `#[uid(kind = ...)]` says where a field's values come from, not how they are stored: the
+/// bytes and the layout fingerprint are the plain integer's, so a key can gain the attribute
+/// without re-keying.
+#[test]
+fn a_uid_field_is_stored_and_fingerprinted_as_its_integer() {
+    #[derive(RowKey)]
+    struct Plain {
+        host: u16,
+        event: u8,
+        #[reverse_ts]
+        ts: u64,
+    }
+    #[derive(RowKey)]
+    struct WithIds {
+        #[uid(kind = "host")]
+        host: u16,
+        #[uid(kind = "event")]
+        event: u8,
+        #[reverse_ts]
+        ts: u64,
+    }
+    assert_eq!(WithIds::FINGERPRINT, Plain::FINGERPRINT);
+    let (a, b) = (
+        Plain {
+            host: 513,
+            event: 7,
+            ts: 9,
+        }
+        .to_bytes()
+        .unwrap(),
+        WithIds {
+            host: 513,
+            event: 7,
+            ts: 9,
+        }
+        .to_bytes()
+        .unwrap(),
+    );
+    assert_eq!(a, b);
+    assert_eq!(&b[..3], [2, 1, 7]);
+    assert_eq!(
+        WithIds::SCHEMA.fields[0].attributes,
+        ["uid(kind = \"host\")"]
+    );
+}

@@ -281,6 +281,15 @@ fn a_large_salted_table_scans_exactly_with_a_slow_consumer() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn counters_and_conditional_writes_through_the_async_store() {
+    let Some(g) = hbase() else { return };
+    let cfg = config(&g.plain, &unique("atomic_async")).families([store_suite::atomic::FAMILY]);
+    let store = AsyncHbaseStore::connect(cfg).await.unwrap();
+    store.create_table(&[]).await.unwrap();
+    store_suite::atomic::exercise_atomic_async(store, 8, 50).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_async_store_serves_a_tokio_service() {
     let Some(g) = hbase() else { return };
     let store = AsyncHbaseStore::connect(config(&g.plain, &unique("async")))

@@ -9,7 +9,9 @@
 //! --example layouts` writes every example's). Keys come from the arguments, or one per line on
 //! standard input, as HBase's `Bytes.toStringBinary` prints them (`\x04\x00...`: the HBase
 //! shell, region names) or, with `--hex` or a `0x` prefix, in hex (Bigtable's hot-tablets
-//! listing). Each key is explained field by field, as the key type's own `explain` would.
+//! listing). Each key is explained field by field, as the key type's own `explain` would; with
+//! `--uids TABLE --hbase HOST:PORT` (or `--bigtable PROJECT/INSTANCE`), each
+//! `#[uid(kind = "...")]` field's id is shown with its name from that lookup table.
 //!
 //! `schema` renders a table's declaration for operators: the HBase shell's `create` (every
 //! family option, the split points), the Bigtable commands, and a capacity plan. The
@@ -177,6 +179,27 @@ struct Explain {
     /// per line on standard input.
     #[arg(allow_hyphen_values = true)]
     keys: Vec<String>,
+    /// A lookup table (`rowkey::store::UidTable`) on `--hbase` or `--bigtable`: each
+    /// `#[uid(kind = "...")]` field's id is shown with its name.
+    #[arg(long, value_name = "TABLE")]
+    uids: Option<String>,
+    /// The lookup table's HBase Thrift2 gateway, `host:port`.
+    #[arg(
+        long,
+        value_name = "HOST:PORT",
+        requires = "uids",
+        conflicts_with = "bigtable"
+    )]
+    hbase: Option<String>,
+    /// The gateway uses framed transport.
+    #[arg(long, requires = "hbase")]
+    framed: bool,
+    /// The lookup table's Bigtable instance, `project/instance`.
+    #[arg(long, value_name = "PROJECT/INSTANCE", requires = "uids")]
+    bigtable: Option<String>,
+    /// The Bigtable emulator, `host:port`.
+    #[arg(long, value_name = "HOST:PORT", requires = "bigtable")]
+    emulator: Option<String>,
 }
 
 fn main() -> ExitCode {
@@ -324,7 +347,7 @@ fn schema(args: SchemaArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn explain(args: Explain) -> Result<(), String> {
+fn explain(mut args: Explain) -> Result<(), String> {
     let path = args.schema.display().to_string();
     let json = std::fs::read_to_string(&args.schema).map_err(|e| format!("{path}: {e}"))?;
     let schemas = rowkey_cli::schemas_from_json(&json).map_err(|e| format!("{path}: {e}"))?;
@@ -342,7 +365,7 @@ fn explain(args: Explain) -> Result<(), String> {
             .find(|s| s.name == name)
             .ok_or_else(|| format!("{path} has no schema `{name}`"))?,
     };
-    let mut keys = args.keys;
+    let mut keys = std::mem::take(&mut args.keys);
     if keys.is_empty() {
         for line in std::io::stdin().lock().lines() {
             let line = line.map_err(|e| e.to_string())?;
@@ -351,20 +374,98 @@ fn explain(args: Explain) -> Result<(), String> {
             }
         }
     }
+    let names = live::uid_names(&args)?;
     for k in keys {
         let bytes = if args.hex || k.starts_with("0x") {
             rowkey_cli::from_hex(&k)?
         } else {
             rowkey_cli::from_string_binary(&k)?
         };
-        println!("{}", rowkey::explain_schema(schema, &bytes));
+        match &names {
+            Some(names) => println!(
+                "{}",
+                rowkey::explain_schema_with_names(schema, &bytes, names.as_ref())
+            ),
+            None => println!("{}", rowkey::explain_schema(schema, &bytes)),
+        }
     }
     Ok(())
 }
 
 /// The subcommands that talk to live tables.
 mod live {
-    use super::{declared, Declared, DiffArgs, RegionsArgs};
+    use super::{declared, Declared, DiffArgs, Explain, RegionsArgs};
+
+    /// Looks up a `#[uid]` field's name: `(kind, id bytes)` to the name.
+    pub type Names = Box<dyn Fn(&str, &[u8]) -> Option<String>>;
+
+    /// The names of the lookup table `--uids` on `--hbase` or `--bigtable`, if one is given.
+    pub fn uid_names(args: &Explain) -> Result<Option<Names>, String> {
+        let Some(table) = &args.uids else {
+            return Ok(None);
+        };
+        match (&args.hbase, &args.bigtable) {
+            (Some(addr), _) => hbase_names(table, addr, args.framed).map(Some),
+            (None, Some(place)) => bigtable_names(table, place, args.emulator.as_deref()).map(Some),
+            (None, None) => Err("--uids needs the lookup table's store: --hbase HOST:PORT or --bigtable PROJECT/INSTANCE".into()),
+        }
+    }
+
+    /// A name from a lookup table in `store`; a store failure is said on stderr.
+    #[cfg(any(feature = "hbase", feature = "bigtable"))]
+    fn names_in<S>(store: S) -> Names
+    where
+        S: rowkey::store::AtomicStore + 'static,
+    {
+        Box::new(move |kind, id| {
+            let table = rowkey::store::UidTable::new(&store, kind, id.len()).ok()?;
+            let number = id.iter().fold(0u64, |n, &b| n << 8 | u64::from(b));
+            match table.name(number) {
+                Ok(name) => name,
+                Err(e) => {
+                    eprintln!("rowkey explain: lookup table: {e}");
+                    None
+                }
+            }
+        })
+    }
+
+    #[cfg(feature = "hbase")]
+    fn hbase_names(table: &str, addr: &str, framed: bool) -> Result<Names, String> {
+        use rowkey::store::{HbaseConfig, HbaseStore, UID_ID_FAMILY, UID_NAME_FAMILY};
+        let config = HbaseConfig::new(addr, table, UID_ID_FAMILY)
+            .families([UID_NAME_FAMILY])
+            .framed(framed);
+        Ok(names_in(
+            HbaseStore::with_config(config).map_err(|e| e.to_string())?,
+        ))
+    }
+
+    #[cfg(not(feature = "hbase"))]
+    fn hbase_names(_: &str, _: &str, _: bool) -> Result<Names, String> {
+        Err("this build has no HBase support (feature `hbase`)".into())
+    }
+
+    #[cfg(feature = "bigtable")]
+    fn bigtable_names(table: &str, place: &str, emulator: Option<&str>) -> Result<Names, String> {
+        use rowkey::store::{BigtableConfig, BigtableStore, UID_ID_FAMILY, UID_NAME_FAMILY};
+        let (project, instance) = place
+            .split_once('/')
+            .ok_or_else(|| format!("--bigtable takes PROJECT/INSTANCE, not `{place}`"))?;
+        let mut config = BigtableConfig::new(project, instance, table, UID_ID_FAMILY)
+            .families([UID_NAME_FAMILY]);
+        if let Some(host) = emulator {
+            config = config.emulator(host);
+        }
+        Ok(names_in(
+            BigtableStore::with_config(config).map_err(|e| e.to_string())?,
+        ))
+    }
+
+    #[cfg(not(feature = "bigtable"))]
+    fn bigtable_names(_: &str, _: &str, _: Option<&str>) -> Result<Names, String> {
+        Err("this build has no Bigtable support (feature `bigtable`)".into())
+    }
     // What only the store-backed subcommands use (features `hbase`, `bigtable`).
     #[cfg(feature = "hbase")]
     use super::Live;

@@ -290,3 +290,118 @@ fn a_layout_creates_the_table_on_the_emulator_and_a_changed_key_is_refused() {
         None // tablets are not listed to clients
     });
 }
+
+/// Events keyed by lookup-table ids.
+#[derive(RowKey)]
+#[allow(dead_code)]
+struct IdKey {
+    #[uid(kind = "host")]
+    host: u16,
+    #[uid(kind = "event")]
+    event: u8,
+    #[reverse_ts]
+    ts: u64,
+}
+
+/// `explain --uids`: ids shown with their names from a live lookup table; an id the table does
+/// not hold is said to be missing.
+fn explain_with_uids<S: rowkey::store::AtomicStore>(
+    tag: &str,
+    store: S,
+    table: &str,
+    place: &[&str],
+) {
+    use rowkey::store::UidTable;
+    let hosts = UidTable::new(&store, "host", 2).unwrap();
+    let events = UidTable::new(&store, "event", 1).unwrap();
+    assert_eq!(hosts.get_or_assign("web-01.dc1").unwrap(), 1);
+    assert_eq!(hosts.get_or_assign("db-07.dc2").unwrap(), 2);
+    assert_eq!(events.get_or_assign("login").unwrap(), 1);
+    let dir = std::env::temp_dir().join(format!("rowkey-live-uids-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let schema = dir.join("key.json");
+    std::fs::write(&schema, serde_json::to_string(IdKey::SCHEMA).unwrap()).unwrap();
+    let hex = |k: &[u8]| k.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let known = IdKey {
+        host: 2,
+        event: 1,
+        ts: 1_700_000_000_000,
+    }
+    .to_bytes()
+    .unwrap();
+    let unknown = IdKey {
+        host: 9,
+        event: 1,
+        ts: 1_700_000_000_000,
+    }
+    .to_bytes()
+    .unwrap();
+    let mut args = vec![
+        "explain",
+        "--schema",
+        schema.to_str().unwrap(),
+        "--hex",
+        "--uids",
+        table,
+    ];
+    args.extend_from_slice(place);
+    let (k, u) = (hex(&known), hex(&unknown));
+    args.extend([k.as_str(), u.as_str()]);
+    let (code, out, err) = run(&args);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("2 = \"db-07.dc2\""), "{out}");
+    assert!(out.contains("1 = \"login\""), "{out}");
+    assert!(
+        out.contains("9 (no `host` of this id in the lookup table)"),
+        "{out}"
+    );
+    // Without --uids, the ids alone.
+    let (code, out, _) = run(&["explain", "--schema", schema.to_str().unwrap(), "--hex", &k]);
+    assert_eq!(code, Some(0));
+    assert!(!out.contains("db-07"), "{out}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn explain_shows_lookup_table_names_on_hbase() {
+    let Some(addr) = server("ROWKEY_HBASE_THRIFT") else {
+        return;
+    };
+    use rowkey::store::{HbaseConfig, HbaseStore, UID_ID_FAMILY, UID_NAME_FAMILY};
+    let table = format!("cli_uids_{}", std::process::id());
+    let config = HbaseConfig::new(&addr, &table, UID_ID_FAMILY).families([UID_NAME_FAMILY]);
+    let store = HbaseStore::with_config(config).unwrap();
+    store
+        .create_table_with(
+            &[Family::new(UID_ID_FAMILY), Family::new(UID_NAME_FAMILY)],
+            &[],
+        )
+        .unwrap();
+    explain_with_uids("hbase", &store, &table, &["--hbase", addr.as_str()]);
+    store.drop_table().unwrap();
+}
+
+#[test]
+fn explain_shows_lookup_table_names_on_the_emulator() {
+    let Some(host) = server("BIGTABLE_EMULATOR_HOST") else {
+        return;
+    };
+    use rowkey::store::{BigtableConfig, BigtableStore, UID_ID_FAMILY, UID_NAME_FAMILY};
+    let table = format!("cli_uids_{}", std::process::id());
+    let config = BigtableConfig::new("p", "i", &table, UID_ID_FAMILY)
+        .families([UID_NAME_FAMILY])
+        .emulator(&host);
+    let store = BigtableStore::with_config(config).unwrap();
+    store
+        .create_table_with(
+            &[Family::new(UID_ID_FAMILY), Family::new(UID_NAME_FAMILY)],
+            &[],
+        )
+        .unwrap();
+    explain_with_uids(
+        "bigtable",
+        &store,
+        &table,
+        &["--bigtable", "p/i", "--emulator", host.as_str()],
+    );
+}

@@ -91,6 +91,8 @@ pub struct FieldAttrs {
     /// `#[row_span(N)]`: the row key holds `v - v % N`, the column qualifier `v % N` and every
     /// field after this one.
     pub row_span: Option<Located<u64>>,
+    /// `#[uid(kind = "host")]`: the field holds an id from the lookup table's kind `host`.
+    pub uid: Option<Located<String>>,
     /// The attributes as written, for the layout docs (`fixed(16)`).
     pub rendered: Vec<String>,
 }
@@ -316,9 +318,15 @@ impl FieldAttrs {
                         set(cx, &mut out.row_span, Located { span, value_span: lit.span(), value }, ROW_SPAN, span);
                     }
                 }
+                UID => {
+                    if let Some(kind) = parse_uid(cx, attr) {
+                        out.rendered.push(format!("uid(kind = \"{}\")", kind.value));
+                        set(cx, &mut out.uid, Located { span, ..kind }, UID, span);
+                    }
+                }
                 ROWKEY => cx.error_at(
                     span,
-                    "`#[rowkey(...)]` goes on the struct; on a field use `salt`, `fixed`, `max_len`, `hash`, `reverse_ts`, `desc`, `reverse`, `timestamp` or `row_span`",
+                    "`#[rowkey(...)]` goes on the struct; on a field use `salt`, `fixed`, `max_len`, `hash`, `reverse_ts`, `desc`, `reverse`, `timestamp`, `row_span` or `uid`",
                 ),
                 TAG => cx.error_at(span, "`tag` goes on an enum variant, not on a field"),
                 _ => {}
@@ -407,6 +415,54 @@ fn parse_salt(cx: &Ctxt, attr: &Attribute) -> (Option<Located<u16>>, Option<Loca
         );
     }
     (buckets, hash)
+}
+
+/// `#[uid(kind = "host")]`: the kind of name (a `UidTable`'s kind) whose id the field holds.
+fn parse_uid(cx: &Ctxt, attr: &Attribute) -> Option<Located<String>> {
+    const EXAMPLE: &str = "`#[uid(kind = \"host\")]`";
+    if let Meta::Path(p) = &attr.meta {
+        cx.error(
+            p,
+            format_args!("`uid` needs the kind of name whose id the field holds: {EXAMPLE}"),
+        );
+        return None;
+    }
+    let mut kind = None;
+    let mut seen = false;
+    let res = attr.parse_nested_meta(|meta| {
+        if meta.path.is_ident(KIND) {
+            seen = true;
+            let lit: syn::LitStr = meta.value()?.parse()?;
+            let value = lit.value();
+            if value.is_empty() || value.chars().any(|c| c == '"' || c == '\\' || c.is_control()) {
+                cx.error_at(
+                    lit.span(),
+                    format_args!("a kind is a non-empty name without quotes, backslashes or control characters, e.g. {EXAMPLE}"),
+                );
+            } else {
+                let located = Located {
+                    span: lit.span(),
+                    value_span: lit.span(),
+                    value,
+                };
+                set(cx, &mut kind, located, KIND, meta.path.span());
+            }
+            Ok(())
+        } else {
+            Err(unknown_key(&meta, UID, &[KIND], &format!(", e.g. {EXAMPLE}")))
+        }
+    });
+    if let Err(e) = res {
+        cx.syn_error(e);
+        return None;
+    }
+    if !seen {
+        cx.error(
+            &attr.meta,
+            format_args!("`uid` needs the kind of name whose id the field holds: {EXAMPLE}"),
+        );
+    }
+    kind
 }
 
 /// `#[hash(md5)]` or `#[hash(md5, len = N)]`, N in 1..=16; the value is the digest length.

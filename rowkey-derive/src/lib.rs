@@ -32,7 +32,8 @@ use syn::{parse_macro_input, DeriveInput};
 #[proc_macro_derive(
     RowKey,
     attributes(
-        rowkey, salt, fixed, max_len, hash, reverse_ts, desc, reverse, timestamp, row_span, tag
+        rowkey, salt, fixed, max_len, hash, reverse_ts, desc, reverse, timestamp, row_span, uid,
+        tag
     )
 )]
 pub fn derive_row_key(input: TokenStream) -> TokenStream {

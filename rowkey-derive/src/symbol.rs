@@ -27,10 +27,14 @@ pub const REVERSE: &str = "reverse";
 pub const TIMESTAMP: &str = "timestamp";
 /// `#[row_span(N)]`: rows as columns.
 pub const ROW_SPAN: &str = "row_span";
+/// `#[uid(kind = "host")]`: the field holds an id from a lookup table (`UidTable`).
+pub const UID: &str = "uid";
+/// The key inside `#[uid(...)]`.
+pub const KIND: &str = "kind";
 
 /// The field attributes, in the order the docs list them.
 pub const FIELD_ATTRS: &[&str] = &[
-    SALT, FIXED, MAX_LEN, HASH, REVERSE_TS, DESC, REVERSE, TIMESTAMP, ROW_SPAN,
+    SALT, FIXED, MAX_LEN, HASH, REVERSE_TS, DESC, REVERSE, TIMESTAMP, ROW_SPAN, UID,
 ];
 
 /// Keys inside `#[salt(...)]`.

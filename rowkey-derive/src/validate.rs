@@ -9,7 +9,7 @@ use quote::ToTokens;
 
 use crate::ast::{Field, Input, TyClass, Variant};
 use crate::ctxt::Ctxt;
-use crate::symbol::{FIXED, HASH, MAX_LEN, REVERSE, REVERSE_TS, ROW_SPAN, TIMESTAMP};
+use crate::symbol::{DESC, FIXED, HASH, MAX_LEN, REVERSE, REVERSE_TS, ROW_SPAN, TIMESTAMP};
 
 pub fn check(cx: &Ctxt, input: &Input) {
     check_generics(cx, input);
@@ -24,6 +24,7 @@ pub fn check(cx: &Ctxt, input: &Input) {
         check_hash_type(cx, field);
         check_encoding_conflicts(cx, field);
         check_desc(cx, field);
+        check_uid(cx, field);
         check_field_name(cx, field);
     }
     match &input.variants {
@@ -562,6 +563,42 @@ fn check_encoding_conflicts(cx: &Ctxt, field: &Field) {
             cx.error_at(
                 *span,
                 format_args!("`{name}` cannot be combined with `{first}` on one field"),
+            );
+        }
+    }
+}
+
+/// `#[uid(kind = "...")]` marks a field that holds an id from a lookup table, as the table
+/// writes it: a plain unsigned integer (big-endian, its width the ids' width), so no attribute
+/// may transform its bytes.
+fn check_uid(cx: &Ctxt, field: &Field) {
+    let Some(uid) = &field.attrs.uid else { return };
+    if !matches!(field.class, TyClass::Int { signed: false, width } if width <= 8) {
+        cx.error(
+            field.ty,
+            format_args!(
+                "a `uid` field holds a lookup table's id, `width` bytes big-endian: declare it `u8`, `u16`, `u32` or `u64` (the ids' width), written as such, e.g. `#[uid(kind = {:?})] {}: u16`",
+                uid.value, field.ident
+            ),
+        );
+    }
+    let a = &field.attrs;
+    for (name, span) in [
+        (FIXED, a.fixed.map(|l| l.span)),
+        (MAX_LEN, a.max_len.map(|l| l.span)),
+        (HASH, a.hash.map(|l| l.span)),
+        (REVERSE_TS, a.reverse_ts),
+        (REVERSE, a.reverse),
+        (DESC, a.desc),
+        (TIMESTAMP, a.timestamp),
+        (ROW_SPAN, a.row_span.map(|l| l.span)),
+    ] {
+        if let Some(span) = span {
+            cx.error_at(
+                span,
+                format_args!(
+                    "`{name}` cannot be combined with `uid`: the key holds the id exactly as the lookup table writes it (big-endian); remove `#[{name}]`"
+                ),
             );
         }
     }

@@ -31,6 +31,65 @@ pub fn explain_schema(schema: &'static Schema, bytes: &[u8]) -> String {
     ex.finish()
 }
 
+/// [`explain_schema`], with the name of each id a `#[uid(kind = "...")]` field holds:
+/// `names(kind, id_bytes)` looks it up (in a [`UidTable`](crate::store::UidTable)'s reverse
+/// rows, say) and the name is shown beside the id.
+///
+/// ```
+/// use rowkey::{explain_schema_with_names, RowKey};
+///
+/// #[derive(RowKey)]
+/// struct Event {
+///     #[uid(kind = "host")]
+///     host: u16,
+///     #[reverse_ts]
+///     ts: u64,
+/// }
+///
+/// let key = Event { host: 2, ts: 1_700_000_000_000 }.to_bytes().unwrap();
+/// let names = |kind: &str, id: &[u8]| (kind == "host" && id == [0, 2]).then(|| "db-07".to_string());
+/// assert!(explain_schema_with_names(Event::SCHEMA, &key, &names).contains("2 = \"db-07\""));
+/// ```
+pub fn explain_schema_with_names(
+    schema: &'static Schema,
+    bytes: &[u8],
+    names: &dyn Fn(&str, &[u8]) -> Option<String>,
+) -> String {
+    let read = |f: &FieldSchema, src: &mut Reader<'_>| -> Result<String, DecodeError> {
+        let start = src.pos();
+        let mut shown = read_field(f, src)?;
+        if let Some(kind) = uid_kind(f) {
+            let id = bytes.get(start..src.pos()).unwrap_or_default();
+            match names(kind, id) {
+                Some(name) => shown.push_str(&format!(" = {name:?}")),
+                None => shown.push_str(&format!(" (no `{kind}` of this id in the lookup table)")),
+            }
+        }
+        Ok(shown)
+    };
+    let mut ex = Explainer::new(bytes, schema);
+    for _ in schema.fields {
+        ex.field_with(read);
+    }
+    if !schema.variants.is_empty() {
+        if let Some(tag) = ex.tag() {
+            if let Some(v) = schema.variants.iter().find(|v| v.tag == tag) {
+                for _ in v.fields {
+                    ex.field_with(read);
+                }
+            }
+        }
+    }
+    ex.finish()
+}
+
+/// The kind of a `#[uid(kind = "...")]` field.
+pub(crate) fn uid_kind(f: &FieldSchema) -> Option<&'static str> {
+    f.attributes
+        .iter()
+        .find_map(|a| a.strip_prefix("uid(kind = \"")?.strip_suffix("\")"))
+}
+
 fn has(f: &FieldSchema, attr: &str) -> bool {
     f.attributes
         .iter()

@@ -188,3 +188,49 @@ where
         "{wins} successful compare-and-sets, each one step"
     );
 }
+
+/// The contention cases through an async store, as `tasks` concurrent futures of `rounds`
+/// operations each (joined, so their requests interleave on the store's connections):
+/// increments sum exactly, and one put-if-absent per cell wins. Run it inside a runtime.
+#[cfg(feature = "async")]
+pub async fn exercise_atomic_async<S>(store: S, tasks: usize, rounds: usize)
+where
+    S: rowkey::store::AsyncAtomicStore,
+    S::Error: std::fmt::Debug,
+{
+    use futures_util::future::join_all;
+    let s = &store;
+    join_all((0..tasks).map(|t| async move {
+        for i in 0..rounds {
+            let delta = (t + i) as i64 % 3 + 1;
+            s.increment(b"async-hot", FAMILY, b"n", delta)
+                .await
+                .unwrap();
+        }
+    }))
+    .await;
+    let want: i64 = (0..tasks)
+        .map(|t| (0..rounds).map(|i| (t + i) as i64 % 3 + 1).sum::<i64>())
+        .sum();
+    assert_eq!(
+        s.increment(b"async-hot", FAMILY, b"n", 0).await.unwrap(),
+        want,
+        "{tasks} tasks x {rounds} increments"
+    );
+    for round in 0..rounds.min(10) {
+        let key = format!("async-race-{round}").into_bytes();
+        let key = &key;
+        let won = join_all((0..tasks).map(|t| async move {
+            let value = format!("task {t}");
+            s.check_and_set(key, FAMILY, b"q", None, Some(value.as_bytes()))
+                .await
+                .unwrap()
+        }))
+        .await;
+        assert_eq!(
+            won.iter().filter(|w| **w).count(),
+            1,
+            "round {round}: one put-if-absent wins"
+        );
+    }
+}
