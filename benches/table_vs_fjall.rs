@@ -19,7 +19,6 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use std::collections::BinaryHeap;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -71,59 +70,18 @@ fn hand_decode(k: &[u8]) -> (u64, &[u8], u64) {
     (user, &t[..end], (i64::MAX as u64) - rev)
 }
 
-/// A waiting row of the raw side's merge: fjall's own key and value buffers, ordered (for a
-/// min-heap) by the key after its salt byte, without copying it.
-struct RawHead {
-    key: fjall::Slice,
-    value: fjall::Slice,
-    range: usize,
-}
-
-impl PartialEq for RawHead {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == std::cmp::Ordering::Equal
-    }
-}
-impl Eq for RawHead {}
-impl PartialOrd for RawHead {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for RawHead {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        // Reversed: `BinaryHeap` pops the largest.
-        other.key[1..].cmp(&self.key[1..])
-    }
-}
-
-/// The raw side's merged scan: one fjall iterator per bucket range, a heap on the unsalted key
-/// (compared in place in fjall's buffers).
+/// The raw side's merged scan: one fjall iterator per bucket range, merged by hand.
 fn raw_merged(ks: &fjall::Keyspace, ranges: &rowkey::KeyRanges) -> usize {
-    let mut iters: Vec<fjall::Iter> = ranges
+    let iters = ranges
         .iter()
         .map(|r| match r.end() {
             Some(e) => ks.range(r.start().to_vec()..e.to_vec()),
             None => ks.range(r.start().to_vec()..),
         })
         .collect();
-    let mut heap = BinaryHeap::new();
-    for (range, it) in iters.iter_mut().enumerate() {
-        if let Some(g) = it.next() {
-            let (key, value) = g.into_inner().unwrap();
-            heap.push(RawHead { key, value, range });
-        }
-    }
-    let mut n = 0;
-    while let Some(RawHead { key, value, range }) = heap.pop() {
-        black_box((hand_decode(&key), &value));
-        n += 1;
-        if let Some(g) = iters[range].next() {
-            let (key, value) = g.into_inner().unwrap();
-            heap.push(RawHead { key, value, range });
-        }
-    }
-    n
+    common::raw_merge(iters, |key, value| {
+        black_box((hand_decode(key), value));
+    })
 }
 
 fn main() {

@@ -370,3 +370,76 @@ fn batches_across_encode_buffers_round_trip_on_fjall() {
 async fn the_async_table_in_memory() {
     store_suite::net::exercise_async_table(std::sync::Arc::new(MemStore::new()), 20_000).await;
 }
+
+/// A memory store whose scans fail after their second row (and would go on after it).
+struct FailsMidScan(MemStore);
+
+impl Store for FailsMidScan {
+    type Error = Refused;
+    type Scan<'a> = Box<dyn Iterator<Item = Result<rowkey::store::Row, Refused>> + 'a>;
+
+    fn put(&self, key: &[u8], value: &[u8]) -> Result<(), Refused> {
+        let Ok(()) = self.0.put(key, value);
+        Ok(())
+    }
+    fn get(&self, _: &[u8]) -> Result<Option<rowkey::bytes::Bytes>, Refused> {
+        Err(Refused)
+    }
+    fn delete(&self, _: &[u8]) -> Result<(), Refused> {
+        Err(Refused)
+    }
+    fn write_batch(
+        &self,
+        _: &[rowkey::store::Row],
+    ) -> Result<(), rowkey::store::BatchError<Refused>> {
+        Err(rowkey::store::BatchError {
+            failed: Vec::new(),
+            source: Refused,
+        })
+    }
+    fn scan(&self, range: &rowkey::KeyRange) -> Self::Scan<'_> {
+        let rows: Vec<_> = self
+            .0
+            .scan(range)
+            .map(|r| r.unwrap_or_else(|e| match e {}))
+            .collect();
+        let mut out: Vec<Result<rowkey::store::Row, Refused>> = Vec::new();
+        for (i, row) in rows.into_iter().enumerate() {
+            if i == 2 {
+                out.push(Err(Refused));
+            }
+            out.push(Ok(row));
+        }
+        Box::new(out.into_iter())
+    }
+    fn scan_rev(&self, _: &rowkey::KeyRange) -> Option<Self::Scan<'_>> {
+        None
+    }
+}
+
+/// A store error ends the scan of its range: on a single range (which typed tables read
+/// without the merge) as on several.
+#[test]
+fn a_store_error_ends_a_single_range_scan() {
+    let store = FailsMidScan(MemStore::new());
+    let table = Table::<_, Reading>::new(&store);
+    for ts in 0..5 {
+        let key = Reading {
+            sensor: 7,
+            ts,
+            kind: "t".into(),
+        };
+        store.put(&key.to_bytes().unwrap(), b"v").unwrap();
+    }
+    let one = Reading::scan().sensor(7).ranges();
+    assert_eq!(one.len(), 1, "the sensor decides the bucket");
+    let got: Vec<bool> = table.scan(&one).map(|r| r.is_ok()).collect();
+    assert_eq!(
+        got,
+        [true, true, false],
+        "two rows, the error, then the end"
+    );
+    let all = Reading::scan().ranges();
+    let got: Vec<bool> = table.scan(&all).map(|r| r.is_ok()).collect();
+    assert_eq!(got, [true, true, false], "the same through the merge");
+}

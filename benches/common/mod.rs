@@ -1,5 +1,7 @@
-//! What the benchmarks share: the README's `Event` key (borrowed) and reading criterion's
-//! medians back for the ratio tables they print.
+//! What the benchmarks share: the README's `Event` key (borrowed), the raw side's merge of
+//! fjall iterators, and reading criterion's medians back for the ratio tables they print.
+
+#![allow(dead_code)] // each bench uses part of it
 
 use rowkey::RowKey;
 
@@ -22,4 +24,53 @@ pub fn median_ns(group: &str, name: &str) -> Option<f64> {
     let text = std::fs::read_to_string(path).ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
     v["median"]["point_estimate"].as_f64()
+}
+
+/// A waiting row of the raw side's merge: fjall's own key and value buffers, ordered (for a
+/// min-heap) by the key after its salt byte, without copying it.
+struct RawHead {
+    key: fjall::Slice,
+    value: fjall::Slice,
+    range: usize,
+}
+
+impl PartialEq for RawHead {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == std::cmp::Ordering::Equal
+    }
+}
+impl Eq for RawHead {}
+impl PartialOrd for RawHead {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for RawHead {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        // Reversed: `BinaryHeap` pops the largest.
+        other.key[1..].cmp(&self.key[1..])
+    }
+}
+
+/// The raw side's salted merge, by hand: one fjall iterator per bucket range, a binary heap on
+/// the unsalted key (compared in place in fjall's buffers); `row` gets each key and value in
+/// logical order. Returns the rows merged.
+pub fn raw_merge(mut iters: Vec<fjall::Iter>, mut row: impl FnMut(&[u8], &[u8])) -> usize {
+    let mut heap = std::collections::BinaryHeap::new();
+    for (range, it) in iters.iter_mut().enumerate() {
+        if let Some(g) = it.next() {
+            let (key, value) = g.into_inner().unwrap();
+            heap.push(RawHead { key, value, range });
+        }
+    }
+    let mut n = 0;
+    while let Some(RawHead { key, value, range }) = heap.pop() {
+        row(&key, &value);
+        n += 1;
+        if let Some(g) = iters[range].next() {
+            let (key, value) = g.into_inner().unwrap();
+            heap.push(RawHead { key, value, range });
+        }
+    }
+    n
 }

@@ -198,6 +198,24 @@ impl Store for FjallStore {
         })
     }
 
+    /// The key is lent from fjall's buffer: a typed scan decodes it in place, without the
+    /// copy [`Store::scan`] makes of it.
+    fn scan_lent<'a, T: 'a>(
+        &'a self,
+        range: &KeyRange,
+        reverse: bool,
+        make: fn(&[u8], Bytes) -> T,
+    ) -> Option<super::LentScan<'a, T, fjall::Error>> {
+        let iter = self.keyspace.range(Self::bounds(range));
+        let lend =
+            move |guard: fjall::Guard| guard.into_inner().map(|(k, v)| make(&k, from_fjall(v)));
+        Some(if reverse {
+            Box::new(iter.rev().map(lend))
+        } else {
+            Box::new(iter.map(lend))
+        })
+    }
+
     /// Atomic: set and cleared cells of every row in one batch.
     fn write_rows(&self, rows: &[RowWrite]) -> Result<(), BatchError<fjall::Error>> {
         let mut batch = self.db.batch();

@@ -81,7 +81,7 @@ pub use table::{
 };
 #[cfg(feature = "async")]
 pub use traits::{AsyncStore, RowStream};
-pub use traits::{BatchError, Row, Store};
+pub use traits::{BatchError, LentScan, Row, Store};
 
 #[cfg(feature = "fjall")]
 pub use self::fjall::FjallStore;

@@ -59,6 +59,26 @@ pub trait Store {
     /// otherwise).
     fn scan_rev(&self, range: &KeyRange) -> Option<Self::Scan<'_>>;
 
+    /// The rows of one range (in reverse with `reverse`; `None` when the store has no reverse
+    /// scans), each made into a `T` by `make` from its key, lent while it is still in the
+    /// store's buffer, and its value. What typed tables read a single range with: a store
+    /// that keeps rows in buffers of its own (fjall) lends the key instead of copying it. The
+    /// default maps [`Store::scan`], handing the row's own key and value over.
+    #[doc(hidden)]
+    fn scan_lent<'a, T: 'a>(
+        &'a self,
+        range: &KeyRange,
+        reverse: bool,
+        make: fn(&[u8], Bytes) -> T,
+    ) -> Option<LentScan<'a, T, Self::Error>> {
+        let rows = if reverse {
+            self.scan_rev(range)?
+        } else {
+            self.scan(range)
+        };
+        Some(Box::new(rows.map(move |r| r.map(|(k, v)| make(&k, v)))))
+    }
+
     // ---- rows of cells ----
     //
     // Bigtable and HBase keep cells natively ([`Blocking`] forwards to their `AsyncStore`
@@ -159,6 +179,10 @@ pub trait Store {
     }
 }
 
+/// The rows of [`Store::scan_lent`], made into `T`s.
+#[doc(hidden)]
+pub type LentScan<'a, T, E> = Box<dyn Iterator<Item = Result<T, E>> + 'a>;
+
 /// A shared reference to a store is a store: several typed tables (one per record type, one
 /// per value type) can read and write one store.
 impl<S: Store + ?Sized> Store for &S {
@@ -188,6 +212,14 @@ impl<S: Store + ?Sized> Store for &S {
     }
     fn scan_rev(&self, range: &KeyRange) -> Option<S::Scan<'_>> {
         (**self).scan_rev(range)
+    }
+    fn scan_lent<'a, T: 'a>(
+        &'a self,
+        range: &KeyRange,
+        reverse: bool,
+        make: fn(&[u8], Bytes) -> T,
+    ) -> Option<LentScan<'a, T, S::Error>> {
+        (**self).scan_lent(range, reverse, make)
     }
     fn write_rows(&self, rows: &[RowWrite]) -> Result<(), BatchError<S::Error>> {
         (**self).write_rows(rows)

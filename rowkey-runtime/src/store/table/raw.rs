@@ -93,11 +93,37 @@ impl<S: Store, K: RowKey> Table<S, K> {
     where
         K: for<'de> Decode<'de>,
     {
+        if let Some(one) = self.single(ranges, false, check) {
+            return one;
+        }
         Merged::new(
             ranges.iter().map(|r| self.store.scan(r)).collect(),
             false,
             check,
         )
+    }
+
+    /// One range (a prefix that decides the salt bucket, an unsalted key) needs no merge: its
+    /// rows are decoded as the store lends them ([`Store::scan_lent`]). `None` for several
+    /// ranges, or a reverse scan the store does not have.
+    fn single(&self, ranges: &KeyRanges, reverse: bool, check: Check) -> Option<Merged<'_, S, K>>
+    where
+        K: for<'de> Decode<'de>,
+    {
+        let mut all = ranges.iter();
+        let (Some(only), None) = (all.next(), all.next()) else {
+            return None;
+        };
+        let make = match check {
+            Check::Trusted => decode_lent::<K, S::Error, true>,
+            Check::Verified => decode_lent::<K, S::Error, false>,
+        };
+        let rows = self.store.scan_lent(only, reverse, make)?;
+        Some(Merged {
+            rows: Rows::One(Some(rows)),
+            check,
+            _key: PhantomData,
+        })
     }
 
     /// The rows of `ranges` in reverse logical order (newest first for a timestamp-led key,
@@ -107,6 +133,9 @@ impl<S: Store, K: RowKey> Table<S, K> {
     where
         K: for<'de> Decode<'de>,
     {
+        if let Some(one) = self.single(ranges, true, Check::Trusted) {
+            return Some(one);
+        }
         let scans = ranges
             .iter()
             .map(|r| self.store.scan_rev(r))
@@ -197,15 +226,51 @@ impl<S: Store, K: RowKey> Table<S, K> {
 /// The merged, decoded rows of a scan; see [`Table::scan`] and [`Table::scan_rev`].
 pub struct Merged<'a, S: Store + 'a, K> {
     check: Check,
-    rows: MergeIter<S::Scan<'a>, Row>,
+    rows: Rows<'a, S, K>,
     _key: PhantomData<fn() -> K>,
+}
+
+/// A scan's rows: one range decoded as the store lends them, or several merged.
+enum Rows<'a, S: Store + 'a, K> {
+    /// `None` once the store failed: the error ends the range.
+    One(Option<DecodedScan<'a, K, S::Error>>),
+    Many(MergeIter<S::Scan<'a>, Row>),
+}
+
+/// A row decoded from a lent key.
+type Decoded<K, E> = Result<(K, Bytes), TableError<E>>;
+
+/// A single range's rows, decoded from lent keys.
+type DecodedScan<'a, K, E> = crate::store::LentScan<'a, Decoded<K, E>, E>;
+
+/// Decodes a lent key (`TRUSTED`: without re-hashing the salt), keeping the value.
+fn decode_lent<K: RowKey + for<'de> Decode<'de>, E, const TRUSTED: bool>(
+    key: &[u8],
+    value: Bytes,
+) -> Decoded<K, E> {
+    let decoded = if TRUSTED {
+        K::decode_trusted(key)
+    } else {
+        K::decode(key)
+    };
+    match decoded {
+        Ok(k) => Ok((k, value)),
+        Err(error) => Err(TableError::Decode {
+            key: key.to_vec(),
+            error,
+        }),
+    }
 }
 
 impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> Merged<'a, S, K> {
     fn new(scans: Vec<S::Scan<'a>>, reverse: bool, check: Check) -> Self {
         Merged {
             check,
-            rows: MergeIter::new(scans, usize::from(K::SCHEMA.salt.is_some()), reverse),
+            rows: Rows::Many(MergeIter::new(
+                scans,
+                usize::from(K::SCHEMA.salt.is_some()),
+                reverse,
+            )),
             _key: PhantomData,
         }
     }
@@ -215,9 +280,19 @@ impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> Iterator for Merged<'a
     type Item = Result<(K, Bytes), TableError<S::Error>>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        match self.rows.next()? {
-            Ok(row) => Some(decode_row(row, self.check)),
-            Err(e) => Some(Err(TableError::Store(e))),
+        match &mut self.rows {
+            // A store error ends the range, as it does in the merge.
+            Rows::One(slot) => match slot.as_mut()?.next()? {
+                Ok(row) => Some(row),
+                Err(e) => {
+                    *slot = None;
+                    Some(Err(TableError::Store(e)))
+                }
+            },
+            Rows::Many(rows) => match rows.next()? {
+                Ok(row) => Some(decode_row(row, self.check)),
+                Err(e) => Some(Err(TableError::Store(e))),
+            },
         }
     }
 }

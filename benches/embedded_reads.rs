@@ -1,0 +1,381 @@
+//! Embedded reads measured the way a service reads: many different short scans, not one hot
+//! query. 1,000,000 rows of the README's `Event` key (16 salt buckets, 16-byte values; 100 users,
+//! 4 event types, so each user and type has 2,500 rows), the tree flushed and major-compacted,
+//! then, in one run, `Table` over `FjallStore` against raw fjall doing the same work:
+//!
+//! - **narrow**: 1,000 different queries, each a random user, one type and a random window of
+//!   ~1,000 rows, each building its ranges (the raw side with a hand-written builder: MD5 salt,
+//!   big-endian user, padded type, reversed window bounds) and reading every row into an owned
+//!   `Event` (the raw side decodes by hand into the same struct), forward and in reverse;
+//! - the same queries decoded **borrowed** (`scan_raw` + `decode_trusted` into `EventRef`
+//!   against the hand decoder's borrowed fields);
+//! - **full**: the merged scan of all 16 buckets, owned `Event` per row (per row);
+//! - **get**: 10,000 random existing keys (per get).
+//!
+//! The on-disk tables are larger than fjall's block cache at its default size (the sizes are
+//! printed), and the queries are random, so neither side runs from a warm cache of one query.
+//! `benches/table_vs_fjall.rs` keeps the earlier hot-query figures (one narrow query repeated).
+//!
+//! Each comparison runs both sides over the same work in rounds, alternating which goes first,
+//! and prints each side's median and the median ratio of the rounds with its range: pairing
+//! the rounds keeps cache warmth and clock changes off the ratio (criterion's separate
+//! groups moved it by 10-15% between runs here).
+//!
+//! Run: `cargo bench --bench embedded_reads` (ROWKEY_BENCH_ROWS to resize); add
+//! `--features fjall-shared` for fjall's `bytes_1` build.
+
+#[path = "common/mod.rs"]
+mod common;
+
+use std::hint::black_box;
+
+use common::EventRef;
+use md5::{Digest, Md5};
+use rowkey::store::{FjallStore, Table};
+use rowkey::RowKey;
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Event {
+    #[salt(buckets = 16)]
+    user_id: u64,
+    #[fixed(16)]
+    event_type: String,
+    #[reverse_ts]
+    ts: u64,
+}
+
+const TYPES: [&str; 4] = ["click", "view", "purchase", "search"];
+const USERS: u64 = 100;
+const T0: u64 = 1_700_000_000_000;
+const QUERIES: usize = 1_000;
+/// A user's rows of one type are `USERS * 4` timestamps apart: a window of this many of them.
+const WINDOW_ROWS: u64 = 1_000;
+
+fn event(i: u64) -> Event {
+    Event {
+        user_id: i % USERS,
+        event_type: TYPES[((i / USERS) % 4) as usize].into(),
+        ts: T0 + i,
+    }
+}
+
+/// One query: a user, a type and a window `[t0, t1)`.
+#[derive(Clone, Copy)]
+struct Query {
+    user: u64,
+    kind: usize,
+    t0: u64,
+    t1: u64,
+}
+
+/// `QUERIES` queries from a fixed xorshift sequence: the same on every run and both sides.
+fn queries(n: u64) -> Vec<Query> {
+    let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+    let span = WINDOW_ROWS * USERS * 4;
+    (0..QUERIES)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let t0 = T0 + (x >> 20) % n.saturating_sub(span).max(1);
+            Query {
+                user: x % USERS,
+                kind: ((x >> 8) % 4) as usize,
+                t0,
+                t1: t0 + span,
+            }
+        })
+        .collect()
+}
+
+// ---- the raw side: what a careful user writes by hand over fjall ----
+
+/// The salt byte: the first 8 bytes of the MD5 of the big-endian user id, as a big-endian
+/// integer, modulo 16 (FORMAT.md §3.1).
+fn salt(user: u64) -> u8 {
+    let digest = Md5::digest(user.to_be_bytes());
+    (u64::from_be_bytes(digest[..8].try_into().unwrap()) % 16) as u8
+}
+
+/// The byte range of one query: `[salt][user][type, padded to 16][!ts]`, newest first, so the
+/// window `[t0, t1)` is the reversed timestamps `(MAX - t1, MAX - t0]`.
+fn raw_range(q: Query) -> (Vec<u8>, Vec<u8>) {
+    let mut prefix = Vec::with_capacity(33);
+    prefix.push(salt(q.user));
+    prefix.extend_from_slice(&q.user.to_be_bytes());
+    let mut kind = [0u8; 16];
+    kind[..TYPES[q.kind].len()].copy_from_slice(TYPES[q.kind].as_bytes());
+    prefix.extend_from_slice(&kind);
+    let rev = |t: u64| (i64::MAX as u64) - t;
+    let mut start = prefix.clone();
+    start.extend_from_slice(&(rev(q.t1) + 1).to_be_bytes());
+    let mut end = prefix;
+    end.extend_from_slice(&(rev(q.t0) + 1).to_be_bytes());
+    (start, end)
+}
+
+/// The hand decoder: `[salt][u64][16 bytes zero-padded][!ts]`.
+fn hand_decode(k: &[u8]) -> (u64, &str, u64) {
+    let user = u64::from_be_bytes(k[1..9].try_into().unwrap());
+    let t = &k[9..25];
+    let end = t.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+    let kind = std::str::from_utf8(&t[..end]).unwrap();
+    let rev = u64::from_be_bytes(k[25..33].try_into().unwrap());
+    (user, kind, (i64::MAX as u64) - rev)
+}
+
+fn hand_owned(k: &[u8]) -> Event {
+    let (user_id, kind, ts) = hand_decode(k);
+    Event {
+        user_id,
+        event_type: kind.to_string(),
+        ts,
+    }
+}
+
+/// One query on the raw side, owned or borrowed, forward or reversed: the rows read.
+fn raw_query(ks: &fjall::Keyspace, q: Query, owned: bool, reverse: bool) -> usize {
+    let (start, end) = raw_range(q);
+    let it = ks.range(start..end);
+    let mut n = 0;
+    let mut each = |g: fjall::Guard| {
+        let (k, v) = g.into_inner().unwrap();
+        if owned {
+            black_box((hand_owned(&k), v));
+        } else {
+            black_box((hand_decode(&k), &v));
+        }
+        n += 1;
+    };
+    if reverse {
+        it.rev().for_each(&mut each);
+    } else {
+        it.for_each(&mut each);
+    }
+    n
+}
+
+/// The raw full scan: one fjall iterator per bucket, merged by hand, owned rows.
+fn raw_full(ks: &fjall::Keyspace) -> usize {
+    let iters = (0..16u8).map(|b| ks.prefix([b])).collect();
+    common::raw_merge(iters, |key, value| {
+        black_box((hand_owned(key), value));
+    })
+}
+
+// ---- rowkey's side ----
+
+fn table_ranges(q: Query) -> rowkey::KeyRanges {
+    Event::scan()
+        .user_id(q.user)
+        .event_type(TYPES[q.kind])
+        .ts(q.t0..q.t1)
+        .ranges()
+}
+
+fn table_query(table: &Table<FjallStore, Event>, q: Query, reverse: bool) -> usize {
+    let ranges = table_ranges(q);
+    let mut n = 0;
+    let mut each = |row: Result<(Event, rowkey::bytes::Bytes), _>| {
+        black_box(row.unwrap());
+        n += 1;
+    };
+    if reverse {
+        table.scan_rev(&ranges).unwrap().for_each(&mut each);
+    } else {
+        table.scan(&ranges).for_each(&mut each);
+    }
+    n
+}
+
+fn table_query_borrowed(table: &Table<FjallStore, Event>, q: Query) -> usize {
+    let ranges = table_ranges(q);
+    let mut n = 0;
+    for row in table.scan_raw(&ranges) {
+        let (key, value) = row.unwrap();
+        black_box((EventRef::decode_trusted(&key).unwrap(), &value));
+        n += 1;
+    }
+    n
+}
+
+fn dir_size(path: &std::path::Path) -> u64 {
+    std::fs::read_dir(path)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| match e.metadata() {
+                    Ok(m) if m.is_dir() => dir_size(&e.path()),
+                    Ok(m) => m.len(),
+                    Err(_) => 0,
+                })
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+fn main() {
+    let n: u64 = std::env::var("ROWKEY_BENCH_ROWS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_000_000);
+    let value = [7u8; 16];
+    let dir = tempfile::tempdir().unwrap();
+    let store = FjallStore::open(dir.path(), "events").unwrap();
+    let table = Table::<_, Event>::new(store.clone());
+    let rows: Vec<Event> = (0..n).map(event).collect();
+    for chunk in rows.chunks(100_000) {
+        table
+            .bulk_load(chunk.iter().map(|e| (e, &value[..])))
+            .unwrap();
+    }
+    let ks = store.keyspace().clone();
+    ks.rotate_memtable_and_wait().unwrap();
+    ks.major_compact().unwrap();
+    println!(
+        "{n} rows, {} MiB on disk (fjall's default block cache: 32 MiB)",
+        dir_size(dir.path()) >> 20
+    );
+    let qs = queries(n);
+    // Both sides read the same rows: the builders agree.
+    let (mut a, mut b) = (0, 0);
+    for &q in &qs {
+        a += table_query(&table, q, false);
+        b += raw_query(&ks, q, true, false);
+        assert_eq!(table_query(&table, q, true), raw_query(&ks, q, true, true));
+    }
+    assert_eq!(a, b, "the same rows on both sides");
+    let per_query = a as f64 / qs.len() as f64;
+    println!("{QUERIES} queries, {per_query:.0} rows each on average");
+
+    println!(
+        "\n{:<28} {:>16} {:>16} {:>20}",
+        "operation (median)", "Table", "raw fjall", "ratio (min..max)"
+    );
+    let q = QUERIES as f64;
+    let narrow = NARROW_ROUNDS;
+    paired(
+        "narrow, owned",
+        "us/query",
+        q * 1e3,
+        narrow,
+        || qs.iter().map(|&q| table_query(&table, q, false)).sum(),
+        || qs.iter().map(|&q| raw_query(&ks, q, true, false)).sum(),
+    );
+    paired(
+        "narrow, owned, reverse",
+        "us/query",
+        q * 1e3,
+        narrow,
+        || qs.iter().map(|&q| table_query(&table, q, true)).sum(),
+        || qs.iter().map(|&q| raw_query(&ks, q, true, true)).sum(),
+    );
+    paired(
+        "narrow, borrowed",
+        "us/query",
+        q * 1e3,
+        narrow,
+        || qs.iter().map(|&q| table_query_borrowed(&table, q)).sum(),
+        || qs.iter().map(|&q| raw_query(&ks, q, false, false)).sum(),
+    );
+    let all = Event::scan().ranges();
+    paired(
+        "full merged scan, owned",
+        "ns/row",
+        n as f64,
+        5,
+        || {
+            let mut count = 0usize;
+            for row in table.scan(&all) {
+                black_box(row.unwrap());
+                count += 1;
+            }
+            count
+        },
+        || raw_full(&ks),
+    );
+
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let events: Vec<Event> = (0..10_000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            event(x % n)
+        })
+        .collect();
+    paired(
+        "get, random keys",
+        "ns/get",
+        events.len() as f64,
+        15,
+        || {
+            for e in &events {
+                black_box(table.get(e).unwrap().unwrap());
+            }
+            events.len()
+        },
+        || {
+            for e in &events {
+                // The raw side encodes its key by hand, as its range builder does.
+                let mut key = [0u8; 33];
+                key[0] = salt(e.user_id);
+                key[1..9].copy_from_slice(&e.user_id.to_be_bytes());
+                key[9..9 + e.event_type.len()].copy_from_slice(e.event_type.as_bytes());
+                key[25..].copy_from_slice(&((i64::MAX as u64) - e.ts).to_be_bytes());
+                black_box(ks.get(key).unwrap().unwrap());
+            }
+            events.len()
+        },
+    );
+}
+
+/// Rounds of the narrow queries (each round runs all of them on both sides).
+const NARROW_ROUNDS: usize = 11;
+
+/// Times rowkey's side and the raw side of the same work, `rounds` times each, alternating
+/// which goes first (so cache warmth and clock changes fall on both), checks that both read
+/// the same rows, and prints each side's median per unit (`per` units a round) with the
+/// median ratio of the rounds and its range: what a run says and how much it moves.
+fn paired(
+    label: &str,
+    unit: &str,
+    per: f64,
+    rounds: usize,
+    mut table: impl FnMut() -> usize,
+    mut raw: impl FnMut() -> usize,
+) {
+    let time = |f: &mut dyn FnMut() -> usize| {
+        let start = std::time::Instant::now();
+        let rows = black_box(f());
+        (start.elapsed().as_nanos() as f64, rows)
+    };
+    let (mut t, mut r, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    // One untimed round first: neither side pays for warming the cache.
+    assert_eq!(table(), raw(), "{label}: both sides read the same rows");
+    for round in 0..rounds {
+        let ((tn, tr), (rn, rr)) = if round % 2 == 0 {
+            let a = time(&mut table);
+            (a, time(&mut raw))
+        } else {
+            let b = time(&mut raw);
+            (time(&mut table), b)
+        };
+        assert_eq!(tr, rr, "{label}: both sides read the same rows");
+        t.push(tn);
+        r.push(rn);
+        ratios.push(tn / rn);
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (tm, rm, qm) = (median(&mut t), median(&mut r), median(&mut ratios));
+    println!(
+        "{label:<28} {:>7.1} {unit:<8} {:>7.1} {unit:<8} {qm:>6.2} ({:.2}..{:.2})",
+        tm / per,
+        rm / per,
+        ratios[0],
+        ratios[ratios.len() - 1]
+    );
+}
