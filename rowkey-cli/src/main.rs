@@ -29,13 +29,16 @@
 //! it, and applies them with `--apply`; it exits 0 when the table matches, 1 when it differs.
 //! With `--layout`, a table that records another key layout is refused (exit 2: its rows need
 //! re-keying, not an `alter`), and `--apply` creates a missing table pre-split, with the key
-//! layout recorded. `regions` lists a live HBase table's regions with their keys, explained
-//! with `--key` (or the layout's key):
+//! layout recorded. `regions` lists a live HBase table's regions (`--count`: and their rows),
+//! or a Bigtable table's approximate tablet boundaries with the bytes in each (`SampleRowKeys`;
+//! Bigtable lists no tablets to clients), with their keys explained with `--key` (or the
+//! layout's key):
 //!
 //! ```text
 //! rowkey diff (--layout table.json | --value value.json --table logs)
 //!             (--hbase HOST:PORT | --bigtable PROJECT/INSTANCE [--emulator HOST:PORT]) [--apply]
-//! rowkey regions --table logs --hbase HOST:PORT [--key key.json | --layout table.json]
+//! rowkey regions --table logs (--hbase HOST:PORT [--count] | --bigtable PROJECT/INSTANCE)
+//!                [--key key.json | --layout table.json]
 //! ```
 //!
 //! Arguments are parsed by clap (derive): help, versions, errors and exit codes as users of
@@ -64,7 +67,8 @@ enum Command {
     Schema(SchemaArgs),
     /// Compares a live table's families with the declaration; `--apply` makes them match.
     Diff(DiffArgs),
-    /// Lists a live HBase table's regions, their keys explained with `--key`.
+    /// Lists a live HBase table's regions (or a Bigtable table's sampled tablet boundaries),
+    /// their keys explained with `--key` or `--layout`.
     Regions(RegionsArgs),
 }
 
@@ -630,11 +634,8 @@ mod live {
         Err("this build has no Bigtable support (feature `bigtable`)".into())
     }
 
-    #[cfg(feature = "hbase")]
+    /// A live table's regions (HBase) or sampled tablet boundaries (Bigtable), keys explained.
     pub fn regions(args: RegionsArgs) -> Result<(), String> {
-        let Some(addr) = &args.live.hbase else {
-            return Err("regions reads HBase tables (--hbase HOST:PORT); Bigtable does not list its tablets to clients".into());
-        };
         let (table, schema) = match &args.layout {
             Some(path) => {
                 let d = declared(Some(path), None, None, None, args.live.table.as_deref())?;
@@ -657,7 +658,42 @@ mod live {
                 (args.live.table.clone().unwrap_or_default(), key)
             }
         };
-        let store = hbase_store(&args.live, &table, addr, "d")?;
+        match (&args.live.hbase, &args.live.bigtable) {
+            (Some(addr), _) => hbase_regions(&args, addr, &table, schema),
+            (None, Some(place)) => bigtable_samples(&args, place, &table, schema),
+            (None, None) => Err(
+                "say where the table is: --hbase HOST:PORT or --bigtable PROJECT/INSTANCE".into(),
+            ),
+        }
+    }
+
+    /// A boundary key as printed, and explained under it when a layout is given.
+    #[cfg(any(feature = "hbase", feature = "bigtable"))]
+    fn show_key(k: &[u8], empty: &str) -> String {
+        if k.is_empty() {
+            empty.to_string()
+        } else {
+            rowkey::fmt::binary(k)
+        }
+    }
+
+    #[cfg(any(feature = "hbase", feature = "bigtable"))]
+    fn explain_under(schema: Option<&'static rowkey::Schema>, key: &[u8]) {
+        if let (Some(schema), false) = (schema, key.is_empty()) {
+            for line in rowkey::explain_schema(schema, key).lines() {
+                println!("        {line}");
+            }
+        }
+    }
+
+    #[cfg(feature = "hbase")]
+    fn hbase_regions(
+        args: &RegionsArgs,
+        addr: &str,
+        table: &str,
+        schema: Option<&'static rowkey::Schema>,
+    ) -> Result<(), String> {
+        let store = hbase_store(&args.live, table, addr, "d")?;
         let regions = store.regions().map_err(|e| e.to_string())?;
         println!("table {table}: {} region(s)", regions.len());
         let counts = if args.count {
@@ -669,26 +705,79 @@ mod live {
             if let Some(counts) = &counts {
                 println!("{i:>4}  {} row(s)", counts[i]);
             }
-            let show = |k: &[u8], empty: &str| {
-                if k.is_empty() {
-                    empty.to_string()
-                } else {
-                    rowkey::fmt::binary(k)
-                }
-            };
             println!(
                 "{i:>4}  {} .. {}  on {}",
-                show(&r.start, "(start)"),
-                show(&r.end, "(end)"),
+                show_key(&r.start, "(start)"),
+                show_key(&r.end, "(end)"),
                 r.server
             );
-            if let (Some(schema), false) = (schema, r.start.is_empty()) {
-                for line in rowkey::explain_schema(schema, &r.start).lines() {
-                    println!("        {line}");
-                }
-            }
+            explain_under(schema, &r.start);
         }
         Ok(())
+    }
+
+    #[cfg(not(feature = "hbase"))]
+    fn hbase_regions(
+        _: &RegionsArgs,
+        _: &str,
+        _: &str,
+        _: Option<&'static rowkey::Schema>,
+    ) -> Result<(), String> {
+        Err("this build has no HBase support (feature `hbase`)".into())
+    }
+
+    /// Bigtable does not list its tablets to clients; `SampleRowKeys` gives keys near their
+    /// boundaries with the bytes before each, which is what its own clients split work by.
+    #[cfg(feature = "bigtable")]
+    fn bigtable_samples(
+        args: &RegionsArgs,
+        place: &str,
+        table: &str,
+        schema: Option<&'static rowkey::Schema>,
+    ) -> Result<(), String> {
+        if args.count {
+            return Err(
+                "--count reads HBase tables; Bigtable's samples give bytes, not rows".into(),
+            );
+        }
+        let (project, instance) = place
+            .split_once('/')
+            .ok_or_else(|| format!("--bigtable takes PROJECT/INSTANCE, not `{place}`"))?;
+        let mut config = rowkey::store::BigtableConfig::new(project, instance, table, "d");
+        config.options.check_schema = false; // any family will do: nothing is read
+        if let Some(host) = &args.live.emulator {
+            config = config.emulator(host);
+        }
+        let store = rowkey::store::BigtableStore::with_config(config).map_err(|e| e.to_string())?;
+        let samples = store.sample_row_keys().map_err(|e| e.to_string())?;
+        println!(
+            "table {table}: {} piece(s) from SampleRowKeys (approximate tablet boundaries)",
+            samples.len()
+        );
+        let mut start: &[u8] = &[];
+        let mut before = 0u64;
+        for (i, (end, offset)) in samples.iter().enumerate() {
+            println!(
+                "{i:>4}  {} .. {}  {}",
+                show_key(start, "(start)"),
+                show_key(end, "(end)"),
+                rowkey::human_bytes(offset.saturating_sub(before))
+            );
+            explain_under(schema, start);
+            start = end;
+            before = *offset;
+        }
+        Ok(())
+    }
+
+    #[cfg(not(feature = "bigtable"))]
+    fn bigtable_samples(
+        _: &RegionsArgs,
+        _: &str,
+        _: &str,
+        _: Option<&'static rowkey::Schema>,
+    ) -> Result<(), String> {
+        Err("this build has no Bigtable support (feature `bigtable`)".into())
     }
 
     /// Each region's rows, counted, with a progress bar (regions done, rows so far) on a
@@ -718,10 +807,5 @@ mod live {
         }
         bar.finish_and_clear();
         Ok(counts)
-    }
-
-    #[cfg(not(feature = "hbase"))]
-    pub fn regions(_: RegionsArgs) -> Result<(), String> {
-        Err("this build has no HBase support (feature `hbase`)".into())
     }
 }

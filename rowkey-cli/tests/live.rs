@@ -405,3 +405,68 @@ fn explain_shows_lookup_table_names_on_the_emulator() {
         &["--bigtable", "p/i", "--emulator", host.as_str()],
     );
 }
+
+/// `regions --bigtable`: Bigtable lists no tablets to clients; `SampleRowKeys` gives keys near
+/// their boundaries with the bytes before each, shown as pieces with their sizes.
+#[test]
+fn regions_on_the_emulator_are_sampled_row_keys() {
+    let Some(host) = server("BIGTABLE_EMULATOR_HOST") else {
+        return;
+    };
+    use rowkey::store::Store;
+    let (dir, _, key) = layouts("bigtable-regions");
+    let table = format!("cli_regions_{}", std::process::id());
+    let store =
+        rowkey::store::BigtableStore::connect_emulator(&host, "p", "i", &table, "d").unwrap();
+    store.create_table_with(&[Family::new("d")], &[]).unwrap();
+    let rows: Vec<rowkey::store::Row> = (0..3000u64)
+        .map(|i| {
+            let k = LogKey {
+                host: (i % 97) as u32,
+                ts: 1_700_000_000_000 + i,
+            };
+            (
+                k.to_bytes().unwrap(),
+                rowkey::bytes::Bytes::from(vec![b'x'; 100]),
+            )
+        })
+        .collect();
+    store.write_batch(&rows).unwrap();
+    let samples = store.sample_row_keys().unwrap();
+    let (last_key, total) = samples.last().unwrap();
+    assert!(last_key.is_empty(), "the last sample ends the table");
+    assert!(*total >= 3000 * 100, "{total} bytes before the end");
+    assert!(samples.windows(2).all(|w| w[0].1 <= w[1].1), "offsets grow");
+    let (code, out, err) = run(&[
+        "regions",
+        "--table",
+        &table,
+        "--bigtable",
+        "p/i",
+        "--emulator",
+        &host,
+        "--key",
+        key.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    // The emulator samples at random on every call: the count is its own each time.
+    assert!(out.starts_with(&format!("table {table}: ")), "{out}");
+    assert!(out.contains(" piece(s) from SampleRowKeys"), "{out}");
+    assert!(out.contains("(start) .. "), "{out}");
+    if out.lines().count() > 2 {
+        assert!(out.contains("salt"), "the boundaries are explained: {out}");
+    }
+    let (code, _, err) = run(&[
+        "regions",
+        "--table",
+        &table,
+        "--bigtable",
+        "p/i",
+        "--emulator",
+        &host,
+        "--count",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--count reads HBase tables"), "{err}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -1,7 +1,8 @@
 //! The admin calls the store makes: creating a pre-split table with its families and their
 //! garbage-collection rules, reading and changing those rules, recording and checking the key
 //! layout (Bigtable tables have no attributes: the fingerprint is the name of an empty marker
-//! family, `rowkey.key_fingerprint.<16 hex digits>`, which never holds a cell), and checking
+//! family, `rowkey.key_fingerprint.<16 hex digits>`, which never holds a cell), sampling the
+//! table's row keys (`SampleRowKeys`, the data API's view of where tablets split), and checking
 //! once that the table and its column families exist (so a typo in either is an error, not an
 //! empty table).
 
@@ -301,6 +302,41 @@ impl AsyncBigtableStore {
                 Err(s) if !exists && s.code() == tonic::Code::AlreadyExists => Ok(()),
                 Err(s) => Err(error::status("ModifyColumnFamilies", &s)),
             }
+        })
+        .await
+    }
+
+    /// Row keys that split the table into pieces of about equal size, each with the bytes of
+    /// the table before it (`SampleRowKeys`): the boundaries of the tablets as Bigtable sees
+    /// them, approximate. The last sample's key is empty (the end of the table) and its offset
+    /// the table's size. Bigtable's emulator samples at random.
+    pub async fn sample_row_keys(&self) -> Result<Vec<(bytes::Bytes, u64)>, BigtableError> {
+        use futures_util::StreamExt;
+        self.retrying("SampleRowKeys", || async {
+            let request = self
+                .request(
+                    googleapis_tonic_google_bigtable_v2::google::bigtable::v2::SampleRowKeysRequest {
+                        table_name: self.inner.table_name.clone(),
+                        app_profile_id: self.inner.config.app_profile.clone(),
+                        ..Default::default()
+                    },
+                )
+                .await?;
+            let mut client = self.inner.data.clone();
+            let mut stream = client
+                .sample_row_keys(request)
+                .await
+                .map_err(|s| error::status("SampleRowKeys", &s))?
+                .into_inner();
+            let mut out = Vec::new();
+            while let Some(sample) = stream.next().await {
+                let sample = sample.map_err(|s| error::status("SampleRowKeys", &s))?;
+                let offset = u64::try_from(sample.offset_bytes).map_err(|_| {
+                    error::protocol(format!("a sample at offset {}", sample.offset_bytes))
+                })?;
+                out.push((bytes::Bytes::from(sample.row_key), offset));
+            }
+            Ok(out)
         })
         .await
     }

@@ -187,6 +187,12 @@ impl Blocking<AsyncBigtableStore> {
         self.call(|s| async move { s.check_key_fingerprint(&key, fingerprint).await })
     }
 
+    /// [`AsyncBigtableStore::sample_row_keys`]: approximate tablet boundaries and the bytes
+    /// before each.
+    pub fn sample_row_keys(&self) -> Result<Vec<(bytes::Bytes, u64)>, BigtableError> {
+        self.call(|s| async move { s.sample_row_keys().await })
+    }
+
     /// [`AsyncBigtableStore::read_versions`]: a cell's versions, newest first.
     pub fn read_versions(
         &self,
