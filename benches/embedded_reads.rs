@@ -163,6 +163,108 @@ fn raw_full(ks: &fjall::Keyspace) -> usize {
     })
 }
 
+// ---- rows of cells: `CellTable` against a hand-written composite-layout reader ----
+
+/// A row of three cells in family `d` (FORMAT.md §6: `Bytes.toBytes` encodings).
+#[derive(rowkey::RowValue, Debug, Clone, PartialEq)]
+#[column(family = "d")]
+struct Visit {
+    #[column(name = "ms")]
+    duration_ms: u32,
+    #[column(name = "n")]
+    count: i64,
+    #[column(name = "via")]
+    referrer: String,
+}
+
+fn visit(i: u64) -> Visit {
+    Visit {
+        duration_ms: (i % 1000) as u32,
+        count: i as i64,
+        referrer: format!("ref-{}", i % 7),
+    }
+}
+
+/// `part` escaped as the composite layout writes it (FORMAT.md §7): `00` as `00 ff`.
+fn escape(out: &mut Vec<u8>, part: &[u8]) {
+    for &b in part {
+        out.push(b);
+        if b == 0 {
+            out.push(0xff);
+        }
+    }
+}
+
+/// Splits a composite key at its first unescaped `00 01`: the row key, unescaped, and the
+/// rest; `None` for a key that is not a cell.
+fn split_component(k: &[u8]) -> Option<(Vec<u8>, &[u8])> {
+    let mut out = Vec::with_capacity(k.len());
+    let mut i = 0;
+    while i < k.len() {
+        match (k[i], k.get(i + 1)) {
+            (0, Some(0xff)) => {
+                out.push(0);
+                i += 2;
+            }
+            (0, Some(1)) => return Some((out, &k[i + 2..])),
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    None
+}
+
+/// One query's rows of cells on the raw side: the composite range of the key range, cells
+/// grouped by row, each row's key decoded by hand and its three cells into a `Visit`.
+fn raw_cells_query(ks: &fjall::Keyspace, q: Query) -> usize {
+    let (start, end) = raw_range(q);
+    let (mut s, mut e) = (Vec::with_capacity(40), Vec::with_capacity(40));
+    escape(&mut s, &start);
+    escape(&mut e, &end);
+    let mut rows = 0;
+    let mut current: Option<(Vec<u8>, Visit)> = None;
+    for g in ks.range(s..e) {
+        let (k, v) = g.into_inner().unwrap();
+        let (row, rest) = split_component(&k).unwrap();
+        let (_family, qualifier) = split_component(rest).unwrap();
+        if current.as_ref().is_none_or(|(r, _)| *r != row) {
+            if let Some((r, visit)) = current.take() {
+                black_box((hand_owned(&r), visit));
+                rows += 1;
+            }
+            let empty = Visit {
+                duration_ms: 0,
+                count: 0,
+                referrer: String::new(),
+            };
+            current = Some((row, empty));
+        }
+        let (_, visit) = current.as_mut().unwrap();
+        match qualifier {
+            b"ms" => visit.duration_ms = u32::from_be_bytes(v[..].try_into().unwrap()),
+            b"n" => visit.count = i64::from_be_bytes(v[..].try_into().unwrap()),
+            b"via" => visit.referrer = std::str::from_utf8(&v).unwrap().to_string(),
+            _ => {}
+        }
+    }
+    if let Some((r, visit)) = current {
+        black_box((hand_owned(&r), visit));
+        rows += 1;
+    }
+    rows
+}
+
+fn cell_query(table: &rowkey::store::CellTable<FjallStore, Event, Visit>, q: Query) -> usize {
+    let mut n = 0;
+    for row in table.scan(&table_ranges(q)) {
+        black_box(row.unwrap());
+        n += 1;
+    }
+    n
+}
+
 // ---- rowkey's side ----
 
 fn table_ranges(q: Query) -> rowkey::KeyRanges {
@@ -327,6 +429,37 @@ fn main() {
             }
             events.len()
         },
+    );
+    cells(n);
+}
+
+/// Rows of the table of cells (three cells each): a quarter of the raw table's.
+fn cell_rows(n: u64) -> u64 {
+    n / 4
+}
+
+/// Narrow queries on a `CellTable` of `Visit` rows (a quarter as many rows, three cells each)
+/// against the hand-written composite-layout reader: the cell path's cost per row of cells.
+fn cells(n: u64) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = FjallStore::open(dir.path(), "visits").unwrap();
+    let table = rowkey::store::CellTable::<_, Event, Visit>::new(store.clone());
+    let rows: Vec<(Event, Visit)> = (0..cell_rows(n)).map(|i| (event(i), visit(i))).collect();
+    for chunk in rows.chunks(50_000) {
+        table.put_batch(chunk.iter().map(|(k, v)| (k, v))).unwrap();
+    }
+    let ks = store.keyspace().clone();
+    ks.rotate_memtable_and_wait().unwrap();
+    ks.major_compact().unwrap();
+    // Queries over this table's own time span: ~1,000 rows each where it has them.
+    let qs = queries(cell_rows(n));
+    paired(
+        "cells, narrow, owned",
+        "us/query",
+        QUERIES as f64 * 1e3,
+        NARROW_ROUNDS,
+        || qs.iter().map(|&q| cell_query(&table, q)).sum(),
+        || qs.iter().map(|&q| raw_cells_query(&ks, q)).sum(),
     );
 }
 
