@@ -450,17 +450,30 @@ mod live {
         Err("this build has no HBase support (feature `hbase`)".into())
     }
 
+    /// The Bigtable table `table` at `place` (`PROJECT/INSTANCE`), its values in `family`,
+    /// through the emulator at `emulator` when given.
     #[cfg(feature = "bigtable")]
-    fn bigtable_names(table: &str, place: &str, emulator: Option<&str>) -> Result<Names, String> {
-        use rowkey::store::{BigtableConfig, BigtableStore, UID_ID_FAMILY, UID_NAME_FAMILY};
+    fn bigtable_config(
+        place: &str,
+        table: &str,
+        family: &str,
+        emulator: Option<&str>,
+    ) -> Result<rowkey::store::BigtableConfig, String> {
         let (project, instance) = place
             .split_once('/')
             .ok_or_else(|| format!("--bigtable takes PROJECT/INSTANCE, not `{place}`"))?;
-        let mut config = BigtableConfig::new(project, instance, table, UID_ID_FAMILY)
-            .families([UID_NAME_FAMILY]);
-        if let Some(host) = emulator {
-            config = config.emulator(host);
-        }
+        let config = rowkey::store::BigtableConfig::new(project, instance, table, family);
+        Ok(match emulator {
+            Some(host) => config.emulator(host),
+            None => config,
+        })
+    }
+
+    #[cfg(feature = "bigtable")]
+    fn bigtable_names(table: &str, place: &str, emulator: Option<&str>) -> Result<Names, String> {
+        use rowkey::store::{BigtableStore, UID_ID_FAMILY, UID_NAME_FAMILY};
+        let config =
+            bigtable_config(place, table, UID_ID_FAMILY, emulator)?.families([UID_NAME_FAMILY]);
         Ok(names_in(
             BigtableStore::with_config(config).map_err(|e| e.to_string())?,
         ))
@@ -566,15 +579,9 @@ mod live {
 
     #[cfg(feature = "bigtable")]
     fn bigtable_diff(args: &DiffArgs, place: &str, d: &Declared) -> Result<bool, String> {
-        let (project, instance) = place
-            .split_once('/')
-            .ok_or_else(|| format!("--bigtable takes PROJECT/INSTANCE, not `{place}`"))?;
         let table = &d.table;
-        let mut config =
-            rowkey::store::BigtableConfig::new(project, instance, table, &d.families[0].name);
-        if let Some(host) = &args.live.emulator {
-            config = config.emulator(host);
-        }
+        let emulator = args.live.emulator.as_deref();
+        let config = bigtable_config(place, table, &d.families[0].name, emulator)?;
         let store = rowkey::store::BigtableStore::with_config(config).map_err(|e| e.to_string())?;
         if let (Some(fingerprint), Some(key)) = (d.key_fingerprint, d.key) {
             if args.apply {
@@ -740,14 +747,8 @@ mod live {
                 "--count reads HBase tables; Bigtable's samples give bytes, not rows".into(),
             );
         }
-        let (project, instance) = place
-            .split_once('/')
-            .ok_or_else(|| format!("--bigtable takes PROJECT/INSTANCE, not `{place}`"))?;
-        let mut config = rowkey::store::BigtableConfig::new(project, instance, table, "d");
+        let mut config = bigtable_config(place, table, "d", args.live.emulator.as_deref())?;
         config.options.check_schema = false; // any family will do: nothing is read
-        if let Some(host) = &args.live.emulator {
-            config = config.emulator(host);
-        }
         let store = rowkey::store::BigtableStore::with_config(config).map_err(|e| e.to_string())?;
         let samples = store.sample_row_keys().map_err(|e| e.to_string())?;
         println!(
