@@ -17,6 +17,9 @@ pub struct Gateways {
     /// The local HBase's control port (fault injection: `abort-rs`, `start-rs`; `flush T`,
     /// `major-compact T`), `host:port`.
     pub control: Option<String>,
+    /// The master's RPC address, `host:port`: the connection registry HBase's own RPC
+    /// answers (`ROWKEY_HBASE_MASTER`).
+    pub master: Option<String>,
     /// What the local HBase said when ready.
     pub ready: Option<String>,
     // The local HBase started here: it stops when its stdin, held here, closes (when this
@@ -34,8 +37,8 @@ impl Drop for Gateways {
 }
 
 impl Gateways {
-    /// `ROWKEY_HBASE_THRIFT` (unframed `host:port`), with `ROWKEY_HBASE_THRIFT_FRAMED` and
-    /// `ROWKEY_HBASE_ZK` when set; otherwise a local HBase started with `hbase-local/run`
+    /// `ROWKEY_HBASE_THRIFT` (unframed `host:port`), with `ROWKEY_HBASE_THRIFT_FRAMED`,
+    /// `ROWKEY_HBASE_ZK`, `ROWKEY_HBASE_CONTROL` and `ROWKEY_HBASE_MASTER` when set; otherwise a local HBase started with `hbase-local/run`
     /// (the first run builds it: Maven downloads HBase, ~290 MB). `None` if it cannot start.
     pub fn from_env_or_start() -> Option<Gateways> {
         if let Ok(plain) = std::env::var("ROWKEY_HBASE_THRIFT") {
@@ -44,6 +47,7 @@ impl Gateways {
                 framed: std::env::var("ROWKEY_HBASE_THRIFT_FRAMED").ok(),
                 zk: std::env::var("ROWKEY_HBASE_ZK").ok(),
                 control: std::env::var("ROWKEY_HBASE_CONTROL").ok(),
+                master: std::env::var("ROWKEY_HBASE_MASTER").ok(),
                 ready: None,
                 child: None,
             });
@@ -87,11 +91,13 @@ impl Gateways {
         };
         let zk = field("zk=");
         let control = field("control=").map(|p| format!("127.0.0.1:{p}"));
+        let master = field("master=");
         Some(Gateways {
             plain: format!("127.0.0.1:{plain}"),
             framed: Some(format!("127.0.0.1:{framed}")),
             zk,
             control,
+            master,
             ready: Some(ready),
             child: Some(child),
         })

@@ -53,13 +53,15 @@ mod traits;
 mod blocking;
 #[cfg(feature = "fjall")]
 mod fjall;
-#[cfg(any(feature = "bigtable", feature = "hbase"))]
+#[cfg(any(feature = "bigtable", feature = "hbase", feature = "hbase-rpc"))]
 mod net;
 
 #[cfg(feature = "bigtable")]
 mod bigtable;
 #[cfg(feature = "hbase")]
 mod hbase;
+#[cfg(feature = "hbase-rpc")]
+mod hbase_rpc;
 
 pub use crate::cell::{Cell, CellRow, CellVersion, Column, Columns, RowWrite, Versions};
 #[cfg(feature = "async")]
@@ -88,11 +90,15 @@ pub use self::fjall::FjallStore;
 
 #[cfg(feature = "async")]
 pub use blocking::{Blocking, BlockingScan};
-#[cfg(any(feature = "bigtable", feature = "hbase"))]
+#[cfg(any(feature = "bigtable", feature = "hbase", feature = "hbase-rpc"))]
 pub use net::{NetError, NetOptions, RetryPolicy};
 
 #[cfg(feature = "bigtable")]
 pub use bigtable::{AsyncBigtableStore, BigtableConfig, BigtableError, BigtableStore};
 
 #[cfg(feature = "hbase")]
-pub use hbase::{AsyncHbaseStore, HbaseConfig, HbaseError, HbaseStore, Region};
+pub use hbase::{AsyncHbaseStore, HbaseConfig, HbaseError, HbaseStore};
+#[cfg(feature = "hbase-rpc")]
+pub use hbase_rpc::{AsyncHbaseRpcStore, HbaseRpcConfig, HbaseRpcError, HbaseRpcStore};
+#[cfg(any(feature = "hbase", feature = "hbase-rpc"))]
+pub use net::hbase_rules::Region;

@@ -6,6 +6,7 @@ use bytes::Bytes;
 
 use super::thrift::{ty, DecodeError, In, Out, EXCEPTION, REPLY};
 use crate::family::{BlockEncoding, Bloom, Compression, Family, KeepDeleted};
+use crate::store::net::hbase_rules::Region;
 use crate::store::{Cell, CellRow, CellVersion, Row, RowWrite, Versions};
 
 /// A data cell's coordinates: where a row's value lives.
@@ -860,19 +861,6 @@ pub(super) fn table_only(o: &mut Out<'_>, table: &[u8]) {
 pub(super) fn get_all_region_locations(o: &mut Out<'_>, table: &[u8]) {
     o.binary(1, table);
     o.stop();
-}
-
-/// One region as `getAllRegionLocations` describes it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Region {
-    /// The region's first key (empty: the start of the table).
-    pub start: Vec<u8>,
-    /// The key the region stops before (empty: the end of the table).
-    pub end: Vec<u8>,
-    /// The region server holding it, `host:port`.
-    pub server: String,
-    /// The region's id (its creation time).
-    pub id: i64,
 }
 
 /// Reads a `list<THRegionLocation>`.

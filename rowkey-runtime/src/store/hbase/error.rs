@@ -4,7 +4,6 @@ use crate::store::NetError;
 
 use super::api::Refused;
 use super::conn::TransportError;
-use super::MAX_KEY_LEN;
 
 /// An HBase store failure: the network stores' [`NetError`], with `store` `"hbase"`.
 pub type HbaseError = NetError;
@@ -68,14 +67,6 @@ pub(super) fn server(op: &'static str, message: String, transient: bool) -> NetE
         status: "TIOError".into(),
         message,
         transient,
-    }
-}
-
-pub(super) fn invalid_key(len: usize) -> NetError {
-    NetError::InvalidKey {
-        store: STORE,
-        len,
-        max: MAX_KEY_LEN,
     }
 }
 

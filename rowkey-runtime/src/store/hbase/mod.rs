@@ -45,90 +45,35 @@ pub use error::HbaseError;
 mod thrift;
 
 use std::future::Future;
-use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
 use futures_util::StreamExt;
 
 use super::net::batch::{self, BatchRow, Confirmations};
+use super::net::hbase_rules::{self, Clock};
 use super::net::key_layout;
 use super::{AsyncAtomicStore, AtomicError};
 use super::{
     AsyncStore, BatchError, Blocking, CellError, CellRow, CellStream, Columns, Row, RowStream,
     RowWrite,
 };
-use crate::family::{Family, FamilyProblem};
+use crate::family::Family;
 use crate::scan::KeyRange;
 use crate::store::{CellVersion, Versions};
 use api::Column;
 use conn::Pool;
 use thrift::{In, Out};
 
-pub use api::Region;
+pub use super::net::hbase_rules::Region;
 
 const QUALIFIER: &[u8] = b"v";
-/// HBase's row-key limit (`Short.MAX_VALUE`).
-pub(crate) const MAX_KEY_LEN: usize = i16::MAX as usize;
-
-/// Refuses families that break HBase's rules (`Family::problems`; a long name is advice,
-/// not a refusal) before anything is sent.
 fn check_families(op: &'static str, families: &[Family]) -> Result<(), HbaseError> {
-    for f in families {
-        let refused: Vec<String> = f
-            .problems()
-            .into_iter()
-            .filter(|p| !matches!(p, FamilyProblem::LongName { .. }))
-            .map(|p| p.to_string())
-            .collect();
-        if !refused.is_empty() {
-            return Err(HbaseError::Rejected {
-                store: error::STORE,
-                op,
-                status: "invalid column family".into(),
-                message: format!("family `{}`: {}", f.name, refused.join("; ")),
-                transient: false,
-            });
-        }
-    }
-    Ok(())
+    hbase_rules::check_families(error::STORE, op, families)
 }
 
 fn check_key(key: &[u8]) -> Result<(), HbaseError> {
-    if key.is_empty() || key.len() > MAX_KEY_LEN {
-        return Err(error::invalid_key(key.len()));
-    }
-    Ok(())
-}
-
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-        .unwrap_or(0)
-}
-
-/// The store's write timestamps: puts after a delete are newer than it, deletes cover every
-/// put before them (see the module documentation).
-#[derive(Default)]
-struct Clock {
-    last_put: AtomicI64,
-    last_delete: AtomicI64,
-}
-
-impl Clock {
-    fn put(&self) -> i64 {
-        let ts = now_ms().max(self.last_delete.load(Ordering::Acquire) + 1);
-        self.last_put.fetch_max(ts, Ordering::AcqRel);
-        ts
-    }
-
-    fn delete(&self) -> i64 {
-        let ts = now_ms().max(self.last_put.load(Ordering::Acquire));
-        self.last_delete.fetch_max(ts, Ordering::AcqRel);
-        ts
-    }
+    hbase_rules::check_key(error::STORE, key)
 }
 
 struct Inner {
@@ -1141,39 +1086,5 @@ impl AsyncHbaseStore {
             scan::spawn(self.clone(), range.clone(), reversed, shape)
                 .map(|r| r.map_err(CellError::Store)),
         )
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn keys_are_checked_against_hbase_limits() {
-        assert!(check_key(&[]).is_err());
-        assert!(check_key(&[0; MAX_KEY_LEN]).is_ok());
-        assert!(matches!(
-            check_key(&[0; MAX_KEY_LEN + 1]),
-            Err(HbaseError::InvalidKey { len: 32768, .. })
-        ));
-    }
-
-    #[test]
-    fn the_clock_orders_puts_and_deletes_within_a_millisecond() {
-        let c = Clock::default();
-        for _ in 0..1000 {
-            let p = c.put();
-            let d = c.delete();
-            let p2 = c.put();
-            assert!(d >= p, "a delete covers the put before it");
-            assert!(p2 > d, "a put after a delete is newer than it");
-        }
-        // Puts alone do not run ahead of the wall clock.
-        let before = now_ms();
-        for _ in 0..10_000 {
-            c.put();
-        }
-        assert!(c.put() <= now_ms().max(c.last_delete.load(Ordering::Acquire) + 1));
-        assert!(c.last_put.load(Ordering::Acquire) >= before);
     }
 }

@@ -147,7 +147,7 @@ pub(crate) fn split<R: BatchRow>(
 
 /// A batch of raw rows as it must be applied: of rows with the same key only the last, the
 /// others in batch order. Borrows when no key repeats.
-fn last_of_each(rows: &[(Bytes, Bytes)]) -> Cow<'_, [(Bytes, Bytes)]> {
+pub(crate) fn last_of_each(rows: &[(Bytes, Bytes)]) -> Cow<'_, [(Bytes, Bytes)]> {
     let mut last: std::collections::HashMap<&[u8], usize> =
         std::collections::HashMap::with_capacity(rows.len());
     for (i, (k, _)) in rows.iter().enumerate() {

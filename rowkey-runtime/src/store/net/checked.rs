@@ -56,7 +56,7 @@ impl<E: Clone> CheckedOnce<E> {
     }
 
     /// Forgets a passed check (the table was dropped): the next call runs it again.
-    #[cfg(feature = "hbase")]
+    #[cfg(any(feature = "hbase", feature = "hbase-rpc"))]
     pub(crate) fn reset(&self) {
         self.ok.store(false, Ordering::Release);
     }

@@ -1,12 +1,14 @@
-//! What only the network backends (`bigtable/`, `hbase/`) share, written once: one error type
+//! What only the network backends (`bigtable/`, `hbase/`, `hbase_rpc/`) share, written once: one error type
 //! ([`NetError`]), the options every backend takes ([`NetOptions`]), retries with backoff and
 //! deadlines ([`RetryPolicy`]), paging of streamed scans (`pages`), batch bookkeeping and
-//! splitting (`batch`), the checks a store makes once (`checked`), and the key layout a table
-//! records (`key_layout`).
+//! splitting (`batch`), the checks a store makes once (`checked`), the key layout a table
+//! records (`key_layout`), and what both HBase stores share (`hbase_rules`).
 
 pub(crate) mod batch;
 pub(crate) mod checked;
 mod error;
+#[cfg(any(feature = "hbase", feature = "hbase-rpc"))]
+pub(crate) mod hbase_rules;
 pub(crate) mod key_layout;
 mod options;
 pub(crate) mod pages;

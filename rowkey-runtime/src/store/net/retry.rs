@@ -69,6 +69,7 @@ impl RetryPolicy {
 /// attempt that failed, the backoff and the cause; a transient failure that exhausts the
 /// attempts is a `warn` event too, and any other failure a `debug` one (the caller gets the
 /// error either way).
+#[cfg_attr(not(any(feature = "bigtable", feature = "hbase")), allow(dead_code))]
 pub(crate) async fn run<T, E, F, Fut>(
     op: &'static str,
     policy: &RetryPolicy,

@@ -93,7 +93,12 @@ public final class LocalHBase {
     long ms = (System.nanoTime() - t0) / 1_000_000;
     Runtime rt = Runtime.getRuntime();
     long heapMb = (rt.totalMemory() - rt.freeMemory()) >> 20;
+    // Where HBase's own RPC is served: the master, which answers the connection registry
+    // (ClientMetaService), for clients that need no gateway and no ZooKeeper.
+    org.apache.hadoop.hbase.ServerName master =
+        util.getMiniHBaseCluster().getMaster().getServerName();
     String line = "READY thrift=" + port + " zk=" + zk
+        + " master=" + master.getHostname() + ":" + master.getPort()
         + (secondPort > 0 ? " framed_thrift=" + secondPort : "") + " control=" + controlPort
         + " transport=" + (framed ? "framed" : "buffered") + " region_servers=" + regionServers
         + " start_ms=" + ms + " heap_used_mb=" + heapMb + " rss_mb=" + rssMb() + " pid="

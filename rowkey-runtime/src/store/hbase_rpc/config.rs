@@ -1,0 +1,81 @@
+//! [`HbaseRpcConfig`]: where an [`AsyncHbaseRpcStore`](super::AsyncHbaseRpcStore) finds the
+//! cluster, which table it holds, and its limits.
+
+use crate::store::{NetOptions, RetryPolicy};
+
+/// Where and how to connect; [`HbaseRpcConfig::new`] gives the defaults.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct HbaseRpcConfig {
+    /// The servers that answer the connection registry (`ClientMetaService`), `host:port`
+    /// each: the masters (RPC port, 16000 by default), or from HBase 2.6 also region servers
+    /// (what `hbase.client.bootstrap.servers` lists). Tried in turn.
+    pub bootstrap: Vec<String>,
+    /// The table, `name` or `namespace:name`.
+    pub table: String,
+    /// The column family that holds the values.
+    pub family: String,
+    /// Further column families, for rows of cells: `create_table` creates them beside
+    /// `family`, and the schema check requires them.
+    pub families: Vec<String>,
+    /// The user the connections name (simple authentication; HBase's ACLs see this name).
+    pub user: String,
+    /// Retries, deadlines, page and batch sizes, the first-use check. Over HBase's RPC: scan
+    /// pages of `page_rows` rows (the scanner's `caching`) and `page_bytes` bytes (its
+    /// `max_result_size`); batches cut per region server into `Multi` calls of at most
+    /// `batch_rows` rows and `batch_bytes` bytes, `batch_concurrency` calls in flight per
+    /// server.
+    pub options: NetOptions,
+}
+
+impl HbaseRpcConfig {
+    /// Table `table` of the cluster whose registry answers at `bootstrap` (`host:port`, or
+    /// several separated by commas), values in column family `family`.
+    pub fn new(bootstrap: &str, table: &str, family: &str) -> Self {
+        HbaseRpcConfig {
+            bootstrap: bootstrap
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect(),
+            table: table.into(),
+            family: family.into(),
+            families: Vec::new(),
+            user: std::env::var("USER")
+                .ok()
+                .filter(|u| !u.is_empty())
+                .unwrap_or_else(|| "rowkey".into()),
+            options: NetOptions::new(),
+        }
+    }
+
+    /// Further column families ([`HbaseRpcConfig::families`]).
+    pub fn families<F: Into<String>>(mut self, families: impl IntoIterator<Item = F>) -> Self {
+        self.families = families.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Every family the table needs: `family`, then `families` (without repeats).
+    pub(super) fn all_families(&self) -> Vec<String> {
+        crate::store::net::all_families(&self.family, &self.families)
+    }
+
+    /// The user the connections name ([`HbaseRpcConfig::user`]).
+    pub fn user(mut self, user: &str) -> Self {
+        self.user = user.into();
+        self
+    }
+
+    /// Another retry policy (in [`HbaseRpcConfig::options`]).
+    pub fn retry(mut self, retry: RetryPolicy) -> Self {
+        self.options.retry = retry;
+        self
+    }
+
+    /// Other options ([`HbaseRpcConfig::options`]).
+    pub fn options(mut self, options: NetOptions) -> Self {
+        self.options = options;
+        self
+    }
+}

@@ -1,0 +1,1022 @@
+//! HBase over its own RPC protocol: [`AsyncHbaseRpcStore`], the async store, and
+//! [`HbaseRpcStore`], its blocking face ([`Blocking`]). No gateway: the store talks to the
+//! region servers and the master as HBase's Java client does.
+//!
+//! **The protocol** (`wire.rs`, `conn.rs`): one TCP connection per server and service, calls
+//! multiplexed on it by call id, protobuf messages generated from HBase's own `.proto` files
+//! (`pb.rs`, by `tools/hbase-proto`), results read from cell blocks (`KeyValueCodec`) as
+//! slices of the reply. Simple authentication: the connection header names
+//! [`HbaseRpcConfig::user`].
+//!
+//! **Finding regions** (`cluster.rs`): the connection registry HBase 2.5+ serves over RPC
+//! (`ClientMetaService` on the [`HbaseRpcConfig::bootstrap`] servers) gives the active master
+//! and `hbase:meta`'s location, so no ZooKeeper client is needed; a cluster older than 2.5 has
+//! no such registry (put a Thrift2 gateway in front of it and use `HbaseStore`). Each row's
+//! region is looked up in `hbase:meta` and cached by start key; a region that moved, split or
+//! closed is forgotten precisely (`error.rs` sorts HBase's exceptions) and looked up again.
+//!
+//! **Rows** are kept as the Thrift2 store keeps them (one cell, family `family`, qualifier
+//! `v`; cells of [`CellRow`]s natively), with the same explicit timestamps, so the two stores
+//! read each other's tables.
+//!
+//! **Retries.** A call that meets a region in motion (not serving, moved, opening, busy) is
+//! sent again to where the region is now, after a pause that grows from 100 ms to 2 s, until
+//! the policy's budget (`attempt_timeout * max_attempts`) is spent; a dead connection or a
+//! deadline counts as one of the policy's attempts. Writes carry explicit timestamps, so a
+//! repeated write writes the same cells. Counters and conditional writes are repeated only when
+//! the server refused them before running them (a region not served there, a busy region).
+
+mod admin;
+mod cluster;
+mod config;
+mod conn;
+mod error;
+mod ops;
+#[allow(clippy::all, dead_code, missing_docs, rustdoc::all)]
+#[rustfmt::skip]
+mod pb;
+mod scan;
+mod wire;
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Instant;
+
+use bytes::Bytes;
+use futures_util::StreamExt;
+use prost::Message;
+
+pub use config::HbaseRpcConfig;
+pub use error::HbaseRpcError;
+
+use super::net::batch::{self, BatchRow, Confirmations};
+use super::net::hbase_rules::{self, Clock};
+use super::{AsyncAtomicStore, AtomicError};
+use super::{
+    AsyncStore, BatchError, Blocking, CellError, CellRow, CellStream, Columns, Row, RowStream,
+    RowWrite,
+};
+use crate::scan::KeyRange;
+use crate::store::{NetError, RetryPolicy};
+use cluster::{Cluster, Locate, RegionCache, RegionLoc};
+use conn::Service;
+use error::{Failure, STORE};
+use ops::Shape;
+use wire::CellReader;
+
+fn check_key(key: &[u8]) -> Result<(), NetError> {
+    hbase_rules::check_key(STORE, key)
+}
+
+struct Inner {
+    config: HbaseRpcConfig,
+    cluster: Cluster,
+    regions: RegionCache,
+    handle: tokio::runtime::Handle,
+    clock: Clock,
+    /// The table-and-family check, run once per store.
+    schema: super::net::checked::CheckedOnce<NetError>,
+}
+
+/// One HBase table over HBase's own RPC, as an [`AsyncStore`] and an [`AsyncAtomicStore`].
+/// Cheap to clone; clones share the connections and the region cache.
+#[derive(Clone)]
+pub struct AsyncHbaseRpcStore {
+    inner: Arc<Inner>,
+}
+
+/// One HBase table over HBase's own RPC as a blocking [`Store`](super::Store): the async
+/// store on a runtime thread of its own, safe to create, use and drop inside or outside an
+/// async runtime.
+pub type HbaseRpcStore = Blocking<AsyncHbaseRpcStore>;
+
+/// How many more times a failing call is sent: region-level failures (a region moving,
+/// opening or busy) until the budget's deadline, others per the retry policy.
+pub(crate) struct Budget<'a> {
+    policy: &'a RetryPolicy,
+    deadline: Instant,
+    attempts: u32,
+    region_retries: u32,
+}
+
+impl<'a> Budget<'a> {
+    pub(crate) fn new(policy: &'a RetryPolicy) -> Self {
+        Budget {
+            policy,
+            deadline: Instant::now()
+                + policy
+                    .attempt_timeout
+                    .saturating_mul(policy.max_attempts.max(1)),
+            attempts: 1,
+            region_retries: 0,
+        }
+    }
+
+    /// Whether to send again after `failure`; pauses first.
+    pub(crate) async fn again(&mut self, failure: &Failure) -> bool {
+        let pause = match failure {
+            Failure::Relocate { .. } | Failure::Backoff(_) | Failure::Scanner(_) => {
+                self.region_retries += 1;
+                cluster::region_backoff(self.region_retries)
+            }
+            Failure::Server(_) => {
+                if !self.policy.retries_after(self.attempts) {
+                    return false;
+                }
+                self.attempts += 1;
+                self.policy.backoff(self.attempts - 1)
+            }
+            Failure::Other(e) => {
+                if !e.is_transient() || !self.policy.retries_after(self.attempts) {
+                    return false;
+                }
+                self.attempts += 1;
+                self.policy.backoff(self.attempts - 1)
+            }
+        };
+        if Instant::now() + pause > self.deadline {
+            return false;
+        }
+        tracing::debug!(target: "rowkey::store", store = STORE, error = %failure.error(), "retrying");
+        tokio::time::sleep(pause).await;
+        true
+    }
+}
+
+impl Blocking<AsyncHbaseRpcStore> {
+    /// Table `table` of the cluster whose registry answers at `bootstrap` (`host:port`, or
+    /// several separated by commas), values in column family `family`.
+    pub fn connect(bootstrap: &str, table: &str, family: &str) -> Result<Self, NetError> {
+        Self::with_config(HbaseRpcConfig::new(bootstrap, table, family))
+    }
+
+    /// Connects as `config` says.
+    pub fn with_config(config: HbaseRpcConfig) -> Result<Self, NetError> {
+        Blocking::open(move || async move { AsyncHbaseRpcStore::connect(config).await })
+    }
+
+    /// [`AsyncHbaseRpcStore::create_table`]: the table with its families, pre-split.
+    pub fn create_table(&self, splits: &[Bytes]) -> Result<(), NetError> {
+        let splits = splits.to_vec();
+        self.call(|s| async move { s.create_table(&splits).await })
+    }
+
+    /// [`AsyncHbaseRpcStore::create_table_with`]: the table with `families` and their options.
+    pub fn create_table_with(
+        &self,
+        families: &[crate::family::Family],
+        splits: &[Bytes],
+    ) -> Result<(), NetError> {
+        let (families, splits) = (families.to_vec(), splits.to_vec());
+        self.call(|s| async move { s.create_table_with(&families, &splits).await })
+    }
+
+    /// [`AsyncHbaseRpcStore::create_table_for`]: the table with `K`'s key layout recorded.
+    pub fn create_table_for<K: crate::RowKey>(
+        &self,
+        families: &[crate::family::Family],
+        splits: &[Bytes],
+    ) -> Result<(), NetError> {
+        let (families, splits) = (families.to_vec(), splits.to_vec());
+        self.call(|s| async move { s.create_table_for::<K>(&families, &splits).await })
+    }
+
+    /// [`AsyncHbaseRpcStore::families`]: the live table's families with their options.
+    pub fn families(&self) -> Result<Vec<crate::family::Family>, NetError> {
+        self.call(|s| async move { s.families().await })
+    }
+
+    /// [`AsyncHbaseRpcStore::alter_family`]: gives one family these options, adding it if
+    /// needed.
+    pub fn alter_family(&self, family: &crate::family::Family) -> Result<(), NetError> {
+        let family = family.clone();
+        self.call(|s| async move { s.alter_family(&family).await })
+    }
+
+    /// [`AsyncHbaseRpcStore::key_fingerprint`]: the key layout the table records.
+    pub fn key_fingerprint(&self) -> Result<Option<u64>, NetError> {
+        self.call(|s| async move { s.key_fingerprint().await })
+    }
+
+    /// [`AsyncHbaseRpcStore::check_key_layout`]: refuses a key type whose layout is not the
+    /// table's.
+    pub fn check_key_layout<K: crate::RowKey>(&self) -> Result<(), NetError> {
+        self.call(|s| async move { s.check_key_layout::<K>().await })
+    }
+
+    /// [`AsyncHbaseRpcStore::regions`]: the table's regions, in key order.
+    pub fn regions(&self) -> Result<Vec<super::Region>, NetError> {
+        self.call(|s| async move { s.regions().await })
+    }
+
+    /// [`AsyncHbaseRpcStore::count_rows`]: the rows in `range`, counted.
+    pub fn count_rows(
+        &self,
+        range: &KeyRange,
+        progress: impl FnMut(u64) + Send + 'static,
+    ) -> Result<u64, NetError> {
+        let range = range.clone();
+        self.call(move |s| async move { s.count_rows(&range, progress).await })
+    }
+
+    /// [`AsyncHbaseRpcStore::delete_batch`]: deletes many rows.
+    pub fn delete_batch(&self, keys: &[Vec<u8>]) -> Result<(), BatchError<NetError>> {
+        let owned = keys.to_vec();
+        match self.call(|s| async move { Ok(s.delete_batch(&owned).await) }) {
+            Ok(result) => result,
+            Err(source) => Err(BatchError {
+                failed: keys.to_vec(),
+                source,
+            }),
+        }
+    }
+
+    /// [`AsyncHbaseRpcStore::drop_table`]: disables and deletes the table.
+    pub fn drop_table(&self) -> Result<(), NetError> {
+        self.call(|s| async move { s.drop_table().await })
+    }
+}
+
+impl AsyncHbaseRpcStore {
+    /// Opens the store as `config` says. Must run inside a tokio runtime; the store's
+    /// background work (connections, scan pages) runs on that runtime from then on. Asks the
+    /// registry for the cluster id, so an unreachable cluster is an error here.
+    pub async fn connect(config: HbaseRpcConfig) -> Result<Self, NetError> {
+        let handle = tokio::runtime::Handle::try_current().map_err(|_| NetError::Runtime {
+            store: STORE,
+            message: "AsyncHbaseRpcStore::connect runs inside a tokio runtime; use HbaseRpcStore \
+                      elsewhere"
+                .into(),
+        })?;
+        let cluster = Cluster::new(
+            config.bootstrap.clone(),
+            config.user.clone(),
+            config.options.clone(),
+        );
+        let store = AsyncHbaseRpcStore {
+            inner: Arc::new(Inner {
+                cluster,
+                regions: RegionCache::default(),
+                handle,
+                clock: Clock::default(),
+                schema: super::net::checked::CheckedOnce::new(),
+                config,
+            }),
+        };
+        let mut budget = Budget::new(&store.inner.config.options.retry);
+        loop {
+            match store.inner.cluster.cluster_id().await {
+                Ok(_) => return Ok(store),
+                Err(f) => {
+                    if !budget.again(&f).await {
+                        let e = f.into_error();
+                        return Err(match e {
+                            NetError::Transport { message, .. } => NetError::Connect {
+                                store: STORE,
+                                message: format!(
+                                    "no connection registry answered at {}: {message}",
+                                    store.inner.config.bootstrap.join(",")
+                                ),
+                            },
+                            other => other,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// The configuration it was opened with.
+    pub fn config(&self) -> &HbaseRpcConfig {
+        &self.inner.config
+    }
+
+    fn table(&self) -> &str {
+        &self.inner.config.table
+    }
+
+    /// Runs `attempt` on the region `how` and `row` name, sending it again after failures
+    /// as the budget allows; the cache learns from each failure.
+    async fn on_region<T, F, Fut>(
+        &self,
+        row: &[u8],
+        how: Locate,
+        retry_unknown: bool,
+        mut attempt: F,
+    ) -> Result<T, NetError>
+    where
+        F: FnMut(Arc<RegionLoc>) -> Fut,
+        Fut: Future<Output = Result<T, Failure>>,
+    {
+        let mut budget = Budget::new(&self.inner.config.options.retry);
+        loop {
+            let loc = self
+                .inner
+                .cluster
+                .locate(&self.inner.regions, self.table(), row, how)
+                .await;
+            let failure = match loc {
+                Ok(loc) => match attempt(loc.clone()).await {
+                    Ok(v) => return Ok(v),
+                    Err(f) => {
+                        self.learn(&f, &loc);
+                        f
+                    }
+                },
+                Err(f) => f,
+            };
+            // A call whose fate is unknown (a dead connection, a deadline) is not sent again
+            // unless repeating it is harmless.
+            let unknown = matches!(failure, Failure::Server(_) | Failure::Other(_));
+            if (unknown && !retry_unknown) || !budget.again(&failure).await {
+                return Err(failure.into_error());
+            }
+        }
+    }
+
+    /// What a failure on `loc` says about the cache.
+    fn learn(&self, f: &Failure, loc: &RegionLoc) {
+        match f {
+            Failure::Relocate {
+                moved_to: Some(to), ..
+            } => self.inner.regions.moved(loc, to.clone()),
+            Failure::Relocate { moved_to: None, .. } => self.inner.regions.forget(loc),
+            Failure::Server(_) => self.inner.regions.forget_server(&loc.server),
+            _ => {}
+        }
+    }
+
+    /// One data call on a region server.
+    async fn region_call(
+        &self,
+        loc: &RegionLoc,
+        op: &'static str,
+        request: &impl Message,
+    ) -> Result<wire::Reply, Failure> {
+        self.inner
+            .cluster
+            .call(&loc.server, Service::Client, op, self.table(), request)
+            .await
+    }
+
+    /// Checks once per store that the table and the families exist.
+    async fn ensure_schema(&self) -> Result<(), NetError> {
+        if !self.inner.config.options.check_schema {
+            return Ok(());
+        }
+        self.inner.schema.ensure(|| self.check_schema()).await
+    }
+
+    async fn check_schema(&self) -> Result<(), NetError> {
+        let families: Vec<String> = self
+            .families()
+            .await?
+            .into_iter()
+            .map(|f| f.name.into_owned())
+            .collect();
+        match self
+            .inner
+            .config
+            .all_families()
+            .into_iter()
+            .find(|f| !families.contains(f))
+        {
+            Some(family) => Err(NetError::MissingFamily {
+                store: STORE,
+                table: self.inner.config.table.clone(),
+                family,
+                families,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// One row through `shape`, with retries.
+    async fn get_shaped<S: Shape>(
+        &self,
+        key: &[u8],
+        shape: &S,
+    ) -> Result<Option<S::Row>, NetError> {
+        let get = ops::get(key, shape);
+        self.on_region(key, Locate::At, true, |loc| {
+            let request = pb::GetRequest {
+                region: loc.specifier(),
+                get: get.clone(),
+            };
+            async move {
+                let reply = self.region_call(&loc, "Get", &request).await?;
+                let resp =
+                    pb::GetResponse::decode(reply.body).map_err(|e| error::decode("Get", e))?;
+                let Some(result) = resp.result else {
+                    return Ok(None);
+                };
+                let mut block = CellReader::new(reply.cells);
+                let cells = ops::result_cells(&result, &mut block)
+                    .map_err(|m| Failure::Other(error::protocol(m)))?;
+                Ok(shape.row(cells))
+            }
+        })
+        .await
+    }
+
+    /// One mutation of row `key`, repeated as the budget allows (it carries its timestamps).
+    async fn mutate(&self, key: &[u8], mutation: pb::MutationProto) -> Result<(), NetError> {
+        self.on_region(key, Locate::At, true, |loc| {
+            let request = pb::MutateRequest {
+                region: loc.specifier(),
+                mutation: mutation.clone(),
+                condition: None,
+                nonce_group: None,
+            };
+            async move { self.region_call(&loc, "Mutate", &request).await.map(|_| ()) }
+        })
+        .await
+    }
+
+    /// Deletes many rows, grouped per region server into `Multi` calls; the error lists the
+    /// keys not confirmed deleted.
+    pub async fn delete_batch(&self, keys: &[Vec<u8>]) -> Result<(), BatchError<NetError>> {
+        let rows: Vec<DeleteRow> = keys.iter().map(|k| DeleteRow(k.clone())).collect();
+        self.write_parts(&rows).await
+    }
+
+    /// Writes `rows` as `Multi` calls per region server, within the batch limits, sending the
+    /// rows not confirmed again (to where their regions are now) as the budget allows.
+    async fn write_parts<R: Write>(&self, rows: &[R]) -> Result<(), BatchError<NetError>> {
+        let rows = &*R::in_order(rows);
+        let all = |source| BatchError {
+            failed: rows.iter().map(|r| r.key().to_vec()).collect(),
+            source,
+        };
+        if let Some(e) = rows.iter().find_map(|r| check_key(r.key()).err()) {
+            return Err(all(e));
+        }
+        if rows.is_empty() {
+            return Ok(());
+        }
+        self.ensure_schema().await.map_err(all)?;
+        // Fixed for the batch, so that a row sent again writes exactly what the first try did.
+        let (puts, deletes) = R::kinds(rows);
+        let stamps = Stamps {
+            delete: if deletes {
+                self.inner.clock.delete()
+            } else {
+                0
+            },
+            put: if puts { self.inner.clock.put() } else { 0 },
+        };
+        let mut confirmations = Confirmations::new(rows.len());
+        let mut left: Vec<usize> = (0..rows.len()).collect();
+        let mut budget = Budget::new(&self.inner.config.options.retry);
+        loop {
+            let (failed, failure) = self.send_rows(rows, &left, stamps).await;
+            let failed_set: std::collections::HashSet<usize> = failed.iter().copied().collect();
+            for &i in &left {
+                if !failed_set.contains(&i) {
+                    confirmations.confirm(i);
+                }
+            }
+            let Some(failure) = failure else {
+                break;
+            };
+            if failed.is_empty() || !budget.again(&failure).await {
+                confirmations.error(failure.into_error());
+                break;
+            }
+            left = failed;
+        }
+        confirmations.finish(rows, || {
+            error::protocol("rows were not confirmed and no error was reported")
+        })
+    }
+
+    /// One round: rows `which` of `rows` located, grouped per server and sent; the rows that
+    /// failed, and the failure that decides whether to go on.
+    async fn send_rows<R: Write>(
+        &self,
+        rows: &[R],
+        which: &[usize],
+        stamps: Stamps,
+    ) -> (Vec<usize>, Option<Failure>) {
+        let options = &self.inner.config.options;
+        // Locate each row (the cache answers most; a miss asks meta once per region).
+        let mut by_server: std::collections::BTreeMap<String, Vec<(Arc<RegionLoc>, usize)>> =
+            Default::default();
+        let mut failed = Vec::new();
+        let mut first: Option<Failure> = None;
+        for &i in which {
+            match self
+                .inner
+                .cluster
+                .locate(&self.inner.regions, self.table(), rows[i].key(), Locate::At)
+                .await
+            {
+                Ok(loc) => by_server
+                    .entry(loc.server.clone())
+                    .or_default()
+                    .push((loc, i)),
+                Err(f) => {
+                    failed.push(i);
+                    first.get_or_insert(f);
+                }
+            }
+        }
+        // Each server's rows cut into calls within the limits; calls run concurrently.
+        let mut calls = Vec::new();
+        for (server, mut located) in by_server {
+            located.sort_by(|a, b| a.0.start.cmp(&b.0.start));
+            let indices: Vec<usize> = located.iter().map(|(_, i)| *i).collect();
+            let ordered: Vec<R> = indices.iter().map(|&i| rows[i].clone()).collect();
+            for part in batch::split(&ordered, options.batch_rows, options.batch_bytes) {
+                let part: Vec<(Arc<RegionLoc>, usize)> = located[part].to_vec();
+                calls.push((server.clone(), part));
+            }
+        }
+        let concurrency = options.batch_concurrency.max(1) * calls.len().clamp(1, 8);
+        let outcomes: Vec<(Vec<usize>, Option<Failure>)> = futures_util::stream::iter(calls)
+            .map(|(server, part)| async move { self.multi(&server, rows, &part, stamps).await })
+            .buffer_unordered(concurrency)
+            .collect()
+            .await;
+        for (f, failure) in outcomes {
+            failed.extend(f);
+            if let Some(failure) = failure {
+                first.get_or_insert(failure);
+            }
+        }
+        (failed, first)
+    }
+
+    /// One `Multi` call to `server` with `part`'s rows (one `RegionAction` per region); the
+    /// rows not confirmed.
+    async fn multi<R: Write>(
+        &self,
+        server: &str,
+        rows: &[R],
+        part: &[(Arc<RegionLoc>, usize)],
+        stamps: Stamps,
+    ) -> (Vec<usize>, Option<Failure>) {
+        let mut actions: Vec<pb::RegionAction> = Vec::new();
+        // Per action: the row it writes, and its region.
+        let mut owners: Vec<Vec<(usize, Arc<RegionLoc>)>> = Vec::new();
+        for (loc, i) in part {
+            if actions.last().is_none_or(|a| a.region.value != loc.name) {
+                actions.push(pb::RegionAction {
+                    region: loc.specifier(),
+                    ..Default::default()
+                });
+                owners.push(Vec::new());
+            }
+            let (Some(action), Some(owner)) = (actions.last_mut(), owners.last_mut()) else {
+                continue;
+            };
+            for mutation in rows[*i].mutations(stamps) {
+                action.action.push(pb::Action {
+                    index: Some(action.action.len() as u32),
+                    mutation: Some(mutation),
+                    ..Default::default()
+                });
+                owner.push((*i, loc.clone()));
+            }
+        }
+        let all = |f: Failure| -> (Vec<usize>, Option<Failure>) {
+            let mut rows: Vec<usize> = part.iter().map(|(_, i)| *i).collect();
+            rows.dedup();
+            (rows, Some(f))
+        };
+        let request = pb::MultiRequest {
+            region_action: actions,
+            ..Default::default()
+        };
+        let reply = match self
+            .inner
+            .cluster
+            .call(server, Service::Client, "Multi", self.table(), &request)
+            .await
+        {
+            Ok(r) => r,
+            Err(f) => {
+                if let Some((loc, _)) = part.first() {
+                    self.learn(&f, loc);
+                }
+                return all(f);
+            }
+        };
+        let resp = match pb::MultiResponse::decode(reply.body) {
+            Ok(r) => r,
+            Err(e) => return all(error::decode("Multi", e)),
+        };
+        if resp.region_action_result.len() != owners.len() {
+            return all(Failure::Other(error::protocol(format!(
+                "Multi answered {} region actions of {}",
+                resp.region_action_result.len(),
+                owners.len()
+            ))));
+        }
+        let mut failed = Vec::new();
+        let mut first = None;
+        for (result, owner) in resp.region_action_result.iter().zip(&owners) {
+            if let Some(e) = &result.exception {
+                let f = error::remote("Multi", self.table(), &exception(e));
+                if let Some((_, loc)) = owner.first() {
+                    self.learn(&f, loc);
+                }
+                failed.extend(owner.iter().map(|(i, _)| *i));
+                first.get_or_insert(f);
+                continue;
+            }
+            let mut answered = vec![false; owner.len()];
+            for roe in &result.result_or_exception {
+                let Some(idx) = roe.index.map(|x| x as usize).filter(|x| *x < owner.len()) else {
+                    continue;
+                };
+                match &roe.exception {
+                    Some(e) => {
+                        let f = error::remote("Multi", self.table(), &exception(e));
+                        self.learn(&f, &owner[idx].1);
+                        first.get_or_insert(f);
+                    }
+                    None => answered[idx] = true,
+                }
+            }
+            // A row is confirmed when every one of its actions is.
+            for (k, (i, _)) in owner.iter().enumerate() {
+                if !answered[k] && !failed.contains(i) {
+                    failed.push(*i);
+                }
+            }
+        }
+        if !failed.is_empty() && first.is_none() {
+            first = Some(Failure::Other(error::protocol(
+                "Multi left actions without a result",
+            )));
+        }
+        (failed, first)
+    }
+
+    /// The rows in `range`, counted (row keys only: the first cell of each row, without its
+    /// value); `progress` is told the count after every 1,000 rows and at the end.
+    pub async fn count_rows(
+        &self,
+        range: &KeyRange,
+        mut progress: impl FnMut(u64) + Send,
+    ) -> Result<u64, NetError> {
+        let mut rows = scan::spawn(self.clone(), range.clone(), false, ops::Keys);
+        let mut n = 0u64;
+        while let Some(row) = rows.next().await {
+            row?;
+            n += 1;
+            if n.is_multiple_of(1000) {
+                progress(n);
+            }
+        }
+        progress(n);
+        Ok(n)
+    }
+
+    fn cell_scan(
+        &self,
+        range: &KeyRange,
+        columns: &Columns,
+        reversed: bool,
+    ) -> CellStream<NetError> {
+        if columns.is_empty() {
+            return Box::pin(futures_util::stream::empty());
+        }
+        Box::pin(
+            scan::spawn(
+                self.clone(),
+                range.clone(),
+                reversed,
+                ops::Cells::new(columns),
+            )
+            .map(|r| r.map_err(CellError::Store)),
+        )
+    }
+
+    /// A single-cell mutation under a condition or an increment: sent again only when the
+    /// server refused it before running it.
+    async fn atomic(
+        &self,
+        key: &[u8],
+        mutation: pb::MutationProto,
+        condition: Option<pb::Condition>,
+    ) -> Result<pb::MutateResponse, NetError> {
+        self.on_region(key, Locate::At, false, |loc| {
+            let request = pb::MutateRequest {
+                region: loc.specifier(),
+                mutation: mutation.clone(),
+                condition: condition.clone(),
+                nonce_group: None,
+            };
+            async move {
+                let reply = self.region_call(&loc, "Mutate", &request).await?;
+                let mut resp = pb::MutateResponse::decode(reply.body)
+                    .map_err(|e| error::decode("Mutate", e))?;
+                // The result's cells come in the cell block: put them inline for the caller.
+                if let Some(result) = resp.result.as_mut() {
+                    let mut block = CellReader::new(reply.cells);
+                    let cells = ops::result_cells(result, &mut block)
+                        .map_err(|m| Failure::Other(error::protocol(m)))?;
+                    result.cell = cells
+                        .into_iter()
+                        .map(|c| pb::Cell {
+                            row: Some(c.row),
+                            family: Some(c.family),
+                            qualifier: Some(c.qualifier),
+                            value: Some(c.value),
+                            ..Default::default()
+                        })
+                        .collect();
+                    result.associated_cell_count = None;
+                }
+                Ok(resp)
+            }
+        })
+        .await
+    }
+}
+
+/// A `NameBytesPair` exception of a `Multi` result as an `ExceptionResponse`.
+fn exception(e: &pb::NameBytesPair) -> pb::ExceptionResponse {
+    pb::ExceptionResponse {
+        exception_class_name: Some(e.name.clone()),
+        stack_trace: e
+            .value
+            .as_ref()
+            .map(|v| String::from_utf8_lossy(v).into_owned()),
+        ..Default::default()
+    }
+}
+
+/// The timestamps of one batch: deletes before puts.
+#[derive(Clone, Copy)]
+struct Stamps {
+    delete: i64,
+    put: i64,
+}
+
+/// A whole-row delete in a batch.
+#[derive(Clone)]
+struct DeleteRow(Vec<u8>);
+
+impl BatchRow for DeleteRow {
+    fn key(&self) -> &[u8] {
+        &self.0
+    }
+    fn size(&self) -> usize {
+        self.0.len()
+    }
+    fn in_order(rows: &[Self]) -> std::borrow::Cow<'_, [Self]> {
+        std::borrow::Cow::Borrowed(rows)
+    }
+}
+
+/// A kind of batch row and the mutations that write it.
+trait Write: BatchRow + Send + Sync + Sized {
+    /// Whether writing `rows` puts cells, and whether it deletes any.
+    fn kinds(rows: &[Self]) -> (bool, bool);
+    /// The row's mutations.
+    fn mutations(&self, stamps: Stamps) -> Vec<pb::MutationProto>;
+}
+
+impl Write for DeleteRow {
+    fn kinds(_: &[DeleteRow]) -> (bool, bool) {
+        (false, true)
+    }
+    fn mutations(&self, stamps: Stamps) -> Vec<pb::MutationProto> {
+        vec![ops::delete_row(&self.0, stamps.delete)]
+    }
+}
+
+impl Write for RowWrite {
+    fn kinds(rows: &[RowWrite]) -> (bool, bool) {
+        (
+            rows.iter().any(|r| !r.set.is_empty()),
+            rows.iter().any(|r| !r.clear.is_empty()),
+        )
+    }
+    fn mutations(&self, stamps: Stamps) -> Vec<pb::MutationProto> {
+        let mut out = Vec::with_capacity(2);
+        if !self.set.is_empty() {
+            out.push(ops::put(
+                &self.key,
+                self.set
+                    .iter()
+                    .map(|c| (c.family.as_bytes(), &c.qualifier[..], &c.value[..])),
+                stamps.put,
+            ));
+        }
+        if !self.clear.is_empty() {
+            out.push(ops::delete_columns(
+                &self.key,
+                self.clear
+                    .iter()
+                    .map(|c| (c.family.as_bytes(), &c.qualifier[..])),
+                stamps.delete,
+            ));
+        }
+        out
+    }
+}
+
+/// A raw row bound for the value family (`Row` alone does not know the family).
+#[derive(Clone)]
+struct ValueRow {
+    row: Row,
+    family: Bytes,
+}
+
+impl BatchRow for ValueRow {
+    fn key(&self) -> &[u8] {
+        &self.row.0
+    }
+    fn size(&self) -> usize {
+        self.row.0.len() + self.row.1.len()
+    }
+    fn in_order(rows: &[Self]) -> std::borrow::Cow<'_, [Self]> {
+        std::borrow::Cow::Borrowed(rows)
+    }
+}
+
+impl Write for ValueRow {
+    fn kinds(_: &[ValueRow]) -> (bool, bool) {
+        (true, false)
+    }
+    fn mutations(&self, stamps: Stamps) -> Vec<pb::MutationProto> {
+        vec![ops::put(
+            &self.row.0,
+            [(&self.family[..], ops::QUALIFIER, &self.row.1[..])],
+            stamps.put,
+        )]
+    }
+}
+
+/// An `increment` HBase refused because the cell is not a long ("Field is not a long, it's 3
+/// bytes wide").
+fn not_a_counter(e: &NetError) -> Option<AtomicError<NetError>> {
+    let NetError::Server { message, .. } = e else {
+        return None;
+    };
+    let at = message.find("Field is not a long")?;
+    let found = message[at..]
+        .split_once("it's ")
+        .and_then(|(_, rest)| rest.split(' ').next())
+        .and_then(|n| n.parse().ok());
+    Some(AtomicError::NotACounter { found })
+}
+
+/// On the region server, under the row's lock (`Mutate` with an increment, or with a
+/// condition); sent again only when the server refused it before running it.
+impl AsyncAtomicStore for AsyncHbaseRpcStore {
+    async fn increment(
+        &self,
+        key: &[u8],
+        family: &str,
+        qualifier: &[u8],
+        delta: i64,
+    ) -> Result<i64, AtomicError<NetError>> {
+        check_key(key).map_err(AtomicError::Store)?;
+        self.ensure_schema().await.map_err(AtomicError::Store)?;
+        let mutation = ops::increment(key, family.as_bytes(), qualifier, delta);
+        let resp = self
+            .atomic(key, mutation, None)
+            .await
+            .map_err(|e| not_a_counter(&e).unwrap_or(AtomicError::Store(e)))?;
+        let value = resp
+            .result
+            .and_then(|r| r.cell.into_iter().next())
+            .and_then(|c| c.value)
+            .unwrap_or_default();
+        crate::store::counter_value(&value).ok_or_else(|| {
+            AtomicError::Store(error::protocol(format!(
+                "increment answered with a {}-byte value, not a counter",
+                value.len()
+            )))
+        })
+    }
+
+    async fn check_and_set(
+        &self,
+        key: &[u8],
+        family: &str,
+        qualifier: &[u8],
+        expected: Option<&[u8]>,
+        new: Option<&[u8]>,
+    ) -> Result<bool, AtomicError<NetError>> {
+        check_key(key).map_err(AtomicError::Store)?;
+        self.ensure_schema().await.map_err(AtomicError::Store)?;
+        let expected = crate::store::atomic::condition(expected);
+        let condition = ops::condition(key, family.as_bytes(), qualifier, expected);
+        let mutation = match new {
+            Some(value) => ops::put(
+                key,
+                [(family.as_bytes(), qualifier, value)],
+                self.inner.clock.put(),
+            ),
+            None => ops::delete_columns(
+                key,
+                [(family.as_bytes(), qualifier)],
+                self.inner.clock.delete(),
+            ),
+        };
+        let resp = self
+            .atomic(key, mutation, Some(condition))
+            .await
+            .map_err(AtomicError::Store)?;
+        resp.processed.ok_or_else(|| {
+            AtomicError::Store(error::protocol("a conditional write without its answer"))
+        })
+    }
+}
+
+impl AsyncStore for AsyncHbaseRpcStore {
+    type Error = NetError;
+
+    async fn put(&self, key: &[u8], value: &[u8]) -> Result<(), NetError> {
+        check_key(key)?;
+        self.ensure_schema().await?;
+        let family = self.inner.config.family.as_bytes();
+        let mutation = ops::put(
+            key,
+            [(family, ops::QUALIFIER, value)],
+            self.inner.clock.put(),
+        );
+        self.mutate(key, mutation).await
+    }
+
+    async fn get(&self, key: &[u8]) -> Result<Option<Bytes>, NetError> {
+        check_key(key)?;
+        self.ensure_schema().await?;
+        let values = ops::Values::new(&self.inner.config.family);
+        Ok(self.get_shaped(key, &values).await?.map(|(_, v)| v))
+    }
+
+    async fn delete(&self, key: &[u8]) -> Result<(), NetError> {
+        check_key(key)?;
+        self.ensure_schema().await?;
+        self.mutate(key, ops::delete_row(key, self.inner.clock.delete()))
+            .await
+    }
+
+    /// Grouped by region server into `Multi` calls within the limits, sent concurrently; rows
+    /// HBase did not confirm are sent again where their regions are now, and the error lists
+    /// exactly the rows never confirmed.
+    async fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<NetError>> {
+        let family = Bytes::copy_from_slice(self.inner.config.family.as_bytes());
+        let last = batch::last_of_each(rows);
+        let rows: Vec<ValueRow> = last
+            .iter()
+            .map(|row| ValueRow {
+                row: row.clone(),
+                family: family.clone(),
+            })
+            .collect();
+        self.write_parts(&rows).await
+    }
+
+    fn scan(&self, range: &KeyRange) -> RowStream<NetError> {
+        let values = ops::Values::new(&self.inner.config.family);
+        scan::spawn(self.clone(), range.clone(), false, values)
+    }
+
+    fn scan_rev(&self, range: &KeyRange) -> Option<RowStream<NetError>> {
+        let values = ops::Values::new(&self.inner.config.family);
+        Some(scan::spawn(self.clone(), range.clone(), true, values))
+    }
+
+    /// Set cells and cleared columns of each row in one `Multi` action each, grouped as
+    /// [`AsyncStore::write_batch`] groups rows.
+    async fn write_rows(&self, rows: &[RowWrite]) -> Result<(), BatchError<NetError>> {
+        self.write_parts(rows).await
+    }
+
+    async fn read_row(
+        &self,
+        key: &[u8],
+        columns: &Columns,
+    ) -> Result<Option<CellRow>, CellError<NetError>> {
+        check_key(key).map_err(CellError::Store)?;
+        if columns.is_empty() {
+            return Ok(None);
+        }
+        self.ensure_schema().await.map_err(CellError::Store)?;
+        self.get_shaped(key, &ops::Cells::new(columns))
+            .await
+            .map_err(CellError::Store)
+    }
+
+    async fn delete_row(&self, key: &[u8]) -> Result<(), CellError<NetError>> {
+        AsyncStore::delete(self, key)
+            .await
+            .map_err(CellError::Store)
+    }
+
+    fn scan_rows(&self, range: &KeyRange, columns: &Columns) -> CellStream<NetError> {
+        self.cell_scan(range, columns, false)
+    }
+
+    fn scan_rows_rev(&self, range: &KeyRange, columns: &Columns) -> Option<CellStream<NetError>> {
+        Some(self.cell_scan(range, columns, true))
+    }
+}

@@ -1,0 +1,130 @@
+//! What both HBase stores (through the Thrift2 gateway, `hbase/`, and over HBase's own RPC,
+//! `hbase_rpc/`) share: HBase's key limit and family rules checked before anything is sent,
+//! the write timestamps that keep a store's puts and deletes in order, and [`Region`].
+
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::family::{Family, FamilyProblem};
+use crate::store::NetError;
+
+/// HBase's row-key limit (`Short.MAX_VALUE`).
+pub(crate) const MAX_KEY_LEN: usize = i16::MAX as usize;
+
+/// One region of a table, as HBase lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// The region's first key (empty: the start of the table).
+    pub start: Vec<u8>,
+    /// The key the region stops before (empty: the end of the table).
+    pub end: Vec<u8>,
+    /// The region server holding it, `host:port` (empty: not assigned just now).
+    pub server: String,
+    /// The region's id (its creation time).
+    pub id: i64,
+}
+
+/// Refuses a key HBase cannot store (empty, or over 32,767 bytes).
+pub(crate) fn check_key(store: &'static str, key: &[u8]) -> Result<(), NetError> {
+    if key.is_empty() || key.len() > MAX_KEY_LEN {
+        return Err(NetError::InvalidKey {
+            store,
+            len: key.len(),
+            max: MAX_KEY_LEN,
+        });
+    }
+    Ok(())
+}
+
+/// Refuses families that break HBase's rules (`Family::problems`; a long name is advice,
+/// not a refusal) before anything is sent.
+pub(crate) fn check_families(
+    store: &'static str,
+    op: &'static str,
+    families: &[Family],
+) -> Result<(), NetError> {
+    for f in families {
+        let refused: Vec<String> = f
+            .problems()
+            .into_iter()
+            .filter(|p| !matches!(p, FamilyProblem::LongName { .. }))
+            .map(|p| p.to_string())
+            .collect();
+        if !refused.is_empty() {
+            return Err(NetError::Rejected {
+                store,
+                op,
+                status: "invalid column family".into(),
+                message: format!("family `{}`: {}", f.name, refused.join("; ")),
+                transient: false,
+            });
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+/// A store's write timestamps (milliseconds, as HBase keeps them). HBase's deletes are
+/// tombstones that hide every version at or below their timestamp, so a store keeps its own
+/// timestamps in order: a delete is stamped no earlier than the last put, and a put after a
+/// delete later than the delete, even within one millisecond. Explicit timestamps also make
+/// every write safe to repeat.
+#[derive(Default)]
+pub(crate) struct Clock {
+    last_put: AtomicI64,
+    last_delete: AtomicI64,
+}
+
+impl Clock {
+    pub(crate) fn put(&self) -> i64 {
+        let ts = now_ms().max(self.last_delete.load(Ordering::Acquire) + 1);
+        self.last_put.fetch_max(ts, Ordering::AcqRel);
+        ts
+    }
+
+    pub(crate) fn delete(&self) -> i64 {
+        let ts = now_ms().max(self.last_put.load(Ordering::Acquire));
+        self.last_delete.fetch_max(ts, Ordering::AcqRel);
+        ts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_checked_against_hbase_limits() {
+        assert!(check_key("hbase", &[]).is_err());
+        assert!(check_key("hbase", &[0; MAX_KEY_LEN]).is_ok());
+        assert!(matches!(
+            check_key("hbase", &[0; MAX_KEY_LEN + 1]),
+            Err(NetError::InvalidKey { len: 32768, .. })
+        ));
+    }
+
+    #[test]
+    fn the_clock_orders_puts_and_deletes_within_a_millisecond() {
+        let c = Clock::default();
+        for _ in 0..1000 {
+            let p = c.put();
+            let d = c.delete();
+            let p2 = c.put();
+            assert!(d >= p, "a delete covers the put before it");
+            assert!(p2 > d, "a put after a delete is newer than it");
+        }
+        // Puts alone do not run ahead of the wall clock.
+        let before = now_ms();
+        for _ in 0..10_000 {
+            c.put();
+        }
+        assert!(c.put() <= now_ms().max(c.last_delete.load(Ordering::Acquire) + 1));
+        assert!(c.last_put.load(Ordering::Acquire) >= before);
+    }
+}

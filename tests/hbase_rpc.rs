@@ -1,0 +1,243 @@
+//! The native HBase store (HBase's own RPC, no gateway) against a real HBase: the mini cluster
+//! of `hbase-local/` (3 region servers), found through its master's connection registry.
+//!
+//! - the store conformance suite, rows of cells, counters and conditional writes, a lookup
+//!   table with several clients, rows as columns;
+//! - tables written by the Thrift2 store read back natively and the other way round;
+//! - a pre-split table's regions as `hbase:meta` lists them;
+//! - a salted table of `ROWKEY_HBASE_ROWS` rows (300,000 by default) in one batch, read back
+//!   merged forward and reverse against the brute-force list;
+//! - the async store inside a tokio service;
+//! - errors: a missing table or family, a key over 32,767 bytes, no registry at the address.
+//!
+//! Uses the master at `ROWKEY_HBASE_MASTER` as `.ci/run` sets it, or starts `hbase-local/run`.
+#![cfg(feature = "hbase-rpc")]
+
+mod store_suite;
+
+#[path = "../hbase-local/gateways.rs"]
+mod gateways;
+
+use std::sync::OnceLock;
+
+use gateways::Gateways;
+use rowkey::store::{
+    AsyncHbaseRpcStore, HbaseRpcConfig, HbaseRpcStore, NetError, RetryPolicy, Store,
+};
+use rowkey::RowKey;
+use store_suite::net::*;
+
+fn cluster() -> Option<&'static Gateways> {
+    static G: OnceLock<Option<Gateways>> = OnceLock::new();
+    let g = G.get_or_init(Gateways::from_env_or_start).as_ref();
+    let master = g.and_then(|g| g.master.as_ref());
+    if master.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "no HBase master: `hbase-local/run` did not start, or ROWKEY_HBASE_MASTER is not set"
+        );
+        eprintln!("SKIPPED: no HBase (set ROWKEY_HBASE_MASTER or install Java 17 and Maven)");
+        return None;
+    }
+    g
+}
+
+fn master() -> Option<String> {
+    cluster().and_then(|g| g.master.clone())
+}
+
+fn config(master: &str, table: &str) -> HbaseRpcConfig {
+    HbaseRpcConfig::new(master, table, "d")
+}
+
+fn new_table(master: &str, name: &str, splits: &[rowkey::bytes::Bytes]) -> HbaseRpcStore {
+    let store = HbaseRpcStore::with_config(config(master, &unique(name))).unwrap();
+    store.create_table(splits).unwrap();
+    store
+}
+
+#[test]
+fn conformance_suite_on_hbase_rpc() {
+    let Some(m) = master() else { return };
+    store_suite::exercise(new_table(
+        &m,
+        "rpc_suite",
+        &store_suite::Reading::split_points(4),
+    ));
+}
+
+#[test]
+fn rows_of_cells_on_hbase_rpc() {
+    let Some(m) = master() else { return };
+    let families = store_suite::cells::families();
+    let store =
+        HbaseRpcStore::with_config(config(&m, &unique("rpc_cells")).families(families)).unwrap();
+    store
+        .create_table(&store_suite::Reading::split_points(4))
+        .unwrap();
+    store_suite::cells::exercise_cells(store);
+}
+
+#[test]
+fn counters_and_conditional_writes_on_hbase_rpc() {
+    let Some(m) = master() else { return };
+    let cfg = config(&m, &unique("rpc_atomic")).families([store_suite::atomic::FAMILY]);
+    let store = HbaseRpcStore::with_config(cfg).unwrap();
+    store.create_table(&[]).unwrap();
+    store_suite::atomic::exercise_atomic(store, 8, 50);
+}
+
+/// Several clients (each its own connections and region cache).
+#[test]
+fn a_lookup_table_on_hbase_rpc() {
+    let Some(m) = master() else { return };
+    let cfg = config(&m, &unique("rpc_uids")).families(store_suite::uid::families());
+    let first = HbaseRpcStore::with_config(cfg.clone()).unwrap();
+    first.create_table(&[]).unwrap();
+    store_suite::uid::exercise_uids(|| HbaseRpcStore::with_config(cfg.clone()).unwrap(), 6, 120);
+}
+
+#[test]
+fn rows_as_columns_on_hbase_rpc() {
+    let Some(m) = master() else { return };
+    let cfg = config(&m, &unique("rpc_wide")).families([store_suite::wide::FAMILY]);
+    let store = HbaseRpcStore::with_config(cfg).unwrap();
+    store
+        .create_table(&store_suite::wide::Point::split_points(4))
+        .unwrap();
+    store_suite::wide::exercise_wide(store, 64);
+}
+
+/// The two HBase stores keep rows alike: what one writes, the other reads.
+#[cfg(feature = "hbase")]
+#[test]
+fn the_thrift2_store_and_the_native_store_read_each_other() {
+    use rowkey::store::{Columns, HbaseConfig, HbaseStore, RowWrite};
+    let Some(g) = cluster() else { return };
+    let m = g.master.clone().unwrap();
+    let name = unique("rpc_interop");
+    let thrift =
+        HbaseStore::with_config(HbaseConfig::new(&g.plain, &name, "d").families(["e"])).unwrap();
+    thrift
+        .create_table(&[rowkey::bytes::Bytes::from_static(b"m")])
+        .unwrap();
+    let native = HbaseRpcStore::with_config(config(&m, &name).families(["e"])).unwrap();
+
+    let rows = numbered_rows(2_000, 7);
+    thrift.write_batch(&rows).unwrap();
+    let read: Vec<_> = native
+        .scan(&rowkey::KeyRange::new(b"", None))
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(
+        read, rows,
+        "the native store reads the Thrift2 store's rows"
+    );
+
+    native
+        .write_rows(&[RowWrite::new(
+            b"cells".to_vec(),
+            vec![
+                rowkey::store::Cell::new("d", b"a".to_vec(), &b"1"[..]),
+                rowkey::store::Cell::new("e", b"b".to_vec(), &b"2"[..]),
+            ],
+        )])
+        .unwrap();
+    native.delete(&rows[5].0).unwrap();
+    let row = thrift.read_row(b"cells", &Columns::all()).unwrap().unwrap();
+    assert_eq!(row.value("d", b"a"), Some(&b"1"[..]));
+    assert_eq!(row.value("e", b"b"), Some(&b"2"[..]));
+    assert_eq!(
+        thrift.get(&rows[5].0).unwrap(),
+        None,
+        "a native delete hides the row"
+    );
+    assert_eq!(
+        thrift.get(&rows[6].0).unwrap().as_deref(),
+        Some(&rows[6].1[..])
+    );
+}
+
+/// A pre-split table has exactly the split points' regions, each on a server.
+#[test]
+fn a_pre_split_table_has_its_regions() {
+    let Some(m) = master() else { return };
+    let splits = Event::split_points(8);
+    let store = new_table(&m, "rpc_regions", &splits);
+    let regions = store.regions().unwrap();
+    assert_eq!(regions.len(), splits.len() + 1);
+    assert!(regions[0].start.is_empty() && regions.last().unwrap().end.is_empty());
+    for (r, s) in regions.iter().skip(1).zip(&splits) {
+        assert_eq!(&r.start[..], &s[..]);
+    }
+    for w in regions.windows(2) {
+        assert_eq!(w[0].end, w[1].start, "regions tile the table");
+    }
+    assert!(regions.iter().all(|r| !r.server.is_empty()));
+}
+
+#[test]
+fn a_large_salted_table_merged_forward_and_reverse() {
+    let Some(m) = master() else { return };
+    let n: usize = std::env::var("ROWKEY_HBASE_ROWS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300_000);
+    let store = new_table(&m, "rpc_large", &Event::split_points(16));
+    let table = rowkey::store::Table::<_, Event>::new(store);
+    large_salted_scan(
+        &table,
+        &events(n),
+        &[7u8; 16],
+        "hbase (mini cluster, native RPC)",
+    );
+}
+
+#[test]
+fn the_async_store_inside_a_service() {
+    let Some(m) = master() else { return };
+    let name = unique("rpc_async");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let store = AsyncHbaseRpcStore::connect(config(&m, &name))
+            .await
+            .unwrap();
+        store.create_table(&Event::split_points(4)).await.unwrap();
+        exercise_async_table(store, 5_000).await;
+    });
+}
+
+#[test]
+fn errors_are_clear() {
+    let Some(m) = master() else { return };
+    // A missing table: an error on the first read and write, not an empty table.
+    let missing = HbaseRpcStore::with_config(config(&m, &unique("rpc_missing"))).unwrap();
+    assert!(matches!(
+        missing.get(b"k").unwrap_err(),
+        NetError::MissingTable { .. }
+    ));
+    assert!(matches!(
+        missing.put(b"k", b"v").unwrap_err(),
+        NetError::MissingTable { .. }
+    ));
+    // A missing family.
+    let name = unique("rpc_family");
+    HbaseRpcStore::with_config(config(&m, &name))
+        .unwrap()
+        .create_table(&[])
+        .unwrap();
+    let wrong = HbaseRpcStore::with_config(HbaseRpcConfig::new(&m, &name, "nope")).unwrap();
+    let e = wrong.put(b"k", b"v").unwrap_err();
+    assert!(matches!(e, NetError::MissingFamily { .. }), "{e}");
+    // A key HBase cannot hold: refused before anything is sent.
+    let store = new_table(&m, "rpc_keys", &[]);
+    let e = store.put(&vec![7u8; 32_768], b"v").unwrap_err();
+    assert!(matches!(e, NetError::InvalidKey { len: 32_768, .. }), "{e}");
+    // No registry at the address: connecting fails within the policy, and says where.
+    let cfg = config(&black_hole(), "t")
+        .retry(RetryPolicy::no_retries(std::time::Duration::from_secs(1)));
+    let e = HbaseRpcStore::with_config(cfg)
+        .err()
+        .expect("no cluster there");
+    assert!(e.to_string().contains("hbase-rpc"), "{e}");
+}
