@@ -241,3 +241,92 @@ fn errors_are_clear() {
         .expect("no cluster there");
     assert!(e.to_string().contains("hbase-rpc"), "{e}");
 }
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// Splits (`split`) or moves (`move`) the region holding `row` through the local HBase's
+/// control port, and waits until HBase has done it.
+fn change_region(control: &str, what: &str, table: &str, row: &[u8]) {
+    if let Err(e) = gateways::control(control, &format!("{what} {table} {}", hex(row))) {
+        panic!("{what}: {e}");
+    }
+}
+
+/// Scans in flight, forward and reverse, and a batch in flight meet regions that split and
+/// move under them: every row comes once, in order, and every row written is there.
+#[test]
+fn scans_and_batches_survive_splits_and_moves() {
+    let Some(g) = cluster() else { return };
+    let (Some(m), Some(control)) = (g.master.clone(), g.control.clone()) else {
+        return;
+    };
+    let name = unique("rpc_moving");
+    let store = HbaseRpcStore::with_config(config(&m, &name)).unwrap();
+    let rows = numbered_rows(60_000, 3);
+    // Pre-split regions, each split once below (a split's daughters cannot split again until
+    // compactions have rewritten their parent's files).
+    let at = |i: usize| rowkey::bytes::Bytes::from(rows[i].0.to_vec());
+    store.create_table(&[at(20_000), at(40_000)]).unwrap();
+    store.write_batch(&rows).unwrap();
+    let whole = rowkey::KeyRange::new(b"", None);
+
+    let mut seen = Vec::with_capacity(rows.len());
+    for (i, row) in store.scan(&whole).enumerate() {
+        seen.push(row.unwrap());
+        match i {
+            // Each change hits the region the scan's open scanner is reading.
+            10_000 => change_region(&control, "move", &name, &rows[12_000].0),
+            25_000 => change_region(&control, "split", &name, &rows[30_000].0),
+            45_000 => change_region(&control, "split", &name, &rows[50_000].0),
+            _ => {}
+        }
+    }
+    assert_eq!(
+        seen.len(),
+        rows.len(),
+        "a forward scan lost or repeated rows"
+    );
+    assert!(seen == rows, "a forward scan's rows differ");
+
+    let mut seen = Vec::with_capacity(rows.len());
+    for (i, row) in store.scan_rev(&whole).unwrap().enumerate() {
+        seen.push(row.unwrap());
+        match i {
+            10_000 => change_region(&control, "move", &name, &rows[48_000].0),
+            30_000 => change_region(&control, "move", &name, &rows[28_000].0),
+            45_000 => change_region(&control, "split", &name, &rows[10_000].0),
+            _ => {}
+        }
+    }
+    seen.reverse();
+    assert_eq!(
+        seen.len(),
+        rows.len(),
+        "a reverse scan lost or repeated rows"
+    );
+    assert!(seen == rows, "a reverse scan's rows differ");
+
+    // A batch written while regions split and move beside it.
+    let more: Vec<_> = numbered_rows(60_000, 9);
+    let changer = {
+        let (control, name) = (control.clone(), name.clone());
+        let moved = more[45_000].0.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            change_region(&control, "move", &name, &moved);
+            change_region(&control, "move", &name, &moved);
+        })
+    };
+    for chunk in more.chunks(6_000) {
+        store.write_batch(chunk).unwrap();
+    }
+    changer.join().unwrap();
+    let after: Vec<_> = store.scan(&whole).collect::<Result<_, _>>().unwrap();
+    assert!(
+        after == more,
+        "every row of the batch is there, once, with its new value"
+    );
+    assert!(store.regions().unwrap().len() >= 5);
+}

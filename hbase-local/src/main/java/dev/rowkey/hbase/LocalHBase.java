@@ -234,6 +234,45 @@ public final class LocalHBase {
             org.apache.hadoop.hbase.TableName.valueOf(command.substring(14).trim()), true);
         return "OK";
       }
+      // `split TABLE HEXROW`: splits the region holding the row at the row, and returns once
+      // the daughters are open. `move TABLE HEXROW`: moves the region holding the row to
+      // another live server, and returns once it is open there. For the native store's
+      // fault tests (a scan or a batch in flight meets the change).
+      String[] words = command.trim().split("\\s+");
+      if (words.length == 3 && (words[0].equals("split") || words[0].equals("move"))) {
+        var table = org.apache.hadoop.hbase.TableName.valueOf(words[1]);
+        byte[] row = org.apache.hadoop.hbase.util.Bytes.fromHex(words[2]);
+        var admin = util.getAdmin();
+        try (var locator = util.getConnection().getRegionLocator(table)) {
+          var before = locator.getRegionLocation(row, true);
+          if (words[0].equals("split")) {
+            try {
+              admin.splitRegionAsync(before.getRegion().getRegionName(), row)
+                  .get(60, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (Exception e) {
+              // A daughter of a recent split still refers to its parent's files and cannot
+              // split again until a compaction rewrites them.
+              util.compact(table, true);
+              admin.splitRegionAsync(before.getRegion().getRegionName(), row)
+                  .get(60, java.util.concurrent.TimeUnit.SECONDS);
+            }
+            return "OK " + admin.getRegions(table).size();
+          }
+          org.apache.hadoop.hbase.ServerName target = null;
+          for (var rs : live) {
+            var name = rs.getRegionServer().getServerName();
+            if (!name.equals(before.getServerName())) {
+              target = name;
+              break;
+            }
+          }
+          if (target == null) {
+            return "ERR no other live server";
+          }
+          admin.move(before.getRegion().getEncodedNameAsBytes(), target);
+          return "OK " + target.getAddress();
+        }
+      }
       switch (command) {
         case "servers": {
           StringBuilder b = new StringBuilder("OK");
