@@ -51,7 +51,7 @@ use bytes::Bytes;
 use futures_util::StreamExt;
 
 use super::net::batch::{self, BatchRow, Confirmations};
-use super::net::hbase_rules::{self, Clock};
+use super::net::hbase_rules::{self, not_a_counter, Clock, DeleteRow, Stamps};
 use super::net::key_layout;
 use super::{AsyncAtomicStore, AtomicError};
 use super::{
@@ -801,30 +801,6 @@ impl AsyncHbaseStore {
     }
 }
 
-/// The timestamps of one batch: deletes before puts (see the module's notes on order).
-#[derive(Clone, Copy)]
-struct Stamps {
-    delete: i64,
-    put: i64,
-}
-
-/// A whole-row delete in a batch.
-#[derive(Clone)]
-struct DeleteRow(Vec<u8>);
-
-impl BatchRow for DeleteRow {
-    fn key(&self) -> &[u8] {
-        &self.0
-    }
-    fn size(&self) -> usize {
-        self.0.len()
-    }
-    /// Deleting a row twice is deleting it once: any order is the order.
-    fn in_order(rows: &[Self]) -> std::borrow::Cow<'_, [Self]> {
-        std::borrow::Cow::Borrowed(rows)
-    }
-}
-
 /// A kind of batch row and the calls that write a part of such rows.
 trait Write: BatchRow + Sync + Sized {
     /// Whether writing `rows` puts cells, and whether it deletes any.
@@ -883,20 +859,6 @@ impl Write for RowWrite {
     ) -> impl Future<Output = Result<(), HbaseError>> + Send + 'a {
         store.write_cells(rows, stamps)
     }
-}
-
-/// An `increment` HBase refused because the cell is not a long: its message names the width
-/// ("Field is not a long, it's 3 bytes wide").
-fn not_a_counter(e: &HbaseError) -> Option<AtomicError<HbaseError>> {
-    let HbaseError::Server { message, .. } = e else {
-        return None;
-    };
-    let at = message.find("Field is not a long")?;
-    let found = message[at..]
-        .split_once("it's ")
-        .and_then(|(_, rest)| rest.split(' ').next())
-        .and_then(|n| n.parse().ok());
-    Some(AtomicError::NotACounter { found })
 }
 
 /// On the region server, under the row's lock (`increment`, `checkAndPut`, `checkAndDelete`);

@@ -50,7 +50,7 @@ pub use config::HbaseRpcConfig;
 pub use error::HbaseRpcError;
 
 use super::net::batch::{self, BatchRow, Confirmations};
-use super::net::hbase_rules::{self, Clock};
+use super::net::hbase_rules::{self, not_a_counter, Clock, DeleteRow, Stamps};
 use super::{AsyncAtomicStore, AtomicError};
 use super::{
     AsyncStore, BatchError, Blocking, CellError, CellRow, CellStream, Columns, Row, RowStream,
@@ -749,29 +749,6 @@ fn exception(e: &pb::NameBytesPair) -> pb::ExceptionResponse {
     }
 }
 
-/// The timestamps of one batch: deletes before puts.
-#[derive(Clone, Copy)]
-struct Stamps {
-    delete: i64,
-    put: i64,
-}
-
-/// A whole-row delete in a batch.
-#[derive(Clone)]
-struct DeleteRow(Vec<u8>);
-
-impl BatchRow for DeleteRow {
-    fn key(&self) -> &[u8] {
-        &self.0
-    }
-    fn size(&self) -> usize {
-        self.0.len()
-    }
-    fn in_order(rows: &[Self]) -> std::borrow::Cow<'_, [Self]> {
-        std::borrow::Cow::Borrowed(rows)
-    }
-}
-
 /// A kind of batch row and the mutations that write it.
 trait Write: BatchRow + Send + Sync + Sized {
     /// Whether writing `rows` puts cells, and whether it deletes any.
@@ -850,20 +827,6 @@ impl Write for ValueRow {
             stamps.put,
         )]
     }
-}
-
-/// An `increment` HBase refused because the cell is not a long ("Field is not a long, it's 3
-/// bytes wide").
-fn not_a_counter(e: &NetError) -> Option<AtomicError<NetError>> {
-    let NetError::Server { message, .. } = e else {
-        return None;
-    };
-    let at = message.find("Field is not a long")?;
-    let found = message[at..]
-        .split_once("it's ")
-        .and_then(|(_, rest)| rest.split(' ').next())
-        .and_then(|n| n.parse().ok());
-    Some(AtomicError::NotACounter { found })
 }
 
 /// On the region server, under the row's lock (`Mutate` with an increment, or with a

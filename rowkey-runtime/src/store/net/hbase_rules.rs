@@ -95,6 +95,44 @@ impl Clock {
     }
 }
 
+/// The timestamps of one batch: its deletes stamped before its puts (see [`Clock`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Stamps {
+    pub(crate) delete: i64,
+    pub(crate) put: i64,
+}
+
+/// A whole-row delete in a batch.
+#[derive(Clone)]
+pub(crate) struct DeleteRow(pub(crate) Vec<u8>);
+
+impl crate::store::net::batch::BatchRow for DeleteRow {
+    fn key(&self) -> &[u8] {
+        &self.0
+    }
+    fn size(&self) -> usize {
+        self.0.len()
+    }
+    /// Deleting a row twice is deleting it once: any order is the order.
+    fn in_order(rows: &[Self]) -> std::borrow::Cow<'_, [Self]> {
+        std::borrow::Cow::Borrowed(rows)
+    }
+}
+
+/// An `increment` HBase refused because the cell is not a long: its message names the width
+/// ("Field is not a long, it's 3 bytes wide").
+pub(crate) fn not_a_counter(e: &NetError) -> Option<crate::store::AtomicError<NetError>> {
+    let NetError::Server { message, .. } = e else {
+        return None;
+    };
+    let at = message.find("Field is not a long")?;
+    let found = message[at..]
+        .split_once("it's ")
+        .and_then(|(_, rest)| rest.split(' ').next())
+        .and_then(|n| n.parse().ok());
+    Some(crate::store::AtomicError::NotACounter { found })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
