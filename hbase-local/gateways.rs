@@ -20,6 +20,10 @@ pub struct Gateways {
     /// The master's RPC address, `host:port`: the connection registry HBase's own RPC
     /// answers (`ROWKEY_HBASE_MASTER`).
     pub master: Option<String>,
+    /// How long a scanner may sit idle before the region servers and gateways drop it
+    /// (`ROWKEY_HBASE_SCANNER_LEASE_MS`, or the READY line's `scanner_lease_ms`; HBase's 60 s
+    /// when neither says).
+    pub scanner_lease: Duration,
     /// What the local HBase said when ready.
     pub ready: Option<String>,
     // The local HBase started here: it stops when its stdin, held here, closes (when this
@@ -48,6 +52,7 @@ impl Gateways {
                 zk: std::env::var("ROWKEY_HBASE_ZK").ok(),
                 control: std::env::var("ROWKEY_HBASE_CONTROL").ok(),
                 master: std::env::var("ROWKEY_HBASE_MASTER").ok(),
+                scanner_lease: lease(std::env::var("ROWKEY_HBASE_SCANNER_LEASE_MS").ok()),
                 ready: None,
                 child: None,
             });
@@ -65,6 +70,8 @@ impl Gateways {
             .arg(&run)
             .args(["--port", &plain.to_string()])
             .args(["--framed-port", &framed.to_string()])
+            // Short enough for the scanner-lease tests to outwait.
+            .args(["--scanner-lease-ms", "10000"])
             .arg("--dir")
             .arg(&dir)
             .stdin(Stdio::piped())
@@ -92,16 +99,23 @@ impl Gateways {
         let zk = field("zk=");
         let control = field("control=").map(|p| format!("127.0.0.1:{p}"));
         let master = field("master=");
+        let scanner_lease = lease(field("scanner_lease_ms="));
         Some(Gateways {
             plain: format!("127.0.0.1:{plain}"),
             framed: Some(format!("127.0.0.1:{framed}")),
             zk,
             control,
             master,
+            scanner_lease,
             ready: Some(ready),
             child: Some(child),
         })
     }
+}
+
+/// A lease in milliseconds, as text; HBase's default (60 s) when absent.
+fn lease(ms: Option<String>) -> Duration {
+    Duration::from_millis(ms.and_then(|m| m.parse().ok()).unwrap_or(60_000))
 }
 
 fn free_port() -> u16 {

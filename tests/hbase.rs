@@ -228,6 +228,18 @@ fn conformance_suite_through_a_framed_gateway() {
     let wrong = HbaseStore::with_config(cfg).unwrap();
     let err = wrong.get(b"k").unwrap_err();
     eprintln!("unframed client, framed gateway: {err}");
+    assert!(err.to_string().contains("HbaseConfig::framed"), "{err}");
+}
+
+#[test]
+fn scans_outwait_the_scanner_lease_through_the_gateway() {
+    let Some(g) = hbase() else { return };
+    // Small pages, so that every bucket's scanner is open at the pause.
+    let mut cfg = config(&g.plain, &unique("lease"));
+    cfg.options.page_rows = 200;
+    let store = HbaseStore::with_config(cfg).unwrap();
+    store.create_table(&Event::split_points(4)).unwrap();
+    scans_outwait_the_scanner_lease(&store, g.scanner_lease);
 }
 
 #[test]

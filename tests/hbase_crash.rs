@@ -1,6 +1,8 @@
 //! A region server crashes in the middle of a batch: every row the HBase store reported written
 //! is there once HBase has recovered the server's regions from its write-ahead log, and writing
-//! again exactly the rows it reported unwritten completes the table.
+//! again exactly the rows it reported unwritten completes the table. Through the Thrift2
+//! gateway (no retries: the failure list is the point) and natively (feature `hbase-rpc`, with
+//! the default retries: the batch rides over the crash as the regions reopen elsewhere).
 //!
 //! In a test binary of its own, so that the crash cannot disturb the other HBase tests (cargo
 //! runs test binaries one after another). Uses the local HBase's control port
@@ -15,21 +17,46 @@ mod net;
 mod gateways;
 
 use std::collections::BTreeSet;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use net::{numbered_rows, unique, Event};
 use rowkey::store::{HbaseConfig, HbaseStore, RetryPolicy, Store};
 use rowkey::RowKey;
 
-#[test]
-fn a_region_server_crash_mid_batch_loses_no_confirmed_row() {
+/// One crash at a time: each test aborts a region server and starts a new one.
+static CRASH: Mutex<()> = Mutex::new(());
+
+fn cluster() -> Option<(gateways::Gateways, String)> {
     let Some(g) = gateways::Gateways::from_env_or_start() else {
         assert!(std::env::var_os("CI").is_none(), "no HBase");
         eprintln!("SKIPPED: no HBase");
-        return;
+        return None;
     };
     let Some(control) = g.control.clone() else {
         eprintln!("SKIPPED: no control port (ROWKEY_HBASE_CONTROL)");
+        return None;
+    };
+    Some((g, control))
+}
+
+/// 40,000 rows whose keys spread over all 16 regions (a salt-like first byte).
+fn spread_rows() -> Vec<rowkey::store::Row> {
+    numbered_rows(40_000, 3)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (k, v))| {
+            let mut key = vec![(i % 16) as u8];
+            key.extend_from_slice(&k);
+            (key.into(), v)
+        })
+        .collect()
+}
+
+#[test]
+fn a_region_server_crash_mid_batch_loses_no_confirmed_row() {
+    let _one = CRASH.lock().unwrap_or_else(|e| e.into_inner());
+    let Some((g, control)) = cluster() else {
         return;
     };
     let name = unique("crash");
@@ -41,16 +68,7 @@ fn a_region_server_crash_mid_batch_loses_no_confirmed_row() {
     cfg.options.batch_rows = 500;
     cfg.options.batch_concurrency = 1;
     let writer = HbaseStore::with_config(cfg).unwrap();
-    // Keys spread over all regions: a salt-like first byte.
-    let rows: Vec<rowkey::store::Row> = numbered_rows(40_000, 3)
-        .into_iter()
-        .enumerate()
-        .map(|(i, (k, v))| {
-            let mut key = vec![(i % 16) as u8];
-            key.extend_from_slice(&k);
-            (key.into(), v)
-        })
-        .collect();
+    let rows = spread_rows();
 
     let crash = {
         let control = control.clone();
@@ -109,6 +127,81 @@ fn a_region_server_crash_mid_batch_loses_no_confirmed_row() {
         "after the crash: {} rows reported unwritten ({} of them in fact stored), none lost",
         failed.len(),
         failed.iter().filter(|k| stored.contains(*k)).count()
+    );
+    let started = gateways::control(&control, "start-rs").unwrap();
+    eprintln!("started region server {started}");
+}
+
+#[cfg(feature = "hbase-rpc")]
+#[test]
+fn a_region_server_crash_mid_batch_on_the_native_store() {
+    use rowkey::store::{HbaseRpcConfig, HbaseRpcStore};
+    let _one = CRASH.lock().unwrap_or_else(|e| e.into_inner());
+    let Some((g, control)) = cluster() else {
+        return;
+    };
+    let Some(master) = g.master.clone() else {
+        eprintln!("SKIPPED: no master (ROWKEY_HBASE_MASTER)");
+        return;
+    };
+    let name = unique("rpc_crash");
+    let mut cfg = HbaseRpcConfig::new(&master, &name, "d");
+    cfg.options.batch_rows = 500;
+    cfg.options.batch_concurrency = 1;
+    let writer = HbaseRpcStore::with_config(cfg).unwrap();
+    writer.create_table(&Event::split_points(16)).unwrap();
+    let rows = spread_rows();
+    // Regions located first, so the crash finds the batch mid-way rather than in meta.
+    writer.get(&rows[0].0).unwrap();
+    let crash = {
+        let control = control.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            gateways::control(&control, "abort-rs")
+        })
+    };
+    let t = Instant::now();
+    let outcome = writer.write_batch(&rows);
+    let aborted = crash.join().unwrap().unwrap();
+    let took = t.elapsed();
+    let failed: BTreeSet<Vec<u8>> = match &outcome {
+        Ok(()) => BTreeSet::new(),
+        Err(e) => e.failed.iter().cloned().collect(),
+    };
+    eprintln!(
+        "aborted region server {aborted} during a {}-row native batch: {} rows reported \
+         unwritten, {took:?}{}",
+        rows.len(),
+        failed.len(),
+        match &outcome {
+            Ok(()) => String::new(),
+            Err(e) => format!(" ({})", e.source),
+        }
+    );
+    let patient = HbaseRpcConfig::new(&master, &name, "d").retry(RetryPolicy {
+        max_attempts: 10,
+        attempt_timeout: Duration::from_secs(30),
+        ..RetryPolicy::default()
+    });
+    let reader = HbaseRpcStore::with_config(patient).unwrap();
+    let stored: BTreeSet<Vec<u8>> = reader
+        .scan(&rowkey::KeyRange::new(&[], None))
+        .map(|r| r.unwrap().0.to_vec())
+        .collect();
+    let lost = rows
+        .iter()
+        .filter(|(k, _)| !failed.contains(&k[..]) && !stored.contains(&k[..]))
+        .count();
+    assert_eq!(lost, 0, "confirmed rows lost");
+    let retry: Vec<_> = rows
+        .iter()
+        .filter(|(k, _)| failed.contains(&k[..]))
+        .cloned()
+        .collect();
+    reader.write_batch(&retry).unwrap();
+    assert_eq!(
+        reader.scan(&rowkey::KeyRange::new(&[], None)).count(),
+        rows.len()
     );
     let started = gateways::control(&control, "start-rs").unwrap();
     eprintln!("started region server {started}");

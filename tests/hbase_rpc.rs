@@ -8,7 +8,12 @@
 //! - a salted table of `ROWKEY_HBASE_ROWS` rows (300,000 by default) in one batch, read back
 //!   merged forward and reverse against the brute-force list;
 //! - the async store inside a tokio service;
-//! - errors: a missing table or family, a key over 32,767 bytes, no registry at the address.
+//! - errors: a missing table or family, a key over 32,767 bytes, no registry at the address;
+//! - scanners idle past their lease, regions split and moved under scans and batches;
+//! - every connection through proxies ([`HbaseRpcConfig::address_map`]) cut mid-batch (with
+//!   and without retries), cut mid-scan, and stalled (servers that stop answering).
+//!
+//! A region server aborted mid-batch is in `tests/hbase_crash.rs`.
 //!
 //! Uses the master at `ROWKEY_HBASE_MASTER` as `.ci/run` sets it, or starts `hbase-local/run`.
 #![cfg(feature = "hbase-rpc")]
@@ -18,7 +23,10 @@ mod store_suite;
 #[path = "../hbase-local/gateways.rs"]
 mod gateways;
 
-use std::sync::OnceLock;
+use std::collections::{BTreeSet, HashMap};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use gateways::Gateways;
 use rowkey::store::{
@@ -54,6 +62,17 @@ fn new_table(master: &str, name: &str, splits: &[rowkey::bytes::Bytes]) -> Hbase
     let store = HbaseRpcStore::with_config(config(master, &unique(name))).unwrap();
     store.create_table(splits).unwrap();
     store
+}
+
+#[test]
+fn scans_outwait_the_scanner_lease_on_hbase_rpc() {
+    let Some(g) = cluster() else { return };
+    let master = g.master.as_deref().unwrap_or_default();
+    let mut cfg = config(master, &unique("lease"));
+    cfg.options.page_rows = 200;
+    let store = HbaseRpcStore::with_config(cfg).unwrap();
+    store.create_table(&Event::split_points(4)).unwrap();
+    scans_outwait_the_scanner_lease(&store, g.scanner_lease);
 }
 
 #[test]
@@ -308,7 +327,7 @@ fn scans_and_batches_survive_splits_and_moves() {
     );
     assert!(seen == rows, "a reverse scan's rows differ");
 
-    // A batch written while regions split and move beside it.
+    // A batch written while regions move and split beside it.
     let more: Vec<_> = numbered_rows(60_000, 9);
     let changer = {
         let (control, name) = (control.clone(), name.clone());
@@ -316,6 +335,7 @@ fn scans_and_batches_survive_splits_and_moves() {
         std::thread::spawn(move || {
             std::thread::sleep(std::time::Duration::from_millis(300));
             change_region(&control, "move", &name, &moved);
+            change_region(&control, "split", &name, &moved);
             change_region(&control, "move", &name, &moved);
         })
     };
@@ -329,4 +349,207 @@ fn scans_and_batches_survive_splits_and_moves() {
         "every row of the batch is there, once, with its new value"
     );
     assert!(store.regions().unwrap().len() >= 5);
+}
+
+/// A store on table `table` whose every connection (registry, master, region servers) goes
+/// through a proxy of its own, made when the store first dials the server; the proxies are cut,
+/// stalled and counted together through the returned switches. Batch calls of 500 rows, one
+/// at a time per server, so that a cut lands inside a batch.
+fn through_proxies(master: &str, table: &str, retry: RetryPolicy) -> (HbaseRpcStore, Proxy) {
+    let switches = Proxy::switches();
+    let shared = Proxy {
+        addr: String::new(),
+        cut: Arc::clone(&switches.cut),
+        stall: Arc::clone(&switches.stall),
+        forwarded: Arc::clone(&switches.forwarded),
+    };
+    let made: Mutex<HashMap<String, String>> = Mutex::default();
+    let mut cfg = config(master, table)
+        .retry(retry)
+        .address_map(move |advertised| {
+            let mut made = made.lock().unwrap();
+            made.entry(advertised.to_string())
+                .or_insert_with(|| proxy_with(advertised, &switches).addr)
+                .clone()
+        });
+    cfg.options.batch_rows = 500;
+    cfg.options.batch_concurrency = 1;
+    cfg.options.page_rows = 2_000;
+    (HbaseRpcStore::with_config(cfg).unwrap(), shared)
+}
+
+/// A table over three regions for `numbered_rows(30_000, _)`.
+fn cut_table(master: &str, name: &str) -> (HbaseRpcStore, String) {
+    let name = unique(name);
+    let direct = HbaseRpcStore::with_config(config(master, &name)).unwrap();
+    direct
+        .create_table(&[
+            rowkey::bytes::Bytes::from_static(b"row00010000"),
+            rowkey::bytes::Bytes::from_static(b"row00020000"),
+        ])
+        .unwrap();
+    (direct, name)
+}
+
+fn all_keys(store: &HbaseRpcStore) -> BTreeSet<Vec<u8>> {
+    store
+        .scan(&rowkey::KeyRange::new(b"", None))
+        .map(|r| r.unwrap().0.to_vec())
+        .collect()
+}
+
+#[test]
+fn a_connection_cut_mid_batch_loses_nothing_and_reports_exactly_the_unconfirmed_rows_on_hbase_rpc()
+{
+    let Some(m) = master() else { return };
+    let (direct, name) = cut_table(&m, "rpc_cut");
+    let (through, p) = through_proxies(&m, &name, RetryPolicy::no_retries(Duration::from_secs(5)));
+    let rows = numbered_rows(30_000, 1);
+    let cutter = cut_after(&p, 1_000_000, None);
+    let err = through.write_batch(&rows).unwrap_err();
+    cutter.join().unwrap();
+    let failed: BTreeSet<Vec<u8>> = err.failed.iter().cloned().collect();
+    assert!(
+        !failed.is_empty() && failed.len() < rows.len(),
+        "{} failed",
+        failed.len()
+    );
+    let stored = all_keys(&direct);
+    for (k, _) in &rows {
+        assert!(
+            failed.contains(&k[..]) || stored.contains(&k[..]),
+            "confirmed row {k:?} is missing"
+        );
+    }
+    let retry: Vec<_> = rows
+        .iter()
+        .filter(|(k, _)| failed.contains(&k[..]))
+        .cloned()
+        .collect();
+    direct.write_batch(&retry).unwrap();
+    assert_eq!(all_keys(&direct).len(), rows.len());
+    eprintln!(
+        "cut mid-batch: {} of {} rows reported unwritten ({} of them were in fact stored): {}",
+        failed.len(),
+        rows.len(),
+        failed.iter().filter(|k| stored.contains(*k)).count(),
+        err.source
+    );
+}
+
+#[test]
+fn connections_cut_and_restored_are_retried_to_completion_on_hbase_rpc() {
+    let Some(m) = master() else { return };
+    let (direct, name) = cut_table(&m, "rpc_retry");
+    let patient = RetryPolicy {
+        max_attempts: 10,
+        initial_backoff: Duration::from_millis(100),
+        ..RetryPolicy::default()
+    };
+    let (through, p) = through_proxies(&m, &name, patient);
+    let rows = numbered_rows(30_000, 2);
+    let cutter = cut_after(&p, 800_000, Some(Duration::from_millis(300)));
+    through.write_batch(&rows).unwrap();
+    cutter.join().unwrap();
+    assert_eq!(all_keys(&direct).len(), rows.len());
+    // Scans resume after a cut, forward and reverse, without a lost or repeated row.
+    let want: Vec<Vec<u8>> = rows.iter().map(|(k, _)| k.to_vec()).collect();
+    for reversed in [false, true] {
+        let all = rowkey::KeyRange::new(b"", None);
+        let scan = if reversed {
+            through.scan_rev(&all).unwrap()
+        } else {
+            through.scan(&all)
+        };
+        let mut keys = Vec::new();
+        for (i, row) in scan.enumerate() {
+            if i == 10_000 || i == 25_000 {
+                p.cut.store(true, Ordering::SeqCst);
+                std::thread::sleep(Duration::from_millis(200));
+                p.cut.store(false, Ordering::SeqCst);
+            }
+            keys.push(row.unwrap().0.to_vec());
+        }
+        if reversed {
+            keys.reverse();
+        }
+        assert!(keys == want, "a scan cut twice (reversed: {reversed})");
+    }
+}
+
+/// Servers that stop answering (connections open, nothing comes back): each call gives up at
+/// its deadline, the connection is dropped, and the batch goes on once the servers answer
+/// again; without retries, the error comes within the deadline and lists exactly the rows not
+/// confirmed.
+#[test]
+fn servers_that_stop_answering_time_out_and_lose_nothing_on_hbase_rpc() {
+    let Some(m) = master() else { return };
+    let (direct, name) = cut_table(&m, "rpc_stall");
+    let patient = RetryPolicy {
+        max_attempts: 10,
+        initial_backoff: Duration::from_millis(100),
+        attempt_timeout: Duration::from_secs(2),
+        ..RetryPolicy::default()
+    };
+    let (through, p) = through_proxies(&m, &name, patient);
+    let rows = numbered_rows(30_000, 4);
+    let staller = {
+        let (stall, forwarded) = (Arc::clone(&p.stall), Arc::clone(&p.forwarded));
+        std::thread::spawn(move || {
+            while forwarded.load(Ordering::SeqCst) < 800_000 {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            stall.store(true, Ordering::SeqCst);
+            std::thread::sleep(Duration::from_secs(3));
+            stall.store(false, Ordering::SeqCst);
+        })
+    };
+    let t = Instant::now();
+    through.write_batch(&rows).unwrap();
+    staller.join().unwrap();
+    let patient_took = t.elapsed();
+    assert_eq!(all_keys(&direct).len(), rows.len());
+    assert!(
+        patient_took < Duration::from_secs(30),
+        "the batch took {patient_took:?}"
+    );
+
+    // No retries, and the servers never answer again: an error within the deadline.
+    let (hasty, p) = through_proxies(&m, &name, RetryPolicy::no_retries(Duration::from_secs(1)));
+    let more = numbered_rows(30_000, 5);
+    hasty.get(b"row00000001").unwrap();
+    p.stall.store(true, Ordering::SeqCst);
+    let t = Instant::now();
+    let err = hasty.write_batch(&more).unwrap_err();
+    let took = t.elapsed();
+    // RetryPolicy's bound: max_attempts * (attempt_timeout + max_backoff), 2 s here.
+    assert!(took < Duration::from_secs(3), "the error took {took:?}");
+    assert!(err.source.is_transient(), "{}", err.source);
+    let t = Instant::now();
+    let e = hasty.get(b"row00000001").unwrap_err();
+    assert!(
+        t.elapsed() < Duration::from_secs(3),
+        "a get took {:?}",
+        t.elapsed()
+    );
+    p.stall.store(false, Ordering::SeqCst);
+    let failed: BTreeSet<Vec<u8>> = err.failed.iter().cloned().collect();
+    let stored: Vec<_> = direct
+        .scan(&rowkey::KeyRange::new(b"", None))
+        .map(|r| r.unwrap())
+        .collect();
+    for (k, v) in &stored {
+        let fresh = v[..] == more[0].1[..];
+        assert!(
+            fresh || failed.contains(&k[..]),
+            "row {k:?} confirmed but holds the old value"
+        );
+    }
+    eprintln!(
+        "stalled for 3 s mid-batch: written in {patient_took:?} with retries; without: {} of {} \
+         rows reported unwritten in {took:?} ({}); a get: {e}",
+        failed.len(),
+        more.len(),
+        err.source
+    );
 }

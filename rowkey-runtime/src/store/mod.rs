@@ -99,6 +99,6 @@ pub use bigtable::{AsyncBigtableStore, BigtableConfig, BigtableError, BigtableSt
 #[cfg(feature = "hbase")]
 pub use hbase::{AsyncHbaseStore, HbaseConfig, HbaseError, HbaseStore};
 #[cfg(feature = "hbase-rpc")]
-pub use hbase_rpc::{AsyncHbaseRpcStore, HbaseRpcConfig, HbaseRpcError, HbaseRpcStore};
+pub use hbase_rpc::{AddressMap, AsyncHbaseRpcStore, HbaseRpcConfig, HbaseRpcError, HbaseRpcStore};
 #[cfg(any(feature = "hbase", feature = "hbase-rpc"))]
 pub use net::hbase_rules::Region;

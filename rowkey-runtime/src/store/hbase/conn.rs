@@ -37,6 +37,9 @@ pub(super) struct Conn {
     stream: TcpStream,
     framed: bool,
     seq: i32,
+    /// Whether a reply has come on this connection (a framed gateway closes an unframed
+    /// connection at its first call, so only then is framing a likely cause of a close).
+    answered: bool,
     out: Vec<u8>,
     input: Vec<u8>,
 }
@@ -56,6 +59,7 @@ impl Conn {
             stream,
             framed,
             seq: 0,
+            answered: false,
             out: Vec::with_capacity(4096),
             input: Vec::with_capacity(64 << 10),
         })
@@ -103,12 +107,7 @@ impl Conn {
                 if self.stream.read_buf(&mut self.input).await? == 0 {
                     return Err(TransportError::Io(std::io::Error::new(
                         std::io::ErrorKind::UnexpectedEof,
-                        if self.input.is_empty() {
-                            "the gateway closed the connection without answering (a framed \
-                             gateway does that to unframed calls: see HbaseConfig::framed)"
-                        } else {
-                            "the gateway closed the connection mid-reply"
-                        },
+                        closed_message(self.input.is_empty(), self.answered),
                     )));
                 }
                 match done.advance(&self.input) {
@@ -123,7 +122,23 @@ impl Conn {
                 "bytes after the reply on an idle connection".into(),
             ));
         }
+        self.answered = true;
         Ok((self.seq, &self.input[..len]))
+    }
+}
+
+/// What a connection closed under an unframed call means: mid-reply, or before any reply; a
+/// framed gateway closes an unframed connection at its first call (it reads the call's first
+/// bytes as a frame length), so the hint about framing is given only then.
+fn closed_message(nothing_read: bool, answered_before: bool) -> &'static str {
+    match (nothing_read, answered_before) {
+        (false, _) => "the gateway closed the connection mid-reply",
+        (true, true) => "the gateway closed the connection without answering",
+        (true, false) => {
+            "the gateway closed a new connection at its first call without answering (a framed \
+             gateway does that to unframed calls: if it runs with -f, -hsha, -nonblocking or \
+             -threadedselector, see HbaseConfig::framed)"
+        }
     }
 }
 

@@ -70,6 +70,26 @@ pub(super) fn server(op: &'static str, message: String, transient: bool) -> NetE
     }
 }
 
+/// Whether `e` says the scanner a page was read from is gone (not the data or the cluster):
+/// the gateway dropped it after its lease (`hbase.client.scanner.timeout.period`, 60 s by
+/// default; "Invalid scanner Id"), or HBase reset, expired or lost step with the scanner
+/// under it. A scan reopens after the last row delivered: nothing is lost or repeated.
+pub(super) fn scanner_gone(e: &NetError) -> bool {
+    const HBASE: [&str; 4] = [
+        "UnknownScannerException",
+        "ScannerResetException",
+        "LeaseException",
+        "OutOfOrderScannerNextException",
+    ];
+    match e {
+        NetError::Rejected {
+            status, message, ..
+        } => status == "TIllegalArgument" && message.contains("Invalid scanner Id"),
+        NetError::Server { message, .. } => HBASE.iter().any(|name| message.contains(name)),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,6 +119,18 @@ mod tests {
             }
         ));
         assert!(!server("deleteMultiple", "1 delete(s) not applied".into(), false).is_transient());
+        let expired = refused(
+            "getScannerRows",
+            Refused::IllegalArgument("Invalid scanner Id".into()),
+        );
+        assert!(scanner_gone(&expired));
+        assert!(!scanner_gone(&arg));
+        assert!(scanner_gone(&server(
+            "getScannerRows",
+            "org.apache.hadoop.hbase.UnknownScannerException: Unknown scanner '7'".into(),
+            false
+        )));
+        assert!(!scanner_gone(&io));
         assert_eq!(
             protocol("bad frame").to_string(),
             "hbase: the server's reply breaks the protocol: invalid reply from the Thrift2 gateway: bad frame"

@@ -2,9 +2,11 @@
 //! reads it page by page (`getScannerRows`), hands each page over through the shared one-slot
 //! page channel, and closes the scanner at the end, on error, or when the scan is dropped.
 //! A page that fails is read again from a new scanner that starts after the last row
-//! delivered (the old one is closed: its position is unknown once a reply is lost). The first
-//! page of a range is small (128 rows) and pages grow fourfold to the configured size, so that
-//! short reads do not make the region servers read whole pages ahead.
+//! delivered (the old one is closed: its position is unknown once a reply is lost); a
+//! scanner the gateway dropped (idle past its lease, 60 s by default: a consumer slower than
+//! that holds the task) is replaced the same way, at once and without counting as a failure.
+//! The first page of a range is small (128 rows) and pages grow fourfold to the configured
+//! size, so that short reads do not make the region servers read whole pages ahead.
 
 use tokio::sync::mpsc;
 
@@ -260,6 +262,8 @@ async fn read_pages<S: Shape>(
     let mut cursor: Option<Vec<u8>> = None;
     let mut scanner = Scanner::none(&store);
     let mut failures = 0u32;
+    let mut lost = 0u32;
+    let mut sent_any = false;
     loop {
         let (start, stop, skip) = remaining(&range, cursor.as_deref(), reversed);
         let n = i32::try_from(page_rows).unwrap_or(i32::MAX);
@@ -286,6 +290,7 @@ async fn read_pages<S: Shape>(
         match page {
             Ok(mut rows) => {
                 failures = 0;
+                lost = 0;
                 let done = rows.len() < page_rows;
                 let first = rows.first().map(S::key);
                 if skip && cursor_matches(first, cursor.as_deref(), range.end(), reversed) {
@@ -300,7 +305,13 @@ async fn read_pages<S: Shape>(
                     scanner.close();
                     page_rows = pages::grow(page_rows, full_page);
                 }
+                let first = !sent_any && !rows.is_empty();
                 if !rows.is_empty() && tx.send(Ok(rows)).await.is_err() {
+                    return;
+                }
+                sent_any |= first;
+                // After the first page, the next is read once the consumer wants it.
+                if first && !done && !pages::demand(&tx).await {
                     return;
                 }
                 if done {
@@ -315,6 +326,13 @@ async fn read_pages<S: Shape>(
                     }
                     return;
                 }
+            }
+            Err(e) if super::error::scanner_gone(&e) && scanner.id.is_some() && lost < 3 => {
+                // The gateway (or HBase under it) dropped the scanner, most often after a
+                // consumer slower than its lease: a new one starts after the last row
+                // delivered, at once. `lost` bounds scanners lost before delivering a page.
+                scanner.id = None;
+                lost += 1;
             }
             Err(e) => {
                 // The scanner's position is unknown after a failed page: start a new one

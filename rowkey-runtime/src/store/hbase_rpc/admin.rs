@@ -133,7 +133,7 @@ impl AsyncHbaseRpcStore {
                 Ok(r) => return Ok(r),
                 Err(f) => f,
             };
-            if matches!(f, Failure::Server(_) | Failure::Relocate { .. }) {
+            if matches!(f, Failure::Relocate { .. }) || f.server_gone() {
                 cluster.forget_master();
             }
             let unknown = matches!(f, Failure::Server(_));
@@ -242,6 +242,18 @@ impl AsyncHbaseRpcStore {
         splits: &[Bytes],
     ) -> Result<(), NetError> {
         self.create(families, splits, Some(K::FINGERPRINT)).await
+    }
+
+    /// [`create_table_for`](Self::create_table_for) with the fingerprint given as a value
+    /// (`RowKey::FINGERPRINT`, or a `TableLayout`'s), for callers that hold a key layout
+    /// rather than a key type.
+    pub async fn create_table_keyed(
+        &self,
+        families: &[Family],
+        splits: &[Bytes],
+        key_fingerprint: u64,
+    ) -> Result<(), NetError> {
+        self.create(families, splits, Some(key_fingerprint)).await
     }
 
     async fn create(
@@ -358,14 +370,15 @@ impl AsyncHbaseRpcStore {
     /// Refuses to go on when the table records a key layout other than `K`'s (see the
     /// Thrift2 store's method of the same name).
     pub async fn check_key_layout<K: crate::RowKey>(&self) -> Result<(), NetError> {
+        self.check_key_fingerprint(K::SCHEMA.name, K::FINGERPRINT)
+            .await
+    }
+
+    /// [`check_key_layout`](Self::check_key_layout) for key `key` (its name, for the error)
+    /// whose layout fingerprint is `fingerprint`.
+    pub async fn check_key_fingerprint(&self, key: &str, fingerprint: u64) -> Result<(), NetError> {
         let recorded = self.key_fingerprint().await?;
-        key_layout::check(
-            STORE,
-            &self.inner.config.table,
-            recorded,
-            K::SCHEMA.name,
-            K::FINGERPRINT,
-        )
+        key_layout::check(STORE, &self.inner.config.table, recorded, key, fingerprint)
     }
 
     /// Disables and deletes the table (for tests and tools).

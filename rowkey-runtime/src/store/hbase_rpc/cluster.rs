@@ -23,6 +23,7 @@ use std::time::Duration;
 use bytes::{BufMut, Bytes, BytesMut};
 use prost::Message;
 
+use super::config::AddressMap;
 use super::conn::{Pool, Service};
 use super::error::{self, Failure};
 use super::pb;
@@ -75,7 +76,7 @@ pub(crate) struct RegionCache {
 }
 
 impl RegionCache {
-    fn find(&self, row: &[u8], how: Locate) -> Option<Arc<RegionLoc>> {
+    pub(crate) fn find(&self, row: &[u8], how: Locate) -> Option<Arc<RegionLoc>> {
         let map = self.regions.lock().ok()?;
         match how {
             Locate::At => {
@@ -168,9 +169,14 @@ pub(crate) struct Cluster {
 const META_TABLE: &str = "hbase:meta";
 
 impl Cluster {
-    pub(crate) fn new(bootstrap: Vec<String>, user: String, options: NetOptions) -> Self {
+    pub(crate) fn new(
+        bootstrap: Vec<String>,
+        user: String,
+        address_map: Option<AddressMap>,
+        options: NetOptions,
+    ) -> Self {
         Cluster {
-            pool: Pool::new(user, options.connect_timeout),
+            pool: Pool::new(user, options.connect_timeout, address_map),
             bootstrap,
             next_bootstrap: AtomicUsize::new(0),
             options,
@@ -204,7 +210,7 @@ impl Cluster {
         let reply = match result {
             Ok(r) => r,
             Err(f) => {
-                if matches!(f, Failure::Server(_)) {
+                if f.server_gone() {
                     self.pool.drop_server(addr, "a call on it failed");
                 }
                 return Err(f);
@@ -359,7 +365,7 @@ impl Cluster {
         {
             Ok(r) => r,
             Err(f) => {
-                if matches!(f, Failure::Relocate { .. } | Failure::Server(_)) {
+                if matches!(f, Failure::Relocate { .. }) || f.server_gone() {
                     self.forget_meta();
                 }
                 return Err(f);

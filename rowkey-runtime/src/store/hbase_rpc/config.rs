@@ -1,7 +1,37 @@
 //! [`HbaseRpcConfig`]: where an [`AsyncHbaseRpcStore`](super::AsyncHbaseRpcStore) finds the
 //! cluster, which table it holds, and its limits.
 
+use std::fmt;
+use std::sync::Arc;
+
 use crate::store::{NetOptions, RetryPolicy};
+
+/// Where to connect for a server the cluster names: maps the `host:port` a server advertises
+/// (in the registry's answers and in `hbase:meta`) to the `host:port` to dial. For clusters the
+/// client sees through address translation (NAT, port forwarding, a container network, a
+/// proxy), where region servers advertise addresses it cannot reach; HBase's Java client has
+/// no such hook (its users edit `/etc/hosts`). Applied to every connection, bootstrap servers
+/// included; errors and region listings keep the advertised names.
+#[derive(Clone)]
+pub struct AddressMap(Arc<dyn Fn(&str) -> String + Send + Sync>);
+
+impl AddressMap {
+    /// A map that calls `f` with each advertised `host:port`.
+    pub fn new(f: impl Fn(&str) -> String + Send + Sync + 'static) -> Self {
+        AddressMap(Arc::new(f))
+    }
+
+    /// Where to dial for `advertised`.
+    pub fn resolve(&self, advertised: &str) -> String {
+        (self.0)(advertised)
+    }
+}
+
+impl fmt::Debug for AddressMap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("AddressMap(..)")
+    }
+}
 
 /// Where and how to connect; [`HbaseRpcConfig::new`] gives the defaults.
 #[derive(Clone, Debug)]
@@ -20,6 +50,8 @@ pub struct HbaseRpcConfig {
     pub families: Vec<String>,
     /// The user the connections name (simple authentication; HBase's ACLs see this name).
     pub user: String,
+    /// Where to dial for each server the cluster advertises (`None`: the advertised address).
+    pub address_map: Option<AddressMap>,
     /// Retries, deadlines, page and batch sizes, the first-use check. Over HBase's RPC: scan
     /// pages of `page_rows` rows (the scanner's `caching`) and `page_bytes` bytes (its
     /// `max_result_size`); batches cut per region server into `Multi` calls of at most
@@ -46,6 +78,7 @@ impl HbaseRpcConfig {
                 .ok()
                 .filter(|u| !u.is_empty())
                 .unwrap_or_else(|| "rowkey".into()),
+            address_map: None,
             options: NetOptions::new(),
         }
     }
@@ -64,6 +97,12 @@ impl HbaseRpcConfig {
     /// The user the connections name ([`HbaseRpcConfig::user`]).
     pub fn user(mut self, user: &str) -> Self {
         self.user = user.into();
+        self
+    }
+
+    /// Dials the address `f` gives for each advertised server ([`AddressMap`]).
+    pub fn address_map(mut self, f: impl Fn(&str) -> String + Send + Sync + 'static) -> Self {
+        self.address_map = Some(AddressMap::new(f));
         self
     }
 

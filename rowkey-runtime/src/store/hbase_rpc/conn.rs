@@ -19,6 +19,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt, BufWriter};
 use tokio::net::TcpStream;
 use tokio::sync::{mpsc, oneshot};
 
+use super::config::AddressMap;
 use super::wire::{self, Auth, Reply};
 
 /// Why a call got no reply.
@@ -297,14 +298,20 @@ impl Service {
 pub(crate) struct Pool {
     user: String,
     connect_timeout: Duration,
+    address_map: Option<AddressMap>,
     conns: Mutex<HashMap<(String, Service), Arc<Conn>>>,
 }
 
 impl Pool {
-    pub(crate) fn new(user: String, connect_timeout: Duration) -> Self {
+    pub(crate) fn new(
+        user: String,
+        connect_timeout: Duration,
+        address_map: Option<AddressMap>,
+    ) -> Self {
         Pool {
             user,
             connect_timeout,
+            address_map,
             conns: Mutex::default(),
         }
     }
@@ -317,8 +324,12 @@ impl Pool {
                 return Ok(c);
             }
         }
+        let dial = match &self.address_map {
+            Some(map) => map.resolve(addr),
+            None => addr.to_string(),
+        };
         let conn =
-            Arc::new(Conn::open(addr, service.name(), &self.user, self.connect_timeout).await?);
+            Arc::new(Conn::open(&dial, service.name(), &self.user, self.connect_timeout).await?);
         let mut map = self
             .conns
             .lock()

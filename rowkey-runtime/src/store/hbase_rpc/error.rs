@@ -26,8 +26,13 @@ pub(crate) enum Failure {
     },
     /// The server asks for a pause (busy, queue full, region opening): try again later.
     Backoff(NetError),
-    /// The server or the connection to it is gone: drop its connections and relocate.
+    /// The server or the connection to it is gone under a call: drop its connections and
+    /// relocate. The call may have been carried out (its fate is unknown).
     Server(NetError),
+    /// The server could not be reached at all (connection refused, no route, no connection
+    /// within the deadline): nothing was sent. A dead region server's regions reopen elsewhere
+    /// once the master notices, so this is retried as a moving region is, within the deadline.
+    Unreachable(NetError),
     /// The scanner is gone or out of step on the server: reopen it after the last row.
     Scanner(NetError),
     /// Anything else: retried only if `error.is_transient()`.
@@ -41,9 +46,15 @@ impl Failure {
             Failure::Relocate { error, .. }
             | Failure::Backoff(error)
             | Failure::Server(error)
+            | Failure::Unreachable(error)
             | Failure::Scanner(error)
             | Failure::Other(error) => error,
         }
+    }
+
+    /// Whether the server's connections are dropped and its regions looked up again.
+    pub(crate) fn server_gone(&self) -> bool {
+        matches!(self, Failure::Server(_) | Failure::Unreachable(_))
     }
 
     pub(crate) fn error(&self) -> &NetError {
@@ -51,6 +62,7 @@ impl Failure {
             Failure::Relocate { error, .. }
             | Failure::Backoff(error)
             | Failure::Server(error)
+            | Failure::Unreachable(error)
             | Failure::Scanner(error)
             | Failure::Other(error) => error,
         }
@@ -66,13 +78,16 @@ impl From<NetError> for Failure {
 /// A connection's failure under call `op` at server `addr`.
 pub(crate) fn conn(op: &'static str, e: ConnError) -> Failure {
     match e {
-        ConnError::Connect(message) | ConnError::Io(message) => {
-            Failure::Server(NetError::Transport {
-                store: STORE,
-                op,
-                message,
-            })
-        }
+        ConnError::Connect(message) => Failure::Unreachable(NetError::Transport {
+            store: STORE,
+            op,
+            message,
+        }),
+        ConnError::Io(message) => Failure::Server(NetError::Transport {
+            store: STORE,
+            op,
+            message,
+        }),
         ConnError::Protocol(message) => Failure::Server(protocol(message)),
         ConnError::Timeout(after) => Failure::Server(NetError::Timeout {
             store: STORE,

@@ -46,7 +46,7 @@ use bytes::Bytes;
 use futures_util::StreamExt;
 use prost::Message;
 
-pub use config::HbaseRpcConfig;
+pub use config::{AddressMap, HbaseRpcConfig};
 pub use error::HbaseRpcError;
 
 use super::net::batch::{self, BatchRow, Confirmations};
@@ -115,7 +115,10 @@ impl<'a> Budget<'a> {
     /// Whether to send again after `failure`; pauses first.
     pub(crate) async fn again(&mut self, failure: &Failure) -> bool {
         let pause = match failure {
-            Failure::Relocate { .. } | Failure::Backoff(_) | Failure::Scanner(_) => {
+            Failure::Relocate { .. }
+            | Failure::Backoff(_)
+            | Failure::Scanner(_)
+            | Failure::Unreachable(_) => {
                 self.region_retries += 1;
                 cluster::region_backoff(self.region_retries)
             }
@@ -179,6 +182,28 @@ impl Blocking<AsyncHbaseRpcStore> {
     ) -> Result<(), NetError> {
         let (families, splits) = (families.to_vec(), splits.to_vec());
         self.call(|s| async move { s.create_table_for::<K>(&families, &splits).await })
+    }
+
+    /// [`AsyncHbaseRpcStore::create_table_keyed`]: the table with a key layout fingerprint
+    /// given as a value.
+    pub fn create_table_keyed(
+        &self,
+        families: &[crate::family::Family],
+        splits: &[Bytes],
+        key_fingerprint: u64,
+    ) -> Result<(), NetError> {
+        let (families, splits) = (families.to_vec(), splits.to_vec());
+        self.call(|s| async move {
+            s.create_table_keyed(&families, &splits, key_fingerprint)
+                .await
+        })
+    }
+
+    /// [`AsyncHbaseRpcStore::check_key_fingerprint`]: refuses a key layout other than the
+    /// table's.
+    pub fn check_key_fingerprint(&self, key: &str, fingerprint: u64) -> Result<(), NetError> {
+        let key = key.to_string();
+        self.call(|s| async move { s.check_key_fingerprint(&key, fingerprint).await })
     }
 
     /// [`AsyncHbaseRpcStore::families`]: the live table's families with their options.
@@ -251,6 +276,7 @@ impl AsyncHbaseRpcStore {
         let cluster = Cluster::new(
             config.bootstrap.clone(),
             config.user.clone(),
+            config.address_map.clone(),
             config.options.clone(),
         );
         let store = AsyncHbaseRpcStore {
@@ -341,7 +367,9 @@ impl AsyncHbaseRpcStore {
                 moved_to: Some(to), ..
             } => self.inner.regions.moved(loc, to.clone()),
             Failure::Relocate { moved_to: None, .. } => self.inner.regions.forget(loc),
-            Failure::Server(_) => self.inner.regions.forget_server(&loc.server),
+            Failure::Server(_) | Failure::Unreachable(_) => {
+                self.inner.regions.forget_server(&loc.server)
+            }
             _ => {}
         }
     }
@@ -505,19 +533,30 @@ impl AsyncHbaseRpcStore {
         let mut failed = Vec::new();
         let mut first: Option<Failure> = None;
         for &i in which {
-            match self
-                .inner
-                .cluster
-                .locate(&self.inner.regions, self.table(), rows[i].key(), Locate::At)
-                .await
-            {
+            // Once a lookup has failed (meta unreachable or slow), rows whose region is not
+            // cached fail at once: one deadline for the round, not one per row.
+            let located = if first.is_some() {
+                self.inner
+                    .regions
+                    .find(rows[i].key(), Locate::At)
+                    .ok_or(None)
+            } else {
+                self.inner
+                    .cluster
+                    .locate(&self.inner.regions, self.table(), rows[i].key(), Locate::At)
+                    .await
+                    .map_err(Some)
+            };
+            match located {
                 Ok(loc) => by_server
                     .entry(loc.server.clone())
                     .or_default()
                     .push((loc, i)),
                 Err(f) => {
                     failed.push(i);
-                    first.get_or_insert(f);
+                    if let Some(f) = f {
+                        first.get_or_insert(f);
+                    }
                 }
             }
         }
@@ -533,8 +572,23 @@ impl AsyncHbaseRpcStore {
             }
         }
         let concurrency = options.batch_concurrency.max(1) * calls.len().clamp(1, 8);
+        // A server found gone (dead, cut off, not answering) gets no more calls this round:
+        // its rows fail at once instead of each call waiting out its own deadline.
+        let gone = std::sync::Mutex::new(std::collections::HashSet::<String>::new());
+        let gone = &gone;
         let outcomes: Vec<(Vec<usize>, Option<Failure>)> = futures_util::stream::iter(calls)
-            .map(|(server, part)| async move { self.multi(&server, rows, &part, stamps).await })
+            .map(|(server, part)| async move {
+                if gone.lock().is_ok_and(|g| g.contains(&server)) {
+                    return (part.iter().map(|(_, i)| *i).collect(), None);
+                }
+                let outcome = self.multi(&server, rows, &part, stamps).await;
+                if outcome.1.as_ref().is_some_and(Failure::server_gone) {
+                    if let Ok(mut g) = gone.lock() {
+                        g.insert(server);
+                    }
+                }
+                outcome
+            })
             .buffer_unordered(concurrency)
             .collect()
             .await;

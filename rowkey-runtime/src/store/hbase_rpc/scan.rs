@@ -7,8 +7,13 @@
 //! **Never a row twice, never a row lost.** The task keeps the last row it delivered. When a
 //! call fails (the region moved or split, the server died, the scanner expired or fell out of
 //! step), the scanner is dropped and a new one opens just after that row, on whatever region
-//! holds it now. A scanner left idle near the region server's lease (60 s; a slow consumer
-//! holds the task at the channel) is replaced the same way before it is used again.
+//! holds it now. A scanner left idle past half its lease (the `ttl` its region server
+//! gives, 60 s by default; a consumer slower than that holds the task at the channel) is
+//! replaced the same way before it is used again, and one that expired anyway
+//! (`UnknownScannerException`) is reopened after the last row.
+//!
+//! `next_call_seq` starts at 0 on the first call after the one that opened the scanner (an
+//! off-by-one there costs a failed call and a reopened scanner per page).
 //!
 //! Pages start at 128 rows and grow fourfold up to `page_rows` (the scanner's `caching`), each
 //! within `page_bytes` (`max_result_size`); whole rows only (no partial results).
@@ -29,8 +34,9 @@ use crate::scan::KeyRange;
 use crate::store::net::pages;
 use crate::store::NetError;
 
-/// A scanner idle this long is replaced before its next call (HBase's lease: 60 s).
-const IDLE_LIMIT: Duration = Duration::from_secs(30);
+/// A scanner's lease when the server does not say (HBase's default,
+/// `hbase.client.scanner.timeout.period`).
+const DEFAULT_LEASE: Duration = Duration::from_secs(60);
 
 /// Starts reading `range` (reversed: from its end) on the store's runtime.
 pub(super) fn spawn<S: Shape>(
@@ -57,8 +63,20 @@ struct Position {
 struct Open {
     loc: Arc<RegionLoc>,
     id: u64,
+    /// The `next_call_seq` of the next call: 0 after the call that opened the scanner, one
+    /// more after each call answered.
     seq: u64,
     last_call: Instant,
+    /// How long the server keeps the scanner idle (its reply's `ttl`).
+    lease: Duration,
+}
+
+impl Open {
+    /// Whether the scanner has sat idle past half its lease: it is replaced rather than used,
+    /// since it may expire on its way (a consumer slower than the lease holds the task).
+    fn stale(&self) -> bool {
+        self.last_call.elapsed() > self.lease / 2
+    }
 }
 
 /// The next position after region `loc` is exhausted, or `None` when the range ends there.
@@ -145,12 +163,10 @@ async fn read_pages<S: Shape>(
         return;
     }
     let mut open: Option<Open> = None;
+    let mut sent_any = false;
     let mut budget = Budget::new(&options.retry);
     loop {
-        if open
-            .as_ref()
-            .is_some_and(|o| o.last_call.elapsed() > IDLE_LIMIT)
-        {
+        if open.as_ref().is_some_and(Open::stale) {
             close(&store, open.take());
         }
         let call = async {
@@ -214,13 +230,21 @@ async fn read_pages<S: Shape>(
                         open = p.scanner_id.map(|id| Open {
                             loc: loc.clone(),
                             id,
-                            seq: 1,
+                            seq: 0,
                             last_call: Instant::now(),
+                            lease: p.lease.unwrap_or(DEFAULT_LEASE),
                         })
                     }
                 }
                 page_rows = pages::grow(page_rows as usize, full_page as usize) as u32;
+                let first = !sent_any && !rows.is_empty();
                 if !rows.is_empty() && tx.send(Ok(rows)).await.is_err() {
+                    close(&store, open.take());
+                    return;
+                }
+                sent_any |= first;
+                // After the first page, the next is read once the consumer wants it.
+                if first && p.more_in_region && !pages::demand(&tx).await {
                     close(&store, open.take());
                     return;
                 }
@@ -252,6 +276,8 @@ struct Page {
     scanner_id: Option<u64>,
     rows: Vec<Vec<super::wire::Cell>>,
     more_in_region: bool,
+    /// The scanner's lease, as the server says it (`ttl`).
+    lease: Option<Duration>,
 }
 
 async fn page(
@@ -273,6 +299,10 @@ async fn page(
         scanner_id: resp.scanner_id,
         rows,
         more_in_region,
+        lease: resp
+            .ttl
+            .filter(|&ms| ms > 0)
+            .map(|ms| Duration::from_millis(ms.into())),
     })
 }
 

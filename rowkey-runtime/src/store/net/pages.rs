@@ -16,6 +16,16 @@ use tokio::sync::mpsc;
 /// servers two whole pages; pages start small and grow (see [`grow`]) as a range proves long.
 pub(crate) const FIRST_PAGE_ROWS: usize = 128;
 
+/// Waits until the consumer has worked through the pages sent so far and asks for more; `false`
+/// when the stream is gone. An empty page marks the point (the stream skips it): it enters the
+/// slot once the consumer has taken the last page, and leaves it once the consumer has read
+/// that page to its end. The HBase stores wait so after a range's first page, so that a read
+/// wanting only the first rows (the latest 10 events) costs the region servers one small page
+/// rather than two; a long scan loses one round trip per range.
+pub(crate) async fn demand<T, E>(tx: &mpsc::Sender<Page<T, E>>) -> bool {
+    tx.send(Ok(Vec::new())).await.is_ok() && tx.reserve().await.is_ok()
+}
+
 /// The size of the page after one of `rows`: four times larger, up to `full`.
 pub(crate) fn grow(rows: usize, full: usize) -> usize {
     rows.saturating_mul(4).min(full.max(1))

@@ -36,6 +36,7 @@ public final class LocalHBase {
     int framedPort = -1;
     Path readyFile = null;
     Path dataDir = null;
+    long scannerLeaseMs = -1;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--port": thriftPort = Integer.parseInt(args[++i]); break;
@@ -44,10 +45,11 @@ public final class LocalHBase {
         case "--framed-port": framedPort = Integer.parseInt(args[++i]); break;
         case "--ready-file": readyFile = Path.of(args[++i]); break;
         case "--dir": dataDir = Path.of(args[++i]); break;
+        case "--scanner-lease-ms": scannerLeaseMs = Long.parseLong(args[++i]); break;
         default:
           System.err.println("unknown argument " + args[i]
               + "; usage: LocalHBase [--port P] [--region-servers N] [--framed]"
-              + " [--framed-port P2] [--ready-file F] [--dir D]");
+              + " [--framed-port P2] [--ready-file F] [--dir D] [--scanner-lease-ms MS]");
           System.exit(2);
       }
     }
@@ -71,6 +73,13 @@ public final class LocalHBase {
     // An aborted region server (the control port's `abort-rs`) must not exit the JVM when its
     // abort outlasts the timeout: the other servers live in the same process.
     conf.set("hbase.regionserver.abort.timeout.task", NoExitOnAbortTimeout.class.getName());
+    // How long a scanner may sit idle before its region server (and a Thrift2 gateway, which
+    // keeps its scanners as long) drops it: HBase's 60 s unless told, shorter in CI so that
+    // tests can outwait it.
+    if (scannerLeaseMs > 0) {
+      conf.setLong("hbase.client.scanner.timeout.period", scannerLeaseMs);
+    }
+    long lease = conf.getLong("hbase.client.scanner.timeout.period", 60_000);
     // Small heaps for three region servers in one JVM.
     conf.setFloat("hfile.block.cache.size", 0.1f);
     conf.setFloat("hbase.regionserver.global.memstore.size", 0.3f);
@@ -101,6 +110,7 @@ public final class LocalHBase {
         + " master=" + master.getHostname() + ":" + master.getPort()
         + (secondPort > 0 ? " framed_thrift=" + secondPort : "") + " control=" + controlPort
         + " transport=" + (framed ? "framed" : "buffered") + " region_servers=" + regionServers
+        + " scanner_lease_ms=" + lease
         + " start_ms=" + ms + " heap_used_mb=" + heapMb + " rss_mb=" + rssMb() + " pid="
         + ManagementFactory.getRuntimeMXBean().getPid();
     System.out.println(line);
