@@ -41,6 +41,8 @@ pub(crate) struct RegionLoc {
     pub(crate) server: String,
     /// The region's id (its creation time).
     pub(crate) id: u64,
+    /// Whether `server` comes from a `RegionMovedException`'s hint rather than `hbase:meta`.
+    pub(crate) hinted: bool,
 }
 
 impl RegionLoc {
@@ -128,14 +130,24 @@ impl RegionCache {
     }
 
     /// `loc` now lives on `server`.
+    ///
+    /// One hint is followed; a region that is "moved" again from the server its hint named is
+    /// looked up in `hbase:meta` instead. Servers remember regions that moved away for a while,
+    /// and a region moved and then split answers from both servers that it moved to the other
+    /// (as seen in `tests/hbase_rpc.rs`): following every hint would bounce between them.
     pub(crate) fn moved(&self, loc: &RegionLoc, server: String) {
         if let Ok(mut map) = self.regions.lock() {
             if let Some(r) = map.get_mut(&loc.start) {
                 if r.name == loc.name {
-                    *r = Arc::new(RegionLoc {
-                        server,
-                        ..(**r).clone()
-                    });
+                    if r.hinted {
+                        map.remove(&loc.start);
+                    } else {
+                        *r = Arc::new(RegionLoc {
+                            server,
+                            hinted: true,
+                            ..(**r).clone()
+                        });
+                    }
                 }
             }
         }
@@ -195,6 +207,21 @@ impl Cluster {
         table: &str,
         request: &impl Message,
     ) -> Result<Reply, Failure> {
+        self.call_with_cells(addr, service, op, table, request, &[])
+            .await
+    }
+
+    /// [`call`](Self::call) with a cell block after the request (mutations whose cells it
+    /// holds).
+    pub(crate) async fn call_with_cells(
+        &self,
+        addr: &str,
+        service: Service,
+        op: &'static str,
+        table: &str,
+        request: &impl Message,
+        cells: &[u8],
+    ) -> Result<Reply, Failure> {
         let timeout = self.options.retry.attempt_timeout;
         let result = async {
             let conn = self
@@ -202,7 +229,7 @@ impl Cluster {
                 .get(addr, service)
                 .await
                 .map_err(|e| error::conn(op, e))?;
-            conn.call(op, request, timeout)
+            conn.call(op, request, cells, timeout)
                 .await
                 .map_err(|e| error::conn(op, e))
         }
@@ -317,6 +344,7 @@ impl Cluster {
             end: info.end_key.clone().unwrap_or_default(),
             server: host_port(server),
             id: info.region_id,
+            hinted: false,
         });
         if let Ok(mut m) = self.meta.lock() {
             *m = Some(loc.clone());
@@ -578,6 +606,7 @@ fn parse_meta_row(cells: &[Cell]) -> Result<(MetaRow, Option<String>), Failure> 
                         end: ri.end_key.unwrap_or_default(),
                         server: String::new(),
                         id: ri.region_id,
+                        hinted: false,
                     },
                 });
             }
@@ -624,6 +653,7 @@ mod tests {
             end: Bytes::copy_from_slice(end),
             server: "s1:1".into(),
             id: 1,
+            hinted: false,
         })
     }
 
@@ -662,7 +692,13 @@ mod tests {
 
         let ab = cache.find(b"a", Locate::At).unwrap();
         cache.moved(&ab, "s2:2".into());
-        assert_eq!(cache.find(b"a", Locate::At).unwrap().server, "s2:2");
+        let hinted = cache.find(b"a", Locate::At).unwrap();
+        assert_eq!(hinted.server, "s2:2");
+        // A second hint for the same region is not followed: meta is asked again.
+        cache.moved(&hinted, "s1:1".into());
+        assert_eq!(at(b"a"), None);
+        cache.insert(ab.clone());
+        cache.moved(&ab, "s2:2".into());
         cache.forget_server("s2:2");
         assert_eq!(at(b"a"), None);
         assert_eq!(at(b"q"), Some(Bytes::from("c")));

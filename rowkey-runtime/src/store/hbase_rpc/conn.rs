@@ -170,12 +170,13 @@ impl Conn {
         }
     }
 
-    /// Calls `method` with `request`; the reply (which may carry a remote exception) within
-    /// `timeout`.
+    /// Calls `method` with `request` (and `cells`, a cell block, when not empty); the reply
+    /// (which may carry a remote exception) within `timeout`.
     pub(crate) async fn call(
         &self,
         method: &str,
         request: &impl Message,
+        cells: &[u8],
         timeout: Duration,
     ) -> Result<Reply, ConnError> {
         if self.is_dead() {
@@ -200,7 +201,7 @@ impl Conn {
         }
         let _slot = Slot(&self.pending, id);
         let ms = u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX);
-        let frame = wire::call_frame(id, method, request, ms);
+        let frame = wire::call_frame(id, method, request, cells, ms);
         if self.frames.send(frame).is_err() {
             return Err(ConnError::Io(format!(
                 "{}: the connection is closed",

@@ -42,7 +42,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Instant;
 
-use bytes::Bytes;
+use bytes::{Bytes, BytesMut};
 use futures_util::StreamExt;
 use prost::Message;
 
@@ -611,6 +611,7 @@ impl AsyncHbaseRpcStore {
         stamps: Stamps,
     ) -> (Vec<usize>, Option<Failure>) {
         let mut actions: Vec<pb::RegionAction> = Vec::new();
+        let mut cells = BytesMut::new();
         // Per action: the row it writes, and its region.
         let mut owners: Vec<Vec<(usize, Arc<RegionLoc>)>> = Vec::new();
         for (loc, i) in part {
@@ -624,7 +625,7 @@ impl AsyncHbaseRpcStore {
             let (Some(action), Some(owner)) = (actions.last_mut(), owners.last_mut()) else {
                 continue;
             };
-            for mutation in rows[*i].mutations(stamps) {
+            for mutation in rows[*i].mutations(stamps, &mut cells) {
                 action.action.push(pb::Action {
                     index: Some(action.action.len() as u32),
                     mutation: Some(mutation),
@@ -645,7 +646,14 @@ impl AsyncHbaseRpcStore {
         let reply = match self
             .inner
             .cluster
-            .call(server, Service::Client, "Multi", self.table(), &request)
+            .call_with_cells(
+                server,
+                Service::Client,
+                "Multi",
+                self.table(),
+                &request,
+                &cells,
+            )
             .await
         {
             Ok(r) => r,
@@ -807,15 +815,16 @@ fn exception(e: &pb::NameBytesPair) -> pb::ExceptionResponse {
 trait Write: BatchRow + Send + Sync + Sized {
     /// Whether writing `rows` puts cells, and whether it deletes any.
     fn kinds(rows: &[Self]) -> (bool, bool);
-    /// The row's mutations.
-    fn mutations(&self, stamps: Stamps) -> Vec<pb::MutationProto>;
+    /// The row's mutations; the cells of its puts are appended to `cells`, the call's cell
+    /// block, in the order of the mutations.
+    fn mutations(&self, stamps: Stamps, cells: &mut BytesMut) -> Vec<pb::MutationProto>;
 }
 
 impl Write for DeleteRow {
     fn kinds(_: &[DeleteRow]) -> (bool, bool) {
         (false, true)
     }
-    fn mutations(&self, stamps: Stamps) -> Vec<pb::MutationProto> {
+    fn mutations(&self, stamps: Stamps, _: &mut BytesMut) -> Vec<pb::MutationProto> {
         vec![ops::delete_row(&self.0, stamps.delete)]
     }
 }
@@ -827,15 +836,16 @@ impl Write for RowWrite {
             rows.iter().any(|r| !r.clear.is_empty()),
         )
     }
-    fn mutations(&self, stamps: Stamps) -> Vec<pb::MutationProto> {
+    fn mutations(&self, stamps: Stamps, cells: &mut BytesMut) -> Vec<pb::MutationProto> {
         let mut out = Vec::with_capacity(2);
         if !self.set.is_empty() {
-            out.push(ops::put(
+            out.push(ops::put_in_block(
                 &self.key,
                 self.set
                     .iter()
                     .map(|c| (c.family.as_bytes(), &c.qualifier[..], &c.value[..])),
                 stamps.put,
+                cells,
             ));
         }
         if !self.clear.is_empty() {
@@ -874,11 +884,12 @@ impl Write for ValueRow {
     fn kinds(_: &[ValueRow]) -> (bool, bool) {
         (true, false)
     }
-    fn mutations(&self, stamps: Stamps) -> Vec<pb::MutationProto> {
-        vec![ops::put(
+    fn mutations(&self, stamps: Stamps, cells: &mut BytesMut) -> Vec<pb::MutationProto> {
+        vec![ops::put_in_block(
             &self.row.0,
             [(&self.family[..], ops::QUALIFIER, &self.row.1[..])],
             stamps.put,
+            cells,
         )]
     }
 }

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use bytes::Bytes;
+use bytes::{Bytes, BytesMut};
 use prost::Message;
 
 use super::pb::{self, mutation_proto as mp};
@@ -266,6 +266,38 @@ pub(crate) fn put<'a>(
         mutate_type: Some(mp::MutationType::Put as i32),
         column_value: columns,
         timestamp: Some(ts as u64),
+        ..Default::default()
+    }
+}
+
+/// [`put`] with its cells appended to `block`, a cell block (the `KeyValueCodec` the
+/// connection names): the message carries only the row, type, timestamp and cell count, and
+/// the region server reads the cells in place instead of rebuilding them from messages, as it
+/// does for HBase's Java client. A row whose cells do not fit the format (a family over 255
+/// bytes) goes as a plain [`put`], the block left as it was.
+pub(crate) fn put_in_block<'a, I>(
+    key: &[u8],
+    cells: I,
+    ts: i64,
+    block: &mut BytesMut,
+) -> pb::MutationProto
+where
+    I: IntoIterator<Item = (&'a [u8], &'a [u8], &'a [u8])> + Clone,
+{
+    let start = block.len();
+    let mut count = 0i32;
+    for (family, qualifier, value) in cells.clone() {
+        if !wire::put_cell(block, key, family, qualifier, ts, value) {
+            block.truncate(start);
+            return put(key, cells, ts);
+        }
+        count += 1;
+    }
+    pb::MutationProto {
+        row: Some(Bytes::copy_from_slice(key)),
+        mutate_type: Some(mp::MutationType::Put as i32),
+        timestamp: Some(ts as u64),
+        associated_cell_count: Some(count),
         ..Default::default()
     }
 }

@@ -344,6 +344,7 @@ mod tests {
             end: Bytes::copy_from_slice(end),
             server: String::new(),
             id: 1,
+            hinted: false,
         }
     }
 

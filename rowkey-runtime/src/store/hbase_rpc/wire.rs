@@ -61,6 +61,7 @@ pub(crate) fn call_frame(
     call_id: u32,
     method: &str,
     request: &impl Message,
+    cells: &[u8],
     timeout_ms: u32,
 ) -> Bytes {
     let header = pb::RequestHeader {
@@ -68,16 +69,65 @@ pub(crate) fn call_frame(
         method_name: Some(method.into()),
         request_param: Some(true),
         timeout: Some(timeout_ms),
+        cell_block_meta: (!cells.is_empty()).then(|| pb::CellBlockMeta {
+            length: Some(cells.len() as u32),
+        }),
         ..Default::default()
     };
     let (h, r) = (header.encoded_len(), request.encoded_len());
-    let body = prost::length_delimiter_len(h) + h + prost::length_delimiter_len(r) + r;
+    let body =
+        prost::length_delimiter_len(h) + h + prost::length_delimiter_len(r) + r + cells.len();
     let mut out = BytesMut::with_capacity(4 + body);
     out.put_u32(body as u32);
     // Encoding into a buffer sized for it cannot fail.
     let _ = header.encode_length_delimited(&mut out);
     let _ = request.encode_length_delimited(&mut out);
+    out.extend_from_slice(cells);
     out.freeze()
+}
+
+/// KeyValue type byte of a put cell.
+const TYPE_PUT: u8 = 4;
+
+/// Appends one put cell to `block` as `KeyValueCodec` writes it (what [`CellReader`] reads): a
+/// 4-byte length, then the KeyValue (key length, value length, row length, row, family
+/// length, family, qualifier, timestamp, type, value). `false` (nothing appended) when the
+/// row or family is longer than the format holds (32,767 and 255 bytes) or the cell over 2 GiB;
+/// the caller sends that cell in the message instead.
+pub(crate) fn put_cell(
+    block: &mut BytesMut,
+    row: &[u8],
+    family: &[u8],
+    qualifier: &[u8],
+    ts: i64,
+    value: &[u8],
+) -> bool {
+    let (Ok(row_len), Ok(family_len)) = (i16::try_from(row.len()), u8::try_from(family.len()))
+    else {
+        return false;
+    };
+    let key_len = 2 + row.len() + 1 + family.len() + qualifier.len() + 8 + 1;
+    let total = 8 + key_len + value.len();
+    let (Ok(total), Ok(key_len), Ok(value_len)) = (
+        i32::try_from(total),
+        u32::try_from(key_len),
+        u32::try_from(value.len()),
+    ) else {
+        return false;
+    };
+    block.reserve(4 + total as usize);
+    block.put_u32(total as u32);
+    block.put_u32(key_len);
+    block.put_u32(value_len);
+    block.put_u16(row_len as u16);
+    block.put_slice(row);
+    block.put_u8(family_len);
+    block.put_slice(family);
+    block.put_slice(qualifier);
+    block.put_i64(ts);
+    block.put_u8(TYPE_PUT);
+    block.put_slice(value);
+    true
 }
 
 /// A reply's parts: its header, and (when the call succeeded) the response message and the
@@ -275,7 +325,7 @@ mod tests {
     #[test]
     fn a_call_frame_is_length_header_and_request() {
         let request = pb::GetClusterIdRequest {};
-        let frame = call_frame(7, "GetClusterId", &request, 1500);
+        let frame = call_frame(7, "GetClusterId", &request, &[], 1500);
         let len = u32::from_be_bytes(frame[..4].try_into().unwrap()) as usize;
         assert_eq!(len, frame.len() - 4);
         let mut rest = frame.slice(4..);
@@ -283,11 +333,40 @@ mod tests {
         assert_eq!(header.call_id, Some(7));
         assert_eq!(header.method_name(), "GetClusterId");
         assert_eq!(header.timeout, Some(1500));
+        assert_eq!(header.cell_block_meta, None);
         assert_eq!(
             rest.as_ref(),
             &[0u8][..],
             "an empty request is a zero length"
         );
+    }
+
+    #[test]
+    fn put_cells_are_written_as_key_value_codec_writes_them() {
+        let mut block = BytesMut::new();
+        assert!(put_cell(&mut block, b"r1", b"d", b"v", 5, b"one"));
+        assert!(put_cell(&mut block, b"r2", b"d", b"", -1, b""));
+        let want = [
+            key_value(b"r1", b"d", b"v", 5, b"one"),
+            key_value(b"r2", b"d", b"", -1, b""),
+        ]
+        .concat();
+        assert_eq!(&block[..], &want[..]);
+        let mut reader = CellReader::new(block.clone().freeze());
+        assert_eq!(&reader.next_cell().unwrap().unwrap().value[..], b"one");
+        // A family over 255 bytes does not fit: nothing is appended.
+        let before = block.len();
+        assert!(!put_cell(&mut block, b"r", &[b'f'; 256], b"q", 1, b"v"));
+        assert_eq!(block.len(), before);
+        // A request with a cell block announces its length and carries it last.
+        let frame = call_frame(9, "Multi", &pb::GetClusterIdRequest {}, &want, 1000);
+        let mut rest = frame.slice(4..);
+        let header = pb::RequestHeader::decode_length_delimited(&mut rest).unwrap();
+        assert_eq!(
+            header.cell_block_meta.unwrap().length,
+            Some(want.len() as u32)
+        );
+        assert_eq!(&rest[1..], &want[..]);
     }
 
     #[test]

@@ -82,6 +82,10 @@ public final class LocalHBase {
     long lease = conf.getLong("hbase.client.scanner.timeout.period", 60_000);
     // Small heaps for three region servers in one JVM.
     conf.setFloat("hfile.block.cache.size", 0.1f);
+    // No memstore chunk pool (MSLAB): each region with unflushed data holds a 2 MiB chunk of
+    // it, and the test suite's hundreds of small pre-split regions ran the 2 GiB heap out of
+    // memory (OutOfMemoryError in MemStoreLABImpl, the whole cluster down).
+    conf.setBoolean("hbase.hregion.memstore.mslab.enabled", false);
     conf.setFloat("hbase.regionserver.global.memstore.size", 0.3f);
 
     HBaseTestingUtility util = new HBaseTestingUtility(conf);
