@@ -22,9 +22,11 @@
 //! is refused), and read back to show that nothing differs (the diff is empty); the job ends
 //! with a capacity plan for a year of its event rate.
 //!
-//! On HBase (`--features hbase -- --store hbase`) the tables are real pre-split HBase tables
-//! and the writes per region are also shown as HBase itself counts them (each region's write
-//! request counter, read through HBase's Java client), with each region server's share.
+//! On HBase (`--features hbase -- --store hbase` through the Thrift2 gateway, or
+//! `--features hbase-rpc -- --store hbase-rpc` over HBase's own RPC) the tables are real
+//! pre-split HBase tables and the writes per region are also shown as HBase itself counts them
+//! (each region's write request counter, read through HBase's Java client), with each region
+//! server's share.
 
 use std::error::Error;
 use std::io::{IsTerminal, Write as _};
@@ -498,7 +500,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             .cloned()
     };
     let store = value("--store").unwrap_or_else(|| "fjall".into());
-    let default_events = if store == "bigtable" || store == "hbase" {
+    let default_events = if matches!(store.as_str(), "bigtable" | "hbase" | "hbase-rpc") {
         100_000
     } else {
         1_000_000
@@ -528,8 +530,10 @@ fn main() -> Result<(), Box<dyn Error>> {
         }
         "bigtable" => bigtable(n, regions),
         "hbase" => hbase(n, regions),
+        "hbase-rpc" => hbase_rpc(n, regions),
         other => Err(format!(
-            "unknown store `{other}`: use `--store fjall`, `--store bigtable` or `--store hbase`"
+            "unknown store `{other}`: use `--store fjall`, `--store bigtable`, `--store hbase` \
+             or `--store hbase-rpc`"
         )
         .into()),
     }
@@ -604,30 +608,37 @@ fn bigtable(n: usize, regions: usize) -> Result<(), Box<dyn Error>> {
     )
 }
 
-#[cfg(feature = "hbase")]
+#[cfg(any(feature = "hbase", feature = "hbase-rpc"))]
 #[path = "../hbase-local/gateways.rs"]
 mod gateways;
 
-/// HBase: the Thrift2 gateway at `ROWKEY_HBASE_THRIFT` (with `ROWKEY_HBASE_ZK` for HBase's own
-/// counters), or a local HBase started here with `hbase-local/run`. Tables are created
-/// pre-split, with a suffix so that runs do not collide.
-#[cfg(feature = "hbase")]
-fn hbase(n: usize, regions: usize) -> Result<(), Box<dyn Error>> {
-    use rowkey::store::HbaseStore;
+/// The HBase named by the environment (`ROWKEY_HBASE_THRIFT`, `ROWKEY_HBASE_MASTER`,
+/// `ROWKEY_HBASE_ZK`), or a local HBase started here with `hbase-local/run`; says which.
+#[cfg(any(feature = "hbase", feature = "hbase-rpc"))]
+fn hbase_cluster(how: &str) -> Result<gateways::Gateways, Box<dyn Error>> {
     let started = Instant::now();
     let g = gateways::Gateways::from_env_or_start().ok_or(
-        "no HBase: set ROWKEY_HBASE_THRIFT, or install Java 17 and Maven for hbase-local/run",
+        "no HBase: set ROWKEY_HBASE_THRIFT (and ROWKEY_HBASE_MASTER), or install Java 17 and \
+         Maven for hbase-local/run",
     )?;
     match &g.ready {
         Some(ready) => println!(
-            "Store: HBase, a local mini cluster started by hbase-local/run in {:.1} s ({ready})",
+            "Store: HBase {how}, a local mini cluster started by hbase-local/run in {:.1} s ({ready})",
             started.elapsed().as_secs_f64()
         ),
-        None => println!("Store: HBase through the Thrift2 gateway at {}", g.plain),
+        None => println!("Store: HBase {how}"),
     }
-    let suffix = format!("_{}", std::process::id());
-    let zk = g.zk.clone();
-    let counted = move |names: &[&str]| -> Result<Vec<Vec<Observed>>, Box<dyn Error>> {
+    Ok(g)
+}
+
+/// HBase's own per-region request counters for the designs' tables (named with `suffix`), read
+/// through HBase's Java client from ZooKeeper at `zk`.
+#[cfg(any(feature = "hbase", feature = "hbase-rpc"))]
+fn hbase_counters(
+    zk: Option<String>,
+    suffix: String,
+) -> impl Fn(&[&str]) -> Result<Vec<Vec<Observed>>, Box<dyn Error>> {
+    move |names: &[&str]| -> Result<Vec<Vec<Observed>>, Box<dyn Error>> {
         let Some(zk) = zk.as_deref() else {
             return Err("HBase's counters need ROWKEY_HBASE_ZK (ZooKeeper's host:port)".into());
         };
@@ -674,10 +685,32 @@ fn hbase(n: usize, regions: usize) -> Result<(), Box<dyn Error>> {
             last = Some(totals);
             std::thread::sleep(std::time::Duration::from_millis(1200));
         }
-    };
-    let plain = g.plain.clone();
+    }
+}
+
+/// Checks that a table created from `EVENTS_FAMILY` reads back as declared.
+#[cfg(any(feature = "hbase", feature = "hbase-rpc"))]
+fn as_declared(table: &str, live: &[rowkey::family::Family]) -> Result<(), Box<dyn Error>> {
+    let changes = rowkey::family::diff(&[EVENTS_FAMILY], live);
+    if !changes.is_empty() {
+        let listed: Vec<String> = changes.iter().map(ToString::to_string).collect();
+        return Err(format!("table {table} differs: {}", listed.join("; ")).into());
+    }
+    println!("  table {table}: families as declared (the diff is empty)");
+    Ok(())
+}
+
+/// HBase through the Thrift2 gateway at `ROWKEY_HBASE_THRIFT` (with `ROWKEY_HBASE_ZK` for
+/// HBase's own counters), or a local HBase started here. Tables are created pre-split, with a
+/// suffix so that runs do not collide.
+#[cfg(feature = "hbase")]
+fn hbase(n: usize, regions: usize) -> Result<(), Box<dyn Error>> {
+    use rowkey::store::HbaseStore;
+    let g = hbase_cluster("through the Thrift2 gateway")?;
+    println!("  gateway {}", g.plain);
     let suffix = format!("_{}", std::process::id());
-    let (plain, suffix) = (&plain, &suffix);
+    let counted = hbase_counters(g.zk.clone(), suffix.clone());
+    let (plain, suffix) = (&g.plain, &suffix);
     run(
         n,
         regions,
@@ -688,12 +721,7 @@ fn hbase(n: usize, regions: usize) -> Result<(), Box<dyn Error>> {
             // A table written with another key layout is refused: its rows need re-keying.
             store.check_key_fingerprint(name, key)?;
             // Created from the declaration: reading it back, nothing differs.
-            let changes = rowkey::family::diff(&[EVENTS_FAMILY], &store.families()?);
-            if !changes.is_empty() {
-                let listed: Vec<String> = changes.iter().map(ToString::to_string).collect();
-                return Err(format!("table {table} differs: {}", listed.join("; ")).into());
-            }
-            println!("  table {table}: families as declared (the diff is empty)");
+            as_declared(&table, &store.families()?)?;
             Ok(store)
         },
         || {
@@ -715,6 +743,52 @@ fn hbase(n: usize, regions: usize) -> Result<(), Box<dyn Error>> {
 #[cfg(not(feature = "hbase"))]
 fn hbase(_: usize, _: usize) -> Result<(), Box<dyn Error>> {
     Err("this build has no HBase support: run `cargo run --release --features hbase --example log_data -- --store hbase`".into())
+}
+
+/// HBase without a gateway: HBase's own RPC to the master at `ROWKEY_HBASE_MASTER` and the
+/// region servers (the same tables, counters and reports as `--store hbase`).
+#[cfg(feature = "hbase-rpc")]
+fn hbase_rpc(n: usize, regions: usize) -> Result<(), Box<dyn Error>> {
+    use rowkey::store::HbaseRpcStore;
+    let g = hbase_cluster("over its own RPC (no gateway)")?;
+    let master = g
+        .master
+        .clone()
+        .ok_or("no HBase master: set ROWKEY_HBASE_MASTER (host:port of the master's RPC)")?;
+    println!("  master {master}");
+    let suffix = format!("_{}", std::process::id());
+    let counted = hbase_counters(g.zk.clone(), suffix.clone());
+    let (master, suffix) = (&master, &suffix);
+    run(
+        n,
+        regions,
+        move |name, splits, key| {
+            let table = format!("{name}{suffix}");
+            let store = HbaseRpcStore::connect(master, &table, "d")?;
+            store.create_table_keyed(&[EVENTS_FAMILY], splits, key)?;
+            store.check_key_fingerprint(name, key)?;
+            as_declared(&table, &store.families()?)?;
+            Ok(store)
+        },
+        || {
+            use rowkey::family::Family;
+            use rowkey::store::{HbaseRpcConfig, UID_ID_FAMILY, UID_NAME_FAMILY};
+            let config = HbaseRpcConfig::new(master, &format!("uids{suffix}"), UID_ID_FAMILY)
+                .families([UID_NAME_FAMILY]);
+            let store = HbaseRpcStore::with_config(config)?;
+            store.create_table_with(
+                &[Family::new(UID_ID_FAMILY), Family::new(UID_NAME_FAMILY)],
+                &[],
+            )?;
+            Ok(store)
+        },
+        Some(&counted),
+    )
+}
+
+#[cfg(not(feature = "hbase-rpc"))]
+fn hbase_rpc(_: usize, _: usize) -> Result<(), Box<dyn Error>> {
+    Err("this build has no native HBase support: run `cargo run --release --features hbase-rpc --example log_data -- --store hbase-rpc`".into())
 }
 
 /// One region's request counters as HBase counts them, and the server holding it.

@@ -275,20 +275,6 @@ fn a_large_salted_table_scans_exactly_with_a_slow_consumer() {
     let table = Table::<_, Event>::new(store);
     let rows = events(n);
     let value = [7u8; 16];
-    // benches/hbase/run.sh gives HBase's Java client the same keys and split points.
-    if let Ok(path) = std::env::var("ROWKEY_HBASE_KEYS_OUT") {
-        let keys: String = rows
-            .iter()
-            .map(|e| hex(&e.to_bytes().unwrap()) + "\n")
-            .collect();
-        std::fs::write(&path, keys).unwrap();
-        let splits: String = Event::split_points(16)
-            .iter()
-            .map(|s| hex(s) + "\n")
-            .collect();
-        std::fs::write(format!("{path}.splits"), splits).unwrap();
-    }
-
     large_salted_scan(&table, &rows, &value, "hbase (mini cluster, thrift2)");
 }
 

@@ -69,7 +69,7 @@ pub(crate) fn call_frame(
         method_name: Some(method.into()),
         request_param: Some(true),
         timeout: Some(timeout_ms),
-        cell_block_meta: (!cells.is_empty()).then(|| pb::CellBlockMeta {
+        cell_block_meta: (!cells.is_empty()).then_some(pb::CellBlockMeta {
             length: Some(cells.len() as u32),
         }),
         ..Default::default()

@@ -22,6 +22,7 @@ pub(crate) const FIRST_PAGE_ROWS: usize = 128;
 /// that page to its end. The HBase stores wait so after a range's first page, so that a read
 /// wanting only the first rows (the latest 10 events) costs the region servers one small page
 /// rather than two; a long scan loses one round trip per range.
+#[cfg(any(feature = "hbase", feature = "hbase-rpc"))]
 pub(crate) async fn demand<T, E>(tx: &mpsc::Sender<Page<T, E>>) -> bool {
     tx.send(Ok(Vec::new())).await.is_ok() && tx.reserve().await.is_ok()
 }

@@ -59,10 +59,13 @@ import org.apache.hadoop.hbase.util.Bytes;
  *     JH hex Arrays.hashCode(bytes) Math.abs(hash % N)   (OpenTSDB's salt of the salted bytes)
  * phoenix-salt --buckets N  (reads hex strings: the key after its salt byte) per line:
  *     PHX hex SaltingUtil.getSaltingByte(bytes, 0, length, N)   (Apache Phoenix's own code)
- * bench --zk HOST:PORT --table T --keys FILE   (FILE: one key in hex per line)
- *     creates T pre-split as the splits on stdin (hex, one per line; empty input: no splits),
- *     writes every key with a 16-byte value through a BufferedMutator, scans it back with
- *     caching 5000, and prints: BENCH rows put_rows_per_s scan_rows_per_s
+ * bench --zk HOST:PORT --table T --keys FILE [--gets N] [--rounds R] [--warmup W]
+ *     (FILE: one key in hex per line) R times (default 1) in one JVM: creates table T_r
+ *     pre-split as the splits on stdin (hex, one per line; empty input: no splits), writes
+ *     every key with a 16-byte value through a BufferedMutator, scans it back with caching
+ *     5000, reads N keys spread over the file (default 0) with one Get each, one after another,
+ *     and prints: BENCH r rows put_rows_per_s scan_rows_per_s gets_per_s; then drops T_r.
+ *     With W > 0, a round 0 of the first W keys (no gets, not printed) warms the JVM first.
  * </pre>
  */
 public final class Tool {
@@ -162,7 +165,13 @@ public final class Tool {
         break;
       case "bench":
         try (Connection c = connect(opts)) {
-          bench(c, table(opts), opts.get("--keys").get(0), out);
+          int gets = opts.containsKey("--gets") ? Integer.parseInt(opts.get("--gets").get(0)) : 0;
+          int rounds =
+              opts.containsKey("--rounds") ? Integer.parseInt(opts.get("--rounds").get(0)) : 1;
+          int warmup =
+              opts.containsKey("--warmup") ? Integer.parseInt(opts.get("--warmup").get(0)) : 0;
+          bench(c, opts.get("--table").get(0), opts.get("--keys").get(0), gets, rounds, warmup,
+              out);
         }
         break;
       default:
@@ -234,8 +243,8 @@ public final class Tool {
     return b.length == 0 ? "-" : Bytes.toHex(b);
   }
 
-  private static void bench(Connection c, TableName name, String keysFile, PrintStream out)
-      throws IOException {
+  private static void bench(Connection c, String table, String keysFile, int gets, int rounds,
+      int warmup, PrintStream out) throws IOException {
     List<byte[]> splits = new ArrayList<>();
     for (String line : stdinLines()) {
       splits.add(Bytes.fromHex(line));
@@ -246,36 +255,69 @@ public final class Tool {
         keys.add(Bytes.fromHex(line.trim()));
       }
     }
-    try (Admin admin = c.getAdmin()) {
-      TableDescriptorBuilder d = TableDescriptorBuilder.newBuilder(name)
-          .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(FAMILY).setMaxVersions(1).build());
-      if (splits.isEmpty()) {
-        admin.createTable(d.build());
-      } else {
-        admin.createTable(d.build(), splits.toArray(new byte[0][]));
-      }
-    }
-    byte[] value = new byte[16];
-    java.util.Arrays.fill(value, (byte) 7);
-    long t0 = System.nanoTime();
-    try (BufferedMutator m = c.getBufferedMutator(
-        new BufferedMutatorParams(name).writeBufferSize(4L << 20))) {
-      for (byte[] k : keys) {
-        m.mutate(new Put(k).addColumn(FAMILY, QUALIFIER, value));
-      }
-    }
-    double putSecs = (System.nanoTime() - t0) / 1e9;
-    long t1 = System.nanoTime();
-    long n = 0;
-    try (Table t = c.getTable(name);
-        ResultScanner s = t.getScanner(new Scan().addColumn(FAMILY, QUALIFIER).setCaching(5000))) {
-      for (Result r : s) {
-        if (r.getRow().length > 0) {
-          n++;
+    for (int round = warmup > 0 ? 0 : 1; round <= rounds; round++) {
+      // Round 0 warms this JVM up on the first `warmup` keys and is not reported.
+      List<byte[]> these = round == 0 ? keys.subList(0, Math.min(warmup, keys.size())) : keys;
+      TableName name = TableName.valueOf(table + "_" + round);
+      try (Admin admin = c.getAdmin()) {
+        TableDescriptorBuilder d = TableDescriptorBuilder.newBuilder(name).setColumnFamily(
+            ColumnFamilyDescriptorBuilder.newBuilder(FAMILY).setMaxVersions(1).build());
+        if (splits.isEmpty()) {
+          admin.createTable(d.build());
+        } else {
+          admin.createTable(d.build(), splits.toArray(new byte[0][]));
         }
       }
+      byte[] value = new byte[16];
+      java.util.Arrays.fill(value, (byte) 7);
+      long t0 = System.nanoTime();
+      try (BufferedMutator m = c.getBufferedMutator(
+          new BufferedMutatorParams(name).writeBufferSize(4L << 20))) {
+        for (byte[] k : these) {
+          m.mutate(new Put(k).addColumn(FAMILY, QUALIFIER, value));
+        }
+      }
+      double putSecs = (System.nanoTime() - t0) / 1e9;
+      long t1 = System.nanoTime();
+      long n = 0;
+      try (Table t = c.getTable(name);
+          ResultScanner s =
+              t.getScanner(new Scan().addColumn(FAMILY, QUALIFIER).setCaching(5000))) {
+        for (Result r : s) {
+          if (r.getRow().length > 0) {
+            n++;
+          }
+        }
+      }
+      double scanSecs = (System.nanoTime() - t1) / 1e9;
+      double getsPerSec = 0;
+      if (gets > 0 && round > 0) {
+        int step = Math.max(1, keys.size() / gets);
+        int found = 0;
+        long t2 = System.nanoTime();
+        try (Table t = c.getTable(name)) {
+          for (int i = 0; i < gets; i++) {
+            Result r = t.get(new Get(keys.get((i * step) % keys.size())).addColumn(FAMILY, QUALIFIER));
+            if (!r.isEmpty()) {
+              found++;
+            }
+          }
+        }
+        getsPerSec = gets / ((System.nanoTime() - t2) / 1e9);
+        if (found != gets) {
+          throw new IOException("bench: " + (gets - found) + " of " + gets + " gets found nothing");
+        }
+      }
+      if (round > 0) {
+        out.printf("BENCH %d %d %.0f %.0f %.0f%n", round, n, keys.size() / putSecs,
+            n / scanSecs, getsPerSec);
+        out.flush();
+      }
+      // Dropped, as the Rust side drops its tables: the local HBase's heap holds the rest.
+      try (Admin admin = c.getAdmin()) {
+        admin.disableTable(name);
+        admin.deleteTable(name);
+      }
     }
-    double scanSecs = (System.nanoTime() - t1) / 1e9;
-    out.printf("BENCH %d %.0f %.0f%n", n, keys.size() / putSecs, n / scanSecs);
   }
 }
