@@ -33,6 +33,10 @@ pub(crate) enum ConnError {
     Protocol(String),
     /// No reply within the call's deadline.
     Timeout(Duration),
+    /// The server refused the connection itself with an exception (class, message): an
+    /// authentication it requires (`AccessDeniedException: Authentication is required` from a
+    /// Kerberized cluster), a version it does not speak.
+    Refused(String, String),
 }
 
 type Pending = Arc<Mutex<HashMap<u32, oneshot::Sender<Result<Reply, ConnError>>>>>;
@@ -245,21 +249,17 @@ async fn read_replies(read: &mut (impl AsyncReadExt + Unpin), pending: &Pending)
             Ok(r) => r,
             Err(m) => return ConnError::Protocol(m),
         };
-        let Some(id) = reply.header.call_id else {
-            // A reply to no call: the connection-level failure HBase sends before closing.
-            let what = reply
-                .header
-                .exception
-                .as_ref()
-                .map(|e| {
-                    format!(
-                        "{}: {}",
-                        e.exception_class_name(),
-                        first_line(e.stack_trace())
-                    )
-                })
-                .unwrap_or_else(|| "a reply without a call id".into());
-            return ConnError::Protocol(what);
+        // A reply to no call (no id, or -1: HBase's id for a refused connection, such as
+        // "AccessDeniedException: Authentication is required" from a Kerberized cluster): the
+        // connection-level failure HBase sends before closing.
+        let Some(id) = reply.header.call_id.filter(|&id| id != u32::MAX) else {
+            return match reply.header.exception.as_ref() {
+                Some(e) => ConnError::Refused(
+                    e.exception_class_name().to_string(),
+                    first_line(e.stack_trace()).to_string(),
+                ),
+                None => ConnError::Protocol("a reply without a call id".into()),
+            };
         };
         let tx = pending.lock().ok().and_then(|mut p| p.remove(&id));
         if let Some(tx) = tx {
@@ -358,5 +358,55 @@ impl Pool {
         for c in gone {
             c.kill(why);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::pb;
+    use super::*;
+
+    /// One reply frame: its length, then the length-delimited header.
+    fn frame(header: &pb::ResponseHeader) -> Vec<u8> {
+        let mut body = Vec::new();
+        header.encode_length_delimited(&mut body).unwrap();
+        let mut out = (body.len() as u32).to_be_bytes().to_vec();
+        out.extend_from_slice(&body);
+        out
+    }
+
+    #[tokio::test]
+    async fn a_connection_refused_with_call_id_minus_one_says_why() {
+        // What a Kerberized HBase sends a connection that offered simple authentication.
+        let refusal = pb::ResponseHeader {
+            call_id: Some(u32::MAX),
+            exception: Some(pb::ExceptionResponse {
+                exception_class_name: Some(
+                    "org.apache.hadoop.hbase.security.AccessDeniedException".into(),
+                ),
+                stack_trace: Some("Authentication is required\n\tat ...".into()),
+                ..Default::default()
+            }),
+            cell_block_meta: None,
+        };
+        let bytes = frame(&refusal);
+        let pending: Pending = Arc::default();
+        match read_replies(&mut &bytes[..], &pending).await {
+            ConnError::Refused(class, message) => {
+                assert!(class.ends_with("AccessDeniedException"));
+                assert_eq!(message, "Authentication is required");
+            }
+            other => panic!("{other:?}"),
+        }
+        let failure = super::super::error::conn(
+            "GetClusterId",
+            ConnError::Refused(
+                "org.apache.hadoop.hbase.security.AccessDeniedException".into(),
+                "Authentication is required".into(),
+            ),
+        );
+        let e = failure.into_error();
+        assert!(!e.is_transient());
+        assert!(e.to_string().contains("requires Kerberos"), "{e}");
     }
 }

@@ -89,6 +89,21 @@ pub(crate) fn conn(op: &'static str, e: ConnError) -> Failure {
             message,
         }),
         ConnError::Protocol(message) => Failure::Server(protocol(message)),
+        // Not retried: the same connection would be refused the same way.
+        ConnError::Refused(class, message) => Failure::Other(NetError::Rejected {
+            store: STORE,
+            op,
+            status: simple_name(&class).to_string(),
+            message: if simple_name(&class) == "AccessDeniedException" {
+                format!(
+                    "{message} (the cluster requires Kerberos; this store authenticates as a \
+                     simple user only)"
+                )
+            } else {
+                message
+            },
+            transient: false,
+        }),
         ConnError::Timeout(after) => Failure::Server(NetError::Timeout {
             store: STORE,
             op,

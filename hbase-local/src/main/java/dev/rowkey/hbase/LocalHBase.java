@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
+import java.util.Properties;
 import java.util.stream.Stream;
 
 import org.apache.hadoop.conf.Configuration;
@@ -15,6 +16,9 @@ import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.StartMiniClusterOption;
 import org.apache.hadoop.hbase.thrift2.ThriftServer;
+import org.apache.hadoop.minikdc.MiniKdc;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.authorize.ProxyUsers;
 
 /**
  * A local HBase for rowkey: an in-JVM mini cluster (one master, {@code --region-servers}
@@ -25,6 +29,13 @@ import org.apache.hadoop.hbase.thrift2.ThriftServer;
  * writes the same line to {@code --ready-file} (written whole, then renamed into place). It
  * stops cleanly, and exits, when its standard input closes (its parent went away or closed the
  * pipe) or on SIGTERM; the data directory given with {@code --dir} is then removed.
+ *
+ * <p>With {@code --secure} the cluster is Kerberized: a KDC on loopback (Hadoop's
+ * {@code MiniKdc}) with a per-run realm, the service principal {@code hbase/localhost} and a
+ * client principal {@code rowkey} with keytabs in the data directory; RPC takes SASL (GSSAPI)
+ * only, and the Thrift2 gateways take SASL (quality of protection {@code auth}) on the
+ * thread-pool server. The READY line then also names the KDC's {@code krb5.conf}, the realm,
+ * and the client's principal and keytab.
  */
 public final class LocalHBase {
   private LocalHBase() {}
@@ -37,6 +48,7 @@ public final class LocalHBase {
     Path readyFile = null;
     Path dataDir = null;
     long scannerLeaseMs = -1;
+    boolean secure = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--port": thriftPort = Integer.parseInt(args[++i]); break;
@@ -46,10 +58,11 @@ public final class LocalHBase {
         case "--ready-file": readyFile = Path.of(args[++i]); break;
         case "--dir": dataDir = Path.of(args[++i]); break;
         case "--scanner-lease-ms": scannerLeaseMs = Long.parseLong(args[++i]); break;
+        case "--secure": secure = true; break;
         default:
           System.err.println("unknown argument " + args[i]
               + "; usage: LocalHBase [--port P] [--region-servers N] [--framed]"
-              + " [--framed-port P2] [--ready-file F] [--dir D] [--scanner-lease-ms MS]");
+              + " [--framed-port P2] [--ready-file F] [--dir D] [--scanner-lease-ms MS] [--secure]");
           System.exit(2);
       }
     }
@@ -88,6 +101,11 @@ public final class LocalHBase {
     conf.setBoolean("hbase.hregion.memstore.mslab.enabled", false);
     conf.setFloat("hbase.regionserver.global.memstore.size", 0.3f);
 
+    String kerberos = "";
+    if (secure) {
+      kerberos = kerberize(conf, dataDir != null ? dataDir : Files.createTempDirectory("rowkey-kdc"));
+    }
+
     HBaseTestingUtility util = new HBaseTestingUtility(conf);
     util.startMiniZKCluster();
     util.startMiniHBaseCluster(StartMiniClusterOption.builder()
@@ -114,7 +132,7 @@ public final class LocalHBase {
         + " master=" + master.getHostname() + ":" + master.getPort()
         + (secondPort > 0 ? " framed_thrift=" + secondPort : "") + " control=" + controlPort
         + " transport=" + (framed ? "framed" : "buffered") + " region_servers=" + regionServers
-        + " scanner_lease_ms=" + lease
+        + " scanner_lease_ms=" + lease + kerberos
         + " start_ms=" + ms + " heap_used_mb=" + heapMb + " rss_mb=" + rssMb() + " pid="
         + ManagementFactory.getRuntimeMXBean().getPid();
     System.out.println(line);
@@ -175,6 +193,46 @@ public final class LocalHBase {
       }
     }
     Runtime.getRuntime().halt(0);
+  }
+
+  /**
+   * Starts a KDC on loopback with this run's principals and keytabs under {@code dir/kdc}, and
+   * makes {@code conf} (and this JVM's login) Kerberos-only; returns the READY line's fields.
+   */
+  private static String kerberize(Configuration conf, Path dir) throws Exception {
+    Path kdcDir = dir.resolve("kdc");
+    Files.createDirectories(kdcDir);
+    Properties kdcConf = MiniKdc.createConf();
+    kdcConf.setProperty(MiniKdc.KDC_BIND_ADDRESS, "127.0.0.1");
+    MiniKdc kdc = new MiniKdc(kdcConf, kdcDir.toFile());
+    kdc.start();
+    String realm = kdc.getRealm();
+    Path serviceKeytab = kdcDir.resolve("hbase.keytab");
+    Path clientKeytab = kdcDir.resolve("rowkey.keytab");
+    kdc.createPrincipal(serviceKeytab.toFile(), "hbase/localhost", "HTTP/localhost");
+    kdc.createPrincipal(clientKeytab.toFile(), "rowkey");
+    // The JVM's own Kerberos (the servers, the gateway) reads the KDC's krb5.conf.
+    System.setProperty("java.security.krb5.conf", kdc.getKrb5conf().getAbsolutePath());
+    String service = "hbase/localhost@" + realm;
+    conf.set("hadoop.security.authentication", "kerberos");
+    conf.set("hbase.security.authentication", "kerberos");
+    conf.setBoolean("hbase.security.authorization", false);
+    conf.set("hbase.master.kerberos.principal", service);
+    conf.set("hbase.master.keytab.file", serviceKeytab.toString());
+    conf.set("hbase.regionserver.kerberos.principal", service);
+    conf.set("hbase.regionserver.keytab.file", serviceKeytab.toString());
+    // The gateway acts for each caller as a proxy user.
+    conf.set("hadoop.proxyuser.hbase.hosts", "*");
+    conf.set("hadoop.proxyuser.hbase.groups", "*");
+    conf.set("hbase.thrift.security.qop", "auth");
+    conf.set("hbase.thrift.kerberos.principal", service);
+    conf.set("hbase.thrift.keytab.file", serviceKeytab.toString());
+    ProxyUsers.refreshSuperUserGroupsConfiguration(conf);
+    UserGroupInformation.setConfiguration(conf);
+    UserGroupInformation.loginUserFromKeytab(service, serviceKeytab.toString());
+    return " realm=" + realm + " krb5_conf=" + kdc.getKrb5conf().getAbsolutePath()
+        + " kdc=127.0.0.1:" + kdc.getPort() + " client_principal=rowkey@" + realm
+        + " client_keytab=" + clientKeytab.toAbsolutePath() + " service_principal=" + service;
   }
 
   /** Starts a Thrift2 gateway on 127.0.0.1:port and waits until it accepts connections. */
