@@ -23,9 +23,9 @@ mod store_suite;
 #[path = "../hbase-local/gateways.rs"]
 mod gateways;
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use gateways::Gateways;
@@ -357,21 +357,10 @@ fn scans_and_batches_survive_splits_and_moves() {
 /// at a time per server, so that a cut lands inside a batch.
 fn through_proxies(master: &str, table: &str, retry: RetryPolicy) -> (HbaseRpcStore, Proxy) {
     let switches = Proxy::switches();
-    let shared = Proxy {
-        addr: String::new(),
-        cut: Arc::clone(&switches.cut),
-        stall: Arc::clone(&switches.stall),
-        forwarded: Arc::clone(&switches.forwarded),
-    };
-    let made: Mutex<HashMap<String, String>> = Mutex::default();
+    let shared = switches.share();
     let mut cfg = config(master, table)
         .retry(retry)
-        .address_map(move |advertised| {
-            let mut made = made.lock().unwrap();
-            made.entry(advertised.to_string())
-                .or_insert_with(|| proxy_with(advertised, &switches).addr)
-                .clone()
-        });
+        .address_map(proxy_map(switches));
     cfg.options.batch_rows = 500;
     cfg.options.batch_concurrency = 1;
     cfg.options.page_rows = 2_000;

@@ -73,12 +73,15 @@ pub fn black_hole() -> String {
 
 /// A TCP proxy to `target` whose connections can be cut: each connection forwards until `cut`
 /// is set, then both directions close; while `stall` is set nothing passes and nothing closes
-/// (a server that stopped answering).
+/// (a server that stopped answering). While `record` is set, the bytes it forwards either way
+/// are kept in `seen` (the first 64 MiB), to check what crosses the wire.
 pub struct Proxy {
     pub addr: String,
     pub cut: Arc<AtomicBool>,
     pub stall: Arc<AtomicBool>,
     pub forwarded: Arc<AtomicUsize>,
+    pub record: Arc<AtomicBool>,
+    pub seen: Arc<std::sync::Mutex<Vec<u8>>>,
 }
 
 pub fn proxy(target: &str) -> Proxy {
@@ -94,7 +97,33 @@ impl Proxy {
             cut: Arc::new(AtomicBool::new(false)),
             stall: Arc::new(AtomicBool::new(false)),
             forwarded: Arc::new(AtomicUsize::new(0)),
+            record: Arc::new(AtomicBool::new(false)),
+            seen: Arc::default(),
         }
+    }
+
+    /// The same switches, counter and record, again (for a second owner).
+    pub fn share(&self) -> Proxy {
+        Proxy {
+            addr: self.addr.clone(),
+            cut: Arc::clone(&self.cut),
+            stall: Arc::clone(&self.stall),
+            forwarded: Arc::clone(&self.forwarded),
+            record: Arc::clone(&self.record),
+            seen: Arc::clone(&self.seen),
+        }
+    }
+}
+
+/// An address map (for `HbaseRpcConfig::address_map`) that sends each advertised server
+/// through a proxy of its own, made at its first use, all driven by `switches`.
+pub fn proxy_map(switches: Proxy) -> impl Fn(&str) -> String + Send + Sync + 'static {
+    let made: std::sync::Mutex<std::collections::HashMap<String, String>> = Default::default();
+    move |advertised| {
+        let mut made = made.lock().unwrap();
+        made.entry(advertised.to_string())
+            .or_insert_with(|| proxy_with(advertised, &switches).addr)
+            .clone()
     }
 }
 
@@ -105,8 +134,10 @@ pub fn proxy_with(target: &str, switches: &Proxy) -> Proxy {
     let cut = Arc::clone(&switches.cut);
     let stall = Arc::clone(&switches.stall);
     let forwarded = Arc::clone(&switches.forwarded);
+    let (record, seen) = (Arc::clone(&switches.record), Arc::clone(&switches.seen));
     let target = target.to_string();
     let (c, st, f) = (Arc::clone(&cut), Arc::clone(&stall), Arc::clone(&forwarded));
+    let (rec, sn) = (Arc::clone(&record), Arc::clone(&seen));
     std::thread::spawn(move || {
         for conn in listener.incoming() {
             let Ok(client) = conn else { continue };
@@ -121,6 +152,7 @@ pub fn proxy_with(target: &str, switches: &Proxy) -> Proxy {
                 (server, client),
             ] {
                 let (c, st, f) = (Arc::clone(&c), Arc::clone(&st), Arc::clone(&f));
+                let (rec, sn) = (Arc::clone(&rec), Arc::clone(&sn));
                 std::thread::spawn(move || {
                     use std::io::{Read, Write};
                     from.set_read_timeout(Some(Duration::from_millis(20)))
@@ -138,6 +170,12 @@ pub fn proxy_with(target: &str, switches: &Proxy) -> Proxy {
                             Ok(0) => break,
                             Ok(k) => {
                                 f.fetch_add(k, Ordering::SeqCst);
+                                if rec.load(Ordering::SeqCst) {
+                                    let mut seen = sn.lock().unwrap();
+                                    if seen.len() < 64 << 20 {
+                                        seen.extend_from_slice(&buf[..k]);
+                                    }
+                                }
                                 if to.write_all(&buf[..k]).is_err() {
                                     break;
                                 }
@@ -159,6 +197,8 @@ pub fn proxy_with(target: &str, switches: &Proxy) -> Proxy {
         cut,
         stall,
         forwarded,
+        record,
+        seen,
     }
 }
 

@@ -90,6 +90,8 @@ pub use self::fjall::FjallStore;
 
 #[cfg(feature = "async")]
 pub use blocking::{Blocking, BlockingScan};
+#[cfg(all(feature = "kerberos", any(feature = "hbase", feature = "hbase-rpc")))]
+pub use net::{Kerberos, Protection};
 #[cfg(any(feature = "bigtable", feature = "hbase", feature = "hbase-rpc"))]
 pub use net::{NetError, NetOptions, RetryPolicy};
 

@@ -27,6 +27,10 @@ pub struct HbaseConfig {
     /// `create_table` creates them beside `family`, and the schema check requires them. A
     /// value type's are `V::SCHEMA.families()`.
     pub families: Vec<String>,
+    /// Kerberos, for a gateway that takes SASL (`hbase.thrift.security.qop` set; the
+    /// thread-pool server, unframed); `None`: no authentication.
+    #[cfg(feature = "kerberos")]
+    pub kerberos: Option<crate::store::Kerberos>,
 }
 
 impl HbaseConfig {
@@ -41,7 +45,16 @@ impl HbaseConfig {
             max_connections: 20,
             options: NetOptions::new(),
             families: Vec::new(),
+            #[cfg(feature = "kerberos")]
+            kerberos: None,
         }
+    }
+
+    /// Authenticates with Kerberos ([`HbaseConfig::kerberos`]).
+    #[cfg(feature = "kerberos")]
+    pub fn kerberos(mut self, kerberos: crate::store::Kerberos) -> Self {
+        self.kerberos = Some(kerberos);
+        self
     }
 
     /// Further column families ([`HbaseConfig::families`]).

@@ -19,6 +19,11 @@ pub(super) fn transport(op: &'static str, e: TransportError) -> NetError {
             message: format!("the Thrift2 gateway: {e}"),
         },
         TransportError::Protocol(m) => protocol(m),
+        TransportError::Auth { message, transient } => NetError::Auth {
+            store: STORE,
+            message,
+            transient,
+        },
     }
 }
 

@@ -263,11 +263,43 @@ impl AsyncHbaseStore {
                 "AsyncHbaseStore::connect runs inside a tokio runtime; use HbaseStore elsewhere"
                     .into(),
         })?;
+        #[cfg(feature = "kerberos")]
+        let security = match &config.kerberos {
+            Some(k) => {
+                let refuse = |message: String| HbaseError::Connect {
+                    store: error::STORE,
+                    message,
+                };
+                k.validate().map_err(refuse)?;
+                if config.framed {
+                    return Err(refuse(
+                        "a SASL (Kerberos) Thrift2 gateway is not framed: HbaseConfig::framed \
+                         must be false with HbaseConfig::kerberos"
+                            .into(),
+                    ));
+                }
+                let host = config
+                    .address
+                    .rsplit_once(':')
+                    .map_or(config.address.as_str(), |(h, _)| h)
+                    .trim_start_matches('[')
+                    .trim_end_matches(']')
+                    .to_string();
+                conn::Security::Kerberos {
+                    login: Arc::new(super::net::kerberos::Login::new(k.clone())),
+                    host,
+                }
+            }
+            None => conn::Security::None,
+        };
+        #[cfg(not(feature = "kerberos"))]
+        let security = conn::Security::None;
         Ok(AsyncHbaseStore {
             inner: Arc::new(Inner {
                 pool: Pool::new(
                     config.address.clone(),
                     config.framed,
+                    security,
                     config.options.connect_timeout,
                     config.max_connections,
                 ),

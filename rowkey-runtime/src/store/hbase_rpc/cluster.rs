@@ -24,7 +24,7 @@ use bytes::{BufMut, Bytes, BytesMut};
 use prost::Message;
 
 use super::config::AddressMap;
-use super::conn::{Pool, Service};
+use super::conn::{Pool, Security, Service};
 use super::error::{self, Failure};
 use super::pb;
 use super::wire::{self, Cell, CellReader, Reply};
@@ -183,12 +183,12 @@ const META_TABLE: &str = "hbase:meta";
 impl Cluster {
     pub(crate) fn new(
         bootstrap: Vec<String>,
-        user: String,
+        security: Security,
         address_map: Option<AddressMap>,
         options: NetOptions,
     ) -> Self {
         Cluster {
-            pool: Pool::new(user, options.connect_timeout, address_map),
+            pool: Pool::new(security, options.connect_timeout, address_map),
             bootstrap,
             next_bootstrap: AtomicUsize::new(0),
             options,

@@ -49,7 +49,12 @@ pub struct HbaseRpcConfig {
     /// `family`, and the schema check requires them.
     pub families: Vec<String>,
     /// The user the connections name (simple authentication; HBase's ACLs see this name).
+    /// Unused with [`HbaseRpcConfig::kerberos`]: calls then run as the authenticated principal.
     pub user: String,
+    /// Kerberos for a secured cluster (`hbase.security.authentication=kerberos`); `None`:
+    /// simple authentication as [`HbaseRpcConfig::user`].
+    #[cfg(feature = "kerberos")]
+    pub kerberos: Option<crate::store::Kerberos>,
     /// Where to dial for each server the cluster advertises (`None`: the advertised address).
     pub address_map: Option<AddressMap>,
     /// Retries, deadlines, page and batch sizes, the first-use check. Over HBase's RPC: scan
@@ -79,6 +84,8 @@ impl HbaseRpcConfig {
                 .filter(|u| !u.is_empty())
                 .unwrap_or_else(|| "rowkey".into()),
             address_map: None,
+            #[cfg(feature = "kerberos")]
+            kerberos: None,
             options: NetOptions::new(),
         }
     }
@@ -97,6 +104,13 @@ impl HbaseRpcConfig {
     /// The user the connections name ([`HbaseRpcConfig::user`]).
     pub fn user(mut self, user: &str) -> Self {
         self.user = user.into();
+        self
+    }
+
+    /// Authenticates with Kerberos ([`HbaseRpcConfig::kerberos`]).
+    #[cfg(feature = "kerberos")]
+    pub fn kerberos(mut self, kerberos: crate::store::Kerberos) -> Self {
+        self.kerberos = Some(kerberos);
         self
     }
 

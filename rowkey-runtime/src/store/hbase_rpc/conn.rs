@@ -7,6 +7,12 @@
 //! flight fails with the cause and the connection is marked dead; the pool opens a new one on
 //! the next call. A call that passes its deadline gives up its slot; its reply, if it comes,
 //! is dropped.
+//!
+//! On a Kerberized cluster a connection authenticates first (SASL `GSSAPI`: the client's
+//! tokens each with a 4-byte length; the server's each after a 4-byte status, 0 for success)
+//! and then, when the negotiated protection is integrity or privacy, every byte either way
+//! travels in wrapped messages, each with a 4-byte length: the writer wraps what each flush
+//! sends, and the reader ([`Incoming`]) unwraps before it reads replies.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -15,12 +21,32 @@ use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
 use prost::Message;
-use tokio::io::{AsyncReadExt, AsyncWriteExt, BufWriter};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, BufWriter};
 use tokio::net::TcpStream;
 use tokio::sync::{mpsc, oneshot};
 
 use super::config::AddressMap;
-use super::wire::{self, Auth, Reply};
+#[cfg(feature = "kerberos")]
+use super::wire::Auth;
+use super::wire::{self, Reply};
+#[cfg(feature = "kerberos")]
+use crate::store::net::kerberos::{Layer, Login};
+
+/// How connections authenticate.
+#[derive(Clone, Debug)]
+pub(crate) enum Security {
+    /// Simple authentication: the connection header names this user.
+    Simple(String),
+    /// Kerberos (SASL `GSSAPI`), as this login.
+    #[cfg(feature = "kerberos")]
+    Kerberos(Arc<Login>),
+}
+
+/// A security layer, when one was negotiated (never without the `kerberos` feature).
+#[cfg(feature = "kerberos")]
+type MaybeLayer = Option<Arc<Layer>>;
+#[cfg(not(feature = "kerberos"))]
+type MaybeLayer = Option<std::convert::Infallible>;
 
 /// Why a call got no reply.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,6 +63,15 @@ pub(crate) enum ConnError {
     /// authentication it requires (`AccessDeniedException: Authentication is required` from a
     /// Kerberized cluster), a version it does not speak.
     Refused(String, String),
+    /// Authentication failed (Kerberos, or the server's SASL refusal); `transient` when trying
+    /// again may succeed (the KDC was unreachable).
+    #[cfg_attr(not(feature = "kerberos"), allow(dead_code))]
+    Auth {
+        /// What failed, with GSSAPI's or the server's words.
+        message: String,
+        /// Whether another attempt may succeed.
+        transient: bool,
+    },
 }
 
 type Pending = Arc<Mutex<HashMap<u32, oneshot::Sender<Result<Reply, ConnError>>>>>;
@@ -60,13 +95,18 @@ impl Drop for Conn {
 }
 
 impl Conn {
-    /// Connects to `addr` (`host:port`) for `service`, as `user`.
+    /// Connects to `dial` (`host:port`) for `service`, authenticating as `security` says to
+    /// the server the cluster names `host`.
     pub(crate) async fn open(
-        addr: &str,
+        dial: &str,
+        host: &str,
         service: &str,
-        user: &str,
+        security: &Security,
         connect_timeout: Duration,
     ) -> Result<Conn, ConnError> {
+        let addr = dial;
+        #[cfg(not(feature = "kerberos"))]
+        let _ = host;
         let stream = match tokio::time::timeout(connect_timeout, TcpStream::connect(addr)).await {
             Ok(Ok(s)) => s,
             Ok(Err(e)) => return Err(ConnError::Connect(format!("{addr}: {e}"))),
@@ -77,23 +117,33 @@ impl Conn {
             }
         };
         let _ = stream.set_nodelay(true);
-        let (mut read, write) = stream.into_split();
+        let (read, write) = stream.into_split();
         let mut write = BufWriter::with_capacity(64 << 10, write);
-        let hello = wire::hello(Auth::Simple, user, service);
-        let sent = async {
-            write.write_all(&hello).await?;
-            write.flush().await
+        #[cfg_attr(not(feature = "kerberos"), allow(unused_mut))]
+        let mut read = tokio::io::BufReader::with_capacity(64 << 10, read);
+        let hello = async {
+            match security {
+                Security::Simple(user) => {
+                    write.write_all(&wire::hello(user, service)).await?;
+                    write.flush().await?;
+                    Ok(None)
+                }
+                #[cfg(feature = "kerberos")]
+                Security::Kerberos(login) => {
+                    authenticate(&mut read, &mut write, login, host, service).await
+                }
+            }
         };
-        match tokio::time::timeout(connect_timeout, sent).await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => return Err(ConnError::Connect(format!("{addr}: {e}"))),
+        let layer: MaybeLayer = match tokio::time::timeout(connect_timeout, hello).await {
+            Ok(Ok(layer)) => layer,
+            Ok(Err(HelloError::Io(e))) => return Err(ConnError::Connect(format!("{addr}: {e}"))),
+            Ok(Err(HelloError::Conn(e))) => return Err(e),
             Err(_) => {
                 return Err(ConnError::Connect(format!(
-                    "{addr}: the connection header was not taken within {connect_timeout:?}"
+                    "{addr}: the connection was not set up within {connect_timeout:?}"
                 )))
             }
-        }
-
+        };
         let pending: Pending = Arc::default();
         let dead = Arc::new(AtomicBool::new(false));
         let (frames, mut rx) = mpsc::unbounded_channel::<Bytes>();
@@ -115,21 +165,53 @@ impl Conn {
         let writer = {
             let fail = fail.clone();
             let addr = addr.to_string();
+            let layer = layer.clone();
             tokio::spawn(async move {
+                #[cfg_attr(not(feature = "kerberos"), allow(unused_mut))]
+                let mut plain: Vec<u8> = Vec::new();
                 while let Some(frame) = rx.recv().await {
-                    let mut result = write.write_all(&frame).await;
-                    // Frames that queued meanwhile go out in the same flush.
-                    while result.is_ok() {
-                        match rx.try_recv() {
-                            Ok(frame) => result = write.write_all(&frame).await,
-                            Err(_) => break,
+                    let result = match &layer {
+                        None => {
+                            let mut result = write.write_all(&frame).await;
+                            // Frames that queued meanwhile go out in the same flush.
+                            while result.is_ok() {
+                                match rx.try_recv() {
+                                    Ok(frame) => result = write.write_all(&frame).await,
+                                    Err(_) => break,
+                                }
+                            }
+                            result
                         }
-                    }
+                        #[cfg(feature = "kerberos")]
+                        Some(layer) => {
+                            // What queued meanwhile is wrapped with it (up to 1 MiB).
+                            plain.clear();
+                            plain.extend_from_slice(&frame);
+                            while plain.len() < (1 << 20) {
+                                match rx.try_recv() {
+                                    Ok(frame) => plain.extend_from_slice(&frame),
+                                    Err(_) => break,
+                                }
+                            }
+                            let mut sealed = Vec::with_capacity(plain.len() + 128);
+                            if let Err(e) = layer.wrap_into(&plain, &mut sealed) {
+                                fail(ConnError::Auth {
+                                    message: format!("{addr}: {e}"),
+                                    transient: false,
+                                });
+                                return;
+                            }
+                            write.write_all(&sealed).await
+                        }
+                        #[cfg(not(feature = "kerberos"))]
+                        Some(never) => match *never {},
+                    };
                     if let Err(e) = result.and(write.flush().await) {
                         fail(ConnError::Io(format!("{addr}: {e}")));
                         return;
                     }
                 }
+                drop(plain);
             })
         };
 
@@ -137,7 +219,12 @@ impl Conn {
             let pending = pending.clone();
             let addr = addr.to_string();
             tokio::spawn(async move {
-                let e = read_replies(&mut read, &pending).await;
+                let mut incoming = Incoming {
+                    inner: read,
+                    layer,
+                    plain: BytesMut::new(),
+                };
+                let e = read_replies(&mut incoming, &pending).await;
                 fail(match e {
                     ConnError::Io(m) => ConnError::Io(format!("{addr}: {m}")),
                     other => other,
@@ -224,7 +311,10 @@ impl Conn {
 }
 
 /// Reads replies and hands each to its call until the connection fails; returns why.
-async fn read_replies(read: &mut (impl AsyncReadExt + Unpin), pending: &Pending) -> ConnError {
+async fn read_replies<R: AsyncRead + Unpin>(
+    read: &mut Incoming<R>,
+    pending: &Pending,
+) -> ConnError {
     let mut len = [0u8; 4];
     loop {
         if let Err(e) = read.read_exact(&mut len).await {
@@ -269,6 +359,179 @@ async fn read_replies(read: &mut (impl AsyncReadExt + Unpin), pending: &Pending)
     }
 }
 
+/// Why a connection could not be set up.
+enum HelloError {
+    /// The socket failed.
+    Io(std::io::Error),
+    /// Authentication failed, or the server refused.
+    #[cfg_attr(not(feature = "kerberos"), allow(dead_code))]
+    Conn(ConnError),
+}
+
+impl From<std::io::Error> for HelloError {
+    fn from(e: std::io::Error) -> Self {
+        HelloError::Io(e)
+    }
+}
+
+/// The largest SASL message accepted from a server (HBase's own client takes 1 MiB).
+#[cfg(feature = "kerberos")]
+const MAX_SASL_MESSAGE: usize = 1 << 20;
+
+/// Authenticates a new connection to `host` with SASL `GSSAPI` and sends the connection
+/// header (through the negotiated layer); returns the layer, if any.
+#[cfg(feature = "kerberos")]
+async fn authenticate(
+    read: &mut (impl AsyncRead + Unpin),
+    write: &mut (impl tokio::io::AsyncWrite + Unpin),
+    login: &Arc<Login>,
+    host: &str,
+    service: &str,
+) -> Result<MaybeLayer, HelloError> {
+    let auth = |e: crate::store::net::kerberos::AuthError| {
+        HelloError::Conn(ConnError::Auth {
+            message: e.message,
+            transient: e.transient,
+        })
+    };
+    write.write_all(&wire::preamble(Auth::Kerberos)).await?;
+    // The first token may need the KDC (a service ticket, or a login from a keytab): off the
+    // runtime's threads.
+    let (l, h) = (login.clone(), host.to_string());
+    let (mut client, token) = tokio::task::spawn_blocking(move || l.start(&h))
+        .await
+        .map_err(|e| HelloError::Conn(ConnError::Connect(format!("Kerberos: {e}"))))?
+        .map_err(auth)?;
+    send_token(write, &token).await?;
+    while !client.is_complete() {
+        let status = read.read_i32().await?;
+        if status != 0 {
+            // An error: the exception's class and message, as Hadoop's WritableUtils strings.
+            let class = read_writable_string(read).await?;
+            let message = read_writable_string(read).await?;
+            return Err(HelloError::Conn(ConnError::Auth {
+                message: format!(
+                    "{host} refused the Kerberos authentication: {}: {}",
+                    class.rsplit('.').next().unwrap_or(&class),
+                    first_line(&message)
+                ),
+                transient: false,
+            }));
+        }
+        let len = read.read_i32().await?;
+        // SaslUtil.SWITCH_TO_SIMPLE_AUTH: the server does not use Kerberos.
+        if len == -88 {
+            return Err(HelloError::Conn(ConnError::Auth {
+                message: format!(
+                    "{host} does not use Kerberos (it offers simple authentication, which a                      store configured for Kerberos does not fall back to)"
+                ),
+                transient: false,
+            }));
+        }
+        let len = usize::try_from(len)
+            .ok()
+            .filter(|&n| n <= MAX_SASL_MESSAGE)
+            .ok_or_else(|| {
+                HelloError::Conn(ConnError::Protocol(format!(
+                    "{host}: a SASL message of {len} bytes"
+                )))
+            })?;
+        let mut challenge = vec![0; len];
+        read.read_exact(&mut challenge).await?;
+        let answer = client.evaluate(&challenge).map_err(auth)?;
+        send_token(write, &answer).await?;
+    }
+    // Calls run as the authenticated principal, as HBase's Java client sends it.
+    let user = client.client_name().map_err(auth)?;
+    tracing::debug!(
+        server = host,
+        principal = %user,
+        protection = ?client.protection(),
+        "authenticated with Kerberos"
+    );
+    let layer = client.into_layer().map(Arc::new);
+    let header = wire::connection_header(&user, service);
+    match &layer {
+        Some(l) => {
+            let mut sealed = Vec::new();
+            l.wrap_into(&header, &mut sealed).map_err(auth)?;
+            write.write_all(&sealed).await?;
+        }
+        None => write.write_all(&header).await?,
+    }
+    write.flush().await?;
+    Ok(layer)
+}
+
+/// One SASL token to the server: its 4-byte length, then the token.
+#[cfg(feature = "kerberos")]
+async fn send_token(
+    write: &mut (impl tokio::io::AsyncWrite + Unpin),
+    token: &[u8],
+) -> std::io::Result<()> {
+    write.write_all(&(token.len() as u32).to_be_bytes()).await?;
+    write.write_all(token).await?;
+    write.flush().await
+}
+
+/// A string as Hadoop's `WritableUtils.writeString` writes it: a 4-byte length (-1: none),
+/// then UTF-8.
+#[cfg(feature = "kerberos")]
+async fn read_writable_string(read: &mut (impl AsyncRead + Unpin)) -> Result<String, HelloError> {
+    let len = read.read_i32().await?;
+    if len < 0 {
+        return Ok(String::new());
+    }
+    let len = usize::try_from(len)
+        .ok()
+        .filter(|&n| n <= MAX_SASL_MESSAGE)
+        .ok_or_else(|| HelloError::Conn(ConnError::Protocol("an oversized SASL error".into())))?;
+    let mut bytes = vec![0; len];
+    read.read_exact(&mut bytes).await?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// What arrives on a connection, unwrapped when a security layer was negotiated.
+struct Incoming<R> {
+    inner: R,
+    layer: MaybeLayer,
+    /// Unwrapped bytes not read yet.
+    #[cfg_attr(not(feature = "kerberos"), allow(dead_code))]
+    plain: BytesMut,
+}
+
+impl<R: AsyncRead + Unpin> Incoming<R> {
+    /// Fills `buf` from the connection.
+    async fn read_exact(&mut self, buf: &mut [u8]) -> std::io::Result<()> {
+        let Some(layer) = &self.layer else {
+            self.inner.read_exact(buf).await?;
+            return Ok(());
+        };
+        #[cfg(not(feature = "kerberos"))]
+        match *layer {}
+        #[cfg(feature = "kerberos")]
+        {
+            while self.plain.len() < buf.len() {
+                let n = self.inner.read_u32().await? as usize;
+                if n > wire::MAX_FRAME {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        format!("a wrapped message of {n} bytes: the stream is out of step"),
+                    ));
+                }
+                let mut sealed = vec![0; n];
+                self.inner.read_exact(&mut sealed).await?;
+                let plain = layer
+                    .unwrap(&sealed)
+                    .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e.message))?;
+                self.plain.extend_from_slice(&plain);
+            }
+            buf.copy_from_slice(&self.plain.split_to(buf.len()));
+            Ok(())
+        }
+    }
+}
+
 /// The first line of a Java stack trace: the exception and its message.
 pub(crate) fn first_line(trace: &str) -> &str {
     trace.lines().next().unwrap_or("").trim()
@@ -297,7 +560,7 @@ impl Service {
 
 /// The open connections, one per server and service.
 pub(crate) struct Pool {
-    user: String,
+    security: Security,
     connect_timeout: Duration,
     address_map: Option<AddressMap>,
     conns: Mutex<HashMap<(String, Service), Arc<Conn>>>,
@@ -305,12 +568,12 @@ pub(crate) struct Pool {
 
 impl Pool {
     pub(crate) fn new(
-        user: String,
+        security: Security,
         connect_timeout: Duration,
         address_map: Option<AddressMap>,
     ) -> Self {
         Pool {
-            user,
+            security,
             connect_timeout,
             address_map,
             conns: Mutex::default(),
@@ -329,8 +592,22 @@ impl Pool {
             Some(map) => map.resolve(addr),
             None => addr.to_string(),
         };
-        let conn =
-            Arc::new(Conn::open(&dial, service.name(), &self.user, self.connect_timeout).await?);
+        // The server's name for Kerberos: the host the cluster advertises, whatever is dialed.
+        let host = addr
+            .rsplit_once(':')
+            .map_or(addr, |(h, _)| h)
+            .trim_start_matches('[')
+            .trim_end_matches(']');
+        let conn = Arc::new(
+            Conn::open(
+                &dial,
+                host,
+                service.name(),
+                &self.security,
+                self.connect_timeout,
+            )
+            .await?,
+        );
         let mut map = self
             .conns
             .lock()
@@ -391,7 +668,12 @@ mod tests {
         };
         let bytes = frame(&refusal);
         let pending: Pending = Arc::default();
-        match read_replies(&mut &bytes[..], &pending).await {
+        let mut incoming = Incoming {
+            inner: &bytes[..],
+            layer: None,
+            plain: BytesMut::new(),
+        };
+        match read_replies(&mut incoming, &pending).await {
             ConnError::Refused(class, message) => {
                 assert!(class.ends_with("AccessDeniedException"));
                 assert_eq!(message, "Authentication is required");

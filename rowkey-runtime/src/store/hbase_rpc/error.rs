@@ -104,6 +104,11 @@ pub(crate) fn conn(op: &'static str, e: ConnError) -> Failure {
             },
             transient: false,
         }),
+        ConnError::Auth { message, transient } => Failure::Other(NetError::Auth {
+            store: STORE,
+            message,
+            transient,
+        }),
         ConnError::Timeout(after) => Failure::Server(NetError::Timeout {
             store: STORE,
             op,

@@ -273,9 +273,22 @@ impl AsyncHbaseRpcStore {
                       elsewhere"
                 .into(),
         })?;
+        #[cfg(feature = "kerberos")]
+        let security = match &config.kerberos {
+            Some(k) => {
+                k.validate().map_err(|message| NetError::Connect {
+                    store: STORE,
+                    message,
+                })?;
+                conn::Security::Kerberos(Arc::new(super::net::kerberos::Login::new(k.clone())))
+            }
+            None => conn::Security::Simple(config.user.clone()),
+        };
+        #[cfg(not(feature = "kerberos"))]
+        let security = conn::Security::Simple(config.user.clone());
         let cluster = Cluster::new(
             config.bootstrap.clone(),
-            config.user.clone(),
+            security,
             config.address_map.clone(),
             config.options.clone(),
         );

@@ -2,7 +2,8 @@
 //! parts, and the cells of a cell block (`KeyValueCodec`). No I/O here (`conn.rs` does it).
 //!
 //! A connection opens with `HBas`, the RPC version (0) and the authentication method (80:
-//! simple), then the `ConnectionHeader` prefixed with its 4-byte big-endian length. A call is
+//! simple; 81: Kerberos, then the SASL exchange `conn.rs` drives), then the
+//! `ConnectionHeader` prefixed with its 4-byte big-endian length. A call is
 //! a 4-byte length, then the varint-delimited `RequestHeader` and request message; a reply is a
 //! 4-byte length, the varint-delimited `ResponseHeader`, then either the exception (in the
 //! header) or the varint-delimited response message followed by the cell block the header's
@@ -25,18 +26,29 @@ pub(crate) const MAX_FRAME: usize = 256 << 20;
 pub(crate) enum Auth {
     /// No authentication: the connection header names the user (HBase's `SIMPLE`).
     Simple,
+    /// SASL `GSSAPI` before the connection header (HBase's `KERBEROS`).
+    #[cfg(feature = "kerberos")]
+    Kerberos,
 }
 
 impl Auth {
     fn code(self) -> u8 {
         match self {
             Auth::Simple => 80,
+            #[cfg(feature = "kerberos")]
+            Auth::Kerberos => 81,
         }
     }
 }
 
-/// The bytes that open a connection: preamble and connection header.
-pub(crate) fn hello(auth: Auth, user: &str, service: &str) -> Vec<u8> {
+/// The 6 bytes that open a connection: `HBas`, the RPC version, the authentication method.
+pub(crate) fn preamble(auth: Auth) -> [u8; 6] {
+    [b'H', b'B', b'a', b's', 0, auth.code()]
+}
+
+/// The connection header, with its 4-byte length: the user calls run as, the service, the
+/// cell block codec. After SASL it goes through the negotiated security layer.
+pub(crate) fn connection_header(user: &str, service: &str) -> Vec<u8> {
     let header = pb::ConnectionHeader {
         user_info: Some(pb::UserInformation {
             effective_user: user.into(),
@@ -47,12 +59,16 @@ pub(crate) fn hello(auth: Auth, user: &str, service: &str) -> Vec<u8> {
         ..Default::default()
     };
     let body = header.encode_to_vec();
-    let mut out = Vec::with_capacity(10 + body.len());
-    out.extend_from_slice(b"HBas");
-    out.push(0);
-    out.push(auth.code());
+    let mut out = Vec::with_capacity(4 + body.len());
     out.extend_from_slice(&(body.len() as u32).to_be_bytes());
     out.extend_from_slice(&body);
+    out
+}
+
+/// The bytes that open a connection with simple authentication: preamble and header.
+pub(crate) fn hello(user: &str, service: &str) -> Vec<u8> {
+    let mut out = preamble(Auth::Simple).to_vec();
+    out.extend_from_slice(&connection_header(user, service));
     out
 }
 
@@ -312,7 +328,7 @@ mod tests {
 
     #[test]
     fn the_preamble_names_the_version_the_auth_and_the_header_length() {
-        let hello = hello(Auth::Simple, "alice", "ClientService");
+        let hello = hello("alice", "ClientService");
         assert_eq!(&hello[..6], b"HBas\x00\x50");
         let len = u32::from_be_bytes(hello[6..10].try_into().unwrap()) as usize;
         assert_eq!(len, hello.len() - 10);

@@ -18,6 +18,17 @@ pub enum NetError {
         /// What is wrong.
         message: String,
     },
+    /// Authentication failed: Kerberos (no or expired tickets, a wrong keytab or principal,
+    /// the KDC unreachable, no quality of protection in common), or the server refused the
+    /// client's credentials. The message says which; it never holds a secret.
+    Auth {
+        /// The backend.
+        store: &'static str,
+        /// What failed and why.
+        message: String,
+        /// Whether trying again may succeed (the KDC was unreachable).
+        transient: bool,
+    },
     /// The connection failed or closed under a call (the server is down, a network cut).
     Transport {
         /// The backend.
@@ -111,6 +122,7 @@ impl NetError {
     pub fn store(&self) -> &'static str {
         match self {
             NetError::Connect { store, .. }
+            | NetError::Auth { store, .. }
             | NetError::Transport { store, .. }
             | NetError::Timeout { store, .. }
             | NetError::Server { store, .. }
@@ -129,7 +141,9 @@ impl NetError {
     pub fn is_transient(&self) -> bool {
         match self {
             NetError::Transport { .. } | NetError::Timeout { .. } => true,
-            NetError::Server { transient, .. } | NetError::Rejected { transient, .. } => *transient,
+            NetError::Server { transient, .. }
+            | NetError::Rejected { transient, .. }
+            | NetError::Auth { transient, .. } => *transient,
             _ => false,
         }
     }
@@ -140,6 +154,9 @@ impl fmt::Display for NetError {
         let store = self.store();
         match self {
             NetError::Connect { message, .. } => write!(f, "{store}: cannot connect: {message}"),
+            NetError::Auth { message, .. } => {
+                write!(f, "{store}: authentication failed: {message}")
+            }
             NetError::Transport { op, message, .. } => {
                 write!(f, "{store}: {op}: the connection failed: {message}")
             }

@@ -9,12 +9,16 @@ pub(crate) mod checked;
 mod error;
 #[cfg(any(feature = "hbase", feature = "hbase-rpc"))]
 pub(crate) mod hbase_rules;
+#[cfg(all(feature = "kerberos", any(feature = "hbase", feature = "hbase-rpc")))]
+pub(crate) mod kerberos;
 pub(crate) mod key_layout;
 mod options;
 pub(crate) mod pages;
 pub(crate) mod retry;
 
 pub use error::NetError;
+#[cfg(all(feature = "kerberos", any(feature = "hbase", feature = "hbase-rpc")))]
+pub use kerberos::{Kerberos, Protection};
 pub use options::NetOptions;
 pub use retry::RetryPolicy;
 

@@ -33,9 +33,12 @@ import org.apache.hadoop.security.authorize.ProxyUsers;
  * <p>With {@code --secure} the cluster is Kerberized: a KDC on loopback (Hadoop's
  * {@code MiniKdc}) with a per-run realm, the service principal {@code hbase/localhost} and a
  * client principal {@code rowkey} with keytabs in the data directory; RPC takes SASL (GSSAPI)
- * only, and the Thrift2 gateways take SASL (quality of protection {@code auth}) on the
- * thread-pool server. The READY line then also names the KDC's {@code krb5.conf}, the realm,
- * and the client's principal and keytab.
+ * only, with the qualities of protection {@code --rpc-protection} lists (HBase's
+ * {@code hbase.rpc.protection}; by default all three, so that a client may pick any), and the
+ * Thrift2 gateway takes SASL (quality of protection {@code auth}) on the thread-pool server;
+ * {@code --privacy-port P} starts a second SASL gateway that takes {@code auth-conf} only. The
+ * READY line then also names the KDC's {@code krb5.conf}, the realm, and the client's
+ * principal and keytab.
  */
 public final class LocalHBase {
   private LocalHBase() {}
@@ -49,6 +52,8 @@ public final class LocalHBase {
     Path dataDir = null;
     long scannerLeaseMs = -1;
     boolean secure = false;
+    String rpcProtection = "privacy,integrity,authentication";
+    int privacyPort = -1;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--port": thriftPort = Integer.parseInt(args[++i]); break;
@@ -59,10 +64,13 @@ public final class LocalHBase {
         case "--dir": dataDir = Path.of(args[++i]); break;
         case "--scanner-lease-ms": scannerLeaseMs = Long.parseLong(args[++i]); break;
         case "--secure": secure = true; break;
+        case "--rpc-protection": rpcProtection = args[++i]; break;
+        case "--privacy-port": privacyPort = Integer.parseInt(args[++i]); break;
         default:
           System.err.println("unknown argument " + args[i]
               + "; usage: LocalHBase [--port P] [--region-servers N] [--framed]"
-              + " [--framed-port P2] [--ready-file F] [--dir D] [--scanner-lease-ms MS] [--secure]");
+              + " [--framed-port P2] [--ready-file F] [--dir D] [--scanner-lease-ms MS] [--secure]"
+              + " [--rpc-protection LIST] [--privacy-port P3]");
           System.exit(2);
       }
     }
@@ -103,7 +111,8 @@ public final class LocalHBase {
 
     String kerberos = "";
     if (secure) {
-      kerberos = kerberize(conf, dataDir != null ? dataDir : Files.createTempDirectory("rowkey-kdc"));
+      kerberos = kerberize(conf, dataDir != null ? dataDir : Files.createTempDirectory("rowkey-kdc"),
+          rpcProtection);
     }
 
     HBaseTestingUtility util = new HBaseTestingUtility(conf);
@@ -116,6 +125,13 @@ public final class LocalHBase {
     int port = startGateway(clusterConf, thriftPort, framed);
     // A second gateway with the other transport, for clients that must work with both.
     int secondPort = framedPort > 0 ? startGateway(clusterConf, framedPort, true) : -1;
+    // On a Kerberized cluster, a second SASL gateway that takes privacy (auth-conf) only.
+    int privatePort = -1;
+    if (secure && privacyPort > 0) {
+      Configuration privateConf = new Configuration(clusterConf);
+      privateConf.set("hbase.thrift.security.qop", "auth-conf");
+      privatePort = startGateway(privateConf, privacyPort, false);
+    }
 
     int controlPort = startControl(util);
 
@@ -130,7 +146,8 @@ public final class LocalHBase {
         util.getMiniHBaseCluster().getMaster().getServerName();
     String line = "READY thrift=" + port + " zk=" + zk
         + " master=" + master.getHostname() + ":" + master.getPort()
-        + (secondPort > 0 ? " framed_thrift=" + secondPort : "") + " control=" + controlPort
+        + (secondPort > 0 ? " framed_thrift=" + secondPort : "")
+        + (privatePort > 0 ? " privacy_thrift=" + privatePort : "") + " control=" + controlPort
         + " transport=" + (framed ? "framed" : "buffered") + " region_servers=" + regionServers
         + " scanner_lease_ms=" + lease + kerberos
         + " start_ms=" + ms + " heap_used_mb=" + heapMb + " rss_mb=" + rssMb() + " pid="
@@ -199,7 +216,8 @@ public final class LocalHBase {
    * Starts a KDC on loopback with this run's principals and keytabs under {@code dir/kdc}, and
    * makes {@code conf} (and this JVM's login) Kerberos-only; returns the READY line's fields.
    */
-  private static String kerberize(Configuration conf, Path dir) throws Exception {
+  private static String kerberize(Configuration conf, Path dir, String rpcProtection)
+      throws Exception {
     Path kdcDir = dir.resolve("kdc");
     Files.createDirectories(kdcDir);
     Properties kdcConf = MiniKdc.createConf();
@@ -224,6 +242,8 @@ public final class LocalHBase {
     // The gateway acts for each caller as a proxy user.
     conf.set("hadoop.proxyuser.hbase.hosts", "*");
     conf.set("hadoop.proxyuser.hbase.groups", "*");
+    // The qualities of protection RPC accepts (the client picks one of them).
+    conf.set("hbase.rpc.protection", rpcProtection);
     conf.set("hbase.thrift.security.qop", "auth");
     conf.set("hbase.thrift.kerberos.principal", service);
     conf.set("hbase.thrift.keytab.file", serviceKeytab.toString());
@@ -232,7 +252,8 @@ public final class LocalHBase {
     UserGroupInformation.loginUserFromKeytab(service, serviceKeytab.toString());
     return " realm=" + realm + " krb5_conf=" + kdc.getKrb5conf().getAbsolutePath()
         + " kdc=127.0.0.1:" + kdc.getPort() + " client_principal=rowkey@" + realm
-        + " client_keytab=" + clientKeytab.toAbsolutePath() + " service_principal=" + service;
+        + " client_keytab=" + clientKeytab.toAbsolutePath() + " service_principal=" + service
+        + " rpc_protection=" + rpcProtection;
   }
 
   /** Starts a Thrift2 gateway on 127.0.0.1:port and waits until it accepts connections. */

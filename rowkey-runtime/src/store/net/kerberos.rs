@@ -1,0 +1,657 @@
+//! Kerberos for secured HBase clusters: the configuration users give ([`Kerberos`],
+//! [`Protection`]), the login it stands for, and a SASL `GSSAPI` client (RFC 4752) that both
+//! HBase stores drive over their own framing (HBase's RPC: a 4-byte status and length per
+//! server message; Thrift's SASL transport: a status byte and a 4-byte length), then the
+//! security layer it negotiates ([`Layer`]: messages signed, or signed and sealed).
+//!
+//! The Kerberos work itself is MIT Kerberos' (or Heimdal's), through `libgssapi`: tickets from
+//! the user's ticket cache, or from a keytab into a per-store in-memory cache (MIT fetches new
+//! tickets from the keytab as they expire). Nothing here holds or prints a key or a ticket:
+//! errors carry GSSAPI's own messages, which name principals and files, never secrets.
+
+use std::ffi::CString;
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use libgssapi::context::{ClientCtx, CtxFlags, SecurityContext};
+use libgssapi::credential::Cred;
+use libgssapi::name::Name;
+use libgssapi::oid::{GSS_MECH_KRB5, GSS_NT_HOSTBASED_SERVICE, GSS_NT_KRB5_PRINCIPAL};
+
+/// How a secured HBase cluster is authenticated to: Kerberos through SASL `GSSAPI`, as HBase's
+/// own clients do with `hbase.security.authentication=kerberos`.
+///
+/// The client's tickets come from the user's ticket cache (after `kinit`; `KRB5CCNAME` names
+/// it) by default, or from a keytab ([`Kerberos::keytab`]), which is what a service should use:
+/// tickets are fetched again from the keytab as they expire, for as long as the store lives.
+/// The Kerberos configuration (`/etc/krb5.conf`, or the file `KRB5_CONFIG` names) says where
+/// the KDC is.
+///
+/// ```
+/// # use rowkey::store::{Kerberos, Protection};
+/// let kerberos = Kerberos::keytab("etl@EXAMPLE.COM", "/etc/security/keytabs/etl.keytab")
+///     .protection(&[Protection::Privacy]);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Kerberos {
+    /// The client principal (`user@REALM`). With a keytab: whose key to log in with
+    /// (required). Without: which principal's tickets to use from the cache collection (`None`:
+    /// the default cache's).
+    pub principal: Option<String>,
+    /// A keytab to log in from (`None`: a ticket cache).
+    pub keytab: Option<PathBuf>,
+    /// The ticket cache to use, such as `FILE:/run/etl/krb5cc` (`None`: the default cache,
+    /// `KRB5CCNAME` or the library's). Ignored with a keytab, whose tickets go to a private
+    /// in-memory cache.
+    pub cache: Option<String>,
+    /// The servers' service name: `hbase` unless the cluster's principals use another
+    /// (`hbase.regionserver.kerberos.principal` is `SERVICE/_HOST@REALM`).
+    pub service: String,
+    /// The servers' principal when host-based naming (`SERVICE@host`, the host the cluster
+    /// advertises, canonicalized by the Kerberos library) does not find it: HBase's pattern,
+    /// with `_HOST` standing for each server's host name, such as `hbase/_HOST@EXAMPLE.COM`.
+    pub server_principal: Option<String>,
+    /// The qualities of protection this client accepts, in order of preference: the first the
+    /// server also offers is used (HBase's `hbase.rpc.protection`; a Thrift2 gateway's
+    /// `hbase.thrift.security.qop`). By default all three, strongest first, so the client
+    /// takes the strongest the cluster allows.
+    pub protection: Vec<Protection>,
+}
+
+/// A SASL quality of protection: what happens to every message after authentication.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Protection {
+    /// Authentication only; messages as they are (`auth`, HBase's `authentication`).
+    Authentication,
+    /// Messages signed: tampering is detected (`auth-int`, HBase's `integrity`).
+    Integrity,
+    /// Messages signed and encrypted (`auth-conf`, HBase's `privacy`).
+    Privacy,
+}
+
+impl Protection {
+    /// The bit RFC 4752's security-layer negotiation uses for it.
+    fn bit(self) -> u8 {
+        match self {
+            Protection::Authentication => 1,
+            Protection::Integrity => 2,
+            Protection::Privacy => 4,
+        }
+    }
+
+    /// HBase's name for it (`hbase.rpc.protection`).
+    pub fn hbase_name(self) -> &'static str {
+        match self {
+            Protection::Authentication => "authentication",
+            Protection::Integrity => "integrity",
+            Protection::Privacy => "privacy",
+        }
+    }
+}
+
+impl fmt::Display for Protection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.hbase_name())
+    }
+}
+
+impl Kerberos {
+    /// Tickets from the user's ticket cache (`kinit` first).
+    pub fn ticket_cache() -> Self {
+        Kerberos {
+            principal: None,
+            keytab: None,
+            cache: None,
+            service: "hbase".into(),
+            server_principal: None,
+            protection: vec![
+                Protection::Privacy,
+                Protection::Integrity,
+                Protection::Authentication,
+            ],
+        }
+    }
+
+    /// Logs in as `principal` with the key in `keytab`, and again from it as tickets expire.
+    pub fn keytab(principal: &str, keytab: impl Into<PathBuf>) -> Self {
+        Kerberos {
+            principal: Some(principal.into()),
+            keytab: Some(keytab.into()),
+            ..Kerberos::ticket_cache()
+        }
+    }
+
+    /// Tickets from the cache named `cache` ([`Kerberos::cache`]), such as `FILE:/path`.
+    pub fn cache(mut self, cache: &str) -> Self {
+        self.cache = Some(cache.into());
+        self
+    }
+
+    /// Which principal's tickets to use from the cache collection ([`Kerberos::principal`]).
+    pub fn principal(mut self, principal: &str) -> Self {
+        self.principal = Some(principal.into());
+        self
+    }
+
+    /// The servers' service name ([`Kerberos::service`]).
+    pub fn service(mut self, service: &str) -> Self {
+        self.service = service.into();
+        self
+    }
+
+    /// The servers' principal pattern ([`Kerberos::server_principal`]).
+    pub fn server_principal(mut self, pattern: &str) -> Self {
+        self.server_principal = Some(pattern.into());
+        self
+    }
+
+    /// The qualities of protection accepted, preferred first ([`Kerberos::protection`]).
+    pub fn protection(mut self, accepted: &[Protection]) -> Self {
+        self.protection = accepted.to_vec();
+        self
+    }
+
+    /// The configuration's mistakes, before any connection.
+    pub(crate) fn validate(&self) -> Result<(), String> {
+        if self.keytab.is_some() && self.principal.is_none() {
+            return Err("Kerberos: a keytab needs the principal to log in as".into());
+        }
+        if self.protection.is_empty() {
+            return Err("Kerberos: no quality of protection accepted".into());
+        }
+        if self.service.is_empty() {
+            return Err("Kerberos: an empty service name".into());
+        }
+        Ok(())
+    }
+}
+
+/// Why authentication failed. The message is GSSAPI's or the server's, with what was being
+/// done; no secret is ever in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct AuthError {
+    /// What failed and why.
+    pub(crate) message: String,
+    /// Whether trying again may succeed (the KDC could not be reached).
+    pub(crate) transient: bool,
+}
+
+impl AuthError {
+    pub(crate) fn new(message: impl Into<String>) -> Self {
+        AuthError {
+            message: message.into(),
+            transient: false,
+        }
+    }
+
+    fn gss(doing: &str, e: libgssapi::error::Error) -> Self {
+        // MIT's KRB5_KDC_UNREACH ("Cannot contact any KDC for realm ..."): the KDC may come
+        // back.
+        const KDC_UNREACHABLE: u32 = (-1_765_328_228_i32) as u32;
+        // GSSAPI's generic failure says only that the mechanism's (minor) message matters.
+        let text = e.to_string();
+        let text = text.trim();
+        let text = text
+            .strip_prefix("Unspecified GSS failure.  Minor code may provide more information (")
+            .and_then(|t| t.strip_suffix(')'))
+            .unwrap_or(text);
+        AuthError {
+            message: format!("Kerberos: {doing}: {text}"),
+            transient: e.minor == KDC_UNREACHABLE,
+        }
+    }
+}
+
+impl fmt::Display for AuthError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// A store's Kerberos login: the configuration, and the credential acquired from a keytab
+/// (once, shared by every connection the store opens).
+pub(crate) struct Login {
+    kerberos: Kerberos,
+    cred: Mutex<Option<Cred>>,
+}
+
+impl fmt::Debug for Login {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Login")
+            .field("kerberos", &self.kerberos)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Tells the in-memory ticket caches of several stores in one process apart.
+static CACHES: AtomicU64 = AtomicU64::new(0);
+
+impl Login {
+    pub(crate) fn new(kerberos: Kerberos) -> Self {
+        Login {
+            kerberos,
+            cred: Mutex::new(None),
+        }
+    }
+
+    /// The credential to initiate with (`None`: the default ticket cache's, looked up by the
+    /// library at each connection, so a renewed `kinit` is seen).
+    fn cred(&self) -> Result<Option<Cred>, AuthError> {
+        let mut slot = self.cred.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(c) = slot.as_ref() {
+            return Ok(Some(c.clone()));
+        }
+        let k = &self.kerberos;
+        let cred = match (&k.principal, &k.keytab, &k.cache) {
+            (None, None, None) => return Ok(None),
+            (Some(principal), Some(keytab), _) => {
+                let doing = format!(
+                    "logging in as {principal} from the keytab {}",
+                    keytab.display()
+                );
+                if !keytab.is_file() {
+                    return Err(AuthError::new(format!("Kerberos: {doing}: no such file")));
+                }
+                let memory = format!(
+                    "MEMORY:rowkey-{}-{}",
+                    std::process::id(),
+                    CACHES.fetch_add(1, Ordering::Relaxed)
+                );
+                let store = [
+                    ("client_keytab", keytab.display().to_string()),
+                    ("ccache", memory),
+                ];
+                acquire_from(Some(principal), &store).map_err(|e| {
+                    let mut a = AuthError::gss(&doing, e);
+                    // MIT's words for a keytab without the principal's key are about caches.
+                    if e.major
+                        .contains(libgssapi::error::MajorFlags::GSS_S_NO_CRED)
+                        && !a.transient
+                    {
+                        a.message = format!(
+                            "Kerberos: {doing}: the keytab holds no key for {principal} \
+                             (or cannot be read)"
+                        );
+                    }
+                    a
+                })?
+            }
+            (principal, _, Some(cache)) => {
+                let doing = match principal {
+                    Some(p) => format!("tickets for {p} in the cache {cache}"),
+                    None => format!("tickets in the cache {cache}"),
+                };
+                acquire_from(principal.as_deref(), &[("ccache", cache.clone())])
+                    .map_err(|e| AuthError::gss(&doing, e))?
+            }
+            (Some(principal), None, None) => {
+                let doing = format!("tickets for {principal} in the cache collection");
+                acquire_from(Some(principal), &[]).map_err(|e| AuthError::gss(&doing, e))?
+            }
+            (None, Some(_), None) => {
+                return Err(AuthError::new(
+                    "Kerberos: a keytab needs the principal to log in as",
+                ))
+            }
+        };
+        *slot = Some(cred.clone());
+        Ok(Some(cred))
+    }
+
+    /// Starts authenticating to the server at `host` (the name the cluster advertises):
+    /// the client and its first token. Blocks: it may ask the KDC for tickets.
+    pub(crate) fn start(&self, host: &str) -> Result<(SaslClient, Vec<u8>), AuthError> {
+        let cred = self.cred()?;
+        let (target, shown) = match &self.kerberos.server_principal {
+            Some(pattern) => {
+                let p = pattern.replace("_HOST", &host.to_ascii_lowercase());
+                (
+                    Name::new(p.as_bytes(), Some(GSS_NT_KRB5_PRINCIPAL)),
+                    p.clone(),
+                )
+            }
+            None => {
+                let s = format!("{}@{host}", self.kerberos.service);
+                (
+                    Name::new(s.as_bytes(), Some(GSS_NT_HOSTBASED_SERVICE)),
+                    format!("{}/{host}", self.kerberos.service),
+                )
+            }
+        };
+        let target = target.map_err(|e| AuthError::gss(&format!("server name {shown}"), e))?;
+        let flags = CtxFlags::GSS_C_MUTUAL_FLAG
+            | CtxFlags::GSS_C_SEQUENCE_FLAG
+            | CtxFlags::GSS_C_REPLAY_FLAG
+            | CtxFlags::GSS_C_INTEG_FLAG
+            | CtxFlags::GSS_C_CONF_FLAG;
+        let mut ctx = ClientCtx::new(cred, target, flags, Some(GSS_MECH_KRB5));
+        let token = ctx
+            .step(None, None)
+            .map_err(|e| AuthError::gss(&format!("a ticket for {shown}"), e))?
+            .map(|b| b.to_vec())
+            .unwrap_or_default();
+        Ok((
+            SaslClient {
+                ctx,
+                accept: self.kerberos.protection.clone(),
+                stage: Stage::Context,
+                server: shown,
+                chosen: None,
+                peer_max: 0,
+            },
+            token,
+        ))
+    }
+}
+
+/// A credential to initiate with, for `principal` (`None`: the store's default), from the
+/// credential store `elements` names (MIT's `client_keytab`, `ccache`; none: the default),
+/// through `gss_acquire_cred_from`, which libgssapi does not wrap. With `client_keytab`, MIT
+/// fetches new tickets from the keytab as they run out.
+#[allow(unsafe_code)]
+fn acquire_from(
+    principal: Option<&str>,
+    elements: &[(&str, String)],
+) -> Result<Cred, libgssapi::error::Error> {
+    use libgssapi_sys as sys;
+    // Configuration strings with a NUL byte cannot be passed on; GSSAPI calls them bad names.
+    let bad_name = || gss_error(sys::_GSS_S_BAD_NAME, 0);
+    let owned: Vec<(CString, CString)> = elements
+        .iter()
+        .map(|(k, v)| Ok((CString::new(*k)?, CString::new(v.as_str())?)))
+        .collect::<Result<_, std::ffi::NulError>>()
+        .map_err(|_| bad_name())?;
+    let mut raw: Vec<sys::gss_key_value_element_desc> = owned
+        .iter()
+        .map(|(k, v)| sys::gss_key_value_element_desc {
+            key: k.as_ptr(),
+            value: v.as_ptr(),
+        })
+        .collect();
+    let store = sys::gss_key_value_set_desc {
+        count: raw.len() as u32,
+        elements: raw.as_mut_ptr(),
+    };
+    let mut minor: u32 = 0;
+    let mut name: sys::gss_name_t = std::ptr::null_mut();
+    if let Some(principal) = principal {
+        let mut buf = sys::gss_buffer_desc {
+            length: principal.len(),
+            value: principal.as_ptr() as *mut std::ffi::c_void,
+        };
+        let mut oid = krb5_principal_oid();
+        // SAFETY: `buf` points into `principal` and `oid` at a static, both alive for the
+        // call (the library copies them); on success it writes a new name handle to `name`.
+        let major = unsafe { sys::gss_import_name(&mut minor, &mut buf, &mut oid, &mut name) };
+        if major != 0 {
+            return Err(gss_error(major, minor));
+        }
+    }
+    let mut cred: sys::gss_cred_id_t = std::ptr::null_mut();
+    // SAFETY: every pointer is valid for the call (the store's strings are owned above, `name`
+    // is null or a handle from gss_import_name); on success the library writes a new
+    // credential handle to `cred`.
+    let major = unsafe {
+        sys::gss_acquire_cred_from(
+            &mut minor,
+            name,
+            0,
+            std::ptr::null_mut(),
+            sys::GSS_C_INITIATE as i32,
+            if raw.is_empty() {
+                std::ptr::null()
+            } else {
+                &store
+            },
+            &mut cred,
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+        )
+    };
+    if !name.is_null() {
+        let mut release_minor = 0;
+        // SAFETY: `name` came from gss_import_name and is released once.
+        unsafe { sys::gss_release_name(&mut release_minor, &mut name) };
+    }
+    if major != 0 {
+        return Err(gss_error(major, minor));
+    }
+    // SAFETY: `cred` is a new handle that only the returned `Cred` owns.
+    Ok(unsafe { Cred::from_c(cred) })
+}
+
+/// GSS_KRB5_NT_PRINCIPAL_NAME (1.2.840.113554.1.2.2.1) as the C library takes it.
+fn krb5_principal_oid() -> libgssapi_sys::gss_OID_desc {
+    static BER: &[u8] = b"\x2a\x86\x48\x86\xf7\x12\x01\x02\x02\x01";
+    libgssapi_sys::gss_OID_desc {
+        length: BER.len() as u32,
+        elements: BER.as_ptr() as *mut std::ffi::c_void,
+    }
+}
+
+fn gss_error(major: u32, minor: u32) -> libgssapi::error::Error {
+    libgssapi::error::Error {
+        major: libgssapi::error::MajorFlags::from_bits_retain(major),
+        minor,
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// Exchanging Kerberos tokens until the context is established.
+    Context,
+    /// Established: the server's next message offers the security layers.
+    Layers,
+    /// The layer is chosen and sent: authenticated.
+    Done,
+}
+
+/// The client side of one SASL `GSSAPI` exchange (RFC 4752), framing left to the caller: feed
+/// each server message to [`SaslClient::evaluate`] and send what it returns, until
+/// [`SaslClient::is_complete`].
+pub(crate) struct SaslClient {
+    ctx: ClientCtx,
+    accept: Vec<Protection>,
+    stage: Stage,
+    server: String,
+    chosen: Option<Protection>,
+    peer_max: u32,
+}
+
+impl SaslClient {
+    /// Whether the client has sent its last message.
+    pub(crate) fn is_complete(&self) -> bool {
+        self.stage == Stage::Done
+    }
+
+    /// The client's answer to a server message.
+    pub(crate) fn evaluate(&mut self, challenge: &[u8]) -> Result<Vec<u8>, AuthError> {
+        match self.stage {
+            Stage::Context => {
+                let out = self
+                    .ctx
+                    .step(Some(challenge), None)
+                    .map_err(|e| AuthError::gss(&format!("authenticating {}", self.server), e))?;
+                if self.ctx.is_complete() {
+                    self.stage = Stage::Layers;
+                }
+                // Once established, an empty answer asks for the layers on offer.
+                Ok(out.map(|b| b.to_vec()).unwrap_or_default())
+            }
+            Stage::Layers => {
+                let offer = self.ctx.unwrap(challenge).map_err(|e| {
+                    AuthError::gss(&format!("the security layers {} offers", self.server), e)
+                })?;
+                if offer.len() != 4 {
+                    return Err(AuthError::new(format!(
+                        "Kerberos: {} offered security layers in {} bytes (4 expected)",
+                        self.server,
+                        offer.len()
+                    )));
+                }
+                let mask = offer[0];
+                let chosen = self
+                    .accept
+                    .iter()
+                    .copied()
+                    .find(|p| mask & p.bit() != 0)
+                    .ok_or_else(|| {
+                        AuthError::new(format!(
+                            "Kerberos: no quality of protection in common: {} offers {}, this \
+                             client accepts {} (Kerberos::protection)",
+                            self.server,
+                            names(mask),
+                            self.accept
+                                .iter()
+                                .map(|p| p.hbase_name())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ))
+                    })?;
+                self.peer_max = u32::from_be_bytes([0, offer[1], offer[2], offer[3]]);
+                // Our largest receive buffer: none without a layer (RFC 4752), else the most
+                // the 3 bytes say (replies are unwrapped whole, whatever their size).
+                let ours: u32 = if chosen == Protection::Authentication {
+                    0
+                } else {
+                    0x00ff_ffff
+                };
+                let b = ours.to_be_bytes();
+                let answer = [chosen.bit(), b[1], b[2], b[3]];
+                let wrapped = self
+                    .ctx
+                    .wrap(false, &answer)
+                    .map_err(|e| AuthError::gss("choosing the security layer", e))?;
+                self.chosen = Some(chosen);
+                self.stage = Stage::Done;
+                Ok(wrapped.to_vec())
+            }
+            Stage::Done => Err(AuthError::new(format!(
+                "Kerberos: {} sent a message after authentication completed",
+                self.server
+            ))),
+        }
+    }
+
+    /// The negotiated protection.
+    pub(crate) fn protection(&self) -> Option<Protection> {
+        self.chosen
+    }
+
+    /// The authenticated client principal (`user@REALM`).
+    pub(crate) fn client_name(&mut self) -> Result<String, AuthError> {
+        let name = self
+            .ctx
+            .source_name()
+            .map_err(|e| AuthError::gss("the client's principal", e))?;
+        Ok(name.to_string())
+    }
+
+    /// The security layer for what follows: `None` for authentication only.
+    pub(crate) fn into_layer(self) -> Option<Layer> {
+        let encrypt = match self.chosen? {
+            Protection::Authentication => return None,
+            Protection::Integrity => false,
+            Protection::Privacy => true,
+        };
+        // Plain text per wrapped message: under the server's buffer, with room for the
+        // token's header and checksum (under 100 bytes for Kerberos' enctypes).
+        let max_plain = match self.peer_max {
+            0 => 64 << 10,
+            n => (n as usize).saturating_sub(256).max(1024),
+        };
+        Some(Layer {
+            ctx: Mutex::new(self.ctx),
+            encrypt,
+            max_plain,
+        })
+    }
+}
+
+/// The names of the layers in an offer's bit mask.
+fn names(mask: u8) -> String {
+    let all = [
+        Protection::Authentication,
+        Protection::Integrity,
+        Protection::Privacy,
+    ];
+    let v: Vec<_> = all
+        .iter()
+        .filter(|p| mask & p.bit() != 0)
+        .map(|p| p.hbase_name())
+        .collect();
+    if v.is_empty() {
+        "none".into()
+    } else {
+        v.join(", ")
+    }
+}
+
+/// A negotiated security layer: every message is wrapped (signed, or signed and sealed) before
+/// it is sent and unwrapped when it arrives, each with a 4-byte length before it on the wire.
+pub(crate) struct Layer {
+    ctx: Mutex<ClientCtx>,
+    encrypt: bool,
+    max_plain: usize,
+}
+
+impl Layer {
+    /// Appends `plain`, wrapped, to `out`: length-prefixed messages of at most
+    /// [`Layer::max_plain`] plain bytes each.
+    pub(crate) fn wrap_into(&self, plain: &[u8], out: &mut Vec<u8>) -> Result<(), AuthError> {
+        let mut ctx = self.ctx.lock().unwrap_or_else(|p| p.into_inner());
+        for chunk in plain.chunks(self.max_plain) {
+            let sealed = ctx
+                .wrap(self.encrypt, chunk)
+                .map_err(|e| AuthError::gss("wrapping a message", e))?;
+            out.extend_from_slice(&(sealed.len() as u32).to_be_bytes());
+            out.extend_from_slice(&sealed);
+        }
+        Ok(())
+    }
+
+    /// One received message, unwrapped.
+    pub(crate) fn unwrap(&self, sealed: &[u8]) -> Result<Vec<u8>, AuthError> {
+        let mut ctx = self.ctx.lock().unwrap_or_else(|p| p.into_inner());
+        ctx.unwrap(sealed)
+            .map(|b| b.to_vec())
+            .map_err(|e| AuthError::gss("unwrapping a message (tampered with, or out of order)", e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn configuration_mistakes_are_named() {
+        let mut k = Kerberos::keytab("a@B", "/x");
+        k.principal = None;
+        assert!(k.validate().unwrap_err().contains("principal"));
+        assert!(Kerberos::ticket_cache()
+            .protection(&[])
+            .validate()
+            .unwrap_err()
+            .contains("protection"));
+        assert!(Kerberos::ticket_cache().validate().is_ok());
+    }
+
+    #[test]
+    fn a_missing_keytab_is_named_without_contacting_anyone() {
+        let login = Login::new(Kerberos::keytab("a@B", "/nonexistent/rowkey.keytab"));
+        let e = login.start("localhost").err().unwrap();
+        assert!(e.message.contains("/nonexistent/rowkey.keytab"), "{e}");
+        assert!(e.message.contains("no such file"), "{e}");
+        assert!(!e.transient);
+    }
+
+    #[test]
+    fn offers_are_named() {
+        assert_eq!(names(7), "authentication, integrity, privacy");
+        assert_eq!(names(4), "privacy");
+        assert_eq!(names(0), "none");
+    }
+}

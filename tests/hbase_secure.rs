@@ -1,0 +1,465 @@
+//! Both HBase stores against a Kerberized HBase: the mini cluster of `hbase-local/` started with
+//! `--secure` (a KDC on loopback, a per-run realm, principals and keytabs; RPC takes SASL
+//! `GSSAPI` with any quality of protection, the Thrift2 gateway SASL with `auth`, a second
+//! gateway SASL with `auth-conf` only).
+//!
+//! - the native store through each quality of protection (authentication, integrity,
+//!   privacy), logged in from a keytab, from a ticket cache `kinit` filled, and with the
+//!   conformance suite through privacy;
+//! - the Thrift2 store through both gateways (values readable on the wire through the `auth`
+//!   one, never through the privacy one), the conformance suite through privacy;
+//! - refusals, each with a clear error and nothing written: no Kerberos at all, a keytab that
+//!   does not exist or holds another principal's key, an unknown principal, an expired
+//!   ticket, a KDC that does not answer, no quality of protection in common, the wrong
+//!   server principal, a client without Kerberos at a SASL gateway.
+//!
+//! Uses the cluster `.ci/run` starts (`ROWKEY_HBASE_SECURE_READY`: the path of its READY
+//! line, with `KRB5_CONFIG` naming its `krb5_conf`), or starts `hbase-local/run --secure`.
+#![cfg(all(feature = "hbase-rpc", feature = "kerberos"))]
+
+mod store_suite;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::sync::OnceLock;
+
+use rowkey::bytes::Bytes;
+#[cfg(feature = "hbase")]
+use rowkey::store::HbaseStore;
+use rowkey::store::{HbaseRpcConfig, HbaseRpcStore, Kerberos, NetError, Protection, Row, Store};
+use rowkey::{KeyRange, RowKey};
+use store_suite::net::{proxy_map, unique, Proxy};
+
+/// What the secured cluster's READY line says.
+struct Secure {
+    line: String,
+    fields: HashMap<String, String>,
+}
+
+impl Secure {
+    fn get(&self, key: &str) -> &str {
+        self.fields
+            .get(key)
+            .map(String::as_str)
+            .unwrap_or_else(|| panic!("the secured cluster's READY line has no {key}"))
+    }
+    fn master(&self) -> &str {
+        self.get("master")
+    }
+    fn principal(&self) -> &str {
+        self.get("client_principal")
+    }
+    fn keytab(&self) -> PathBuf {
+        PathBuf::from(self.get("client_keytab"))
+    }
+    fn keytab_login(&self) -> Kerberos {
+        Kerberos::keytab(self.principal(), self.keytab())
+    }
+}
+
+fn secure() -> Option<&'static Secure> {
+    static S: OnceLock<Option<Secure>> = OnceLock::new();
+    S.get_or_init(|| {
+        let line = match std::env::var("ROWKEY_HBASE_SECURE_READY") {
+            Ok(path) => std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("ROWKEY_HBASE_SECURE_READY={path}: {e}")),
+            Err(_) => start_secure()?,
+        };
+        let fields = line
+            .split_whitespace()
+            .filter_map(|f| f.split_once('='))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect::<HashMap<_, _>>();
+        // The Kerberos library reads its configuration (the KDC's address) from KRB5_CONFIG;
+        // a child process of the KDC test is given another on purpose.
+        if std::env::var_os("ROWKEY_KDC_CHILD").is_none() {
+            let conf = fields
+                .get("krb5_conf")
+                .expect("the READY line names krb5_conf");
+            if std::env::var("KRB5_CONFIG").ok().as_ref() != Some(conf) {
+                // Before any Kerberos call: every test waits for this initialisation.
+                std::env::set_var("KRB5_CONFIG", conf);
+            }
+        }
+        Some(Secure { line, fields })
+    })
+    .as_ref()
+    .or_else(|| {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "no secured HBase: ROWKEY_HBASE_SECURE_READY is not set and `hbase-local/run \
+             --secure` did not start"
+        );
+        eprintln!("SKIPPED: no secured HBase (install Java 17 and Maven)");
+        None
+    })
+}
+
+/// Starts `hbase-local/run --secure` (kept running until the tests exit) and returns its
+/// READY line.
+fn start_secure() -> Option<String> {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    let run = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("hbase-local/run");
+    let dir = std::env::temp_dir().join(format!("rowkey-secure-{}", std::process::id()));
+    let free = || {
+        std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port().to_string())
+            .unwrap_or_default()
+    };
+    let mut child = Command::new("bash")
+        .arg(&run)
+        .args(["--secure", "--region-servers", "2"])
+        .args(["--port", &free(), "--privacy-port", &free()])
+        .arg("--dir")
+        .arg(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let out = child.stdout.take()?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(out).lines() {
+            let Ok(line) = line else { break };
+            if line.starts_with("READY") {
+                let _ = tx.send(line);
+            }
+        }
+    });
+    let ready = rx.recv_timeout(std::time::Duration::from_secs(600)).ok()?;
+    // Its stdin stays open as long as this process lives; it stops when the tests exit.
+    std::mem::forget(child);
+    Some(ready)
+}
+
+fn rpc(s: &Secure, table: &str, kerberos: Kerberos) -> HbaseRpcConfig {
+    HbaseRpcConfig::new(s.master(), table, "d").kerberos(kerberos)
+}
+
+/// Each quality of protection, every connection through recording proxies: the rows' values
+/// cross the wire readable under authentication and integrity (signed, not sealed), and never
+/// under privacy.
+#[test]
+fn native_store_through_each_quality_of_protection() {
+    let Some(s) = secure() else { return };
+    for protection in [
+        Protection::Authentication,
+        Protection::Integrity,
+        Protection::Privacy,
+    ] {
+        let switches = Proxy::switches();
+        let wire = switches.share();
+        wire.record.store(true, Ordering::SeqCst);
+        let table = unique(&format!("krb_{protection}"));
+        let cfg = rpc(s, &table, s.keytab_login().protection(&[protection]))
+            .address_map(proxy_map(switches));
+        let store = HbaseRpcStore::with_config(cfg).unwrap_or_else(|e| panic!("{protection}: {e}"));
+        store.create_table(&[]).unwrap();
+        round_trip(&store, 20_000);
+        let seen = wire.seen.lock().unwrap().clone();
+        let readable = seen.windows(MARKER.len()).any(|w| w == MARKER.as_bytes());
+        assert!(
+            seen.len() > 1 << 20,
+            "{protection}: {} bytes seen",
+            seen.len()
+        );
+        assert_eq!(
+            readable,
+            protection != Protection::Privacy,
+            "{protection}: values readable on the wire: {readable}"
+        );
+        store.drop_table().unwrap();
+    }
+}
+
+/// The store conformance suite, through privacy.
+#[test]
+fn conformance_suite_through_privacy() {
+    let Some(s) = secure() else { return };
+    let cfg = rpc(
+        s,
+        &unique("krb_suite"),
+        s.keytab_login().protection(&[Protection::Privacy]),
+    );
+    let store = HbaseRpcStore::with_config(cfg).unwrap();
+    store
+        .create_table(&store_suite::Reading::split_points(4))
+        .unwrap();
+    store_suite::exercise(store);
+}
+
+/// A ticket cache filled by MIT's `kinit` (as a user would), named in the configuration.
+#[test]
+fn tickets_from_a_cache_kinit_filled() {
+    let Some(s) = secure() else { return };
+    let dir = tempdir("kinit");
+    let cache = format!("FILE:{}/krb5cc", dir.display());
+    kinit(s, &cache, None);
+    let cfg = rpc(
+        s,
+        &unique("krb_cache"),
+        Kerberos::ticket_cache().cache(&cache),
+    );
+    let store = HbaseRpcStore::with_config(cfg).unwrap();
+    store.create_table(&[]).unwrap();
+    round_trip(&store, 2_000);
+    store.drop_table().unwrap();
+}
+
+/// A ticket that has expired: refused at once with Kerberos' reason, nothing retried.
+#[test]
+fn an_expired_ticket_is_refused() {
+    let Some(s) = secure() else { return };
+    let dir = tempdir("expired");
+    let cache = format!("FILE:{}/krb5cc", dir.display());
+    kinit(s, &cache, Some("5s"));
+    std::thread::sleep(std::time::Duration::from_secs(7));
+    let cfg = rpc(s, "anything", Kerberos::ticket_cache().cache(&cache));
+    let e = expect_auth_error(cfg);
+    assert!(e.to_lowercase().contains("expired"), "{e}");
+}
+
+#[test]
+fn a_cluster_that_requires_kerberos_refuses_a_simple_client() {
+    let Some(s) = secure() else { return };
+    let e = HbaseRpcStore::with_config(HbaseRpcConfig::new(s.master(), "anything", "d"))
+        .err()
+        .expect("connected without Kerberos");
+    let text = e.to_string();
+    assert!(text.contains("requires Kerberos"), "{text}");
+    assert!(!e.is_transient());
+}
+
+#[test]
+fn wrong_keytabs_and_principals_are_named() {
+    let Some(s) = secure() else { return };
+    // No such file.
+    let e = expect_auth_error(rpc(
+        s,
+        "anything",
+        Kerberos::keytab(s.principal(), "/nonexistent/rowkey.keytab"),
+    ));
+    assert!(
+        e.contains("/nonexistent/rowkey.keytab") && e.contains("no such file"),
+        "{e}"
+    );
+    // The servers' keytab, which holds no key for the client.
+    let other = s.keytab().with_file_name("hbase.keytab");
+    let e = expect_auth_error(rpc(s, "anything", Kerberos::keytab(s.principal(), &other)));
+    assert!(e.contains(s.principal()) && e.contains("no key"), "{e}");
+    // A principal the keytab has no key for.
+    let nobody = format!("nobody@{}", s.get("realm"));
+    let e = expect_auth_error(rpc(s, "anything", Kerberos::keytab(&nobody, s.keytab())));
+    assert!(e.contains(&nobody) && e.contains("no key"), "{e}");
+    // A server principal the KDC does not know.
+    let e = expect_auth_error(rpc(
+        s,
+        "anything",
+        s.keytab_login()
+            .server_principal(&format!("hbase/elsewhere.example@{}", s.get("realm"))),
+    ));
+    assert!(e.contains("hbase/elsewhere.example"), "{e}");
+}
+
+/// With the KDC unreachable (a Kerberos configuration naming a closed port), the error says so
+/// and is transient. Run in a child process: the library reads `KRB5_CONFIG` per process.
+#[test]
+fn an_unreachable_kdc_is_named_and_transient() {
+    let Some(s) = secure() else { return };
+    if std::env::var_os("ROWKEY_KDC_CHILD").is_some() {
+        let e = HbaseRpcStore::with_config(rpc(s, "anything", s.keytab_login()))
+            .err()
+            .expect("connected without a KDC");
+        let text = e.to_string();
+        eprintln!("refused as expected: {e}");
+        assert!(matches!(e, NetError::Auth { .. }), "{e:?}");
+        assert!(text.contains("Cannot contact any KDC"), "{text}");
+        assert!(e.is_transient(), "{text}");
+        return;
+    }
+    let closed = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().to_string()
+    };
+    let conf = std::fs::read_to_string(s.get("krb5_conf")).unwrap();
+    let kdc = s.get("kdc");
+    assert!(conf.contains(kdc.rsplit(':').next().unwrap()), "{conf}");
+    let dir = tempdir("nokdc");
+    let bad = dir.join("krb5.conf");
+    std::fs::write(
+        &bad,
+        conf.replace(
+            kdc.rsplit(':').next().unwrap(),
+            closed.rsplit(':').next().unwrap(),
+        ),
+    )
+    .unwrap();
+    let ready = dir.join("ready");
+    std::fs::write(&ready, &s.line).unwrap();
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "an_unreachable_kdc_is_named_and_transient",
+            "--nocapture",
+        ])
+        .env("ROWKEY_KDC_CHILD", "1")
+        .env("ROWKEY_HBASE_SECURE_READY", &ready)
+        .env("KRB5_CONFIG", &bad)
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("1 passed"), "{text}");
+}
+
+const MARKER: &str = "plain-text-marker";
+
+/// Writes `n` rows, reads them back by scan and by key.
+fn round_trip<S: Store>(store: &S, n: usize)
+where
+    S::Error: std::fmt::Debug,
+{
+    let rows: Vec<Row> = (0..n)
+        .map(|i| {
+            (
+                Bytes::from(format!("row{i:08}")),
+                Bytes::from(format!("{MARKER} {i} {}", "x".repeat(i % 300))),
+            )
+        })
+        .collect();
+    store.write_batch(&rows).unwrap();
+    let got: Vec<Row> = store
+        .scan(&KeyRange::new(b"row", Some(b"rox")))
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(got.len(), rows.len());
+    assert!(got == rows, "the scan differs from what was written");
+    for (k, v) in rows.iter().step_by(97) {
+        assert_eq!(store.get(k).unwrap().as_ref(), Some(v));
+    }
+}
+
+/// The error a store configured `cfg` gets, which must be an authentication failure.
+fn expect_auth_error(cfg: HbaseRpcConfig) -> String {
+    match HbaseRpcStore::with_config(cfg) {
+        Ok(_) => panic!("connected with bad credentials"),
+        Err(e @ NetError::Auth { .. }) => {
+            eprintln!("refused as expected: {e}");
+            assert!(!e.is_transient(), "{e}");
+            e.to_string()
+        }
+        Err(e) => panic!("not an authentication error: {e:?}"),
+    }
+}
+
+/// `kinit -kt` the client's keytab into `cache`, with `lifetime` if given.
+fn kinit(s: &Secure, cache: &str, lifetime: Option<&str>) {
+    let mut cmd = std::process::Command::new("kinit");
+    if let Some(l) = lifetime {
+        cmd.args(["-l", l]);
+    }
+    let out = cmd
+        .args(["-kt"])
+        .arg(s.keytab())
+        .args(["-c", cache, s.principal()])
+        .output()
+        .expect("kinit (Debian: krb5-user)");
+    assert!(
+        out.status.success(),
+        "kinit: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn tempdir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(unique(&format!("rowkey-krb-{tag}")));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The Thrift2 store through both SASL gateways (`auth`, and `auth-conf` only), through
+/// recording proxies: values readable on the wire through the first, never through the second.
+#[cfg(feature = "hbase")]
+#[test]
+fn thrift2_store_through_both_sasl_gateways() {
+    let Some(s) = secure() else { return };
+    for (gateway, private) in [(s.get("thrift"), false), (s.get("privacy_thrift"), true)] {
+        let wire = store_suite::net::proxy(&format!("127.0.0.1:{gateway}"));
+        wire.record.store(true, Ordering::SeqCst);
+        let table = unique("krb_thrift");
+        // Through a proxy the gateway's host is not in the address: its principal is named.
+        let kerberos = s
+            .keytab_login()
+            .server_principal(s.get("service_principal"));
+        let store = HbaseStore::with_config(thrift(&wire.addr, &table, kerberos)).unwrap();
+        store.create_table(&[]).unwrap();
+        round_trip(&store, 20_000);
+        let seen = wire.seen.lock().unwrap().clone();
+        let readable = seen.windows(MARKER.len()).any(|w| w == MARKER.as_bytes());
+        assert!(seen.len() > 1 << 20, "{} bytes seen", seen.len());
+        assert_eq!(readable, !private, "gateway {gateway}: readable {readable}");
+        store.drop_table().unwrap();
+    }
+}
+
+/// The Thrift2 store with host-based naming (`hbase@localhost`), the conformance suite
+/// through the privacy gateway.
+#[cfg(feature = "hbase")]
+#[test]
+fn thrift2_conformance_suite_through_privacy() {
+    let Some(s) = secure() else { return };
+    let address = format!("localhost:{}", s.get("privacy_thrift"));
+    let store = HbaseStore::with_config(thrift(
+        &address,
+        &unique("krb_thrift_suite"),
+        s.keytab_login(),
+    ))
+    .unwrap();
+    store
+        .create_table(&store_suite::Reading::split_points(4))
+        .unwrap();
+    store_suite::exercise(store);
+}
+
+/// Refusals through the gateway: no quality of protection in common (privacy required of a
+/// gateway that offers authentication only), a simple client at a SASL gateway.
+#[cfg(feature = "hbase")]
+#[test]
+fn thrift2_refusals_say_why() {
+    let Some(s) = secure() else { return };
+    let address = format!("localhost:{}", s.get("thrift"));
+    let store = HbaseStore::with_config(thrift(
+        &address,
+        "anything",
+        s.keytab_login().protection(&[Protection::Privacy]),
+    ))
+    .unwrap();
+    let e = store.get(b"k").unwrap_err();
+    eprintln!("refused as expected: {e}");
+    let text = e.to_string();
+    assert!(matches!(e, NetError::Auth { .. }), "{e:?}");
+    assert!(
+        text.contains("no quality of protection in common"),
+        "{text}"
+    );
+    assert!(text.contains("offers authentication"), "{text}");
+
+    let started = std::time::Instant::now();
+    let mut cfg = rowkey::store::HbaseConfig::new(&address, "anything", "d");
+    cfg.options.retry = rowkey::store::RetryPolicy::no_retries(std::time::Duration::from_secs(10));
+    let plain = HbaseStore::with_config(cfg).unwrap();
+    let e = plain.get(b"k").unwrap_err();
+    eprintln!("refused as expected after {:?}: {e}", started.elapsed());
+    assert!(started.elapsed() < std::time::Duration::from_secs(5), "{e}");
+    assert!(e.to_string().contains("HbaseConfig::kerberos"), "{e}");
+}
+
+#[cfg(feature = "hbase")]
+fn thrift(address: &str, table: &str, kerberos: Kerberos) -> rowkey::store::HbaseConfig {
+    rowkey::store::HbaseConfig::new(address, table, "d").kerberos(kerberos)
+}
