@@ -11,7 +11,8 @@
 //! - refusals, each with a clear error and nothing written: no Kerberos at all, a keytab that
 //!   does not exist or holds another principal's key, an unknown principal, an expired
 //!   ticket, a KDC that does not answer, no quality of protection in common, the wrong
-//!   server principal, a client without Kerberos at a SASL gateway.
+//!   server principal, a client without Kerberos at a SASL gateway; a batch whose connections
+//!   are cut after its ticket expired (every row not written listed, none listed missing).
 //!
 //! Uses the cluster `.ci/run` starts (`ROWKEY_HBASE_SECURE_READY`: the path of its READY
 //! line, with `KRB5_CONFIG` naming its `krb5_conf`), or starts `hbase-local/run --secure`.
@@ -221,6 +222,71 @@ fn an_expired_ticket_is_refused() {
     let cfg = rpc(s, "anything", Kerberos::ticket_cache().cache(&cache));
     let e = expect_auth_error(cfg);
     assert!(e.to_lowercase().contains("expired"), "{e}");
+}
+
+/// A batch whose connections are cut after the ticket expired: the store reconnects, Kerberos
+/// refuses, and the batch fails as any other would: an authentication error, every row not
+/// written listed, every row not listed stored (read back with a fresh login).
+#[test]
+fn a_batch_meeting_an_expired_ticket_lists_every_row_not_written() {
+    let Some(s) = secure() else { return };
+    let dir = tempdir("expiring");
+    let cache = format!("FILE:{}/krb5cc", dir.display());
+    let table = unique("krb_expiring");
+    let lifetime = std::time::Duration::from_secs(8);
+    let issued = std::time::Instant::now();
+    kinit(s, &cache, Some("8s"));
+    let switches = Proxy::switches();
+    let cut = switches.share();
+    let cfg =
+        rpc(s, &table, Kerberos::ticket_cache().cache(&cache)).address_map(proxy_map(switches));
+    let store = HbaseRpcStore::with_config(cfg).unwrap();
+    store.create_table(&[]).unwrap();
+    let first = rows(0..5_000);
+    store.write_batch(&first).unwrap();
+    // The ticket runs out; then every connection is cut (and new ones let through).
+    std::thread::sleep(
+        (lifetime + std::time::Duration::from_secs(1)).saturating_sub(issued.elapsed()),
+    );
+    cut.cut.store(true, Ordering::SeqCst);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    cut.cut.store(false, Ordering::SeqCst);
+    let second = rows(5_000..10_000);
+    let e = store.write_batch(&second).unwrap_err();
+    eprintln!(
+        "batch refused as expected: {} rows listed, {}",
+        e.failed.len(),
+        e.source
+    );
+    assert!(matches!(e.source, NetError::Auth { .. }), "{:?}", e.source);
+    assert!(e.source.to_string().contains("expired"), "{}", e.source);
+    assert!(!e.failed.is_empty());
+    // Read back with a fresh login: the first batch whole, and of the second every row the
+    // error did not list.
+    let check = HbaseRpcStore::with_config(rpc(s, &table, s.keytab_login())).unwrap();
+    let failed: std::collections::HashSet<Vec<u8>> = e.failed.into_iter().collect();
+    for (k, v) in first
+        .iter()
+        .chain(second.iter().filter(|(k, _)| !failed.contains(k.as_ref())))
+    {
+        assert_eq!(
+            check.get(k).unwrap().as_ref(),
+            Some(v),
+            "a row reported written is missing"
+        );
+    }
+    check.drop_table().unwrap();
+}
+
+fn rows(range: std::ops::Range<usize>) -> Vec<Row> {
+    range
+        .map(|i| {
+            (
+                Bytes::from(format!("row{i:08}")),
+                Bytes::from(format!("{MARKER} {i}")),
+            )
+        })
+        .collect()
 }
 
 #[test]
