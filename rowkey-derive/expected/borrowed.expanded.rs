@@ -390,7 +390,7 @@ const _: () = {
         > as ::rowkey::__private::RowKey>::FIXED_LEN {
             if __rowkey_len > 32767usize {
                 ::core::panic!(
-                    "every `HostLog` key is longer than its key limit of 32767 bytes; shorten the fields or raise `#[rowkey(key_limit = N)]`"
+                    "every `HostLog` key is longer than its key limit of 32767 bytes; shorten the fields or raise `#[rowkey(key_limit = N)]`",
                 );
             }
         }

@@ -378,7 +378,7 @@ const _: () = {
         if let ::rowkey::__private::Some(__rowkey_len) = <Point as ::rowkey::__private::RowKey>::FIXED_LEN {
             if __rowkey_len > 32767usize {
                 ::core::panic!(
-                    "every `Point` key is longer than its key limit of 32767 bytes; shorten the fields or raise `#[rowkey(key_limit = N)]`"
+                    "every `Point` key is longer than its key limit of 32767 bytes; shorten the fields or raise `#[rowkey(key_limit = N)]`",
                 );
             }
         }

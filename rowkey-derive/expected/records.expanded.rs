@@ -699,7 +699,7 @@ const _: () = {
         if let ::rowkey::__private::Some(__rowkey_len) = <CustomerRow as ::rowkey::__private::RowKey>::FIXED_LEN {
             if __rowkey_len > 32767usize {
                 ::core::panic!(
-                    "every `CustomerRow` key is longer than its key limit of 32767 bytes; shorten the fields or raise `#[rowkey(key_limit = N)]`"
+                    "every `CustomerRow` key is longer than its key limit of 32767 bytes; shorten the fields or raise `#[rowkey(key_limit = N)]`",
                 );
             }
         }
