@@ -1,4 +1,5 @@
-//! Finding or starting the local HBase from Rust: shared by `tests/hbase.rs` and the main job
+//! Finding or starting the local HBase from Rust: shared by the HBase tests (the Kerberized
+//! cluster of `tests/hbase_secure.rs` too), the benchmark and the main job
 //! (`examples/log_data.rs`), included by path (`#[path = "../hbase-local/gateways.rs"]`).
 #![allow(dead_code)] // each includer uses part of it
 
@@ -63,33 +64,16 @@ impl Gateways {
     /// Starts `hbase-local/run` on two free loopback ports (unframed and framed) and waits
     /// for its READY line.
     pub fn start_local() -> Option<Gateways> {
-        let run = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("hbase-local/run");
-        let dir = std::env::temp_dir().join(format!("rowkey-hbase-{}", std::process::id()));
         let (plain, framed) = (free_port(), free_port());
-        let mut child = Command::new("bash")
-            .arg(&run)
-            .args(["--port", &plain.to_string()])
-            .args(["--framed-port", &framed.to_string()])
+        let (child, ready) = start_hbase_local(&[
+            "--port".into(),
+            plain.to_string(),
+            "--framed-port".into(),
+            framed.to_string(),
             // Short enough for the scanner-lease tests to outwait.
-            .args(["--scanner-lease-ms", "10000"])
-            .arg("--dir")
-            .arg(&dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .ok()?;
-        let out = child.stdout.take()?;
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in std::io::BufReader::new(out).lines() {
-                let Ok(line) = line else { break };
-                if line.starts_with("READY") {
-                    let _ = tx.send(line);
-                }
-            }
-        });
-        let ready = rx.recv_timeout(Duration::from_secs(600)).ok()?;
+            "--scanner-lease-ms".into(),
+            "10000".into(),
+        ])?;
         let field = |name: &str| {
             ready
                 .split_whitespace()
@@ -113,12 +97,47 @@ impl Gateways {
     }
 }
 
+/// Starts `hbase-local/run` with `args` and a data directory of this process's own, and waits
+/// for its READY line (10 minutes at most: the first run builds it). The cluster runs until the
+/// returned child's stdin closes (when the child, or this process, goes away).
+pub fn start_hbase_local(args: &[String]) -> Option<(std::process::Child, String)> {
+    static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let run = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("hbase-local/run");
+    let dir = std::env::temp_dir().join(format!(
+        "rowkey-hbase-{}-{}",
+        std::process::id(),
+        STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    let mut child = Command::new("bash")
+        .arg(&run)
+        .args(args)
+        .arg("--dir")
+        .arg(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let out = child.stdout.take()?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(out).lines() {
+            let Ok(line) = line else { break };
+            if line.starts_with("READY") {
+                let _ = tx.send(line);
+            }
+        }
+    });
+    let ready = rx.recv_timeout(Duration::from_secs(600)).ok()?;
+    Some((child, ready))
+}
+
 /// A lease in milliseconds, as text; HBase's default (60 s) when absent.
 fn lease(ms: Option<String>) -> Duration {
     Duration::from_millis(ms.and_then(|m| m.parse().ok()).unwrap_or(60_000))
 }
 
-fn free_port() -> u16 {
+pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())

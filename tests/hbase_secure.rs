@@ -20,6 +20,9 @@
 
 mod store_suite;
 
+#[path = "../hbase-local/gateways.rs"]
+mod gateways;
+
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
@@ -100,38 +103,16 @@ fn secure() -> Option<&'static Secure> {
 /// Starts `hbase-local/run --secure` (kept running until the tests exit) and returns its
 /// READY line.
 fn start_secure() -> Option<String> {
-    use std::io::BufRead;
-    use std::process::{Command, Stdio};
-    let run = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("hbase-local/run");
-    let dir = std::env::temp_dir().join(format!("rowkey-secure-{}", std::process::id()));
-    let free = || {
-        std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .map(|a| a.port().to_string())
-            .unwrap_or_default()
-    };
-    let mut child = Command::new("bash")
-        .arg(&run)
-        .args(["--secure", "--region-servers", "2"])
-        .args(["--port", &free(), "--privacy-port", &free()])
-        .arg("--dir")
-        .arg(&dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .ok()?;
-    let out = child.stdout.take()?;
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in std::io::BufReader::new(out).lines() {
-            let Ok(line) = line else { break };
-            if line.starts_with("READY") {
-                let _ = tx.send(line);
-            }
-        }
-    });
-    let ready = rx.recv_timeout(std::time::Duration::from_secs(600)).ok()?;
+    let port = || gateways::free_port().to_string();
+    let (child, ready) = gateways::start_hbase_local(&[
+        "--secure".into(),
+        "--region-servers".into(),
+        "2".into(),
+        "--port".into(),
+        port(),
+        "--privacy-port".into(),
+        port(),
+    ])?;
     // Its stdin stays open as long as this process lives; it stops when the tests exit.
     std::mem::forget(child);
     Some(ready)

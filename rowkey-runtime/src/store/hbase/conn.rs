@@ -389,12 +389,7 @@ mod sasl {
         login: &std::sync::Arc<Login>,
         host: &str,
     ) -> Result<Option<Layer>, TransportError> {
-        // The first token may need the KDC: off the runtime's threads.
-        let (l, h) = (login.clone(), host.to_string());
-        let (mut client, token) = tokio::task::spawn_blocking(move || l.start(&h))
-            .await
-            .map_err(|e| TransportError::Protocol(format!("Kerberos: {e}")))?
-            .map_err(auth)?;
+        let (mut client, token) = login.start_async(host).await.map_err(auth)?;
         send(stream, START, b"GSSAPI").await?;
         send(stream, OK, &token).await?;
         let mut last = OK;

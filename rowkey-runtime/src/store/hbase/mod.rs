@@ -278,13 +278,7 @@ impl AsyncHbaseStore {
                             .into(),
                     ));
                 }
-                let host = config
-                    .address
-                    .rsplit_once(':')
-                    .map_or(config.address.as_str(), |(h, _)| h)
-                    .trim_start_matches('[')
-                    .trim_end_matches(']')
-                    .to_string();
+                let host = super::net::host_of(&config.address).to_string();
                 conn::Security::Kerberos {
                     login: Arc::new(super::net::kerberos::Login::new(k.clone())),
                     host,

@@ -395,13 +395,7 @@ async fn authenticate(
         })
     };
     write.write_all(&wire::preamble(Auth::Kerberos)).await?;
-    // The first token may need the KDC (a service ticket, or a login from a keytab): off the
-    // runtime's threads.
-    let (l, h) = (login.clone(), host.to_string());
-    let (mut client, token) = tokio::task::spawn_blocking(move || l.start(&h))
-        .await
-        .map_err(|e| HelloError::Conn(ConnError::Connect(format!("Kerberos: {e}"))))?
-        .map_err(auth)?;
+    let (mut client, token) = login.start_async(host).await.map_err(auth)?;
     send_token(write, &token).await?;
     while !client.is_complete() {
         let status = read.read_i32().await?;
@@ -593,11 +587,7 @@ impl Pool {
             None => addr.to_string(),
         };
         // The server's name for Kerberos: the host the cluster advertises, whatever is dialed.
-        let host = addr
-            .rsplit_once(':')
-            .map_or(addr, |(h, _)| h)
-            .trim_start_matches('[')
-            .trim_end_matches(']');
+        let host = crate::store::net::host_of(addr);
         let conn = Arc::new(
             Conn::open(
                 &dial,

@@ -301,6 +301,17 @@ impl Login {
         Ok(Some(cred))
     }
 
+    /// [`Login::start`] off the async runtime's threads (it may wait for the KDC).
+    pub(crate) async fn start_async(
+        self: &std::sync::Arc<Self>,
+        host: &str,
+    ) -> Result<(SaslClient, Vec<u8>), AuthError> {
+        let (login, host) = (self.clone(), host.to_string());
+        tokio::task::spawn_blocking(move || login.start(&host))
+            .await
+            .map_err(|e| AuthError::new(format!("Kerberos: the login task failed: {e}")))?
+    }
+
     /// Starts authenticating to the server at `host` (the name the cluster advertises):
     /// the client and its first token. Blocks: it may ask the KDC for tickets.
     pub(crate) fn start(&self, host: &str) -> Result<(SaslClient, Vec<u8>), AuthError> {

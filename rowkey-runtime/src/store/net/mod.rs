@@ -22,6 +22,16 @@ pub use kerberos::{Kerberos, Protection};
 pub use options::NetOptions;
 pub use retry::RetryPolicy;
 
+/// The host part of `host:port` (`[v6]:port` without its brackets): the name a server is
+/// known by, for its Kerberos principal.
+#[cfg(any(feature = "hbase-rpc", all(feature = "hbase", feature = "kerberos")))]
+pub(crate) fn host_of(addr: &str) -> &str {
+    addr.rsplit_once(':')
+        .map_or(addr, |(h, _)| h)
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+}
+
 /// Every family a table needs: `family` (the values'), then `families` (without repeats).
 pub(crate) fn all_families(family: &str, families: &[String]) -> Vec<String> {
     let mut out = vec![family.to_string()];
@@ -31,4 +41,17 @@ pub(crate) fn all_families(family: &str, families: &[String]) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(all(
+    test,
+    any(feature = "hbase-rpc", all(feature = "hbase", feature = "kerberos"))
+))]
+mod tests {
+    #[test]
+    fn host_of_strips_the_port_and_brackets() {
+        assert_eq!(super::host_of("rs1.example.com:16020"), "rs1.example.com");
+        assert_eq!(super::host_of("[::1]:9090"), "::1");
+        assert_eq!(super::host_of("localhost"), "localhost");
+    }
 }
