@@ -3,6 +3,8 @@
 //! `GSSAPI` with any quality of protection, the Thrift2 gateway SASL with `auth`, a second
 //! gateway SASL with `auth-conf` only).
 //!
+//! - the async native store at size (200,000 rows, privacy) in a tokio runtime, its
+//!   connections cut mid-scan (reconnected and authenticated anew);
 //! - the native store through each quality of protection (authentication, integrity,
 //!   privacy), logged in from a keytab, from a ticket cache `kinit` filled, and with the
 //!   conformance suite through privacy;
@@ -156,6 +158,60 @@ fn native_store_through_each_quality_of_protection() {
         );
         store.drop_table().unwrap();
     }
+}
+
+/// At size, in a tokio service, through a cut: the async native store, privacy, 200,000 rows
+/// over 4 regions; every connection is cut half way through the scan and let through again
+/// 300 ms later, so the store reconnects and authenticates anew mid-scan. Every row once, in
+/// order.
+#[test]
+fn the_async_store_at_size_rides_over_a_cut_under_privacy() {
+    use futures_util::StreamExt;
+    use rowkey::store::{AsyncHbaseRpcStore, AsyncStore};
+    let Some(s) = secure() else { return };
+    let switches = Proxy::switches();
+    let wire = switches.share();
+    let cfg = rpc(
+        s,
+        &unique("krb_async"),
+        s.keytab_login().protection(&[Protection::Privacy]),
+    )
+    .address_map(proxy_map(switches));
+    let rows = store_suite::net::numbered_rows(200_000, b'p');
+    let splits: Vec<Bytes> = [50_000, 100_000, 150_000]
+        .iter()
+        .map(|i| Bytes::from(format!("row{i:08}")))
+        .collect();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let store = AsyncHbaseRpcStore::connect(cfg).await.unwrap();
+        store.create_table(&splits).await.unwrap();
+        let started = std::time::Instant::now();
+        store.write_batch(&rows).await.unwrap();
+        let wrote = started.elapsed();
+        let before = wire.forwarded.load(Ordering::SeqCst);
+        // Half the rows' bytes (about 16 MB) into the scan.
+        let cutter = store_suite::net::cut_after(
+            &wire,
+            before + 8_000_000,
+            Some(std::time::Duration::from_millis(300)),
+        );
+        let started = std::time::Instant::now();
+        let mut scan = store.scan(&KeyRange::new(b"row", Some(b"rox")));
+        let mut n = 0;
+        while let Some(row) = scan.next().await {
+            let row = row.unwrap();
+            assert!(row == rows[n], "row {n} differs or is out of order");
+            n += 1;
+        }
+        assert_eq!(n, rows.len());
+        cutter.join().unwrap();
+        eprintln!(
+            "privacy, 200,000 rows: written in {wrote:?}, scanned through a cut in {:?}",
+            started.elapsed()
+        );
+        store.drop_table().await.unwrap();
+    });
 }
 
 /// The store conformance suite, through privacy.
