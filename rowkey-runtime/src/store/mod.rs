@@ -96,7 +96,12 @@ pub use net::{Kerberos, Protection};
 pub use net::{NetError, NetOptions, RetryPolicy};
 
 #[cfg(feature = "bigtable")]
-pub use bigtable::{AsyncBigtableStore, BigtableConfig, BigtableError, BigtableStore};
+pub use bigtable::{
+    AccessToken, AsyncBigtableStore, BigtableConfig, BigtableError, BigtableStore, Credentials,
+    ServiceAccountKey, TokenError, TokenFuture, TokenSource,
+};
+#[cfg(feature = "bigtable")]
+pub use net::Tls;
 
 #[cfg(feature = "hbase")]
 pub use hbase::{AsyncHbaseStore, HbaseConfig, HbaseError, HbaseStore};

@@ -9,7 +9,7 @@
 use admin::bigtable_table_admin_client::BigtableTableAdminClient;
 use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2 as admin;
 
-use super::{error, AsyncBigtableStore, BigtableError, ADMIN_SCOPE};
+use super::{error, AsyncBigtableStore, BigtableError};
 use crate::family::{Family, GcRule};
 use crate::store::net::key_layout;
 
@@ -85,7 +85,8 @@ impl AsyncBigtableStore {
     async fn admin_request<T>(&self, message: T) -> Result<tonic::Request<T>, BigtableError> {
         let mut request = tonic::Request::new(message);
         request.set_timeout(self.inner.config.options.retry.attempt_timeout);
-        self.authorize(&mut request, ADMIN_SCOPE).await?;
+        self.authorize(&mut request, super::token::Scope::Admin)
+            .await?;
         Ok(request)
     }
 

@@ -52,9 +52,57 @@ impl AsyncAtomicStore for AsyncBigtableStore {
         qualifier: &[u8],
         delta: i64,
     ) -> Result<i64, AtomicError<BigtableError>> {
-        use pb::read_modify_write_rule::Rule;
         check_key(key).map_err(AtomicError::Store)?;
         self.ensure_schema().await.map_err(AtomicError::Store)?;
+        self.once_more_if_refused(|| self.increment_once(key, family, qualifier, delta))
+            .await
+    }
+
+    async fn check_and_set(
+        &self,
+        key: &[u8],
+        family: &str,
+        qualifier: &[u8],
+        expected: Option<&[u8]>,
+        new: Option<&[u8]>,
+    ) -> Result<bool, AtomicError<BigtableError>> {
+        check_key(key).map_err(AtomicError::Store)?;
+        self.ensure_schema().await.map_err(AtomicError::Store)?;
+        self.once_more_if_refused(|| self.check_and_set_once(key, family, qualifier, expected, new))
+            .await
+    }
+}
+
+impl AsyncBigtableStore {
+    /// Runs an atomic call (sent once, never retried) a second time if the server refused its
+    /// access token: a refused call did nothing, and the second carries a new token.
+    async fn once_more_if_refused<T, F, Fut>(
+        &self,
+        mut call: F,
+    ) -> Result<T, AtomicError<BigtableError>>
+    where
+        F: FnMut() -> Fut,
+        Fut: std::future::Future<Output = Result<T, AtomicError<BigtableError>>>,
+    {
+        let sent = std::time::Instant::now();
+        match call().await {
+            Err(AtomicError::Store(e))
+                if error::refused_token(&e) && self.retry_after(&e, sent) =>
+            {
+                call().await
+            }
+            other => other,
+        }
+    }
+
+    async fn increment_once(
+        &self,
+        key: &[u8],
+        family: &str,
+        qualifier: &[u8],
+        delta: i64,
+    ) -> Result<i64, AtomicError<BigtableError>> {
+        use pb::read_modify_write_rule::Rule;
         let request = self
             .request(pb::ReadModifyWriteRowRequest {
                 table_name: self.inner.table_name.clone(),
@@ -92,7 +140,7 @@ impl AsyncAtomicStore for AsyncBigtableStore {
         })
     }
 
-    async fn check_and_set(
+    async fn check_and_set_once(
         &self,
         key: &[u8],
         family: &str,
@@ -100,8 +148,6 @@ impl AsyncAtomicStore for AsyncBigtableStore {
         expected: Option<&[u8]>,
         new: Option<&[u8]>,
     ) -> Result<bool, AtomicError<BigtableError>> {
-        check_key(key).map_err(AtomicError::Store)?;
-        self.ensure_schema().await.map_err(AtomicError::Store)?;
         let expected = crate::store::atomic::condition(expected);
         let write = match new {
             Some(v) => set_cell(family, qualifier, v, now_micros()),

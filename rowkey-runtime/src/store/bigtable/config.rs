@@ -1,7 +1,13 @@
 //! [`BigtableConfig`]: where and how an [`AsyncBigtableStore`](super::AsyncBigtableStore)
 //! connects, and its limits.
 
-use crate::store::{NetOptions, RetryPolicy};
+use super::Credentials;
+use crate::store::{NetOptions, RetryPolicy, Tls};
+
+/// Google's endpoint for Bigtable's data API.
+const DATA_ENDPOINT: &str = "https://bigtable.googleapis.com";
+/// Google's endpoint for Bigtable's table-admin API.
+const ADMIN_ENDPOINT: &str = "https://bigtableadmin.googleapis.com";
 
 /// Where and how to connect; [`BigtableConfig::new`] gives the defaults.
 #[derive(Clone, Debug)]
@@ -15,9 +21,21 @@ pub struct BigtableConfig {
     pub table: String,
     /// The column family that holds the values.
     pub family: String,
-    /// An emulator's `host:port`; `None` connects to the real service with application-default
-    /// credentials. [`BigtableConfig::new`] takes it from `BIGTABLE_EMULATOR_HOST`.
+    /// An emulator's `host:port`, reached in plain text without credentials (`endpoint`,
+    /// `tls` and `credentials` then play no part); `None` connects to `data_endpoint` and
+    /// `admin_endpoint`. [`BigtableConfig::new`] takes it from `BIGTABLE_EMULATOR_HOST`.
     pub emulator: Option<String>,
+    /// The data API's URL: Google's (`https://bigtable.googleapis.com`) by default; a private
+    /// endpoint or a proxy otherwise. `http://` is plain text and allowed only with
+    /// [`Credentials::None`] (a token is never sent in clear).
+    pub data_endpoint: String,
+    /// The table-admin API's URL (`https://bigtableadmin.googleapis.com` by default).
+    pub admin_endpoint: String,
+    /// Which certificates the TLS connections (and HTTPS token requests) trust: the system's
+    /// roots by default.
+    pub tls: Tls,
+    /// Where access tokens come from: Google's application-default chain by default.
+    pub credentials: Credentials,
     /// The app profile for requests (empty: the instance's default).
     pub app_profile: String,
     /// Retries, deadlines, page and batch sizes, the first-use check: the fields every network
@@ -39,6 +57,10 @@ impl BigtableConfig {
             table: table.into(),
             family: family.into(),
             emulator: std::env::var("BIGTABLE_EMULATOR_HOST").ok(),
+            data_endpoint: DATA_ENDPOINT.into(),
+            admin_endpoint: ADMIN_ENDPOINT.into(),
+            tls: Tls::default(),
+            credentials: Credentials::default(),
             app_profile: String::new(),
             // 10,000-row pages: the emulator collects the rest of the range for every page,
             // so small pages cost it quadratically (1,000-row pages scan 2.3x slower there).
@@ -63,6 +85,26 @@ impl BigtableConfig {
     /// The emulator at `host` (`127.0.0.1:PORT`), whatever the environment says.
     pub fn emulator(mut self, host: &str) -> Self {
         self.emulator = Some(host.into());
+        self
+    }
+
+    /// Both APIs at `url` (a private endpoint, a proxy), and no emulator.
+    pub fn endpoint(mut self, url: &str) -> Self {
+        self.data_endpoint = url.into();
+        self.admin_endpoint = url.into();
+        self.emulator = None;
+        self
+    }
+
+    /// Which certificates TLS trusts ([`BigtableConfig::tls`]).
+    pub fn tls(mut self, tls: Tls) -> Self {
+        self.tls = tls;
+        self
+    }
+
+    /// Where access tokens come from ([`BigtableConfig::credentials`]).
+    pub fn credentials(mut self, credentials: Credentials) -> Self {
+        self.credentials = credentials;
         self
     }
 

@@ -9,9 +9,24 @@ pub type BigtableError = NetError;
 
 pub(super) const STORE: &str = "bigtable";
 
-/// A call that failed with gRPC status `s`.
+/// What an UNAUTHENTICATED answer says (see [`refused_token`]).
+const REFUSED: &str = "the server refused the access token (UNAUTHENTICATED)";
+
+/// A call that failed with gRPC status `s`: UNAUTHENTICATED as [`NetError::Auth`], a
+/// certificate the client does not trust as [`NetError::Connect`] saying so (neither retried as
+/// such: see [`refused_token`]), anything else as [`NetError::Server`].
 pub(super) fn status(op: &'static str, s: &tonic::Status) -> NetError {
     let code = s.code() as i32;
+    if s.code() == tonic::Code::Unauthenticated {
+        return NetError::Auth {
+            store: STORE,
+            message: format!("{op}: {REFUSED}: {}", s.message()),
+            transient: false,
+        };
+    }
+    if let Some(tls) = crate::store::net::tls::certificate_problem(&chain(s)) {
+        return connect(tls);
+    }
     NetError::Server {
         store: STORE,
         op,
@@ -30,6 +45,25 @@ pub(super) fn rejected(code: i32, message: String) -> NetError {
         transient: transient_status(code, &message),
         message,
     }
+}
+
+/// Whether `e` is the server refusing the access token: the store fetches a new one and tries
+/// again, within its retry policy.
+pub(super) fn refused_token(e: &NetError) -> bool {
+    matches!(e, NetError::Auth { store: STORE, message, .. } if message.contains(REFUSED))
+}
+
+/// A status and its causes: tonic keeps the transport's error (rustls's certificate verdict)
+/// in the source chain, not in the message.
+fn chain(s: &tonic::Status) -> String {
+    let mut text = s.message().to_string();
+    let mut source = std::error::Error::source(s);
+    while let Some(e) = source {
+        text.push_str(": ");
+        text.push_str(&e.to_string());
+        source = e.source();
+    }
+    text
 }
 
 pub(super) fn connect(message: impl Into<String>) -> NetError {
@@ -102,6 +136,12 @@ mod tests {
         assert!(row.is_transient());
         assert_eq!(row.store(), "bigtable");
         assert!(!rejected(tonic::Code::InvalidArgument as i32, "bad".into()).is_transient());
+        let refused = status("ReadRows", &tonic::Status::unauthenticated("expired"));
+        assert!(refused_token(&refused) && !refused.is_transient());
+        assert_eq!(
+            refused.to_string(),
+            "bigtable: authentication failed: ReadRows: the server refused the access token (UNAUTHENTICATED): expired"
+        );
         assert_eq!(
             invalid_key(4097).to_string(),
             "bigtable: a row key of 4097 bytes cannot be stored (keys are 1 to 4096 bytes)"

@@ -36,16 +36,21 @@ mod admin;
 mod atomic;
 mod chunks;
 mod config;
+mod credentials;
 mod error;
 mod scan;
+mod token;
 
 pub use config::BigtableConfig;
+pub use credentials::{
+    AccessToken, Credentials, ServiceAccountKey, TokenError, TokenFuture, TokenSource,
+};
 pub use error::BigtableError;
 
 use std::future::Future;
 use std::ops::Range;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
 use futures_util::StreamExt;
@@ -74,7 +79,8 @@ struct Inner {
     table_name: String,
     data: BigtableClient<Channel>,
     admin_channel: Channel,
-    auth: Option<Arc<dyn gcp_auth::TokenProvider>>,
+    /// The access tokens (`None`: the emulator, or [`Credentials::None`]).
+    auth: Option<token::Auth>,
     handle: tokio::runtime::Handle,
     /// The read filter (see `value_filter`).
     filter: pb::RowFilter,
@@ -248,7 +254,32 @@ impl Blocking<AsyncBigtableStore> {
     }
 }
 
-fn endpoint(uri: String, config: &BigtableConfig, tls: bool) -> Result<Endpoint, BigtableError> {
+/// A channel to `url`: TLS as `config.tls` says for `https://`, plain text for `http://`
+/// (refused when a token would travel over it).
+fn channel(url: &str, config: &BigtableConfig) -> Result<Channel, BigtableError> {
+    let tls = if let Some(rest) = url.strip_prefix("https://") {
+        let _ = rest;
+        Some(config.tls.tonic().map_err(error::connect)?)
+    } else if url.starts_with("http://") {
+        if !matches!(config.credentials, Credentials::None) {
+            return Err(error::connect(format!(
+                "{url} is plain text: access tokens go only over https:// (or use Credentials::None)"
+            )));
+        }
+        None
+    } else {
+        return Err(error::connect(format!(
+            "invalid endpoint `{url}`: an https:// (or http://) URL"
+        )));
+    };
+    Ok(endpoint(url.to_string(), config, tls)?.connect_lazy())
+}
+
+fn endpoint(
+    uri: String,
+    config: &BigtableConfig,
+    tls: Option<ClientTlsConfig>,
+) -> Result<Endpoint, BigtableError> {
     let mut e = Endpoint::from_shared(uri.clone())
         .map_err(|err| error::connect(format!("invalid address `{uri}`: {err}")))?
         .connect_timeout(config.options.connect_timeout)
@@ -258,12 +289,24 @@ fn endpoint(uri: String, config: &BigtableConfig, tls: bool) -> Result<Endpoint,
         .keep_alive_while_idle(true)
         .initial_connection_window_size(Some(16 << 20))
         .initial_stream_window_size(Some(2 << 20));
-    if tls {
+    if let Some(tls) = tls {
         e = e
-            .tls_config(ClientTlsConfig::new().with_native_roots())
-            .map_err(|err| error::connect(err.to_string()))?;
+            .tls_config(tls)
+            .map_err(|err| error::connect(format!("TLS: {}", error_chain(&err))))?;
     }
     Ok(e)
+}
+
+/// An error and its causes, `: `-separated.
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
 }
 
 /// URL-safe base64 with padding, for the `bigtable-features` header.
@@ -455,22 +498,23 @@ impl AsyncBigtableStore {
         })?;
         let (data, admin_channel, auth) = match &config.emulator {
             Some(host) => {
-                let channel = endpoint(format!("http://{host}"), &config, false)?.connect_lazy();
+                let channel = endpoint(format!("http://{host}"), &config, None)?.connect_lazy();
                 (channel.clone(), channel, None)
             }
             None => {
-                let auth = tokio::time::timeout(
+                let data = channel(&config.data_endpoint, &config)?;
+                let admin = if config.admin_endpoint == config.data_endpoint {
+                    data.clone()
+                } else {
+                    channel(&config.admin_endpoint, &config)?
+                };
+                let auth = token::Auth::new(
+                    &config.credentials,
+                    &config.tls,
                     config.options.retry.attempt_timeout,
-                    gcp_auth::provider(),
                 )
-                .await
-                .map_err(|_| error::connect("no credentials within the deadline"))?
-                .map_err(|e| error::connect(format!("credentials: {e}")))?;
-                let data = endpoint("https://bigtable.googleapis.com".into(), &config, true)?
-                    .connect_lazy();
-                let admin = endpoint("https://bigtableadmin.googleapis.com".into(), &config, true)?
-                    .connect_lazy();
-                (data, admin, Some(auth))
+                .await?;
+                (data, admin, auth)
             }
         };
         let table_name = config.table_name();
@@ -518,47 +562,66 @@ impl AsyncBigtableStore {
         let md = request.metadata_mut();
         md.insert("x-goog-request-params", self.inner.routing.clone());
         md.insert("bigtable-features", self.inner.features.clone());
-        self.authorize(&mut request, DATA_SCOPE).await?;
+        self.authorize(&mut request, token::Scope::Data).await?;
         Ok(request)
     }
 
+    /// Adds the access token for `scope`, when the store has credentials.
     async fn authorize<T>(
         &self,
         request: &mut tonic::Request<T>,
-        scope: &str,
+        scope: token::Scope,
     ) -> Result<(), BigtableError> {
         if let Some(auth) = &self.inner.auth {
-            let token = auth
-                .token(&[scope])
-                .await
-                .map_err(|e| error::connect(format!("access token: {e}")))?;
-            let value =
-                tonic::metadata::MetadataValue::try_from(format!("Bearer {}", token.as_str()))
-                    .map_err(|e| error::connect(format!("access token: {e}")))?;
-            request.metadata_mut().insert("authorization", value);
+            let header = auth.header(scope).await?;
+            request.metadata_mut().insert("authorization", header);
         }
         Ok(())
     }
 
+    /// Whether a failed attempt, sent at `sent`, is worth another: a transient failure, or the
+    /// server refusing the access token (the token is dropped, so the next attempt carries a
+    /// new one).
+    fn retry_after(&self, e: &BigtableError, sent: Instant) -> bool {
+        if error::refused_token(e) {
+            if let Some(auth) = &self.inner.auth {
+                auth.refused(sent);
+                return true;
+            }
+        }
+        e.is_transient()
+    }
+
     /// Runs `attempt` under the policy: each try within its deadline, transient failures tried
     /// again after a backoff while attempts remain.
-    async fn retrying<T, F, Fut>(&self, op: &'static str, attempt: F) -> Result<T, BigtableError>
+    /// A refused access token counts as a transient failure: dropped, and the next attempt
+    /// carries a new one.
+    async fn retrying<T, F, Fut>(
+        &self,
+        op: &'static str,
+        mut attempt: F,
+    ) -> Result<T, BigtableError>
     where
         F: FnMut() -> Fut,
         Fut: Future<Output = Result<T, BigtableError>>,
     {
         let span = tracing::debug_span!(target: "rowkey::store", "call", store = "bigtable", op);
+        let sent = std::sync::Mutex::new(Instant::now());
+        let sent_at = || *sent.lock().unwrap_or_else(|p| p.into_inner());
         tracing::Instrument::instrument(
             super::net::retry::run(
                 op,
                 &self.inner.config.options.retry,
-                BigtableError::is_transient,
+                |e| self.retry_after(e, sent_at()),
                 |after| BigtableError::Timeout {
                     store: error::STORE,
                     op,
                     after,
                 },
-                attempt,
+                || {
+                    *sent.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
+                    attempt()
+                },
             ),
             span,
         )
@@ -680,6 +743,7 @@ impl AsyncBigtableStore {
         let mut attempt = 1;
         loop {
             let mut progress = PartProgress::default();
+            let sent = Instant::now();
             let outcome = tokio::time::timeout(
                 policy.attempt_timeout,
                 self.mutate_rows_once(rows, &pending, timestamp, &mut progress),
@@ -712,7 +776,7 @@ impl AsyncBigtableStore {
                     progress.last_error
                 }
                 Err(e) => {
-                    if e.is_transient() {
+                    if self.retry_after(&e, sent) {
                         retry.extend(unanswered);
                         Some(e)
                     } else {

@@ -2,7 +2,8 @@
 //! ([`NetError`]), the options every backend takes ([`NetOptions`]), retries with backoff and
 //! deadlines ([`RetryPolicy`]), paging of streamed scans (`pages`), batch bookkeeping and
 //! splitting (`batch`), the checks a store makes once (`checked`), the key layout a table
-//! records (`key_layout`), and what both HBase stores share (`hbase_rules`).
+//! records (`key_layout`), what both HBase stores share (`hbase_rules`), and the TLS trust
+//! settings ([`Tls`]).
 
 pub(crate) mod batch;
 pub(crate) mod checked;
@@ -15,12 +16,16 @@ pub(crate) mod key_layout;
 mod options;
 pub(crate) mod pages;
 pub(crate) mod retry;
+#[cfg(feature = "bigtable")]
+pub(crate) mod tls;
 
 pub use error::NetError;
 #[cfg(all(feature = "kerberos", any(feature = "hbase", feature = "hbase-rpc")))]
 pub use kerberos::{Kerberos, Protection};
 pub use options::NetOptions;
 pub use retry::RetryPolicy;
+#[cfg(feature = "bigtable")]
+pub use tls::Tls;
 
 /// The host part of `host:port` (`[v6]:port` without its brackets): the name a server is
 /// known by, for its Kerberos principal.

@@ -1,0 +1,216 @@
+//! [`Tls`]: how a networked store checks the server it connects to over TLS: which root
+//! certificates it trusts (the system's, a CA of your own, or both) and which name the
+//! server's certificate must carry.
+
+use std::fmt;
+use std::path::Path;
+
+/// Which servers a TLS connection trusts. [`Tls::default`] (the system's root certificates,
+/// the endpoint's host name) is right for Google's public endpoints; a private endpoint or a
+/// TLS-terminating proxy with certificates from a CA of its own needs [`Tls::ca_pem`] or
+/// [`Tls::ca_file`].
+///
+/// A certificate from a CA not trusted here, or one that does not name the host, fails the
+/// connection with an error saying so; it is never retried.
+#[derive(Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Tls {
+    /// Trust the operating system's root certificates (`true` by default; a CA of your own
+    /// replaces them unless [`Tls::and_system_roots`] keeps them).
+    pub system_roots: bool,
+    /// Further trusted CA certificates, PEM (each entry may hold several).
+    pub ca_pem: Vec<Vec<u8>>,
+    /// The name the server's certificate must carry, when it is not the endpoint's host (an
+    /// endpoint given by IP address, a proxy); also sent as SNI.
+    pub domain: Option<String>,
+}
+
+impl Default for Tls {
+    fn default() -> Self {
+        Tls {
+            system_roots: true,
+            ca_pem: Vec::new(),
+            domain: None,
+        }
+    }
+}
+
+impl fmt::Debug for Tls {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tls")
+            .field("system_roots", &self.system_roots)
+            .field("ca_certificates", &self.ca_certificates().len())
+            .field("domain", &self.domain)
+            .finish()
+    }
+}
+
+impl Tls {
+    /// The system's root certificates only (the default).
+    pub fn system() -> Self {
+        Tls::default()
+    }
+
+    /// Only the CA certificate(s) in `pem`; checked when the store connects (a PEM without a
+    /// certificate is an error then).
+    pub fn ca_pem(pem: impl Into<Vec<u8>>) -> Self {
+        Tls {
+            system_roots: false,
+            ca_pem: vec![pem.into()],
+            domain: None,
+        }
+    }
+
+    /// Only the CA certificate(s) in the PEM file at `path`.
+    pub fn ca_file(path: impl AsRef<Path>) -> std::io::Result<Self> {
+        let path = path.as_ref();
+        let pem = std::fs::read(path).map_err(|e| {
+            std::io::Error::new(
+                e.kind(),
+                format!("cannot read the CA file {}: {e}", path.display()),
+            )
+        })?;
+        Ok(Tls::ca_pem(pem))
+    }
+
+    /// Keeps trusting the system's root certificates beside the CA(s) given.
+    pub fn and_system_roots(mut self) -> Self {
+        self.system_roots = true;
+        self
+    }
+
+    /// The name the server's certificate must carry ([`Tls::domain`]).
+    pub fn domain(mut self, name: &str) -> Self {
+        self.domain = Some(name.into());
+        self
+    }
+
+    /// The certificates of `ca_pem`, DER.
+    fn ca_certificates(&self) -> Vec<rustls_pki_types::CertificateDer<'static>> {
+        use rustls_pki_types::pem::PemObject;
+        self.ca_pem
+            .iter()
+            .flat_map(|pem| {
+                rustls_pki_types::CertificateDer::pem_slice_iter(pem)
+                    .filter_map(Result::ok)
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    /// Refuses a configuration that trusts nothing, or a CA PEM without a certificate.
+    pub(crate) fn validate(&self) -> Result<(), String> {
+        use rustls_pki_types::pem::PemObject;
+        for pem in &self.ca_pem {
+            let certs: Vec<_> = rustls_pki_types::CertificateDer::pem_slice_iter(pem).collect();
+            if certs.is_empty() {
+                return Err("the CA PEM holds no certificate".into());
+            }
+            if let Some(Err(e)) = certs.into_iter().find(Result::is_err) {
+                return Err(format!("the CA PEM is malformed: {e}"));
+            }
+        }
+        if !self.system_roots && self.ca_pem.is_empty() {
+            return Err("TLS trusts no certificate: neither the system's roots nor a CA".into());
+        }
+        Ok(())
+    }
+
+    /// The trusted roots as rustls wants them (for HTTPS calls outside tonic).
+    pub(crate) fn root_store(&self) -> Result<rustls::RootCertStore, String> {
+        self.validate()?;
+        let mut roots = rustls::RootCertStore::empty();
+        if self.system_roots {
+            let found = rustls_native_certs::load_native_certs();
+            let (added, _) = roots.add_parsable_certificates(found.certs);
+            if added == 0 && self.ca_pem.is_empty() {
+                return Err(format!(
+                    "no system root certificate could be loaded ({} error(s))",
+                    found.errors.len()
+                ));
+            }
+        }
+        for cert in self.ca_certificates() {
+            roots
+                .add(cert)
+                .map_err(|e| format!("the CA certificate cannot be used: {e}"))?;
+        }
+        Ok(roots)
+    }
+
+    /// The same trust for tonic's channels.
+    pub(crate) fn tonic(&self) -> Result<tonic::transport::ClientTlsConfig, String> {
+        self.validate()?;
+        let mut config = tonic::transport::ClientTlsConfig::new();
+        if self.system_roots {
+            config = config.with_native_roots();
+        }
+        for pem in &self.ca_pem {
+            config = config.ca_certificate(tonic::transport::Certificate::from_pem(pem));
+        }
+        if let Some(domain) = &self.domain {
+            config = config.domain_name(domain.clone());
+        }
+        Ok(config)
+    }
+}
+
+/// Says what a TLS failure means in words a user acts on, from rustls's error text anywhere in
+/// `message` (tonic and hyper nest it in their own); `None` when it is not a certificate
+/// problem.
+pub(crate) fn certificate_problem(message: &str) -> Option<String> {
+    let what = if message.contains("UnknownIssuer") {
+        "the server's certificate is not signed by a trusted CA (UnknownIssuer): configure Tls::ca_pem or Tls::ca_file with the CA that issued it"
+    } else if message.contains("NotValidForName") {
+        "the server's certificate does not name the host connected to (NotValidForName): connect by a name it carries, or set Tls::domain"
+    } else if message.contains("Expired") && message.contains("certificate") {
+        "the server's certificate has expired"
+    } else if message.contains("invalid peer certificate") {
+        "the server's certificate was refused"
+    } else {
+        return None;
+    };
+    let detail = message
+        .find("invalid peer certificate")
+        .map(|at| &message[at..])
+        .unwrap_or(message);
+    Some(format!("TLS: {what} ({detail})"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ca_without_certificates_is_refused_and_nothing_trusted_is_refused() {
+        assert!(Tls::default().validate().is_ok());
+        let err = Tls::ca_pem("not a pem").validate().unwrap_err();
+        assert!(err.contains("holds no certificate"), "{err}");
+        let none = Tls {
+            system_roots: false,
+            ..Tls::default()
+        };
+        assert!(none
+            .validate()
+            .unwrap_err()
+            .contains("trusts no certificate"));
+        let debug = format!("{:?}", Tls::ca_pem("x").domain("h"));
+        assert!(
+            debug.contains("ca_certificates: 0") && debug.contains("\"h\""),
+            "{debug}"
+        );
+    }
+
+    #[test]
+    fn certificate_problems_are_named() {
+        let m = certificate_problem("transport error: invalid peer certificate: UnknownIssuer")
+            .unwrap();
+        assert!(
+            m.contains("Tls::ca_pem") && m.contains("UnknownIssuer"),
+            "{m}"
+        );
+        let m = certificate_problem("invalid peer certificate: NotValidForName").unwrap();
+        assert!(m.contains("Tls::domain"), "{m}");
+        assert!(certificate_problem("connection refused").is_none());
+    }
+}
