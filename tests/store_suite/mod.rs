@@ -9,5 +9,6 @@ mod suite;
 
 pub use suite::*;
 
+pub mod emulator;
 pub mod large;
 pub mod net;

@@ -56,14 +56,14 @@ pub(super) fn refused_token(e: &NetError) -> bool {
 /// A status and its causes: tonic keeps the transport's error (rustls's certificate verdict)
 /// in the source chain, not in the message.
 fn chain(s: &tonic::Status) -> String {
-    let mut text = s.message().to_string();
-    let mut source = std::error::Error::source(s);
-    while let Some(e) = source {
-        text.push_str(": ");
-        text.push_str(&e.to_string());
-        source = e.source();
+    match std::error::Error::source(s) {
+        Some(source) => format!(
+            "{}: {}",
+            s.message(),
+            crate::store::net::error_chain(source)
+        ),
+        None => s.message().to_string(),
     }
-    text
 }
 
 pub(super) fn connect(message: impl Into<String>) -> NetError {

@@ -292,21 +292,9 @@ fn endpoint(
     if let Some(tls) = tls {
         e = e
             .tls_config(tls)
-            .map_err(|err| error::connect(format!("TLS: {}", error_chain(&err))))?;
+            .map_err(|err| error::connect(format!("TLS: {}", super::net::error_chain(&err))))?;
     }
     Ok(e)
-}
-
-/// An error and its causes, `: `-separated.
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
 }
 
 /// URL-safe base64 with padding, for the `bigtable-features` header.

@@ -17,6 +17,7 @@ use tonic::metadata::{Ascii, MetadataValue};
 
 use super::credentials::{AccessToken, Credentials, ServiceAccountKey, TokenError, TokenSource};
 use super::error;
+use crate::store::net::error_chain as chain;
 use crate::store::net::tls::{certificate_problem, Tls};
 use crate::store::NetError;
 
@@ -414,18 +415,6 @@ fn key_file_from_env() -> Result<Option<ServiceAccountKey>, NetError> {
             false,
         )
     })
-}
-
-/// An error and its causes, `: `-separated (hyper's own text is only the outermost).
-fn chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
 }
 
 fn auth(message: String, transient: bool) -> NetError {

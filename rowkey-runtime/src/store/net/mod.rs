@@ -37,6 +37,23 @@ pub(crate) fn host_of(addr: &str) -> &str {
         .trim_end_matches(']')
 }
 
+/// An error and its causes, `: `-separated, each cause once (transports repeat their
+/// source's text in their own).
+#[cfg(feature = "bigtable")]
+pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let more = s.to_string();
+        if !text.contains(&more) {
+            text.push_str(": ");
+            text.push_str(&more);
+        }
+        source = s.source();
+    }
+    text
+}
+
 /// Every family a table needs: `family` (the values'), then `families` (without repeats).
 pub(crate) fn all_families(family: &str, families: &[String]) -> Vec<String> {
     let mut out = vec![family.to_string()];

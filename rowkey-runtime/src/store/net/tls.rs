@@ -161,8 +161,8 @@ impl Tls {
 pub(crate) fn certificate_problem(message: &str) -> Option<String> {
     let what = if message.contains("UnknownIssuer") {
         "the server's certificate is not signed by a trusted CA (UnknownIssuer): configure Tls::ca_pem or Tls::ca_file with the CA that issued it"
-    } else if message.contains("NotValidForName") {
-        "the server's certificate does not name the host connected to (NotValidForName): connect by a name it carries, or set Tls::domain"
+    } else if message.contains("NotValidForName") || message.contains("not valid for name") {
+        "the server's certificate does not name the host connected to: connect by a name it carries, or set Tls::domain"
     } else if message.contains("Expired") && message.contains("certificate") {
         "the server's certificate has expired"
     } else if message.contains("invalid peer certificate") {
@@ -211,6 +211,14 @@ mod tests {
         );
         let m = certificate_problem("invalid peer certificate: NotValidForName").unwrap();
         assert!(m.contains("Tls::domain"), "{m}");
+        let m = certificate_problem(
+            "invalid peer certificate: certificate not valid for name \"a\"; certificate is only valid for DnsName(\"b\")",
+        )
+        .unwrap();
+        assert!(
+            m.contains("Tls::domain") && m.contains("only valid for"),
+            "{m}"
+        );
         assert!(certificate_problem("connection refused").is_none());
     }
 }
