@@ -3,7 +3,8 @@
 //! `BIGTABLE_EMULATOR_HOST` (`cbtemulator -host 127.0.0.1 -port P`).
 //!
 //! **The client.** Requests go through the generated gRPC API
-//! (`googleapis-tonic-google-bigtable-v2`) over tonic, with `gcp_auth` for real instances, not
+//! (`googleapis-tonic-google-bigtable-v2`) over tonic, TLS as [`BigtableConfig::tls`] says and
+//! access tokens from [`Credentials`] (`credentials.rs`, `token.rs`) on real instances, not
 //! through `bigtable_rs`: that crate decodes each ReadRows message on its own (a cell value
 //! split across messages fails), hides the streams' flow control, starts runtimes and panics on
 //! a bad emulator address. rowkey needs exactly the parts it replaces (chunk reassembly in
