@@ -420,5 +420,8 @@ fn refusals_say_what_is_wrong_and_hold_no_secret() {
     );
     let token = AccessToken::expires_in("ya29.rowkey-test-secret", Duration::from_secs(5));
     let shown = format!("{token:?}");
-    assert!(!shown.contains("rowkey-test-secret") && shown.contains("<redacted>"), "{shown}");
+    assert!(
+        !shown.contains("rowkey-test-secret") && shown.contains("<redacted>"),
+        "{shown}"
+    );
 }

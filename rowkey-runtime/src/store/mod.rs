@@ -100,7 +100,7 @@ pub use bigtable::{
     AccessToken, AsyncBigtableStore, BigtableConfig, BigtableError, BigtableStore, Credentials,
     ServiceAccountKey, TokenError, TokenFuture, TokenSource,
 };
-#[cfg(feature = "bigtable")]
+#[cfg(any(feature = "bigtable", feature = "hbase-rpc"))]
 pub use net::Tls;
 
 #[cfg(feature = "hbase")]

@@ -367,16 +367,11 @@ async fn exchange(
 fn http(tls: &Tls) -> Result<Http, NetError> {
     let mut trust = tls.clone();
     trust.system_roots = true;
-    let roots = trust
-        .root_store()
-        .map_err(|e| error::connect(format!("TLS for token requests: {e}")))?;
-    let config = rustls::ClientConfig::builder_with_provider(Arc::new(
-        rustls::crypto::ring::default_provider(),
-    ))
-    .with_safe_default_protocol_versions()
-    .map_err(|e| error::connect(format!("TLS for token requests: {e}")))?
-    .with_root_certificates(roots)
-    .with_no_client_auth();
+    let config = Arc::unwrap_or_clone(
+        trust
+            .rustls_client()
+            .map_err(|e| error::connect(format!("TLS for token requests: {e}")))?,
+    );
     let connector = hyper_rustls::HttpsConnectorBuilder::new()
         .with_tls_config(config)
         .https_or_http()

@@ -184,11 +184,12 @@ impl Cluster {
     pub(crate) fn new(
         bootstrap: Vec<String>,
         security: Security,
+        tls: Option<super::conn::TlsClient>,
         address_map: Option<AddressMap>,
         options: NetOptions,
     ) -> Self {
         Cluster {
-            pool: Pool::new(security, options.connect_timeout, address_map),
+            pool: Pool::new(security, tls, options.connect_timeout, address_map),
             bootstrap,
             next_bootstrap: AtomicUsize::new(0),
             options,

@@ -55,6 +55,12 @@ pub struct HbaseRpcConfig {
     /// simple authentication as [`HbaseRpcConfig::user`].
     #[cfg(feature = "kerberos")]
     pub kerberos: Option<crate::store::Kerberos>,
+    /// TLS on every connection, for a cluster with HBase 2.6's
+    /// `hbase.server.netty.tls.enabled`: each server's certificate is checked against the
+    /// trusted roots and the host name the cluster advertises for it. `None`: plain TCP.
+    /// Client certificates (`hbase.server.netty.tls.client.auth.mode` `NEED`) are not
+    /// supported.
+    pub tls: Option<crate::store::Tls>,
     /// Where to dial for each server the cluster advertises (`None`: the advertised address).
     pub address_map: Option<AddressMap>,
     /// Retries, deadlines, page and batch sizes, the first-use check. Over HBase's RPC: scan
@@ -83,6 +89,7 @@ impl HbaseRpcConfig {
                 .ok()
                 .filter(|u| !u.is_empty())
                 .unwrap_or_else(|| "rowkey".into()),
+            tls: None,
             address_map: None,
             #[cfg(feature = "kerberos")]
             kerberos: None,
@@ -111,6 +118,12 @@ impl HbaseRpcConfig {
     #[cfg(feature = "kerberos")]
     pub fn kerberos(mut self, kerberos: crate::store::Kerberos) -> Self {
         self.kerberos = Some(kerberos);
+        self
+    }
+
+    /// Connects over TLS with this trust ([`HbaseRpcConfig::tls`]).
+    pub fn tls(mut self, tls: crate::store::Tls) -> Self {
+        self.tls = Some(tls);
         self
     }
 

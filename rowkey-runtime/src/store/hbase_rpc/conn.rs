@@ -42,6 +42,54 @@ pub(crate) enum Security {
     Kerberos(Arc<Login>),
 }
 
+/// TLS for every connection (HBase 2.6's `hbase.server.netty.tls.enabled`): rustls with the
+/// configured trust, each server's certificate checked against the name the cluster
+/// advertises for it (or [`Tls::domain`](crate::store::Tls::domain)).
+#[derive(Clone)]
+pub(crate) struct TlsClient {
+    connector: tokio_rustls::TlsConnector,
+    tls: crate::store::Tls,
+}
+
+impl TlsClient {
+    pub(crate) fn new(tls: &crate::store::Tls) -> Result<Self, String> {
+        Ok(TlsClient {
+            connector: tokio_rustls::TlsConnector::from(tls.rustls_client()?),
+            tls: tls.clone(),
+        })
+    }
+}
+
+/// A connection's two directions, over TCP or TLS.
+type Reader = Box<dyn AsyncRead + Send + Unpin>;
+type Writer = Box<dyn tokio::io::AsyncWrite + Send + Unpin>;
+
+/// Connects TLS over `stream` to the server known as `host`: a certificate it does not trust is
+/// [`ConnError::Tls`] (not retried), any other failure a connect failure.
+async fn tls_handshake(
+    tls: &TlsClient,
+    stream: TcpStream,
+    host: &str,
+    addr: &str,
+) -> Result<(Reader, Writer), ConnError> {
+    let name = tls.tls.server_name(host).map_err(ConnError::Tls)?;
+    match tls.connector.connect(name, stream).await {
+        Ok(stream) => {
+            let (read, write) = tokio::io::split(stream);
+            Ok((Box::new(read), Box::new(write)))
+        }
+        Err(e) => {
+            let text = crate::store::net::error_chain(&e);
+            Err(match crate::store::net::tls::certificate_problem(&text) {
+                Some(problem) => ConnError::Tls(format!("{addr}: {problem}")),
+                None => ConnError::Connect(format!(
+                    "{addr}: TLS handshake failed: {text} (is TLS enabled on the server?)"
+                )),
+            })
+        }
+    }
+}
+
 /// A security layer, when one was negotiated (never without the `kerberos` feature).
 #[cfg(feature = "kerberos")]
 type MaybeLayer = Option<Arc<Layer>>;
@@ -53,6 +101,8 @@ type MaybeLayer = Option<std::convert::Infallible>;
 pub(crate) enum ConnError {
     /// Connecting failed (refused, unresolvable, or no answer within the connect deadline).
     Connect(String),
+    /// The server's TLS certificate is not trusted (an unknown CA, another host's name).
+    Tls(String),
     /// The connection failed or closed (before or under the call).
     Io(String),
     /// The server's bytes broke the framing.
@@ -102,11 +152,10 @@ impl Conn {
         host: &str,
         service: &str,
         security: &Security,
+        tls: Option<&TlsClient>,
         connect_timeout: Duration,
     ) -> Result<Conn, ConnError> {
         let addr = dial;
-        #[cfg(not(feature = "kerberos"))]
-        let _ = host;
         let stream = match tokio::time::timeout(connect_timeout, TcpStream::connect(addr)).await {
             Ok(Ok(s)) => s,
             Ok(Err(e)) => return Err(ConnError::Connect(format!("{addr}: {e}"))),
@@ -117,7 +166,24 @@ impl Conn {
             }
         };
         let _ = stream.set_nodelay(true);
-        let (read, write) = stream.into_split();
+        let (read, write): (Reader, Writer) = match tls {
+            Some(tls) => {
+                match tokio::time::timeout(connect_timeout, tls_handshake(tls, stream, host, addr))
+                    .await
+                {
+                    Ok(halves) => halves?,
+                    Err(_) => {
+                        return Err(ConnError::Connect(format!(
+                            "{addr}: no TLS handshake within {connect_timeout:?}"
+                        )))
+                    }
+                }
+            }
+            None => {
+                let (read, write) = stream.into_split();
+                (Box::new(read), Box::new(write))
+            }
+        };
         let mut write = BufWriter::with_capacity(64 << 10, write);
         #[cfg_attr(not(feature = "kerberos"), allow(unused_mut))]
         let mut read = tokio::io::BufReader::with_capacity(64 << 10, read);
@@ -555,6 +621,7 @@ impl Service {
 /// The open connections, one per server and service.
 pub(crate) struct Pool {
     security: Security,
+    tls: Option<TlsClient>,
     connect_timeout: Duration,
     address_map: Option<AddressMap>,
     conns: Mutex<HashMap<(String, Service), Arc<Conn>>>,
@@ -563,11 +630,13 @@ pub(crate) struct Pool {
 impl Pool {
     pub(crate) fn new(
         security: Security,
+        tls: Option<TlsClient>,
         connect_timeout: Duration,
         address_map: Option<AddressMap>,
     ) -> Self {
         Pool {
             security,
+            tls,
             connect_timeout,
             address_map,
             conns: Mutex::default(),
@@ -586,7 +655,8 @@ impl Pool {
             Some(map) => map.resolve(addr),
             None => addr.to_string(),
         };
-        // The server's name for Kerberos: the host the cluster advertises, whatever is dialed.
+        // The server's name for Kerberos and TLS: the host the cluster advertises, whatever is
+        // dialed.
         let host = crate::store::net::host_of(addr);
         let conn = Arc::new(
             Conn::open(
@@ -594,6 +664,7 @@ impl Pool {
                 host,
                 service.name(),
                 &self.security,
+                self.tls.as_ref(),
                 self.connect_timeout,
             )
             .await?,

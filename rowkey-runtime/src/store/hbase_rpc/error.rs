@@ -85,6 +85,11 @@ pub(crate) fn conn(op: &'static str, e: ConnError) -> Failure {
             op,
             message,
         }),
+        // Not retried: the same certificate would be refused the same way.
+        ConnError::Tls(message) => Failure::Other(NetError::Connect {
+            store: STORE,
+            message,
+        }),
         ConnError::Io(message) => Failure::Server(NetError::Transport {
             store: STORE,
             op,

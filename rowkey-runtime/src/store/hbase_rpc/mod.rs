@@ -286,9 +286,17 @@ impl AsyncHbaseRpcStore {
         };
         #[cfg(not(feature = "kerberos"))]
         let security = conn::Security::Simple(config.user.clone());
+        let tls = match &config.tls {
+            Some(tls) => Some(conn::TlsClient::new(tls).map_err(|e| NetError::Connect {
+                store: STORE,
+                message: format!("TLS: {e}"),
+            })?),
+            None => None,
+        };
         let cluster = Cluster::new(
             config.bootstrap.clone(),
             security,
+            tls,
             config.address_map.clone(),
             config.options.clone(),
         );

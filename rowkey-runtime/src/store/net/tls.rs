@@ -138,7 +138,33 @@ impl Tls {
         Ok(roots)
     }
 
+    /// A rustls client configuration with this trust (ring's provider, TLS 1.2 and 1.3).
+    pub(crate) fn rustls_client(&self) -> Result<std::sync::Arc<rustls::ClientConfig>, String> {
+        let roots = self.root_store()?;
+        let config = rustls::ClientConfig::builder_with_provider(std::sync::Arc::new(
+            rustls::crypto::ring::default_provider(),
+        ))
+        .with_safe_default_protocol_versions()
+        .map_err(|e| e.to_string())?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+        Ok(std::sync::Arc::new(config))
+    }
+
+    /// The name to check the certificate of a server known as `host` against:
+    /// [`Tls::domain`], else `host` (a DNS name or an IP address).
+    #[cfg(feature = "hbase-rpc")]
+    pub(crate) fn server_name(
+        &self,
+        host: &str,
+    ) -> Result<rustls_pki_types::ServerName<'static>, String> {
+        let name = self.domain.as_deref().unwrap_or(host);
+        rustls_pki_types::ServerName::try_from(name.to_string())
+            .map_err(|e| format!("`{name}` cannot be checked against a certificate: {e}"))
+    }
+
     /// The same trust for tonic's channels.
+    #[cfg(feature = "bigtable")]
     pub(crate) fn tonic(&self) -> Result<tonic::transport::ClientTlsConfig, String> {
         self.validate()?;
         let mut config = tonic::transport::ClientTlsConfig::new();

@@ -39,6 +39,12 @@ import org.apache.hadoop.security.authorize.ProxyUsers;
  * {@code --privacy-port P} starts a second SASL gateway that takes {@code auth-conf} only. The
  * READY line then also names the KDC's {@code krb5.conf}, the realm, and the client's
  * principal and keytab.
+ *
+ * <p>With {@code --tls} RPC also takes TLS (HBase 2.6's Netty TLS), with a CA and a server
+ * certificate for {@code localhost} and {@code 127.0.0.1} made for this run (by the
+ * {@code openssl} CLI, in the data directory); plain connections stay accepted
+ * ({@code hbase.server.netty.tls.supportplaintext}), so the servers talk to each other as
+ * before. The READY line names the CA's PEM as {@code tls_ca}.
  */
 public final class LocalHBase {
   private LocalHBase() {}
@@ -54,6 +60,7 @@ public final class LocalHBase {
     boolean secure = false;
     String rpcProtection = "privacy,integrity,authentication";
     int privacyPort = -1;
+    boolean tls = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--port": thriftPort = Integer.parseInt(args[++i]); break;
@@ -66,11 +73,12 @@ public final class LocalHBase {
         case "--secure": secure = true; break;
         case "--rpc-protection": rpcProtection = args[++i]; break;
         case "--privacy-port": privacyPort = Integer.parseInt(args[++i]); break;
+        case "--tls": tls = true; break;
         default:
           System.err.println("unknown argument " + args[i]
               + "; usage: LocalHBase [--port P] [--region-servers N] [--framed]"
               + " [--framed-port P2] [--ready-file F] [--dir D] [--scanner-lease-ms MS] [--secure]"
-              + " [--rpc-protection LIST] [--privacy-port P3]");
+              + " [--rpc-protection LIST] [--privacy-port P3] [--tls]");
           System.exit(2);
       }
     }
@@ -113,6 +121,10 @@ public final class LocalHBase {
     if (secure) {
       kerberos = kerberize(conf, dataDir != null ? dataDir : Files.createTempDirectory("rowkey-kdc"),
           rpcProtection);
+    }
+
+    if (tls) {
+      kerberos += tlsFor(conf, dataDir != null ? dataDir : Files.createTempDirectory("rowkey-tls"));
     }
 
     HBaseTestingUtility util = new HBaseTestingUtility(conf);
@@ -254,6 +266,52 @@ public final class LocalHBase {
         + " kdc=127.0.0.1:" + kdc.getPort() + " client_principal=rowkey@" + realm
         + " client_keytab=" + clientKeytab.toAbsolutePath() + " service_principal=" + service
         + " rpc_protection=" + rpcProtection;
+  }
+
+  /**
+   * Makes a CA and a server certificate for this run under {@code dir/tls} and turns on TLS
+   * for RPC in {@code conf} (plain connections still accepted); returns the READY line's field.
+   */
+  private static String tlsFor(Configuration conf, Path dir) throws Exception {
+    Path tlsDir = dir.resolve("tls");
+    Files.createDirectories(tlsDir);
+    Files.writeString(tlsDir.resolve("server.ext"),
+        "subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\n"
+            + "keyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n");
+    openssl(tlsDir, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key",
+        "-out", "ca.pem", "-days", "2", "-subj", "/CN=rowkey hbase-local CA",
+        "-addext", "basicConstraints=critical,CA:TRUE",
+        "-addext", "keyUsage=critical,keyCertSign,cRLSign");
+    openssl(tlsDir, "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key",
+        "-out", "server.csr", "-subj", "/CN=localhost");
+    openssl(tlsDir, "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+        "-CAcreateserial", "-out", "server.crt", "-days", "2", "-extfile", "server.ext");
+    // HBase's PEM key store: the private key and the certificate chain in one file.
+    Files.writeString(tlsDir.resolve("server.pem"),
+        Files.readString(tlsDir.resolve("server.key")) + Files.readString(tlsDir.resolve("server.crt")));
+    conf.set("hbase.rpc.server.impl", "org.apache.hadoop.hbase.ipc.NettyRpcServer");
+    conf.setBoolean("hbase.server.netty.tls.enabled", true);
+    conf.setBoolean("hbase.server.netty.tls.supportplaintext", true);
+    conf.set("hbase.server.netty.tls.client.auth.mode", "NONE");
+    conf.set("hbase.rpc.tls.keystore.type", "PEM");
+    conf.set("hbase.rpc.tls.keystore.location", tlsDir.resolve("server.pem").toString());
+    conf.set("hbase.rpc.tls.keystore.password", "");
+    conf.set("hbase.rpc.tls.truststore.type", "PEM");
+    conf.set("hbase.rpc.tls.truststore.location", tlsDir.resolve("ca.pem").toString());
+    conf.set("hbase.rpc.tls.truststore.password", "");
+    return " tls_ca=" + tlsDir.resolve("ca.pem").toAbsolutePath();
+  }
+
+  private static void openssl(Path dir, String... args) throws Exception {
+    String[] command = new String[args.length + 1];
+    command[0] = "openssl";
+    System.arraycopy(args, 0, command, 1, args.length);
+    Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+        .start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (p.waitFor() != 0) {
+      throw new IllegalStateException("openssl " + String.join(" ", args) + ": " + out);
+    }
   }
 
   /** Starts a Thrift2 gateway on 127.0.0.1:port and waits until it accepts connections. */
