@@ -258,8 +258,7 @@ impl Blocking<AsyncBigtableStore> {
 /// A channel to `url`: TLS as `config.tls` says for `https://`, plain text for `http://`
 /// (refused when a token would travel over it).
 fn channel(url: &str, config: &BigtableConfig) -> Result<Channel, BigtableError> {
-    let tls = if let Some(rest) = url.strip_prefix("https://") {
-        let _ = rest;
+    let tls = if url.starts_with("https://") {
         Some(config.tls.tonic().map_err(error::connect)?)
     } else if url.starts_with("http://") {
         if !matches!(config.credentials, Credentials::None) {
@@ -298,26 +297,11 @@ fn endpoint(
     Ok(e)
 }
 
-/// URL-safe base64 with padding, for the `bigtable-features` header.
+/// URL-safe base64 with padding, for the `bigtable-features` header (the base64 crate, which
+/// the token exchange needs anyway).
 fn base64url(bytes: &[u8]) -> String {
-    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(ABC[((n >> (18 - 6 * i)) & 63) as usize]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE.encode(bytes)
 }
 
 /// Percent-encodes a routing-header value (everything but unreserved characters).
