@@ -10,6 +10,10 @@
 //!   conformance suite through privacy;
 //! - the Thrift2 store through both gateways (values readable on the wire through the `auth`
 //!   one, never through the privacy one), the conformance suite through privacy;
+//! - the Thrift2 store over HTTP with SPNEGO (every request authenticated anew, the gateway's
+//!   answer checked) and over HTTPS with SPNEGO: the conformance suite, and the async store at
+//!   size (200,000 rows) in a tokio runtime through a cut mid-scan; refusals (no Kerberos, the
+//!   wrong service, an unknown CA, another host's certificate, TLS to a plain gateway);
 //! - refusals, each with a clear error and nothing written: no Kerberos at all, a keytab that
 //!   does not exist or holds another principal's key, an unknown principal, an expired
 //!   ticket, a KDC that does not answer, no quality of protection in common, the wrong
@@ -117,6 +121,10 @@ fn start_secure() -> Option<String> {
         "--privacy-port".into(),
         port(),
         "--tls".into(),
+        "--http-port".into(),
+        port(),
+        "--https-port".into(),
+        port(),
     ])?;
     // Its stdin stays open as long as this process lives; it stops when the tests exit.
     std::mem::forget(child);
@@ -622,4 +630,230 @@ fn thrift2_refusals_say_why() {
 #[cfg(feature = "hbase")]
 fn thrift(address: &str, table: &str, kerberos: Kerberos) -> rowkey::store::HbaseConfig {
     rowkey::store::HbaseConfig::new(address, table, "d").kerberos(kerberos)
+}
+
+/// The Thrift2 store over HTTP with SPNEGO (the gateway's `hbase.regionserver.thrift.http`,
+/// `hbase.thrift.spnego.principal` `HTTP/localhost`), through a recording proxy: every POST
+/// carries its own `Authorization: Negotiate` token (the gateway keeps no session), no token
+/// twice; values cross readable, as HTTP without TLS has no protection of its own.
+#[cfg(feature = "hbase-http")]
+#[test]
+fn thrift2_over_http_with_spnego() {
+    let Some(s) = secure() else { return };
+    let wire = store_suite::net::proxy(&format!("127.0.0.1:{}", s.get("http_thrift")));
+    wire.record.store(true, Ordering::SeqCst);
+    // `localhost`: the name of the gateway's SPNEGO principal (the proxy listens there).
+    let port = wire.addr.rsplit_once(':').unwrap().1;
+    let address = format!("http://localhost:{port}/");
+    let store =
+        HbaseStore::with_config(thrift(&address, &unique("krb_http"), s.keytab_login())).unwrap();
+    store.create_table(&[]).unwrap();
+    round_trip(&store, 20_000);
+    store.drop_table().unwrap();
+    let seen = wire.seen.lock().unwrap().clone();
+    let text = String::from_utf8_lossy(&seen);
+    let posts = text.matches("POST / HTTP/1.1").count();
+    let tokens: Vec<&str> = text
+        .split("authorization: Negotiate ")
+        .skip(1)
+        .map(|rest| rest.split("\r\n").next().unwrap())
+        .collect();
+    let distinct: std::collections::HashSet<&&str> = tokens.iter().collect();
+    eprintln!("{posts} POSTs, {} Negotiate tokens", tokens.len());
+    assert!(posts > 10, "{posts} POSTs");
+    assert_eq!(tokens.len(), posts, "a request without its own token");
+    assert_eq!(distinct.len(), tokens.len(), "a token sent twice");
+    let answers = text.matches("WWW-Authenticate: Negotiate ").count();
+    assert_eq!(answers, posts, "the gateway did not answer each token");
+    assert!(
+        text.contains(MARKER),
+        "HTTP without TLS carries values as they are"
+    );
+}
+
+/// The Thrift2 store over HTTPS with SPNEGO, the conformance suite; through a recording proxy,
+/// 20,000 rows with no value, header or token in clear.
+#[cfg(feature = "hbase-http")]
+#[test]
+fn thrift2_over_https_with_spnego() {
+    let Some(s) = secure() else { return };
+    let tls = Tls::ca_file(s.get("tls_ca")).unwrap();
+    let address = format!("https://localhost:{}/", s.get("https_thrift"));
+    let store = HbaseStore::with_config(
+        thrift(&address, &unique("krb_https_suite"), s.keytab_login()).tls(tls.clone()),
+    )
+    .unwrap();
+    store
+        .create_table(&store_suite::Reading::split_points(4))
+        .unwrap();
+    store_suite::exercise(store);
+
+    let wire = store_suite::net::proxy(&format!("127.0.0.1:{}", s.get("https_thrift")));
+    wire.record.store(true, Ordering::SeqCst);
+    let port = wire.addr.rsplit_once(':').unwrap().1;
+    let address = format!("https://localhost:{port}/");
+    let store =
+        HbaseStore::with_config(thrift(&address, &unique("krb_https"), s.keytab_login()).tls(tls))
+            .unwrap();
+    store.create_table(&[]).unwrap();
+    round_trip(&store, 20_000);
+    store.drop_table().unwrap();
+    let seen = wire.seen.lock().unwrap().clone();
+    assert!(seen.len() > 1 << 20, "{} bytes seen", seen.len());
+    let shows = |what: &[u8]| seen.windows(what.len()).any(|w| w == what);
+    assert!(!shows(MARKER.as_bytes()), "values crossed in clear");
+    assert!(!shows(b"Negotiate"), "a token crossed in clear");
+    assert!(!shows(b"POST"), "a request line crossed in clear");
+    assert!(shows(&[0x16, 0x03]), "no TLS handshake on the wire");
+}
+
+/// At size, in a tokio service, through a cut: the async Thrift2 store over HTTPS with SPNEGO,
+/// 200,000 rows over 4 regions; every connection is cut half way through the scan and let
+/// through again 300 ms later. Every row once, in order.
+#[cfg(feature = "hbase-http")]
+#[test]
+fn thrift2_over_https_at_size_rides_over_a_cut() {
+    use futures_util::StreamExt;
+    use rowkey::store::{AsyncHbaseStore, AsyncStore};
+    let Some(s) = secure() else { return };
+    let wire = store_suite::net::proxy(&format!("127.0.0.1:{}", s.get("https_thrift")));
+    let port = wire.addr.rsplit_once(':').unwrap().1;
+    let cfg = thrift(
+        &format!("https://localhost:{port}/"),
+        &unique("krb_https_size"),
+        s.keytab_login(),
+    )
+    .tls(Tls::ca_file(s.get("tls_ca")).unwrap())
+    // Outlasts the 300 ms cut.
+    .retry(RetryPolicy {
+        max_attempts: 10,
+        initial_backoff: std::time::Duration::from_millis(100),
+        ..RetryPolicy::default()
+    });
+    let rows = store_suite::net::numbered_rows(200_000, b'h');
+    let splits: Vec<Bytes> = [50_000, 100_000, 150_000]
+        .iter()
+        .map(|i| Bytes::from(format!("row{i:08}")))
+        .collect();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let store = AsyncHbaseStore::connect(cfg).await.unwrap();
+        store.create_table(&splits).await.unwrap();
+        let started = std::time::Instant::now();
+        store.write_batch(&rows).await.unwrap();
+        let wrote = started.elapsed();
+        let before = wire.forwarded.load(Ordering::SeqCst);
+        let cutter = store_suite::net::cut_after(
+            &wire,
+            before + 8_000_000,
+            Some(std::time::Duration::from_millis(300)),
+        );
+        let started = std::time::Instant::now();
+        let mut scan = store.scan(&KeyRange::new(b"row", Some(b"rox")));
+        let mut n = 0;
+        while let Some(row) = scan.next().await {
+            let row = row.unwrap();
+            assert!(row == rows[n], "row {n} differs or is out of order");
+            n += 1;
+        }
+        assert_eq!(n, rows.len());
+        assert!(wire.cut.load(Ordering::SeqCst) || cutter.is_finished());
+        cutter.join().unwrap();
+        eprintln!(
+            "HTTPS with SPNEGO, 200,000 rows: written in {wrote:?}, scanned through a cut in {:?}",
+            started.elapsed()
+        );
+        store.drop_table().await.unwrap();
+    });
+}
+
+/// Refusals over HTTP: no Kerberos at a SPNEGO gateway, a ticket for another service, a
+/// certificate from an unknown CA or for another host, TLS to a gateway that does not take
+/// it; each at once, with an error saying which.
+#[cfg(feature = "hbase-http")]
+#[test]
+fn thrift2_over_http_refusals_say_why() {
+    let Some(s) = secure() else { return };
+    let quick = RetryPolicy::no_retries(std::time::Duration::from_secs(5));
+    let https = format!("https://localhost:{}/", s.get("https_thrift"));
+    let http = format!("http://localhost:{}/", s.get("http_thrift"));
+    let ca = Tls::ca_file(s.get("tls_ca")).unwrap();
+    let refused = |cfg: rowkey::store::HbaseConfig| {
+        let started = std::time::Instant::now();
+        let store = HbaseStore::with_config(cfg.retry(quick.clone())).unwrap();
+        let e = store.get(b"k").unwrap_err();
+        eprintln!("refused as expected after {:?}: {e}", started.elapsed());
+        assert!(started.elapsed() < std::time::Duration::from_secs(4), "{e}");
+        assert!(!e.to_string().contains("hunter2"));
+        e
+    };
+    // No Kerberos.
+    let e = refused(rowkey::store::HbaseConfig::new(&https, "t", "d").tls(ca.clone()));
+    assert!(matches!(e, NetError::Auth { .. }), "{e:?}");
+    assert!(e.to_string().contains("HbaseConfig::kerberos"), "{e}");
+    // A ticket for hbase/localhost, which the gateway's SPNEGO principal is not.
+    let e = refused(thrift(&http, "t", s.keytab_login().http_service("hbase")));
+    assert!(matches!(e, NetError::Auth { .. }), "{e:?}");
+    assert!(
+        e.to_string()
+            .contains("refused the Kerberos authentication (HTTP 401)")
+            && e.to_string().contains("Kerberos::http_service"),
+        "{e}"
+    );
+    // A service the KDC does not know.
+    let e = refused(thrift(&http, "t", s.keytab_login().http_service("nosuch")));
+    assert!(matches!(e, NetError::Auth { .. }), "{e:?}");
+    assert!(e.to_string().contains("nosuch/localhost"), "{e}");
+    // The system's roots do not hold this run's CA.
+    let e = refused(thrift(&https, "t", s.keytab_login()));
+    assert!(matches!(e, NetError::Connect { .. }), "{e:?}");
+    assert!(
+        e.to_string().contains("UnknownIssuer") && e.to_string().contains("Tls::ca_pem"),
+        "{e}"
+    );
+    // The certificate names localhost and 127.0.0.1, not this name.
+    let e = refused(
+        thrift(&https, "t", s.keytab_login()).tls(ca.clone().domain("gateway.elsewhere.test")),
+    );
+    assert!(matches!(e, NetError::Connect { .. }), "{e:?}");
+    assert!(e.to_string().contains("Tls::domain"), "{e}");
+    // TLS to the plain HTTP gateway.
+    let plain_port = s.get("http_thrift");
+    let e = refused(
+        thrift(
+            &format!("https://localhost:{plain_port}/"),
+            "t",
+            s.keytab_login(),
+        )
+        .tls(ca.clone()),
+    );
+    assert!(
+        e.to_string().contains("is TLS enabled on the server?"),
+        "{e}"
+    );
+    // Configuration mistakes, before any connection.
+    let mistake = |cfg: rowkey::store::HbaseConfig| match HbaseStore::with_config(cfg) {
+        Ok(_) => panic!("a configuration mistake was accepted"),
+        Err(e) => {
+            assert!(matches!(e, NetError::Connect { .. }), "{e:?}");
+            e.to_string()
+        }
+    };
+    let e = mistake(rowkey::store::HbaseConfig::new(&http, "t", "d").tls(ca.clone()));
+    assert!(e.contains("use https://"), "{e}");
+    let e = mistake(rowkey::store::HbaseConfig::new(
+        "https://etl:hunter2@localhost:1/",
+        "t",
+        "d",
+    ));
+    assert!(
+        e.contains("user name or password") && !e.contains("hunter2"),
+        "{e}"
+    );
+    let e = mistake(rowkey::store::HbaseConfig::new(&https, "t", "d").framed(true));
+    assert!(e.contains("not framed"), "{e}");
+    let e = mistake(
+        rowkey::store::HbaseConfig::new(&format!("localhost:{plain_port}"), "t", "d").tls(ca),
+    );
+    assert!(e.contains("needs an https:// address"), "{e}");
 }

@@ -100,7 +100,7 @@ pub use bigtable::{
     AccessToken, AsyncBigtableStore, BigtableConfig, BigtableError, BigtableStore, Credentials,
     ServiceAccountKey, TokenError, TokenFuture, TokenSource,
 };
-#[cfg(any(feature = "bigtable", feature = "hbase-rpc"))]
+#[cfg(any(feature = "bigtable", feature = "hbase-rpc", feature = "hbase-http"))]
 pub use net::Tls;
 
 #[cfg(feature = "hbase")]

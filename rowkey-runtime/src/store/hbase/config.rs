@@ -7,7 +7,10 @@ use crate::store::{NetOptions, RetryPolicy};
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct HbaseConfig {
-    /// The Thrift2 gateway, `host:port`.
+    /// The Thrift2 gateway: `host:port`, or for a gateway in HTTP mode
+    /// (`hbase.regionserver.thrift.http`, with the `hbase-http` feature) its URL,
+    /// `http://host:port/` or `https://host:port/` (TLS, the gateway's
+    /// `hbase.thrift.ssl.enabled`).
     pub address: String,
     /// The table, `name` or `namespace:name`.
     pub table: String,
@@ -27,10 +30,16 @@ pub struct HbaseConfig {
     /// `create_table` creates them beside `family`, and the schema check requires them. A
     /// value type's are `V::SCHEMA.families()`.
     pub families: Vec<String>,
-    /// Kerberos, for a gateway that takes SASL (`hbase.thrift.security.qop` set; the
-    /// thread-pool server, unframed); `None`: no authentication.
+    /// Kerberos, for a gateway with `hbase.thrift.security.qop` set: SASL on a socket (the
+    /// thread-pool server, unframed), SPNEGO on every request to an HTTP gateway (its
+    /// principal `HTTP/host`, see [`Kerberos::http_service`](crate::store::Kerberos::http_service));
+    /// `None`: no authentication.
     #[cfg(feature = "kerberos")]
     pub kerberos: Option<crate::store::Kerberos>,
+    /// Which certificates an `https://` gateway may present (`None`: the system's root
+    /// certificates, the URL's host); refused with any other address.
+    #[cfg(feature = "hbase-http")]
+    pub tls: Option<crate::store::Tls>,
 }
 
 impl HbaseConfig {
@@ -47,7 +56,16 @@ impl HbaseConfig {
             families: Vec::new(),
             #[cfg(feature = "kerberos")]
             kerberos: None,
+            #[cfg(feature = "hbase-http")]
+            tls: None,
         }
+    }
+
+    /// The trust for an `https://` gateway ([`HbaseConfig::tls`]).
+    #[cfg(feature = "hbase-http")]
+    pub fn tls(mut self, tls: crate::store::Tls) -> Self {
+        self.tls = Some(tls);
+        self
     }
 
     /// Authenticates with Kerberos ([`HbaseConfig::kerberos`]).

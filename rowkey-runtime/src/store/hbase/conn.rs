@@ -5,6 +5,9 @@
 //! A connection is returned to the pool only after a call completed on it; one whose call
 //! failed, timed out or was cancelled is closed, since it may still carry part of an answer.
 //!
+//! Over HTTP (`http://` and `https://` addresses), a connection is an HTTP/1.1 connection
+//! carrying each call as a POST ([`super::http`]).
+//!
 //! With Kerberos (a gateway with `hbase.thrift.security.qop`), a connection first
 //! authenticates with Thrift's SASL transport (messages of a status byte, a 4-byte length and
 //! a payload: `START` naming `GSSAPI`, then the tokens) and then carries calls and replies in
@@ -30,6 +33,20 @@ pub(super) enum TransportError {
     Io(std::io::Error),
     /// The bytes received are not a Thrift message.
     Protocol(String),
+    /// The connection cannot be made as configured (an untrusted TLS certificate); not
+    /// retried.
+    #[cfg_attr(not(feature = "hbase-http"), allow(dead_code))]
+    Connect(String),
+    /// An HTTP gateway answered with an error status.
+    #[cfg_attr(not(feature = "hbase-http"), allow(dead_code))]
+    Http {
+        /// The status code.
+        status: u16,
+        /// What it said.
+        message: String,
+        /// Whether another attempt may succeed (a proxy's 502, 503, 504).
+        transient: bool,
+    },
     /// Authentication failed (`transient`: the KDC was unreachable).
     #[cfg_attr(not(feature = "kerberos"), allow(dead_code))]
     Auth {
@@ -74,10 +91,37 @@ impl From<std::io::Error> for TransportError {
     }
 }
 
+/// Where the gateway is, and how calls reach it.
+#[derive(Debug)]
+pub(super) enum Endpoint {
+    /// Thrift over a TCP socket at `host:port`, framed or not.
+    Socket {
+        /// `host:port`.
+        addr: String,
+        /// Framed transport.
+        framed: bool,
+    },
+    /// Each call a POST to an HTTP gateway.
+    #[cfg(feature = "hbase-http")]
+    Http(std::sync::Arc<super::http::Endpoint>),
+}
+
+/// A connection's transport.
+enum Link {
+    /// A socket, its bytes framed as the gateway wants.
+    Socket { stream: TcpStream, framing: Framing },
+    /// An HTTP connection, and how its requests authenticate.
+    #[cfg(feature = "hbase-http")]
+    Http {
+        conn: super::http::HttpConn,
+        endpoint: std::sync::Arc<super::http::Endpoint>,
+        security: Security,
+    },
+}
+
 /// One open connection.
 pub(super) struct Conn {
-    stream: TcpStream,
-    framing: Framing,
+    link: Link,
     seq: i32,
     /// Whether a reply has come on this connection (a framed gateway closes an unframed
     /// connection at its first call, so only then is framing a likely cause of a close).
@@ -88,46 +132,48 @@ pub(super) struct Conn {
 
 impl Conn {
     async fn open(
-        addr: &str,
-        framed: bool,
+        endpoint: &Endpoint,
         security: &Security,
         timeout: Duration,
     ) -> Result<Conn, TransportError> {
-        #[cfg_attr(not(feature = "kerberos"), allow(unused_mut))]
-        let mut stream = tokio::time::timeout(timeout, TcpStream::connect(addr))
-            .await
-            .map_err(|_| {
-                TransportError::Io(std::io::Error::new(
-                    std::io::ErrorKind::TimedOut,
-                    format!("no connection to {addr} within {timeout:?}"),
-                ))
-            })??;
-        stream.set_nodelay(true)?;
-        let framing = match security {
-            Security::None if framed => Framing::Framed,
-            Security::None => Framing::Buffered,
-            #[cfg(feature = "kerberos")]
-            Security::Kerberos { login, host } => {
-                let layer =
-                    tokio::time::timeout(timeout, sasl::authenticate(&mut stream, login, host))
-                        .await
-                        .map_err(|_| {
-                            TransportError::Io(std::io::Error::new(
-                        std::io::ErrorKind::TimedOut,
-                        format!("{addr}: SASL authentication did not complete within {timeout:?}"),
-                    ))
-                        })??;
-                Framing::Sasl(layer)
+        let link = match endpoint {
+            Endpoint::Socket { addr, framed } => {
+                let (stream, framing) = open_socket(addr, *framed, security, timeout).await?;
+                Link::Socket { stream, framing }
+            }
+            #[cfg(feature = "hbase-http")]
+            Endpoint::Http(http) => {
+                let conn = tokio::time::timeout(timeout, super::http::HttpConn::open(http))
+                    .await
+                    .map_err(|_| {
+                        TransportError::Io(std::io::Error::new(
+                            std::io::ErrorKind::TimedOut,
+                            format!("no connection to {} within {timeout:?}", http.url()),
+                        ))
+                    })??;
+                Link::Http {
+                    conn,
+                    endpoint: http.clone(),
+                    security: security.clone(),
+                }
             }
         };
         Ok(Conn {
-            stream,
-            framing,
+            link,
             seq: 0,
             answered: false,
             out: Vec::with_capacity(4096),
             input: Vec::with_capacity(64 << 10),
         })
+    }
+
+    /// Whether the connection can go back to the pool after a completed call.
+    fn reusable(&self) -> bool {
+        match &self.link {
+            Link::Socket { .. } => true,
+            #[cfg(feature = "hbase-http")]
+            Link::Http { conn, .. } => conn.reusable(),
+        }
     }
 
     /// Sends one call (`args` writes its argument struct) and receives the whole reply; returns
@@ -138,91 +184,44 @@ impl Conn {
         args: impl FnOnce(&mut Out<'_>),
     ) -> Result<(i32, &[u8]), TransportError> {
         self.seq = self.seq.wrapping_add(1);
+        let seq = self.seq;
         self.out.clear();
-        let framed = !matches!(self.framing, Framing::Buffered);
-        if framed {
-            self.out.extend_from_slice(&[0; 4]);
-        }
-        args(&mut Out::call(&mut self.out, method, self.seq));
-        if framed {
-            let len = u32::try_from(self.out.len() - 4)
-                .map_err(|_| TransportError::Protocol("request over 4 GiB".into()))?;
-            self.out[..4].copy_from_slice(&len.to_be_bytes());
-        }
-        #[cfg(feature = "kerberos")]
-        if let Framing::Sasl(Some(layer)) = &self.framing {
-            let mut sealed = Vec::with_capacity(self.out.len() + 128);
-            layer
-                .wrap_into(&self.out[4..], &mut sealed)
-                .map_err(|e| TransportError::Auth {
-                    message: e.message,
-                    transient: false,
-                })?;
-            self.out = sealed;
-        }
-        self.stream.write_all(&self.out).await?;
         // A reply buffer grown for one huge page is not kept for the connection's life.
         if self.input.capacity() > 16 << 20 {
             self.input = Vec::with_capacity(64 << 10);
         }
         self.input.clear();
-        let len = match &self.framing {
-            Framing::Framed => {
-                let n = self.stream.read_u32().await? as usize;
-                if n > MAX_MESSAGE {
-                    return Err(TransportError::Protocol(format!("a {n}-byte frame")));
-                }
-                self.input.resize(n, 0);
-                self.stream.read_exact(&mut self.input).await?;
-                n
+        let len = match &mut self.link {
+            Link::Socket { stream, framing } => {
+                socket_call(
+                    stream,
+                    framing,
+                    &mut self.out,
+                    &mut self.input,
+                    self.answered,
+                    |out| args(&mut Out::call(out, method, seq)),
+                )
+                .await?
             }
-            #[cfg(feature = "kerberos")]
-            Framing::Sasl(layer) => {
-                // Frames until the reply is whole (the gateway sends one per reply).
+            #[cfg(feature = "hbase-http")]
+            Link::Http {
+                conn,
+                endpoint,
+                security,
+            } => {
+                args(&mut Out::call(&mut self.out, method, seq));
+                http_call(conn, endpoint, security, &self.out, &mut self.input).await?;
                 let mut done = Completeness::default();
-                let mut frame = Vec::new();
-                loop {
-                    let n = self.stream.read_u32().await? as usize;
-                    if n > MAX_MESSAGE || self.input.len() + n > MAX_MESSAGE {
-                        return Err(TransportError::Protocol(format!("a {n}-byte frame")));
+                match done.advance(&self.input) {
+                    Ok(Some(n)) => n,
+                    Ok(None) => {
+                        return Err(TransportError::Protocol(format!(
+                            "{} sent {} bytes of a reply, not all of it",
+                            endpoint.url(),
+                            self.input.len()
+                        )))
                     }
-                    frame.resize(n, 0);
-                    self.stream.read_exact(&mut frame).await?;
-                    match layer {
-                        Some(layer) => {
-                            let plain = layer.unwrap(&frame).map_err(|e| TransportError::Auth {
-                                message: e.message,
-                                transient: false,
-                            })?;
-                            self.input.extend_from_slice(&plain);
-                        }
-                        None => self.input.extend_from_slice(&frame),
-                    }
-                    match done.advance(&self.input) {
-                        Ok(Some(n)) => break n,
-                        Ok(None) => {}
-                        Err(e) => return Err(TransportError::Protocol(e.0)),
-                    }
-                }
-            }
-            Framing::Buffered => {
-                let mut done = Completeness::default();
-                loop {
-                    if self.input.len() >= MAX_MESSAGE {
-                        return Err(TransportError::Protocol("a reply over 256 MiB".into()));
-                    }
-                    self.input.reserve(64 << 10);
-                    if self.stream.read_buf(&mut self.input).await? == 0 {
-                        return Err(TransportError::Io(std::io::Error::new(
-                            std::io::ErrorKind::UnexpectedEof,
-                            closed_message(self.input.is_empty(), self.answered),
-                        )));
-                    }
-                    match done.advance(&self.input) {
-                        Ok(Some(n)) => break n,
-                        Ok(None) => {}
-                        Err(e) => return Err(TransportError::Protocol(e.0)),
-                    }
+                    Err(e) => return Err(TransportError::Protocol(e.0)),
                 }
             }
         };
@@ -234,6 +233,186 @@ impl Conn {
         self.answered = true;
         Ok((self.seq, &self.input[..len]))
     }
+}
+
+/// One call on a socket: `args` writes the call into `out`; the reply's length in `input`.
+async fn socket_call(
+    stream: &mut TcpStream,
+    framing: &Framing,
+    out: &mut Vec<u8>,
+    input: &mut Vec<u8>,
+    answered: bool,
+    args: impl FnOnce(&mut Vec<u8>),
+) -> Result<usize, TransportError> {
+    let framed = !matches!(framing, Framing::Buffered);
+    if framed {
+        out.extend_from_slice(&[0; 4]);
+    }
+    args(out);
+    if framed {
+        let len = u32::try_from(out.len() - 4)
+            .map_err(|_| TransportError::Protocol("request over 4 GiB".into()))?;
+        out[..4].copy_from_slice(&len.to_be_bytes());
+    }
+    #[cfg(feature = "kerberos")]
+    if let Framing::Sasl(Some(layer)) = framing {
+        let mut sealed = Vec::with_capacity(out.len() + 128);
+        layer
+            .wrap_into(&out[4..], &mut sealed)
+            .map_err(|e| TransportError::Auth {
+                message: e.message,
+                transient: false,
+            })?;
+        *out = sealed;
+    }
+    stream.write_all(out).await?;
+    Ok(match framing {
+        Framing::Framed => {
+            let n = stream.read_u32().await? as usize;
+            if n > MAX_MESSAGE {
+                return Err(TransportError::Protocol(format!("a {n}-byte frame")));
+            }
+            input.resize(n, 0);
+            stream.read_exact(input).await?;
+            n
+        }
+        #[cfg(feature = "kerberos")]
+        Framing::Sasl(layer) => {
+            // Frames until the reply is whole (the gateway sends one per reply).
+            let mut done = Completeness::default();
+            let mut frame = Vec::new();
+            loop {
+                let n = stream.read_u32().await? as usize;
+                if n > MAX_MESSAGE || input.len() + n > MAX_MESSAGE {
+                    return Err(TransportError::Protocol(format!("a {n}-byte frame")));
+                }
+                frame.resize(n, 0);
+                stream.read_exact(&mut frame).await?;
+                match layer {
+                    Some(layer) => {
+                        let plain = layer.unwrap(&frame).map_err(|e| TransportError::Auth {
+                            message: e.message,
+                            transient: false,
+                        })?;
+                        input.extend_from_slice(&plain);
+                    }
+                    None => input.extend_from_slice(&frame),
+                }
+                match done.advance(input) {
+                    Ok(Some(n)) => break n,
+                    Ok(None) => {}
+                    Err(e) => return Err(TransportError::Protocol(e.0)),
+                }
+            }
+        }
+        Framing::Buffered => {
+            let mut done = Completeness::default();
+            loop {
+                if input.len() >= MAX_MESSAGE {
+                    return Err(TransportError::Protocol("a reply over 256 MiB".into()));
+                }
+                input.reserve(64 << 10);
+                if stream.read_buf(input).await? == 0 {
+                    return Err(TransportError::Io(std::io::Error::new(
+                        std::io::ErrorKind::UnexpectedEof,
+                        closed_message(input.is_empty(), answered),
+                    )));
+                }
+                match done.advance(input) {
+                    Ok(Some(n)) => break n,
+                    Ok(None) => {}
+                    Err(e) => return Err(TransportError::Protocol(e.0)),
+                }
+            }
+        }
+    })
+}
+
+/// One call over HTTP: `out` POSTed (with a new SPNEGO token under Kerberos, the gateway's
+/// answer checked), the reply's body in `input`.
+#[cfg(feature = "hbase-http")]
+async fn http_call(
+    conn: &mut super::http::HttpConn,
+    endpoint: &super::http::Endpoint,
+    security: &Security,
+    out: &[u8],
+    input: &mut Vec<u8>,
+) -> Result<(), TransportError> {
+    match security {
+        Security::None => {
+            conn.post(endpoint, out, None, input, MAX_MESSAGE).await?;
+        }
+        #[cfg(feature = "kerberos")]
+        Security::Kerberos { login, host } => {
+            use base64::Engine as _;
+            let auth = |e: crate::store::net::kerberos::AuthError| TransportError::Auth {
+                message: e.message,
+                transient: e.transient,
+            };
+            let (negotiation, token) = login.negotiate_async(host).await.map_err(auth)?;
+            let header = format!(
+                "Negotiate {}",
+                base64::engine::general_purpose::STANDARD.encode(token)
+            );
+            let answer = match conn
+                .post(endpoint, out, Some(header), input, MAX_MESSAGE)
+                .await
+            {
+                Err(TransportError::Auth { message, transient }) => {
+                    return Err(TransportError::Auth {
+                        message: format!(
+                            "{message} (the ticket was for {}; the gateway's SPNEGO principal, \
+                             hbase.thrift.spnego.principal, may be another: see \
+                             Kerberos::http_service)",
+                            negotiation.server()
+                        ),
+                        transient,
+                    })
+                }
+                other => other?,
+            };
+            negotiation
+                .finish(answer.negotiate.as_deref())
+                .map_err(auth)?;
+        }
+    }
+    Ok(())
+}
+
+/// A socket to the gateway at `addr`, authenticated when `security` says so.
+async fn open_socket(
+    addr: &str,
+    framed: bool,
+    security: &Security,
+    timeout: Duration,
+) -> Result<(TcpStream, Framing), TransportError> {
+    #[cfg_attr(not(feature = "kerberos"), allow(unused_mut))]
+    let mut stream = tokio::time::timeout(timeout, TcpStream::connect(addr))
+        .await
+        .map_err(|_| {
+            TransportError::Io(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                format!("no connection to {addr} within {timeout:?}"),
+            ))
+        })??;
+    stream.set_nodelay(true)?;
+    let framing = match security {
+        Security::None if framed => Framing::Framed,
+        Security::None => Framing::Buffered,
+        #[cfg(feature = "kerberos")]
+        Security::Kerberos { login, host } => {
+            let layer = tokio::time::timeout(timeout, sasl::authenticate(&mut stream, login, host))
+                .await
+                .map_err(|_| {
+                    TransportError::Io(std::io::Error::new(
+                        std::io::ErrorKind::TimedOut,
+                        format!("{addr}: SASL authentication did not complete within {timeout:?}"),
+                    ))
+                })??;
+            Framing::Sasl(layer)
+        }
+    };
+    Ok((stream, framing))
 }
 
 /// What a connection closed under an unframed call means: mid-reply, or before any reply; a
@@ -254,8 +433,7 @@ fn closed_message(nothing_read: bool, answered_before: bool) -> &'static str {
 
 /// Open connections waiting for a call, and the bound on how many exist.
 pub(super) struct Pool {
-    addr: String,
-    framed: bool,
+    endpoint: Endpoint,
     security: Security,
     connect_timeout: Duration,
     idle: Mutex<Vec<Conn>>,
@@ -271,15 +449,13 @@ pub(super) struct Lease<'p> {
 
 impl Pool {
     pub(super) fn new(
-        addr: String,
-        framed: bool,
+        endpoint: Endpoint,
         security: Security,
         connect_timeout: Duration,
         max: usize,
     ) -> Self {
         Pool {
-            addr,
-            framed,
+            endpoint,
             security,
             connect_timeout,
             idle: Mutex::new(Vec::new()),
@@ -293,18 +469,14 @@ impl Pool {
             .acquire_owned()
             .await
             .map_err(|_| TransportError::Protocol("connection pool closed".into()))?;
-        let idle = self.idle.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        let idle = {
+            let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
+            // An HTTP connection the gateway closed while it sat idle is dropped here.
+            std::iter::from_fn(|| idle.pop()).find(Conn::reusable)
+        };
         let conn = match idle {
             Some(c) => c,
-            None => {
-                Conn::open(
-                    &self.addr,
-                    self.framed,
-                    &self.security,
-                    self.connect_timeout,
-                )
-                .await?
-            }
+            None => Conn::open(&self.endpoint, &self.security, self.connect_timeout).await?,
         };
         Ok(Lease {
             pool: self,
@@ -315,8 +487,12 @@ impl Pool {
 }
 
 impl Lease<'_> {
-    /// The call completed: the connection is clean and goes back to the pool.
+    /// The call completed: the connection is clean and goes back to the pool (unless an HTTP
+    /// gateway closed it).
     pub(super) fn done(self) {
+        if !self.conn.reusable() {
+            return;
+        }
         self.pool
             .idle
             .lock()

@@ -24,6 +24,21 @@ pub(super) fn transport(op: &'static str, e: TransportError) -> NetError {
             message,
             transient,
         },
+        TransportError::Connect(message) => NetError::Connect {
+            store: STORE,
+            message,
+        },
+        TransportError::Http {
+            status,
+            message,
+            transient,
+        } => NetError::Server {
+            store: STORE,
+            op,
+            status: format!("HTTP {status}"),
+            message,
+            transient,
+        },
     }
 }
 

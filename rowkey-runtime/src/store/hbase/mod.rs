@@ -38,6 +38,8 @@ mod api;
 mod config;
 mod conn;
 mod error;
+#[cfg(feature = "hbase-http")]
+mod http;
 mod scan;
 
 pub use config::HbaseConfig;
@@ -252,6 +254,51 @@ impl Blocking<AsyncHbaseStore> {
     }
 }
 
+/// Where `config` says the gateway is: a socket (`host:port`), or an HTTP gateway's URL.
+fn endpoint(config: &HbaseConfig) -> Result<conn::Endpoint, String> {
+    let scheme = config.address.split_once("://").map(|(s, _)| s);
+    if let Some(scheme) = scheme {
+        if !(scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")) {
+            return Err(format!(
+                "the gateway's address must be host:port, or an HTTP gateway's http:// or \
+                 https:// URL, not {scheme}://"
+            ));
+        }
+        #[cfg(feature = "hbase-http")]
+        {
+            if config.framed {
+                return Err(
+                    "an HTTP gateway is not framed: HbaseConfig::framed must be false with an \
+                     http:// or https:// address"
+                        .into(),
+                );
+            }
+            return Ok(conn::Endpoint::Http(Arc::new(http::Endpoint::parse(
+                &config.address,
+                config.tls.as_ref(),
+            )?)));
+        }
+        #[cfg(not(feature = "hbase-http"))]
+        return Err(
+            "the gateway's address is an HTTP gateway's URL: the HTTP transport needs rowkey's \
+             `hbase-http` feature"
+                .into(),
+        );
+    }
+    #[cfg(feature = "hbase-http")]
+    if config.tls.is_some() {
+        return Err(
+            "TLS (HbaseConfig::tls) needs an https:// address: a Thrift2 gateway takes TLS in \
+             HTTP mode only"
+                .into(),
+        );
+    }
+    Ok(conn::Endpoint::Socket {
+        addr: config.address.clone(),
+        framed: config.framed,
+    })
+}
+
 impl AsyncHbaseStore {
     /// Opens the store as `config` says. Must run inside a tokio runtime; the store's
     /// background work (scan pages) runs on that runtime from then on. Connections are opened
@@ -263,22 +310,27 @@ impl AsyncHbaseStore {
                 "AsyncHbaseStore::connect runs inside a tokio runtime; use HbaseStore elsewhere"
                     .into(),
         })?;
+        let refuse = |message: String| HbaseError::Connect {
+            store: error::STORE,
+            message,
+        };
+        let endpoint = endpoint(&config).map_err(refuse)?;
         #[cfg(feature = "kerberos")]
         let security = match &config.kerberos {
             Some(k) => {
-                let refuse = |message: String| HbaseError::Connect {
-                    store: error::STORE,
-                    message,
-                };
                 k.validate().map_err(refuse)?;
-                if config.framed {
-                    return Err(refuse(
-                        "a SASL (Kerberos) Thrift2 gateway is not framed: HbaseConfig::framed \
-                         must be false with HbaseConfig::kerberos"
-                            .into(),
-                    ));
-                }
-                let host = super::net::host_of(&config.address).to_string();
+                let host = match &endpoint {
+                    conn::Endpoint::Socket { framed: true, .. } => {
+                        return Err(refuse(
+                            "a SASL (Kerberos) Thrift2 gateway is not framed: HbaseConfig::framed \
+                             must be false with HbaseConfig::kerberos"
+                                .into(),
+                        ))
+                    }
+                    conn::Endpoint::Socket { addr, .. } => super::net::host_of(addr).to_string(),
+                    #[cfg(feature = "hbase-http")]
+                    conn::Endpoint::Http(http) => http.host.clone(),
+                };
                 conn::Security::Kerberos {
                     login: Arc::new(super::net::kerberos::Login::new(k.clone())),
                     host,
@@ -291,8 +343,7 @@ impl AsyncHbaseStore {
         Ok(AsyncHbaseStore {
             inner: Arc::new(Inner {
                 pool: Pool::new(
-                    config.address.clone(),
-                    config.framed,
+                    endpoint,
                     security,
                     config.options.connect_timeout,
                     config.max_connections,

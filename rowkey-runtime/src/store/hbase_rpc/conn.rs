@@ -42,23 +42,7 @@ pub(crate) enum Security {
     Kerberos(Arc<Login>),
 }
 
-/// TLS for every connection (HBase 2.6's `hbase.server.netty.tls.enabled`): rustls with the
-/// configured trust, each server's certificate checked against the name the cluster
-/// advertises for it (or [`Tls::domain`](crate::store::Tls::domain)).
-#[derive(Clone)]
-pub(crate) struct TlsClient {
-    connector: tokio_rustls::TlsConnector,
-    tls: crate::store::Tls,
-}
-
-impl TlsClient {
-    pub(crate) fn new(tls: &crate::store::Tls) -> Result<Self, String> {
-        Ok(TlsClient {
-            connector: tokio_rustls::TlsConnector::from(tls.rustls_client()?),
-            tls: tls.clone(),
-        })
-    }
-}
+pub(crate) use crate::store::net::tls::TlsClient;
 
 /// A connection's two directions, over TCP or TLS.
 type Reader = Box<dyn AsyncRead + Send + Unpin>;
@@ -72,21 +56,14 @@ async fn tls_handshake(
     host: &str,
     addr: &str,
 ) -> Result<(Reader, Writer), ConnError> {
-    let name = tls.tls.server_name(host).map_err(ConnError::Tls)?;
-    match tls.connector.connect(name, stream).await {
+    use crate::store::net::tls::HandshakeError;
+    match tls.handshake(stream, host, addr).await {
         Ok(stream) => {
             let (read, write) = tokio::io::split(stream);
             Ok((Box::new(read), Box::new(write)))
         }
-        Err(e) => {
-            let text = crate::store::net::error_chain(&e);
-            Err(match crate::store::net::tls::certificate_problem(&text) {
-                Some(problem) => ConnError::Tls(format!("{addr}: {problem}")),
-                None => ConnError::Connect(format!(
-                    "{addr}: TLS handshake failed: {text} (is TLS enabled on the server?)"
-                )),
-            })
-        }
+        Err(HandshakeError::Untrusted(m)) => Err(ConnError::Tls(m)),
+        Err(HandshakeError::Failed(m)) => Err(ConnError::Connect(m)),
     }
 }
 
@@ -231,6 +208,8 @@ impl Conn {
         let writer = {
             let fail = fail.clone();
             let addr = addr.to_string();
+            // Without `kerberos` the layer is `Option<Infallible>`, which is Copy.
+            #[cfg_attr(not(feature = "kerberos"), allow(clippy::clone_on_copy))]
             let layer = layer.clone();
             tokio::spawn(async move {
                 #[cfg_attr(not(feature = "kerberos"), allow(unused_mut))]

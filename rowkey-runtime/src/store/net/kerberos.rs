@@ -2,7 +2,9 @@
 //! [`Protection`]), the login it stands for, and a SASL `GSSAPI` client (RFC 4752) that both
 //! HBase stores drive over their own framing (HBase's RPC: a 4-byte status and length per
 //! server message; Thrift's SASL transport: a status byte and a 4-byte length), then the
-//! security layer it negotiates ([`Layer`]: messages signed, or signed and sealed).
+//! security layer it negotiates ([`Layer`]: messages signed, or signed and sealed); and SPNEGO
+//! for HTTP (RFC 4559, [`Negotiation`]): a Thrift2 gateway in HTTP mode authenticates every
+//! request from its `Authorization: Negotiate` header.
 //!
 //! The Kerberos work itself is MIT Kerberos' (or Heimdal's), through `libgssapi`: tickets from
 //! the user's ticket cache, or from a keytab into a per-store in-memory cache (MIT fetches new
@@ -18,7 +20,9 @@ use std::sync::Mutex;
 use libgssapi::context::{ClientCtx, CtxFlags, SecurityContext};
 use libgssapi::credential::Cred;
 use libgssapi::name::Name;
-use libgssapi::oid::{GSS_MECH_KRB5, GSS_NT_HOSTBASED_SERVICE, GSS_NT_KRB5_PRINCIPAL};
+use libgssapi::oid::{
+    Oid, GSS_MECH_KRB5, GSS_MECH_SPNEGO, GSS_NT_HOSTBASED_SERVICE, GSS_NT_KRB5_PRINCIPAL,
+};
 
 /// How a secured HBase cluster is authenticated to: Kerberos through SASL `GSSAPI`, as HBase's
 /// own clients do with `hbase.security.authentication=kerberos`.
@@ -54,6 +58,11 @@ pub struct Kerberos {
     /// advertises, canonicalized by the Kerberos library) does not find it: HBase's pattern,
     /// with `_HOST` standing for each server's host name, such as `hbase/_HOST@EXAMPLE.COM`.
     pub server_principal: Option<String>,
+    /// The service name of an HTTP gateway's SPNEGO principal (a Thrift2 gateway with
+    /// `hbase.regionserver.thrift.http`; its `hbase.thrift.spnego.principal` is
+    /// `SERVICE/host@REALM`): `HTTP` unless it uses another. `server_principal` does not apply
+    /// to it.
+    pub http_service: String,
     /// The qualities of protection this client accepts, in order of preference: the first the
     /// server also offers is used (HBase's `hbase.rpc.protection`; a Thrift2 gateway's
     /// `hbase.thrift.security.qop`). By default all three, strongest first, so the client
@@ -107,6 +116,7 @@ impl Kerberos {
             cache: None,
             service: "hbase".into(),
             server_principal: None,
+            http_service: "HTTP".into(),
             protection: vec![
                 Protection::Privacy,
                 Protection::Integrity,
@@ -142,6 +152,12 @@ impl Kerberos {
         self
     }
 
+    /// An HTTP gateway's service name ([`Kerberos::http_service`]).
+    pub fn http_service(mut self, service: &str) -> Self {
+        self.http_service = service.into();
+        self
+    }
+
     /// The servers' principal pattern ([`Kerberos::server_principal`]).
     pub fn server_principal(mut self, pattern: &str) -> Self {
         self.server_principal = Some(pattern.into());
@@ -162,7 +178,7 @@ impl Kerberos {
         if self.protection.is_empty() {
             return Err("Kerberos: no quality of protection accepted".into());
         }
-        if self.service.is_empty() {
+        if self.service.is_empty() || self.http_service.is_empty() {
             return Err("Kerberos: an empty service name".into());
         }
         Ok(())
@@ -315,7 +331,6 @@ impl Login {
     /// Starts authenticating to the server at `host` (the name the cluster advertises):
     /// the client and its first token. Blocks: it may ask the KDC for tickets.
     pub(crate) fn start(&self, host: &str) -> Result<(SaslClient, Vec<u8>), AuthError> {
-        let cred = self.cred()?;
         let (target, shown) = match &self.kerberos.server_principal {
             Some(pattern) => {
                 let p = pattern.replace("_HOST", &host.to_ascii_lowercase());
@@ -324,26 +339,14 @@ impl Login {
                     p.clone(),
                 )
             }
-            None => {
-                let s = format!("{}@{host}", self.kerberos.service);
-                (
-                    Name::new(s.as_bytes(), Some(GSS_NT_HOSTBASED_SERVICE)),
-                    format!("{}/{host}", self.kerberos.service),
-                )
-            }
+            None => host_based(&self.kerberos.service, host),
         };
-        let target = target.map_err(|e| AuthError::gss(&format!("server name {shown}"), e))?;
         let flags = CtxFlags::GSS_C_MUTUAL_FLAG
             | CtxFlags::GSS_C_SEQUENCE_FLAG
             | CtxFlags::GSS_C_REPLAY_FLAG
             | CtxFlags::GSS_C_INTEG_FLAG
             | CtxFlags::GSS_C_CONF_FLAG;
-        let mut ctx = ClientCtx::new(cred, target, flags, Some(GSS_MECH_KRB5));
-        let token = ctx
-            .step(None, None)
-            .map_err(|e| AuthError::gss(&format!("a ticket for {shown}"), e))?
-            .map(|b| b.to_vec())
-            .unwrap_or_default();
+        let (ctx, token) = self.initiate(target, &shown, flags, &GSS_MECH_KRB5)?;
         Ok((
             SaslClient {
                 ctx,
@@ -355,6 +358,102 @@ impl Login {
             },
             token,
         ))
+    }
+
+    /// A context with the server named `target` (shown as `shown`), and its first token.
+    fn initiate(
+        &self,
+        target: Result<Name, libgssapi::error::Error>,
+        shown: &str,
+        flags: CtxFlags,
+        mech: &'static Oid,
+    ) -> Result<(ClientCtx, Vec<u8>), AuthError> {
+        let cred = self.cred()?;
+        let target = target.map_err(|e| AuthError::gss(&format!("server name {shown}"), e))?;
+        let mut ctx = ClientCtx::new(cred, target, flags, Some(*mech));
+        let token = ctx
+            .step(None, None)
+            .map_err(|e| AuthError::gss(&format!("a ticket for {shown}"), e))?
+            .map(|b| b.to_vec())
+            .unwrap_or_default();
+        Ok((ctx, token))
+    }
+
+    #[cfg_attr(not(feature = "hbase-http"), allow(dead_code))]
+    /// [`Login::negotiate`] off the async runtime's threads (it may wait for the KDC).
+    pub(crate) async fn negotiate_async(
+        self: &std::sync::Arc<Self>,
+        host: &str,
+    ) -> Result<(Negotiation, Vec<u8>), AuthError> {
+        let (login, host) = (self.clone(), host.to_string());
+        tokio::task::spawn_blocking(move || login.negotiate(&host))
+            .await
+            .map_err(|e| AuthError::new(format!("Kerberos: the login task failed: {e}")))?
+    }
+
+    /// Starts the SPNEGO authentication of one HTTP request to the server at `host`, as
+    /// `http_service`: the token for its `Authorization: Negotiate` header, and the context
+    /// that checks the server's answer. Each call makes a new authenticator (servers keep a
+    /// replay cache); the service ticket is fetched once and reused while it is valid. Blocks:
+    /// it may ask the KDC for tickets.
+    #[cfg_attr(not(feature = "hbase-http"), allow(dead_code))]
+    pub(crate) fn negotiate(&self, host: &str) -> Result<(Negotiation, Vec<u8>), AuthError> {
+        let (target, shown) = host_based(&self.kerberos.http_service, host);
+        let (ctx, token) = self.initiate(
+            target,
+            &shown,
+            CtxFlags::GSS_C_MUTUAL_FLAG,
+            &GSS_MECH_SPNEGO,
+        )?;
+        Ok((Negotiation { ctx, server: shown }, token))
+    }
+}
+
+/// `service@host` as a host-based service name, and as a principal's first part for messages.
+fn host_based(service: &str, host: &str) -> (Result<Name, libgssapi::error::Error>, String) {
+    let s = format!("{service}@{host}");
+    (
+        Name::new(s.as_bytes(), Some(GSS_NT_HOSTBASED_SERVICE)),
+        format!("{service}/{host}"),
+    )
+}
+
+/// One HTTP request's SPNEGO authentication, waiting for the server's answer: the token in its
+/// `WWW-Authenticate: Negotiate` header proves the server holds the service's key (mutual
+/// authentication).
+#[cfg_attr(not(feature = "hbase-http"), allow(dead_code))]
+pub(crate) struct Negotiation {
+    ctx: ClientCtx,
+    server: String,
+}
+
+#[cfg_attr(not(feature = "hbase-http"), allow(dead_code))]
+impl Negotiation {
+    /// The service principal the token is for (`HTTP/host`), for messages.
+    pub(crate) fn server(&self) -> &str {
+        &self.server
+    }
+
+    /// Checks the server's answer token (`None`: the response carried none). An answer that
+    /// does not complete the context is refused: the response did not come from the service.
+    pub(crate) fn finish(mut self, answer: Option<&[u8]>) -> Result<(), AuthError> {
+        let Some(answer) = answer else {
+            return Err(AuthError::new(format!(
+                "Kerberos: {} answered without proving its identity (no Negotiate token in \
+                 WWW-Authenticate)",
+                self.server
+            )));
+        };
+        self.ctx
+            .step(Some(answer), None)
+            .map_err(|e| AuthError::gss(&format!("checking the answer of {}", self.server), e))?;
+        if !self.ctx.is_complete() {
+            return Err(AuthError::new(format!(
+                "Kerberos: {}'s answer did not complete the SPNEGO exchange",
+                self.server
+            )));
+        }
+        Ok(())
     }
 }
 

@@ -16,7 +16,7 @@ pub(crate) mod key_layout;
 mod options;
 pub(crate) mod pages;
 pub(crate) mod retry;
-#[cfg(any(feature = "bigtable", feature = "hbase-rpc"))]
+#[cfg(any(feature = "bigtable", feature = "hbase-rpc", feature = "hbase-http"))]
 pub(crate) mod tls;
 
 pub use error::NetError;
@@ -24,7 +24,7 @@ pub use error::NetError;
 pub use kerberos::{Kerberos, Protection};
 pub use options::NetOptions;
 pub use retry::RetryPolicy;
-#[cfg(any(feature = "bigtable", feature = "hbase-rpc"))]
+#[cfg(any(feature = "bigtable", feature = "hbase-rpc", feature = "hbase-http"))]
 pub use tls::Tls;
 
 /// The host part of `host:port` (`[v6]:port` without its brackets): the name a server is
@@ -39,7 +39,7 @@ pub(crate) fn host_of(addr: &str) -> &str {
 
 /// An error and its causes, `: `-separated, each cause once (transports repeat their
 /// source's text in their own).
-#[cfg(any(feature = "bigtable", feature = "hbase-rpc"))]
+#[cfg(any(feature = "bigtable", feature = "hbase-rpc", feature = "hbase-http"))]
 pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
     let mut text = e.to_string();
     let mut source = e.source();

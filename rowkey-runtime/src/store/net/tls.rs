@@ -153,7 +153,7 @@ impl Tls {
 
     /// The name to check the certificate of a server known as `host` against:
     /// [`Tls::domain`], else `host` (a DNS name or an IP address).
-    #[cfg(feature = "hbase-rpc")]
+    #[cfg(any(feature = "hbase-rpc", feature = "hbase-http"))]
     pub(crate) fn server_name(
         &self,
         host: &str,
@@ -178,6 +178,58 @@ impl Tls {
             config = config.domain_name(domain.clone());
         }
         Ok(config)
+    }
+}
+
+/// TLS over a TCP connection with a [`Tls`]'s trust (the HBase stores' connections; tonic
+/// makes Bigtable's itself).
+#[cfg(any(feature = "hbase-rpc", feature = "hbase-http"))]
+#[derive(Clone)]
+pub(crate) struct TlsClient {
+    connector: tokio_rustls::TlsConnector,
+    tls: Tls,
+}
+
+/// Why a TLS handshake failed.
+#[cfg(any(feature = "hbase-rpc", feature = "hbase-http"))]
+pub(crate) enum HandshakeError {
+    /// The server's certificate is not trusted (an unknown CA, another host's name), or the
+    /// host cannot be checked against one: not worth retrying. The message names the fix.
+    Untrusted(String),
+    /// Anything else (the connection closed, the server does not speak TLS).
+    Failed(String),
+}
+
+#[cfg(any(feature = "hbase-rpc", feature = "hbase-http"))]
+impl TlsClient {
+    /// A client with `tls`'s trust; fails when it trusts nothing usable.
+    pub(crate) fn new(tls: &Tls) -> Result<Self, String> {
+        Ok(TlsClient {
+            connector: tokio_rustls::TlsConnector::from(tls.rustls_client()?),
+            tls: tls.clone(),
+        })
+    }
+
+    /// Connects TLS over `stream` to the server known as `host` (`addr` for messages).
+    pub(crate) async fn handshake(
+        &self,
+        stream: tokio::net::TcpStream,
+        host: &str,
+        addr: &str,
+    ) -> Result<tokio_rustls::client::TlsStream<tokio::net::TcpStream>, HandshakeError> {
+        let name = self
+            .tls
+            .server_name(host)
+            .map_err(HandshakeError::Untrusted)?;
+        self.connector.connect(name, stream).await.map_err(|e| {
+            let text = super::error_chain(&e);
+            match certificate_problem(&text) {
+                Some(problem) => HandshakeError::Untrusted(format!("{addr}: {problem}")),
+                None => HandshakeError::Failed(format!(
+                    "{addr}: TLS handshake failed: {text} (is TLS enabled on the server?)"
+                )),
+            }
+        })
     }
 }
 

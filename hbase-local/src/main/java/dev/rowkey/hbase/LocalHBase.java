@@ -45,6 +45,11 @@ import org.apache.hadoop.security.authorize.ProxyUsers;
  * {@code openssl} CLI, in the data directory); plain connections stay accepted
  * ({@code hbase.server.netty.tls.supportplaintext}), so the servers talk to each other as
  * before. The READY line names the CA's PEM as {@code tls_ca}.
+ *
+ * <p>{@code --http-port P} starts a gateway in HTTP mode (each call a POST), which on a
+ * Kerberized cluster takes SPNEGO with the principal {@code HTTP/localhost};
+ * {@code --https-port P} (with {@code --tls}) one that also takes TLS with this run's
+ * certificate. The READY line names them {@code http_thrift} and {@code https_thrift}.
  */
 public final class LocalHBase {
   private LocalHBase() {}
@@ -61,6 +66,8 @@ public final class LocalHBase {
     String rpcProtection = "privacy,integrity,authentication";
     int privacyPort = -1;
     boolean tls = false;
+    int httpPort = -1;
+    int httpsPort = -1;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--port": thriftPort = Integer.parseInt(args[++i]); break;
@@ -74,11 +81,14 @@ public final class LocalHBase {
         case "--rpc-protection": rpcProtection = args[++i]; break;
         case "--privacy-port": privacyPort = Integer.parseInt(args[++i]); break;
         case "--tls": tls = true; break;
+        case "--http-port": httpPort = Integer.parseInt(args[++i]); break;
+        case "--https-port": httpsPort = Integer.parseInt(args[++i]); break;
         default:
           System.err.println("unknown argument " + args[i]
               + "; usage: LocalHBase [--port P] [--region-servers N] [--framed]"
               + " [--framed-port P2] [--ready-file F] [--dir D] [--scanner-lease-ms MS] [--secure]"
-              + " [--rpc-protection LIST] [--privacy-port P3] [--tls]");
+              + " [--rpc-protection LIST] [--privacy-port P3] [--tls] [--http-port P4]"
+              + " [--https-port P5]");
           System.exit(2);
       }
     }
@@ -118,13 +128,15 @@ public final class LocalHBase {
     conf.setFloat("hbase.regionserver.global.memstore.size", 0.3f);
 
     String kerberos = "";
+    Path tlsDir = null;
     if (secure) {
       kerberos = kerberize(conf, dataDir != null ? dataDir : Files.createTempDirectory("rowkey-kdc"),
           rpcProtection);
     }
 
     if (tls) {
-      kerberos += tlsFor(conf, dataDir != null ? dataDir : Files.createTempDirectory("rowkey-tls"));
+      tlsDir = (dataDir != null ? dataDir : Files.createTempDirectory("rowkey-tls")).resolve("tls");
+      kerberos += tlsFor(conf, tlsDir);
     }
 
     HBaseTestingUtility util = new HBaseTestingUtility(conf);
@@ -145,6 +157,21 @@ public final class LocalHBase {
       privatePort = startGateway(privateConf, privacyPort, false);
     }
 
+    // Gateways in HTTP mode (hbase.regionserver.thrift.http): each call a POST. On a
+    // Kerberized cluster they take SPNEGO (HTTP/localhost); --https-port's also TLS.
+    if (httpPort > 0) {
+      startGateway(httpConf(clusterConf, secure), httpPort, false);
+    }
+    if (httpsPort > 0) {
+      Configuration httpsConf = httpConf(clusterConf, secure);
+      httpsConf.setBoolean("hbase.thrift.ssl.enabled", true);
+      httpsConf.set("hbase.thrift.ssl.keystore.store", tlsDir.resolve("server.p12").toString());
+      httpsConf.set("hbase.thrift.ssl.keystore.password", "rowkey");
+      httpsConf.set("hbase.thrift.ssl.keystore.keypassword", "rowkey");
+      httpsConf.set("hbase.thrift.ssl.keystore.type", "pkcs12");
+      startGateway(httpsConf, httpsPort, false);
+    }
+
     int controlPort = startControl(util);
 
     String zk = clusterConf.get("hbase.zookeeper.quorum") + ":"
@@ -159,7 +186,9 @@ public final class LocalHBase {
     String line = "READY thrift=" + port + " zk=" + zk
         + " master=" + master.getHostname() + ":" + master.getPort()
         + (secondPort > 0 ? " framed_thrift=" + secondPort : "")
-        + (privatePort > 0 ? " privacy_thrift=" + privatePort : "") + " control=" + controlPort
+        + (privatePort > 0 ? " privacy_thrift=" + privatePort : "")
+        + (httpPort > 0 ? " http_thrift=" + httpPort : "")
+        + (httpsPort > 0 ? " https_thrift=" + httpsPort : "") + " control=" + controlPort
         + " transport=" + (framed ? "framed" : "buffered") + " region_servers=" + regionServers
         + " scanner_lease_ms=" + lease + kerberos
         + " start_ms=" + ms + " heap_used_mb=" + heapMb + " rss_mb=" + rssMb() + " pid="
@@ -259,6 +288,9 @@ public final class LocalHBase {
     conf.set("hbase.thrift.security.qop", "auth");
     conf.set("hbase.thrift.kerberos.principal", service);
     conf.set("hbase.thrift.keytab.file", serviceKeytab.toString());
+    // An HTTP gateway's SPNEGO principal (the usual HTTP/host), in the same keytab.
+    conf.set("hbase.thrift.spnego.principal", "HTTP/localhost@" + realm);
+    conf.set("hbase.thrift.spnego.keytab.file", serviceKeytab.toString());
     ProxyUsers.refreshSuperUserGroupsConfiguration(conf);
     UserGroupInformation.setConfiguration(conf);
     UserGroupInformation.loginUserFromKeytab(service, serviceKeytab.toString());
@@ -272,8 +304,7 @@ public final class LocalHBase {
    * Makes a CA and a server certificate for this run under {@code dir/tls} and turns on TLS
    * for RPC in {@code conf} (plain connections still accepted); returns the READY line's field.
    */
-  private static String tlsFor(Configuration conf, Path dir) throws Exception {
-    Path tlsDir = dir.resolve("tls");
+  private static String tlsFor(Configuration conf, Path tlsDir) throws Exception {
     Files.createDirectories(tlsDir);
     Files.writeString(tlsDir.resolve("server.ext"),
         "subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\n"
@@ -289,6 +320,9 @@ public final class LocalHBase {
     // HBase's PEM key store: the private key and the certificate chain in one file.
     Files.writeString(tlsDir.resolve("server.pem"),
         Files.readString(tlsDir.resolve("server.key")) + Files.readString(tlsDir.resolve("server.crt")));
+    // An HTTPS gateway's key store (Jetty's): the same key and certificate as PKCS #12.
+    openssl(tlsDir, "pkcs12", "-export", "-in", "server.crt", "-inkey", "server.key",
+        "-name", "server", "-out", "server.p12", "-passout", "pass:rowkey");
     conf.set("hbase.rpc.server.impl", "org.apache.hadoop.hbase.ipc.NettyRpcServer");
     conf.setBoolean("hbase.server.netty.tls.enabled", true);
     conf.setBoolean("hbase.server.netty.tls.supportplaintext", true);
@@ -312,6 +346,19 @@ public final class LocalHBase {
     if (p.waitFor() != 0) {
       throw new IllegalStateException("openssl " + String.join(" ", args) + ": " + out);
     }
+  }
+
+  /**
+   * A gateway's configuration for HTTP transport; on a Kerberized cluster it takes SPNEGO
+   * (quality of protection {@code auth}: HTTP has no SASL layers, privacy is TLS's).
+   */
+  private static Configuration httpConf(Configuration clusterConf, boolean secure) {
+    Configuration conf = new Configuration(clusterConf);
+    conf.setBoolean("hbase.regionserver.thrift.http", true);
+    if (secure) {
+      conf.set("hbase.thrift.security.qop", "auth");
+    }
+    return conf;
   }
 
   /** Starts a Thrift2 gateway on 127.0.0.1:port and waits until it accepts connections. */
