@@ -13,6 +13,8 @@ pub struct Gateways {
     pub plain: String,
     /// A framed gateway, where one runs.
     pub framed: Option<String>,
+    /// A gateway in HTTP mode (`hbase.regionserver.thrift.http`), `host:port`, where one runs.
+    pub http: Option<String>,
     /// ZooKeeper's `host:port`, for HBase's Java client (`hbase-local/run --tool ...`).
     pub zk: Option<String>,
     /// The local HBase's control port (fault injection: `abort-rs`, `start-rs`; `flush T`,
@@ -43,6 +45,7 @@ impl Drop for Gateways {
 
 impl Gateways {
     /// `ROWKEY_HBASE_THRIFT` (unframed `host:port`), with `ROWKEY_HBASE_THRIFT_FRAMED`,
+    /// `ROWKEY_HBASE_THRIFT_HTTP`,
     /// `ROWKEY_HBASE_ZK`, `ROWKEY_HBASE_CONTROL` and `ROWKEY_HBASE_MASTER` when set; otherwise a local HBase started with `hbase-local/run`
     /// (the first run builds it: Maven downloads HBase, ~290 MB). `None` if it cannot start.
     pub fn from_env_or_start() -> Option<Gateways> {
@@ -50,6 +53,7 @@ impl Gateways {
             return Some(Gateways {
                 plain,
                 framed: std::env::var("ROWKEY_HBASE_THRIFT_FRAMED").ok(),
+                http: std::env::var("ROWKEY_HBASE_THRIFT_HTTP").ok(),
                 zk: std::env::var("ROWKEY_HBASE_ZK").ok(),
                 control: std::env::var("ROWKEY_HBASE_CONTROL").ok(),
                 master: std::env::var("ROWKEY_HBASE_MASTER").ok(),
@@ -61,15 +65,17 @@ impl Gateways {
         Self::start_local()
     }
 
-    /// Starts `hbase-local/run` on two free loopback ports (unframed and framed) and waits
-    /// for its READY line.
+    /// Starts `hbase-local/run` on three free loopback ports (unframed, framed and HTTP) and
+    /// waits for its READY line.
     pub fn start_local() -> Option<Gateways> {
-        let (plain, framed) = (free_port(), free_port());
+        let (plain, framed, http) = (free_port(), free_port(), free_port());
         let (child, ready) = start_hbase_local(&[
             "--port".into(),
             plain.to_string(),
             "--framed-port".into(),
             framed.to_string(),
+            "--http-port".into(),
+            http.to_string(),
             // Short enough for the scanner-lease tests to outwait.
             "--scanner-lease-ms".into(),
             "10000".into(),
@@ -87,6 +93,7 @@ impl Gateways {
         Some(Gateways {
             plain: format!("127.0.0.1:{plain}"),
             framed: Some(format!("127.0.0.1:{framed}")),
+            http: Some(format!("127.0.0.1:{http}")),
             zk,
             control,
             master,

@@ -2,7 +2,8 @@
 //! with its Thrift2 gateway on loopback), at the sizes users have.
 //!
 //! - the store conformance suite (`tests/store_suite`) through the unframed gateway (as
-//!   `hbase thrift2 start` serves) and through a framed one;
+//!   `hbase thrift2 start` serves), through a framed one and through one in HTTP mode (with
+//!   `hbase-http`; its connections cut and restored mid-batch);
 //! - a table pre-split at the key type's split points has exactly those regions, as HBase
 //!   itself reports them;
 //! - a salted table of `ROWKEY_HBASE_ROWS` rows (300,000 by default) written in one
@@ -229,6 +230,63 @@ fn conformance_suite_through_a_framed_gateway() {
     let err = wrong.get(b"k").unwrap_err();
     eprintln!("unframed client, framed gateway: {err}");
     assert!(err.to_string().contains("HbaseConfig::framed"), "{err}");
+}
+
+/// A gateway in HTTP mode (`hbase.regionserver.thrift.http`, no TLS, no authentication): the
+/// conformance suite; a batch of 30,000 rows through a proxy cut mid-batch and restored 300 ms
+/// later, every row there; the socket client at it, and the HTTP client at a socket gateway,
+/// are clear errors.
+#[cfg(feature = "hbase-http")]
+#[test]
+fn conformance_suite_through_an_http_gateway() {
+    let Some(g) = hbase() else { return };
+    let Some(http) = &g.http else { return };
+    let url = format!("http://{http}/");
+    let name = unique("http");
+    let store = HbaseStore::with_config(config(&url, &name)).unwrap();
+    store
+        .create_table(&store_suite::Reading::split_points(2))
+        .unwrap();
+    store_suite::exercise(store);
+
+    let patient = RetryPolicy {
+        max_attempts: 10,
+        initial_backoff: Duration::from_millis(100),
+        ..RetryPolicy::default()
+    };
+    let p = proxy(http);
+    let table = unique("http_cut");
+    let direct = HbaseStore::with_config(config(&url, &table)).unwrap();
+    direct.create_table(&[]).unwrap();
+    let through =
+        HbaseStore::with_config(config(&format!("http://{}/", p.addr), &table).retry(patient))
+            .unwrap();
+    let rows = numbered_rows(30_000, 2);
+    let cutter = cut_after(&p, 800_000, Some(Duration::from_millis(300)));
+    through.write_batch(&rows).unwrap();
+    cutter.join().unwrap();
+    assert!(p.cut.load(Ordering::SeqCst) || p.forwarded.load(Ordering::SeqCst) > 800_000);
+    let got: Vec<_> = direct
+        .scan(&rowkey::KeyRange::new(&[], None))
+        .map(Result::unwrap)
+        .collect();
+    assert!(got == rows, "{} rows back of {}", got.len(), rows.len());
+    direct.drop_table().unwrap();
+
+    let quick = || RetryPolicy::no_retries(Duration::from_secs(3));
+    let socket = HbaseStore::with_config(config(http, &name).retry(quick())).unwrap();
+    let err = socket.get(b"k").unwrap_err();
+    eprintln!("socket client, HTTP gateway: {err}");
+    assert!(err.to_string().contains("http://host:port/"), "{err}");
+    let web =
+        HbaseStore::with_config(config(&format!("http://{}/", g.plain), &name).retry(quick()))
+            .unwrap();
+    let err = web.get(b"k").unwrap_err();
+    eprintln!("HTTP client, socket gateway: {err}");
+    assert!(
+        err.to_string().contains("is the gateway in HTTP mode"),
+        "{err}"
+    );
 }
 
 #[test]

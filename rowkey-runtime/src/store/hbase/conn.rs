@@ -236,6 +236,11 @@ impl Conn {
 }
 
 /// One call on a socket: `args` writes the call into `out`; the reply's length in `input`.
+/// What a socket call that got an HTTP response means.
+const HTTP_GATEWAY: &str = "the gateway answered in HTTP: it runs in HTTP mode \
+    (hbase.regionserver.thrift.http); give its address as http://host:port/ or \
+    https://host:port/ (the hbase-http feature)";
+
 async fn socket_call(
     stream: &mut TcpStream,
     framing: &Framing,
@@ -269,6 +274,9 @@ async fn socket_call(
     Ok(match framing {
         Framing::Framed => {
             let n = stream.read_u32().await? as usize;
+            if n as u32 == u32::from_be_bytes(*b"HTTP") {
+                return Err(TransportError::Protocol(HTTP_GATEWAY.into()));
+            }
             if n > MAX_MESSAGE {
                 return Err(TransportError::Protocol(format!("a {n}-byte frame")));
             }
@@ -321,6 +329,9 @@ async fn socket_call(
                 match done.advance(input) {
                     Ok(Some(n)) => break n,
                     Ok(None) => {}
+                    Err(_) if input.starts_with(b"HTTP/") => {
+                        return Err(TransportError::Protocol(HTTP_GATEWAY.into()))
+                    }
                     Err(e) => return Err(TransportError::Protocol(e.0)),
                 }
             }

@@ -107,6 +107,8 @@ pub(super) struct HttpConn {
     sender: hyper::client::conn::http1::SendRequest<http_body_util::Full<Bytes>>,
     /// The gateway said `Connection: close`, or the connection failed.
     closed: bool,
+    /// Whether a response has come on this connection.
+    answered: bool,
 }
 
 /// What a response said besides its body.
@@ -137,6 +139,7 @@ impl HttpConn {
         Ok(HttpConn {
             sender,
             closed: false,
+            answered: false,
         })
     }
 
@@ -170,7 +173,20 @@ impl HttpConn {
             .body(http_body_util::Full::new(Bytes::copy_from_slice(body)))
             .map_err(|e| TransportError::Protocol(format!("the request cannot be built: {e}")))?;
         self.sender.ready().await.map_err(io)?;
-        let response = self.sender.send_request(request).await.map_err(io)?;
+        let response = match self.sender.send_request(request).await {
+            Ok(r) => r,
+            // A Thrift2 gateway on a socket closes a connection whose first bytes are HTTP.
+            Err(e) if e.is_incomplete_message() && !self.answered => {
+                return Err(TransportError::Io(std::io::Error::other(format!(
+                    "{}: the connection closed without an answer to its first request (is the \
+                     gateway in HTTP mode, hbase.regionserver.thrift.http? one that is not \
+                     takes host:port, without http://)",
+                    endpoint.url()
+                ))))
+            }
+            Err(e) => return Err(io(e)),
+        };
+        self.answered = true;
         let status = response.status();
         let negotiate = negotiate_token(response.headers())?;
         let keep = !response
