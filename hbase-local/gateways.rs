@@ -15,6 +15,9 @@ pub struct Gateways {
     pub framed: Option<String>,
     /// A gateway in HTTP mode (`hbase.regionserver.thrift.http`), `host:port`, where one runs.
     pub http: Option<String>,
+    /// A gateway in HTTP mode over TLS, `host:port`, where one runs, and the PEM file of the
+    /// CA that signed its certificate.
+    pub https: Option<(String, String)>,
     /// ZooKeeper's `host:port`, for HBase's Java client (`hbase-local/run --tool ...`).
     pub zk: Option<String>,
     /// The local HBase's control port (fault injection: `abort-rs`, `start-rs`; `flush T`,
@@ -45,7 +48,7 @@ impl Drop for Gateways {
 
 impl Gateways {
     /// `ROWKEY_HBASE_THRIFT` (unframed `host:port`), with `ROWKEY_HBASE_THRIFT_FRAMED`,
-    /// `ROWKEY_HBASE_THRIFT_HTTP`,
+    /// `ROWKEY_HBASE_THRIFT_HTTP`, `ROWKEY_HBASE_THRIFT_HTTPS` with `ROWKEY_HBASE_TLS_CA`,
     /// `ROWKEY_HBASE_ZK`, `ROWKEY_HBASE_CONTROL` and `ROWKEY_HBASE_MASTER` when set; otherwise a local HBase started with `hbase-local/run`
     /// (the first run builds it: Maven downloads HBase, ~290 MB). `None` if it cannot start.
     pub fn from_env_or_start() -> Option<Gateways> {
@@ -54,6 +57,9 @@ impl Gateways {
                 plain,
                 framed: std::env::var("ROWKEY_HBASE_THRIFT_FRAMED").ok(),
                 http: std::env::var("ROWKEY_HBASE_THRIFT_HTTP").ok(),
+                https: std::env::var("ROWKEY_HBASE_THRIFT_HTTPS")
+                    .ok()
+                    .zip(std::env::var("ROWKEY_HBASE_TLS_CA").ok()),
                 zk: std::env::var("ROWKEY_HBASE_ZK").ok(),
                 control: std::env::var("ROWKEY_HBASE_CONTROL").ok(),
                 master: std::env::var("ROWKEY_HBASE_MASTER").ok(),
@@ -65,10 +71,10 @@ impl Gateways {
         Self::start_local()
     }
 
-    /// Starts `hbase-local/run` on three free loopback ports (unframed, framed and HTTP) and
-    /// waits for its READY line.
+    /// Starts `hbase-local/run` on four free loopback ports (unframed, framed, HTTP and
+    /// HTTPS) and waits for its READY line.
     pub fn start_local() -> Option<Gateways> {
-        let (plain, framed, http) = (free_port(), free_port(), free_port());
+        let (plain, framed, http, https) = (free_port(), free_port(), free_port(), free_port());
         let (child, ready) = start_hbase_local(&[
             "--port".into(),
             plain.to_string(),
@@ -76,6 +82,8 @@ impl Gateways {
             framed.to_string(),
             "--http-port".into(),
             http.to_string(),
+            "--https-port".into(),
+            https.to_string(),
             // Short enough for the scanner-lease tests to outwait.
             "--scanner-lease-ms".into(),
             "10000".into(),
@@ -94,6 +102,7 @@ impl Gateways {
             plain: format!("127.0.0.1:{plain}"),
             framed: Some(format!("127.0.0.1:{framed}")),
             http: Some(format!("127.0.0.1:{http}")),
+            https: field("tls_ca=").map(|ca| (format!("127.0.0.1:{https}"), ca)),
             zk,
             control,
             master,

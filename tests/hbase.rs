@@ -3,7 +3,7 @@
 //!
 //! - the store conformance suite (`tests/store_suite`) through the unframed gateway (as
 //!   `hbase thrift2 start` serves), through a framed one and through one in HTTP mode (with
-//!   `hbase-http`; its connections cut and restored mid-batch);
+//!   `hbase-http`; its connections cut and restored mid-batch), and over HTTPS;
 //! - a table pre-split at the key type's split points has exactly those regions, as HBase
 //!   itself reports them;
 //! - a salted table of `ROWKEY_HBASE_ROWS` rows (300,000 by default) written in one
@@ -235,7 +235,7 @@ fn conformance_suite_through_a_framed_gateway() {
 /// A gateway in HTTP mode (`hbase.regionserver.thrift.http`, no TLS, no authentication): the
 /// conformance suite; a batch of 30,000 rows through a proxy cut mid-batch and restored 300 ms
 /// later, every row there; the socket client at it, and the HTTP client at a socket gateway,
-/// are clear errors.
+/// are clear errors. Then one over TLS (no authentication): 20,000 rows, nothing in clear.
 #[cfg(feature = "hbase-http")]
 #[test]
 fn conformance_suite_through_an_http_gateway() {
@@ -287,6 +287,44 @@ fn conformance_suite_through_an_http_gateway() {
         err.to_string().contains("is the gateway in HTTP mode"),
         "{err}"
     );
+
+    // Over TLS (the gateway's hbase.thrift.ssl.enabled, this run's CA), no authentication:
+    // 20,000 rows through a recording proxy, nothing readable on the wire.
+    let Some((https, ca)) = &g.https else { return };
+    let p = proxy(https);
+    p.record.store(true, Ordering::SeqCst);
+    let port = p.addr.rsplit_once(':').unwrap().1;
+    let store = HbaseStore::with_config(
+        config(&format!("https://localhost:{port}/"), &unique("https"))
+            .tls(rowkey::store::Tls::ca_file(ca).unwrap()),
+    )
+    .unwrap();
+    store.create_table(&[]).unwrap();
+    let rows: Vec<_> = (0..20_000u32)
+        .map(|i| {
+            (
+                Bytes::from(format!("row{i:08}")),
+                Bytes::from(format!("clear-text-marker {i}")),
+            )
+        })
+        .collect();
+    store.write_batch(&rows).unwrap();
+    let got: Vec<_> = store
+        .scan(&rowkey::KeyRange::new(&[], None))
+        .map(Result::unwrap)
+        .collect();
+    assert!(got == rows, "{} rows back of {}", got.len(), rows.len());
+    store.drop_table().unwrap();
+    let seen = p.seen.lock().unwrap().clone();
+    eprintln!(
+        "HTTPS, no authentication: 20,000 rows, {} bytes on the wire",
+        seen.len()
+    );
+    assert!(seen.len() > 500_000, "{} bytes seen", seen.len());
+    let shows = |what: &[u8]| seen.windows(what.len()).any(|w| w == what);
+    assert!(!shows(b"clear-text-marker"), "values crossed in clear");
+    assert!(!shows(b"POST"), "a request line crossed in clear");
+    assert!(shows(&[0x16, 0x03]), "no TLS handshake on the wire");
 }
 
 #[test]

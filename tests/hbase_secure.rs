@@ -1,15 +1,16 @@
 //! Both HBase stores against a Kerberized HBase: the mini cluster of `hbase-local/` started with
 //! `--secure` (a KDC on loopback, a per-run realm, principals and keytabs; RPC takes SASL
-//! `GSSAPI` with any quality of protection, the Thrift2 gateway SASL with `auth`, a second
-//! gateway SASL with `auth-conf` only).
+//! `GSSAPI` with any quality of protection, the Thrift2 gateway SASL with `auth`, two more with
+//! `auth-conf` only and `auth-int` only, and two in HTTP mode with SPNEGO, one over TLS).
 //!
 //! - the async native store at size (200,000 rows, privacy) in a tokio runtime, its
 //!   connections cut mid-scan (reconnected and authenticated anew);
 //! - the native store through each quality of protection (authentication, integrity,
 //!   privacy), logged in from a keytab, from a ticket cache `kinit` filled, and with the
 //!   conformance suite through privacy;
-//! - the Thrift2 store through both gateways (values readable on the wire through the `auth`
-//!   one, never through the privacy one), the conformance suite through privacy;
+//! - the Thrift2 store through the three SASL gateways (values readable on the wire through the
+//!   `auth` and `auth-int` ones, never through the privacy one), the conformance suite through
+//!   privacy;
 //! - the Thrift2 store over HTTP with SPNEGO (every request authenticated anew, the gateway's
 //!   answer checked) and over HTTPS with SPNEGO: the conformance suite, and the async store at
 //!   size (200,000 rows) in a tokio runtime through a cut mid-scan; refusals (no Kerberos, the
@@ -119,6 +120,8 @@ fn start_secure() -> Option<String> {
         "--port".into(),
         port(),
         "--privacy-port".into(),
+        port(),
+        "--integrity-port".into(),
         port(),
         "--tls".into(),
         "--http-port".into(),
@@ -550,13 +553,18 @@ fn tempdir(tag: &str) -> PathBuf {
     d
 }
 
-/// The Thrift2 store through both SASL gateways (`auth`, and `auth-conf` only), through
-/// recording proxies: values readable on the wire through the first, never through the second.
+/// The Thrift2 store through the three SASL gateways (`auth`, `auth-int` only, `auth-conf`
+/// only), through recording proxies: values readable on the wire through the first two (signed
+/// is not sealed), never through the third.
 #[cfg(feature = "hbase")]
 #[test]
-fn thrift2_store_through_both_sasl_gateways() {
+fn thrift2_store_through_each_sasl_gateway() {
     let Some(s) = secure() else { return };
-    for (gateway, private) in [(s.get("thrift"), false), (s.get("privacy_thrift"), true)] {
+    for (gateway, private) in [
+        (s.get("thrift"), false),
+        (s.get("integrity_thrift"), false),
+        (s.get("privacy_thrift"), true),
+    ] {
         let wire = store_suite::net::proxy(&format!("127.0.0.1:{gateway}"));
         wire.record.store(true, Ordering::SeqCst);
         let table = unique("krb_thrift");

@@ -36,7 +36,8 @@ import org.apache.hadoop.security.authorize.ProxyUsers;
  * only, with the qualities of protection {@code --rpc-protection} lists (HBase's
  * {@code hbase.rpc.protection}; by default all three, so that a client may pick any), and the
  * Thrift2 gateway takes SASL (quality of protection {@code auth}) on the thread-pool server;
- * {@code --privacy-port P} starts a second SASL gateway that takes {@code auth-conf} only. The
+ * {@code --privacy-port P} starts a second SASL gateway that takes {@code auth-conf} only,
+ * {@code --integrity-port P} one that takes {@code auth-int} only. The
  * READY line then also names the KDC's {@code krb5.conf}, the realm, and the client's
  * principal and keytab.
  *
@@ -48,8 +49,9 @@ import org.apache.hadoop.security.authorize.ProxyUsers;
  *
  * <p>{@code --http-port P} starts a gateway in HTTP mode (each call a POST), which on a
  * Kerberized cluster takes SPNEGO with the principal {@code HTTP/localhost};
- * {@code --https-port P} (with {@code --tls}) one that also takes TLS with this run's
- * certificate. The READY line names them {@code http_thrift} and {@code https_thrift}.
+ * {@code --https-port P} one that also takes TLS with this run's certificate (made as for
+ * {@code --tls}, named {@code tls_ca}). The READY line names them {@code http_thrift} and
+ * {@code https_thrift}.
  */
 public final class LocalHBase {
   private LocalHBase() {}
@@ -65,6 +67,7 @@ public final class LocalHBase {
     boolean secure = false;
     String rpcProtection = "privacy,integrity,authentication";
     int privacyPort = -1;
+    int integrityPort = -1;
     boolean tls = false;
     int httpPort = -1;
     int httpsPort = -1;
@@ -80,6 +83,7 @@ public final class LocalHBase {
         case "--secure": secure = true; break;
         case "--rpc-protection": rpcProtection = args[++i]; break;
         case "--privacy-port": privacyPort = Integer.parseInt(args[++i]); break;
+        case "--integrity-port": integrityPort = Integer.parseInt(args[++i]); break;
         case "--tls": tls = true; break;
         case "--http-port": httpPort = Integer.parseInt(args[++i]); break;
         case "--https-port": httpsPort = Integer.parseInt(args[++i]); break;
@@ -87,7 +91,8 @@ public final class LocalHBase {
           System.err.println("unknown argument " + args[i]
               + "; usage: LocalHBase [--port P] [--region-servers N] [--framed]"
               + " [--framed-port P2] [--ready-file F] [--dir D] [--scanner-lease-ms MS] [--secure]"
-              + " [--rpc-protection LIST] [--privacy-port P3] [--tls] [--http-port P4]"
+              + " [--rpc-protection LIST] [--privacy-port P3] [--integrity-port P6] [--tls]"
+              + " [--http-port P4]"
               + " [--https-port P5]");
           System.exit(2);
       }
@@ -134,9 +139,13 @@ public final class LocalHBase {
           rpcProtection);
     }
 
-    if (tls) {
+    if (tls || httpsPort > 0) {
       tlsDir = (dataDir != null ? dataDir : Files.createTempDirectory("rowkey-tls")).resolve("tls");
-      kerberos += tlsFor(conf, tlsDir);
+      makeCertificates(tlsDir);
+      kerberos += " tls_ca=" + tlsDir.resolve("ca.pem").toAbsolutePath();
+    }
+    if (tls) {
+      rpcTls(conf, tlsDir);
     }
 
     HBaseTestingUtility util = new HBaseTestingUtility(conf);
@@ -156,14 +165,20 @@ public final class LocalHBase {
       privateConf.set("hbase.thrift.security.qop", "auth-conf");
       privatePort = startGateway(privateConf, privacyPort, false);
     }
+    // And one that takes integrity (auth-int) only.
+    if (secure && integrityPort > 0) {
+      Configuration integrityConf = new Configuration(clusterConf);
+      integrityConf.set("hbase.thrift.security.qop", "auth-int");
+      startGateway(integrityConf, integrityPort, false);
+    }
 
     // Gateways in HTTP mode (hbase.regionserver.thrift.http): each call a POST. On a
     // Kerberized cluster they take SPNEGO (HTTP/localhost); --https-port's also TLS.
     if (httpPort > 0) {
-      startGateway(httpConf(clusterConf, secure), httpPort, false);
+      startGateway(httpConf(clusterConf), httpPort, false);
     }
     if (httpsPort > 0) {
-      Configuration httpsConf = httpConf(clusterConf, secure);
+      Configuration httpsConf = httpConf(clusterConf);
       httpsConf.setBoolean("hbase.thrift.ssl.enabled", true);
       httpsConf.set("hbase.thrift.ssl.keystore.store", tlsDir.resolve("server.p12").toString());
       httpsConf.set("hbase.thrift.ssl.keystore.password", "rowkey");
@@ -187,6 +202,7 @@ public final class LocalHBase {
         + " master=" + master.getHostname() + ":" + master.getPort()
         + (secondPort > 0 ? " framed_thrift=" + secondPort : "")
         + (privatePort > 0 ? " privacy_thrift=" + privatePort : "")
+        + (secure && integrityPort > 0 ? " integrity_thrift=" + integrityPort : "")
         + (httpPort > 0 ? " http_thrift=" + httpPort : "")
         + (httpsPort > 0 ? " https_thrift=" + httpsPort : "") + " control=" + controlPort
         + " transport=" + (framed ? "framed" : "buffered") + " region_servers=" + regionServers
@@ -301,10 +317,10 @@ public final class LocalHBase {
   }
 
   /**
-   * Makes a CA and a server certificate for this run under {@code dir/tls} and turns on TLS
-   * for RPC in {@code conf} (plain connections still accepted); returns the READY line's field.
+   * Makes a CA and a server certificate for {@code localhost} and {@code 127.0.0.1} for this
+   * run in {@code tlsDir}: PEM for RPC, PKCS #12 for an HTTPS gateway.
    */
-  private static String tlsFor(Configuration conf, Path tlsDir) throws Exception {
+  private static void makeCertificates(Path tlsDir) throws Exception {
     Files.createDirectories(tlsDir);
     Files.writeString(tlsDir.resolve("server.ext"),
         "subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\n"
@@ -323,6 +339,10 @@ public final class LocalHBase {
     // An HTTPS gateway's key store (Jetty's): the same key and certificate as PKCS #12.
     openssl(tlsDir, "pkcs12", "-export", "-in", "server.crt", "-inkey", "server.key",
         "-name", "server", "-out", "server.p12", "-passout", "pass:rowkey");
+  }
+
+  /** Turns on TLS for RPC in {@code conf} (plain connections still accepted). */
+  private static void rpcTls(Configuration conf, Path tlsDir) {
     conf.set("hbase.rpc.server.impl", "org.apache.hadoop.hbase.ipc.NettyRpcServer");
     conf.setBoolean("hbase.server.netty.tls.enabled", true);
     conf.setBoolean("hbase.server.netty.tls.supportplaintext", true);
@@ -333,7 +353,6 @@ public final class LocalHBase {
     conf.set("hbase.rpc.tls.truststore.type", "PEM");
     conf.set("hbase.rpc.tls.truststore.location", tlsDir.resolve("ca.pem").toString());
     conf.set("hbase.rpc.tls.truststore.password", "");
-    return " tls_ca=" + tlsDir.resolve("ca.pem").toAbsolutePath();
   }
 
   private static void openssl(Path dir, String... args) throws Exception {
@@ -349,15 +368,13 @@ public final class LocalHBase {
   }
 
   /**
-   * A gateway's configuration for HTTP transport; on a Kerberized cluster it takes SPNEGO
-   * (quality of protection {@code auth}: HTTP has no SASL layers, privacy is TLS's).
+   * A gateway's configuration for HTTP transport. On a Kerberized cluster its servlet asks for
+   * SPNEGO on every request whatever the quality of protection says (HTTP has no SASL layer;
+   * HBase only refuses {@code auth-conf} without TLS), so it is left at {@code auth}.
    */
-  private static Configuration httpConf(Configuration clusterConf, boolean secure) {
+  private static Configuration httpConf(Configuration clusterConf) {
     Configuration conf = new Configuration(clusterConf);
     conf.setBoolean("hbase.regionserver.thrift.http", true);
-    if (secure) {
-      conf.set("hbase.thrift.security.qop", "auth");
-    }
     return conf;
   }
 
