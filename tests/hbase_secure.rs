@@ -234,8 +234,7 @@ fn native_store_over_tls() {
 /// order.
 #[test]
 fn the_async_store_at_size_rides_over_a_cut_under_privacy() {
-    use futures_util::StreamExt;
-    use rowkey::store::{AsyncHbaseRpcStore, AsyncStore};
+    use rowkey::store::AsyncHbaseRpcStore;
     let Some(s) = secure() else { return };
     let switches = Proxy::switches();
     let wire = switches.share();
@@ -245,39 +244,19 @@ fn the_async_store_at_size_rides_over_a_cut_under_privacy() {
         s.keytab_login().protection(&[Protection::Privacy]),
     )
     .address_map(proxy_map(switches));
-    let rows = store_suite::net::numbered_rows(200_000, b'p');
-    let splits: Vec<Bytes> = [50_000, 100_000, 150_000]
-        .iter()
-        .map(|i| Bytes::from(format!("row{i:08}")))
-        .collect();
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
-        let store = AsyncHbaseRpcStore::connect(cfg).await.unwrap();
-        store.create_table(&splits).await.unwrap();
-        let started = std::time::Instant::now();
-        store.write_batch(&rows).await.unwrap();
-        let wrote = started.elapsed();
-        let before = wire.forwarded.load(Ordering::SeqCst);
-        // Half the rows' bytes (about 16 MB) into the scan.
-        let cutter = store_suite::net::cut_after(
+        let store = at_size_through_a_cut(
+            async {
+                let store = AsyncHbaseRpcStore::connect(cfg).await.unwrap();
+                store.create_table(&splits()).await.unwrap();
+                store
+            },
             &wire,
-            before + 8_000_000,
-            Some(std::time::Duration::from_millis(300)),
-        );
-        let started = std::time::Instant::now();
-        let mut scan = store.scan(&KeyRange::new(b"row", Some(b"rox")));
-        let mut n = 0;
-        while let Some(row) = scan.next().await {
-            let row = row.unwrap();
-            assert!(row == rows[n], "row {n} differs or is out of order");
-            n += 1;
-        }
-        assert_eq!(n, rows.len());
-        cutter.join().unwrap();
-        eprintln!(
-            "privacy, 200,000 rows: written in {wrote:?}, scanned through a cut in {:?}",
-            started.elapsed()
-        );
+            b'p',
+            "privacy",
+        )
+        .await;
         store.drop_table().await.unwrap();
     });
 }
@@ -721,8 +700,7 @@ fn thrift2_over_https_with_spnego() {
 #[cfg(feature = "hbase-http")]
 #[test]
 fn thrift2_over_https_at_size_rides_over_a_cut() {
-    use futures_util::StreamExt;
-    use rowkey::store::{AsyncHbaseStore, AsyncStore};
+    use rowkey::store::AsyncHbaseStore;
     let Some(s) = secure() else { return };
     let wire = store_suite::net::proxy(&format!("127.0.0.1:{}", s.get("https_thrift")));
     let port = wire.addr.rsplit_once(':').unwrap().1;
@@ -738,39 +716,19 @@ fn thrift2_over_https_at_size_rides_over_a_cut() {
         initial_backoff: std::time::Duration::from_millis(100),
         ..RetryPolicy::default()
     });
-    let rows = store_suite::net::numbered_rows(200_000, b'h');
-    let splits: Vec<Bytes> = [50_000, 100_000, 150_000]
-        .iter()
-        .map(|i| Bytes::from(format!("row{i:08}")))
-        .collect();
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
-        let store = AsyncHbaseStore::connect(cfg).await.unwrap();
-        store.create_table(&splits).await.unwrap();
-        let started = std::time::Instant::now();
-        store.write_batch(&rows).await.unwrap();
-        let wrote = started.elapsed();
-        let before = wire.forwarded.load(Ordering::SeqCst);
-        let cutter = store_suite::net::cut_after(
+        let store = at_size_through_a_cut(
+            async {
+                let store = AsyncHbaseStore::connect(cfg).await.unwrap();
+                store.create_table(&splits()).await.unwrap();
+                store
+            },
             &wire,
-            before + 8_000_000,
-            Some(std::time::Duration::from_millis(300)),
-        );
-        let started = std::time::Instant::now();
-        let mut scan = store.scan(&KeyRange::new(b"row", Some(b"rox")));
-        let mut n = 0;
-        while let Some(row) = scan.next().await {
-            let row = row.unwrap();
-            assert!(row == rows[n], "row {n} differs or is out of order");
-            n += 1;
-        }
-        assert_eq!(n, rows.len());
-        assert!(wire.cut.load(Ordering::SeqCst) || cutter.is_finished());
-        cutter.join().unwrap();
-        eprintln!(
-            "HTTPS with SPNEGO, 200,000 rows: written in {wrote:?}, scanned through a cut in {:?}",
-            started.elapsed()
-        );
+            b'h',
+            "HTTPS with SPNEGO",
+        )
+        .await;
         store.drop_table().await.unwrap();
     });
 }
@@ -864,4 +822,51 @@ fn thrift2_over_http_refusals_say_why() {
         rowkey::store::HbaseConfig::new(&format!("localhost:{plain_port}"), "t", "d").tls(ca),
     );
     assert!(e.contains("needs an https:// address"), "{e}");
+}
+
+/// 200,000 rows over 4 regions with the async store `connect` opens (its table created at
+/// [`splits`]), then a scan while every connection through `wire` is cut half way (after
+/// about 8 MB) and restored 300 ms later: every row once, in order. Returns the store.
+async fn at_size_through_a_cut<S, F>(connect: F, wire: &Proxy, fill: u8, label: &str) -> S
+where
+    S: rowkey::store::AsyncStore,
+    S::Error: std::fmt::Debug,
+    F: std::future::Future<Output = S>,
+{
+    use futures_util::StreamExt;
+    let rows = store_suite::net::numbered_rows(200_000, fill);
+    let store = connect.await;
+    let started = std::time::Instant::now();
+    store.write_batch(&rows).await.unwrap();
+    let wrote = started.elapsed();
+    let before = wire.forwarded.load(Ordering::SeqCst);
+    let cutter = store_suite::net::cut_after(
+        wire,
+        before + 8_000_000,
+        Some(std::time::Duration::from_millis(300)),
+    );
+    let started = std::time::Instant::now();
+    let mut scan = store.scan(&KeyRange::new(b"row", Some(b"rox")));
+    let mut n = 0;
+    while let Some(row) = scan.next().await {
+        let row = row.unwrap();
+        assert!(row == rows[n], "row {n} differs or is out of order");
+        n += 1;
+    }
+    assert_eq!(n, rows.len());
+    drop(scan);
+    cutter.join().unwrap();
+    eprintln!(
+        "{label}, 200,000 rows: written in {wrote:?}, scanned through a cut in {:?}",
+        started.elapsed()
+    );
+    store
+}
+
+/// The split points of [`at_size_through_a_cut`]'s tables.
+fn splits() -> Vec<Bytes> {
+    [50_000, 100_000, 150_000]
+        .iter()
+        .map(|i| Bytes::from(format!("row{i:08}")))
+        .collect()
 }
