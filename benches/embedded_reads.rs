@@ -21,7 +21,8 @@
 //! the rounds keeps cache warmth and clock changes off the ratio (criterion's separate
 //! groups moved it by 10-15% between runs here).
 //!
-//! Run: `cargo bench --bench embedded_reads` (ROWKEY_BENCH_ROWS to resize); add
+//! Run: `cargo bench --bench embedded_reads` (ROWKEY_BENCH_ROWS to resize, ROWKEY_BENCH_ONLY
+//! to run only the comparisons whose label contains it, for a profiler); add
 //! `--features fjall-shared` for fjall's `bytes_1` build.
 
 #[path = "common/mod.rs"]
@@ -256,6 +257,85 @@ fn raw_cells_query(ks: &fjall::Keyspace, q: Query) -> usize {
     rows
 }
 
+// ---- rows as columns: `WideTable` against a hand-written reader of the same cells ----
+
+/// The README's `Event` with its time split between row and column (one row per user, type and
+/// 400 s: ~1,000 records of the user and type; the offset in the qualifier, 4 bytes).
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Point {
+    #[salt(buckets = 16)]
+    user_id: u64,
+    #[fixed(16)]
+    event_type: String,
+    #[row_span(400_000)]
+    ts: u64,
+}
+
+const SPAN: u64 = 400_000;
+
+fn point(i: u64) -> Point {
+    let e = event(i);
+    Point {
+        user_id: e.user_id,
+        event_type: e.event_type,
+        ts: e.ts,
+    }
+}
+
+/// One query's records on the raw side: the rows of the window's spans, their cells in family
+/// `d` taken apart by hand, the records outside the window left out, each decoded into an
+/// owned `Point` and its `i64` value.
+fn raw_wide_query(ks: &fjall::Keyspace, q: Query) -> usize {
+    let mut prefix = Vec::with_capacity(41);
+    prefix.push(salt(q.user));
+    prefix.extend_from_slice(&q.user.to_be_bytes());
+    let mut kind = [0u8; 16];
+    kind[..TYPES[q.kind].len()].copy_from_slice(TYPES[q.kind].as_bytes());
+    prefix.extend_from_slice(&kind);
+    let (first, last) = (q.t0 - q.t0 % SPAN, (q.t1 - 1) - (q.t1 - 1) % SPAN);
+    let (mut s, mut e) = (prefix.clone(), prefix);
+    s.extend_from_slice(&first.to_be_bytes());
+    e.extend_from_slice(&(last + SPAN).to_be_bytes());
+    let (mut start, mut end) = (Vec::with_capacity(48), Vec::with_capacity(48));
+    escape(&mut start, &s);
+    escape(&mut end, &e);
+    let mut records = 0;
+    for g in ks.range(start..end) {
+        let (k, v) = g.into_inner().unwrap();
+        let (row, rest) = split_component(&k).unwrap();
+        let (_family, qualifier) = split_component(rest).unwrap();
+        let bucket = u64::from_be_bytes(row[25..33].try_into().unwrap());
+        let ts = bucket + u64::from(u32::from_be_bytes(qualifier.try_into().unwrap()));
+        if ts < q.t0 || ts >= q.t1 {
+            continue;
+        }
+        let t = &row[9..25];
+        let len = t.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+        let p = Point {
+            user_id: u64::from_be_bytes(row[1..9].try_into().unwrap()),
+            event_type: std::str::from_utf8(&t[..len]).unwrap().to_string(),
+            ts,
+        };
+        black_box((p, i64::from_be_bytes(v[..].try_into().unwrap())));
+        records += 1;
+    }
+    records
+}
+
+fn wide_query(table: &rowkey::store::WideTable<FjallStore, Point, i64>, q: Query) -> usize {
+    let ranges = Point::scan()
+        .user_id(q.user)
+        .event_type(TYPES[q.kind])
+        .ts(q.t0..q.t1)
+        .ranges();
+    let mut n = 0;
+    for record in table.scan(&ranges) {
+        black_box(record.unwrap());
+        n += 1;
+    }
+    n
+}
+
 fn cell_query(table: &rowkey::store::CellTable<FjallStore, Event, Visit>, q: Query) -> usize {
     let mut n = 0;
     for row in table.scan(&table_ranges(q)) {
@@ -380,6 +460,28 @@ fn main() {
         || qs.iter().map(|&q| table_query_borrowed(&table, q)).sum(),
         || qs.iter().map(|&q| raw_query(&ks, q, false, false)).sum(),
     );
+    // The decoders alone, on keys already in memory: how much of a row's cost is decoding.
+    let keys: Vec<Vec<u8>> = (0..100_000u64)
+        .map(|i| event(i * 7).to_bytes().unwrap().into())
+        .collect();
+    paired(
+        "decode only, owned",
+        "ns/key",
+        keys.len() as f64,
+        11,
+        || {
+            for k in &keys {
+                black_box(Event::decode_trusted(black_box(k)).unwrap());
+            }
+            keys.len()
+        },
+        || {
+            for k in &keys {
+                black_box(hand_owned(black_box(k)));
+            }
+            keys.len()
+        },
+    );
     let all = Event::scan().ranges();
     paired(
         "full merged scan, owned",
@@ -431,6 +533,47 @@ fn main() {
         },
     );
     cells(n);
+    wide(n);
+}
+
+/// Narrow queries on a `WideTable` of `Point` records (as many as the table of cells has
+/// rows) against the hand-written reader of the same cells.
+fn wide(n: u64) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = FjallStore::open(dir.path(), "points").unwrap();
+    let table = rowkey::store::WideTable::<_, Point, i64>::new(store.clone(), "d");
+    let records: Vec<(Point, i64)> = (0..cell_rows(n)).map(|i| (point(i), i as i64)).collect();
+    for chunk in records.chunks(50_000) {
+        table.put_batch(chunk.iter().map(|(k, v)| (k, v))).unwrap();
+    }
+    let ks = store.keyspace().clone();
+    ks.rotate_memtable_and_wait().unwrap();
+    ks.major_compact().unwrap();
+    let qs = queries(cell_rows(n));
+    // The same records on both sides, not only as many.
+    let q = qs[0];
+    let mine: Vec<(Point, i64)> = table
+        .scan(
+            &Point::scan()
+                .user_id(q.user)
+                .event_type(TYPES[q.kind])
+                .ts(q.t0..q.t1)
+                .ranges(),
+        )
+        .map(Result::unwrap)
+        .collect();
+    assert!(mine
+        .iter()
+        .all(|(p, v)| p.ts >= q.t0 && p.ts < q.t1 && *p == point(*v as u64)));
+    assert_eq!(mine.len(), raw_wide_query(&ks, q));
+    paired(
+        "wide, narrow, owned",
+        "us/query",
+        QUERIES as f64 * 1e3,
+        NARROW_ROUNDS,
+        || qs.iter().map(|&q| wide_query(&table, q)).sum(),
+        || qs.iter().map(|&q| raw_wide_query(&ks, q)).sum(),
+    );
 }
 
 /// Rows of the table of cells (three cells each): a quarter of the raw table's.
@@ -478,6 +621,9 @@ fn paired(
     mut table: impl FnMut() -> usize,
     mut raw: impl FnMut() -> usize,
 ) {
+    if std::env::var("ROWKEY_BENCH_ONLY").is_ok_and(|only| !label.contains(&only)) {
+        return;
+    }
     let time = |f: &mut dyn FnMut() -> usize| {
         let start = std::time::Instant::now();
         let rows = black_box(f());

@@ -259,6 +259,35 @@ impl Columns {
         }
     }
 
+    /// The family of column `family:qualifier` as this selection names it (a name the
+    /// selection holds is shared, not copied), or `None` when it is not selected.
+    pub(crate) fn selected_family(
+        &self,
+        family: &str,
+        qualifier: &[u8],
+    ) -> Option<Cow<'static, str>> {
+        match &self.0 {
+            Pick::All => Some(Cow::Owned(family.to_owned())),
+            Pick::Families(f) => f.iter().find(|f| *f == family).cloned(),
+            Pick::Exact(c) => c
+                .iter()
+                .find(|c| c.family == family && c.qualifier == qualifier)
+                .map(|c| c.family.clone()),
+            Pick::QualifierRange { family: f, .. } => {
+                self.contains(family, qualifier).then(|| f.clone())
+            }
+        }
+    }
+
+    /// How many cells a row read with this selection is likely to hold: room made once
+    /// instead of growing the row cell by cell.
+    pub(crate) fn row_capacity(&self) -> usize {
+        match &self.0 {
+            Pick::Exact(c) => c.len().clamp(1, 64),
+            _ => 4,
+        }
+    }
+
     pub(crate) fn pick(&self) -> &Pick {
         &self.0
     }

@@ -16,6 +16,7 @@
 //! cost of one byte per `00` byte in the key and two bytes of terminator). Within a row, cells
 //! sort by family, then qualifier, as HBase keeps them.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use bytes::Bytes;
@@ -173,10 +174,18 @@ pub(crate) fn rows_range(range: &KeyRange) -> KeyRange {
     KeyRange::new(&start, end.as_deref())
 }
 
-/// Reads one escaped, terminated component from `bytes`, returning it and the rest.
-fn take_component(bytes: &[u8]) -> Option<(Vec<u8>, &[u8])> {
+/// Reads one escaped, terminated component from `bytes`, returning it and the rest: borrowed
+/// from `bytes` when it holds no escaped zero (rowkey's keys hold few), unescaped otherwise.
+fn take_component(bytes: &[u8]) -> Option<(Cow<'_, [u8]>, &[u8])> {
+    let first = bytes.iter().position(|&b| b == ESC)?;
+    match bytes.get(first + 1) {
+        Some(&END) => return Some((Cow::Borrowed(&bytes[..first]), &bytes[first + 2..])),
+        Some(&ESCAPED_ZERO) => {}
+        _ => return None,
+    }
     let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
+    out.extend_from_slice(&bytes[..first]);
+    let mut i = first;
     while i < bytes.len() {
         let b = bytes[i];
         if b != ESC {
@@ -189,29 +198,45 @@ fn take_component(bytes: &[u8]) -> Option<(Vec<u8>, &[u8])> {
                 out.push(ESC);
                 i += 2;
             }
-            Some(&END) => return Some((out, &bytes[i + 2..])),
+            Some(&END) => return Some((Cow::Owned(out), &bytes[i + 2..])),
             _ => return None,
         }
     }
     None
 }
 
+/// A composite key taken apart, borrowing from the stored key where it can.
+struct CellKey<'a> {
+    row: Cow<'a, [u8]>,
+    family: Cow<'a, str>,
+    qualifier: &'a [u8],
+}
+
 /// Takes a composite key apart: row key, family, qualifier.
-pub(crate) fn split_cell_key(stored: &[u8]) -> Result<(Vec<u8>, String, Vec<u8>), MalformedCell> {
+fn split_cell_key(stored: &[u8]) -> Result<CellKey<'_>, MalformedCell> {
     let malformed = |reason| MalformedCell {
         key: stored.to_vec(),
         reason,
     };
-    let (key, rest) = take_component(stored).ok_or_else(|| malformed("no terminated row key"))?;
+    let (row, rest) = take_component(stored).ok_or_else(|| malformed("no terminated row key"))?;
     let (family, qualifier) =
         take_component(rest).ok_or_else(|| malformed("no terminated column family"))?;
-    let family =
-        String::from_utf8(family).map_err(|_| malformed("the column family is not UTF-8"))?;
-    Ok((key, family, qualifier.to_vec()))
+    let not_utf8 = || malformed("the column family is not UTF-8");
+    let family = match family {
+        Cow::Borrowed(f) => Cow::Borrowed(std::str::from_utf8(f).map_err(|_| not_utf8())?),
+        Cow::Owned(f) => Cow::Owned(String::from_utf8(f).map_err(|_| not_utf8())?),
+    };
+    Ok(CellKey {
+        row,
+        family,
+        qualifier,
+    })
 }
 
 /// Groups a composite-layout scan's entries into rows, keeping the selected cells; rows with no
-/// selected cell are left out, as Bigtable and HBase leave them out.
+/// selected cell are left out, as Bigtable and HBase leave them out. The entries' keys may be
+/// any buffer (a store lends its own): a cell's key is taken apart where it lies, and only a
+/// new row's key and a selected cell's qualifier are copied.
 pub(crate) struct Grouped<I> {
     entries: I,
     columns: Columns,
@@ -236,9 +261,10 @@ impl<I> Grouped<I> {
     }
 }
 
-impl<I, E> Iterator for Grouped<I>
+impl<I, B, E> Iterator for Grouped<I>
 where
-    I: Iterator<Item = Result<(Bytes, Bytes), E>>,
+    I: Iterator<Item = Result<(B, Bytes), E>>,
+    B: AsRef<[u8]>,
 {
     type Item = Result<CellRow, CellError<E>>;
 
@@ -260,7 +286,7 @@ where
                     break;
                 }
             };
-            let (key, family, qualifier) = match split_cell_key(&stored) {
+            let parts = match split_cell_key(stored.as_ref()) {
                 Ok(parts) => parts,
                 Err(m) => match self.current.take() {
                     Some(row) if !row.cells.is_empty() => {
@@ -272,14 +298,19 @@ where
             };
             let cell = self
                 .columns
-                .contains(&family, &qualifier)
-                .then(|| Cell::new(family, qualifier, value));
+                .selected_family(&parts.family, parts.qualifier)
+                .map(|family| Cell::new(family, parts.qualifier, value));
             match &mut self.current {
-                Some(row) if row.key == key => row.cells.extend(cell),
+                Some(row) if row.key == *parts.row => row.cells.extend(cell),
                 slot => {
+                    let mut cells = Vec::new();
+                    if let Some(cell) = cell {
+                        cells.reserve_exact(self.columns.row_capacity());
+                        cells.push(cell);
+                    }
                     let next = CellRow {
-                        key,
-                        cells: cell.into_iter().collect(),
+                        key: parts.row.into_owned(),
+                        cells,
                     };
                     if let Some(row) = slot.replace(next) {
                         if !row.cells.is_empty() {
@@ -312,8 +343,11 @@ mod tests {
         for k in keys {
             for (f, q) in [("d", &b""[..]), ("d", b"\x00\x01"), ("x\x00", b"via")] {
                 let ck = cell_key(k, f, q);
-                let (k2, f2, q2) = split_cell_key(&ck).unwrap();
-                assert_eq!((k2.as_slice(), f2.as_str(), q2.as_slice()), (k, f, q));
+                let parts = split_cell_key(&ck).unwrap();
+                assert_eq!((&*parts.row, &*parts.family, parts.qualifier), (k, f, q));
+                // Borrowed where nothing was escaped.
+                assert_eq!(matches!(parts.row, Cow::Borrowed(_)), !k.contains(&0));
+                assert_eq!(matches!(parts.family, Cow::Borrowed(_)), !f.contains('\0'));
                 assert!(row_range(k).contains(&ck));
             }
         }
@@ -329,5 +363,7 @@ mod tests {
         assert!(split_cell_key(b"ab").is_err());
         assert!(split_cell_key(b"a\x00\x05").is_err());
         assert!(split_cell_key(b"a\x00\x01d").is_err());
+        assert!(split_cell_key(b"a\x00\xffb\x00\x01d\xff\x00\x01").is_err());
+        assert!(split_cell_key(b"a\x00\x01\xff\xfe\x00\x01q").is_err());
     }
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 use bytes::Bytes;
 use fjall::{Database, Keyspace, KeyspaceCreateOptions, Slice};
 
-use super::{composite, BatchError, CellError, Row, RowWrite, Store};
+use super::{composite, BatchError, CellError, CellScan, Columns, Row, RowWrite, Store};
 use crate::scan::KeyRange;
 
 /// One fjall keyspace as a sorted store. Cheap to clone; clones share the database.
@@ -133,6 +133,11 @@ fn row(guard: fjall::Guard) -> Result<Row, fjall::Error> {
         .map(|(k, v)| (from_fjall(k), from_fjall(v)))
 }
 
+/// A row with its key lent in fjall's own buffer and its value as a [`Bytes`].
+fn lent(guard: fjall::Guard) -> Result<(Slice, Bytes), fjall::Error> {
+    guard.into_inner().map(|(k, v)| (k, from_fjall(v)))
+}
+
 /// A fjall range iterator, forward or reversed.
 pub struct FjallScan {
     iter: fjall::Iter,
@@ -235,6 +240,34 @@ impl Store for FjallStore {
             failed: rows.iter().map(|r| r.key.clone()).collect(),
             source,
         })
+    }
+
+    /// Each cell's key is taken apart in fjall's buffer, without the copy [`Store::scan`]
+    /// makes of it.
+    fn scan_rows(&self, range: &KeyRange, columns: &Columns) -> CellScan<'_, fjall::Error> {
+        let entries = self
+            .keyspace
+            .range(Self::bounds(&composite::rows_range(range)))
+            .map(lent);
+        Box::new(composite::Grouped::new(entries, columns.clone(), false))
+    }
+
+    /// [`FjallStore::scan_rows`] in reverse key order.
+    fn scan_rows_rev(
+        &self,
+        range: &KeyRange,
+        columns: &Columns,
+    ) -> Option<CellScan<'_, fjall::Error>> {
+        let entries = self
+            .keyspace
+            .range(Self::bounds(&composite::rows_range(range)))
+            .rev()
+            .map(lent);
+        Some(Box::new(composite::Grouped::new(
+            entries,
+            columns.clone(),
+            true,
+        )))
     }
 
     /// Atomic: every cell of the row in one batch.

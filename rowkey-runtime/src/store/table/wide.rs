@@ -194,7 +194,10 @@ pub(super) fn records_of(
         .into_iter()
         .filter(|c| c.family == family)
         .map(|c| {
-            let mut full = key.clone();
+            // Exactly as long as it is: the `Bytes` takes the buffer over without another
+            // allocation.
+            let mut full = Vec::with_capacity(key.len() + c.qualifier.len());
+            full.extend_from_slice(&key);
             full.extend_from_slice(&c.qualifier);
             (full.into(), c.value)
         })
@@ -219,7 +222,10 @@ pub(super) fn decode_record<K: RowsAsColumns + for<'de> Decode<'de>, V: ColumnVa
             })
         }
     };
-    decode_value(family, key.to_vec(), &value).map(|v| (decoded, v))
+    match V::decode_value(&value) {
+        Ok(v) => Ok((decoded, v)),
+        Err(kind) => Err(value_error::<V, E>(family, key.to_vec(), kind)),
+    }
 }
 
 fn decode_value<V: ColumnValue, E>(
