@@ -206,14 +206,14 @@ fn take_component(bytes: &[u8]) -> Option<(Cow<'_, [u8]>, &[u8])> {
 }
 
 /// A composite key taken apart, borrowing from the stored key where it can.
-struct CellKey<'a> {
-    row: Cow<'a, [u8]>,
-    family: Cow<'a, str>,
-    qualifier: &'a [u8],
+pub(crate) struct CellKey<'a> {
+    pub(crate) row: Cow<'a, [u8]>,
+    pub(crate) family: Cow<'a, str>,
+    pub(crate) qualifier: &'a [u8],
 }
 
 /// Takes a composite key apart: row key, family, qualifier.
-fn split_cell_key(stored: &[u8]) -> Result<CellKey<'_>, MalformedCell> {
+pub(crate) fn split_cell_key(stored: &[u8]) -> Result<CellKey<'_>, MalformedCell> {
     let malformed = |reason| MalformedCell {
         key: stored.to_vec(),
         reason,

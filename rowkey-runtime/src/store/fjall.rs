@@ -270,6 +270,41 @@ impl Store for FjallStore {
         )))
     }
 
+    /// Each cell's key is taken apart in fjall's buffer and lent: no row of copies.
+    fn scan_cells_lent<'a, T, F>(
+        &'a self,
+        range: &KeyRange,
+        columns: &Columns,
+        reverse: bool,
+        mut make: F,
+    ) -> Option<super::LentScan<'a, T, CellError<fjall::Error>>>
+    where
+        T: 'a,
+        F: FnMut(&[u8], &str, &[u8], Bytes) -> T + 'a,
+    {
+        let iter = self
+            .keyspace
+            .range(Self::bounds(&composite::rows_range(range)));
+        let columns = columns.clone();
+        let each = move |guard: fjall::Guard| {
+            let (k, v) = match guard.into_inner() {
+                Ok(kv) => kv,
+                Err(e) => return Some(Err(CellError::Store(e))),
+            };
+            match composite::split_cell_key(&k) {
+                Ok(p) => columns
+                    .contains(&p.family, p.qualifier)
+                    .then(|| Ok(make(&p.row, &p.family, p.qualifier, from_fjall(v)))),
+                Err(m) => Some(Err(CellError::Malformed(m))),
+            }
+        };
+        Some(if reverse {
+            Box::new(iter.rev().filter_map(each))
+        } else {
+            Box::new(iter.filter_map(each))
+        })
+    }
+
     /// Atomic: every cell of the row in one batch.
     fn delete_row(&self, key: &[u8]) -> Result<(), CellError<fjall::Error>> {
         let mut batch = self.db.batch();

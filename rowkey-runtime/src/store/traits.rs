@@ -164,6 +164,45 @@ pub trait Store {
         Box::new(composite::Grouped::new(entries, columns.clone(), false))
     }
 
+    /// The selected cells of the rows in one range, one by one in stored order (reversed with
+    /// `reverse`: rows and their cells backwards; `None` when the store has no reverse
+    /// scans), each made into a `T` by `make` from its row key, family and qualifier, lent,
+    /// and its value. What rows-as-columns tables read with, one record per cell: a store that
+    /// keeps cells in buffers of its own (fjall's composite keys) lends their parts instead of
+    /// building a [`CellRow`] of copies. The default flattens [`Store::scan_rows`]; a store
+    /// error ends the scan (cells of the row it cut may have been handed out before it).
+    #[doc(hidden)]
+    fn scan_cells_lent<'a, T, F>(
+        &'a self,
+        range: &KeyRange,
+        columns: &Columns,
+        reverse: bool,
+        mut make: F,
+    ) -> Option<LentScan<'a, T, CellError<Self::Error>>>
+    where
+        T: 'a,
+        F: FnMut(&[u8], &str, &[u8], Bytes) -> T + 'a,
+    {
+        let rows = if reverse {
+            self.scan_rows_rev(range, columns)?
+        } else {
+            self.scan_rows(range, columns)
+        };
+        Some(Box::new(rows.flat_map(move |row| match row {
+            Ok(row) => {
+                let mut cells = row.cells;
+                if reverse {
+                    cells.reverse();
+                }
+                cells
+                    .into_iter()
+                    .map(|c| Ok(make(&row.key, &c.family, &c.qualifier, c.value)))
+                    .collect()
+            }
+            Err(e) => vec![Err(e)],
+        })))
+    }
+
     /// [`Store::scan_rows`] in reverse key order, where the store has reverse scans.
     fn scan_rows_rev(
         &self,
@@ -239,6 +278,19 @@ impl<S: Store + ?Sized> Store for &S {
     }
     fn scan_rows_rev(&self, range: &KeyRange, columns: &Columns) -> Option<CellScan<'_, S::Error>> {
         (**self).scan_rows_rev(range, columns)
+    }
+    fn scan_cells_lent<'a, T, F>(
+        &'a self,
+        range: &KeyRange,
+        columns: &Columns,
+        reverse: bool,
+        make: F,
+    ) -> Option<LentScan<'a, T, CellError<S::Error>>>
+    where
+        T: 'a,
+        F: FnMut(&[u8], &str, &[u8], Bytes) -> T + 'a,
+    {
+        (**self).scan_cells_lent(range, columns, reverse, make)
     }
 }
 

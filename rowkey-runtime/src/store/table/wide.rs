@@ -13,8 +13,9 @@ use crate::error::{EncodeError, EncodeErrorKind};
 use crate::field::Decode;
 use crate::rows_as_columns::{Piece, RowsAsColumns};
 use crate::scan::KeyRanges;
-use crate::store::{Cell, CellScan, Column, Columns, Row, RowWrite, Store};
+use crate::store::{Cell, CellError, Column, Columns, LentScan, Row, RowWrite, Store};
 use crate::value::{ColumnValue, ValueError, ValueErrorKind};
+use bytes::Bytes;
 
 /// Records keyed by `K` (a key with a `#[row_span(N)]` field) with values `V`, stored as
 /// rows of columns in the column family `family` of store `S`: writing a record puts one cell,
@@ -249,24 +250,30 @@ fn value_error<V, E>(family: &'static str, key: Vec<u8>, kind: ValueErrorKind) -
     }
 }
 
-/// One range's records, piece after piece, cells flattened into whole keys.
+/// One range's records, piece after piece, each cell a record under its whole key.
 struct WideRange<'a, S: Store + 'a> {
     store: &'a S,
     family: &'static str,
     reverse: bool,
     pieces: VecDeque<Piece>,
-    current: Option<CellScan<'a, S::Error>>,
-    ready: VecDeque<Row>,
+    current: Option<LentScan<'a, Row, CellError<S::Error>>>,
+}
+
+/// A record from a cell: its row key and qualifier make the whole key (in a buffer of exactly
+/// its size, which the `Bytes` takes over).
+fn record(row: &[u8], _family: &str, qualifier: &[u8], value: Bytes) -> Row {
+    let mut full = Vec::with_capacity(row.len() + qualifier.len());
+    full.extend_from_slice(row);
+    full.extend_from_slice(qualifier);
+    (full.into(), value)
 }
 
 impl<'a, S: Store + 'a> WideRange<'a, S> {
-    fn open(&self, piece: &Piece) -> Option<CellScan<'a, S::Error>> {
+    /// A piece's cells (only the table's family: [`piece_columns`] selects it) as records.
+    fn open(&self, piece: &Piece) -> Option<LentScan<'a, Row, CellError<S::Error>>> {
         let columns = piece_columns(self.family, piece);
-        if self.reverse {
-            self.store.scan_rows_rev(&piece.rows, &columns)
-        } else {
-            Some(self.store.scan_rows(&piece.rows, &columns))
-        }
+        self.store
+            .scan_cells_lent(&piece.rows, &columns, self.reverse, record)
     }
 }
 
@@ -275,9 +282,6 @@ impl<'a, S: Store + 'a> Iterator for WideRange<'a, S> {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            if let Some(row) = self.ready.pop_front() {
-                return Some(Ok(row));
-            }
             let scan = match self.current.as_mut() {
                 Some(scan) => scan,
                 None => {
@@ -293,10 +297,7 @@ impl<'a, S: Store + 'a> Iterator for WideRange<'a, S> {
                 }
             };
             match scan.next() {
-                Some(Ok(row)) => {
-                    let records = records_of(row, self.family, self.reverse);
-                    self.ready.extend(records);
-                }
+                Some(Ok(record)) => return Some(Ok(record)),
                 Some(Err(e)) => {
                     self.current = None;
                     self.pieces.clear();
@@ -329,7 +330,6 @@ impl<'a, S: Store + 'a, K: RowsAsColumns + for<'de> Decode<'de>, V: ColumnValue>
                 reverse,
                 pieces: K::plan(r).into(),
                 current: None,
-                ready: VecDeque::new(),
             };
             let first = if reverse {
                 range.pieces.pop_back()
