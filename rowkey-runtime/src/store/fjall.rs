@@ -205,11 +205,11 @@ impl Store for FjallStore {
 
     /// The key is lent from fjall's buffer: a typed scan decodes it in place, without the
     /// copy [`Store::scan`] makes of it.
-    fn scan_lent<'a, T: 'a>(
+    fn scan_lent<'a, T: 'a, F: FnMut(&[u8], Bytes) -> T + 'a>(
         &'a self,
         range: &KeyRange,
         reverse: bool,
-        make: fn(&[u8], Bytes) -> T,
+        mut make: F,
     ) -> Option<super::LentScan<'a, T, fjall::Error>> {
         let iter = self.keyspace.range(Self::bounds(range));
         let lend =

@@ -65,11 +65,11 @@ pub trait Store {
     /// that keeps rows in buffers of its own (fjall) lends the key instead of copying it. The
     /// default maps [`Store::scan`], handing the row's own key and value over.
     #[doc(hidden)]
-    fn scan_lent<'a, T: 'a>(
+    fn scan_lent<'a, T: 'a, F: FnMut(&[u8], Bytes) -> T + 'a>(
         &'a self,
         range: &KeyRange,
         reverse: bool,
-        make: fn(&[u8], Bytes) -> T,
+        mut make: F,
     ) -> Option<LentScan<'a, T, Self::Error>> {
         let rows = if reverse {
             self.scan_rev(range)?
@@ -252,11 +252,11 @@ impl<S: Store + ?Sized> Store for &S {
     fn scan_rev(&self, range: &KeyRange) -> Option<S::Scan<'_>> {
         (**self).scan_rev(range)
     }
-    fn scan_lent<'a, T: 'a>(
+    fn scan_lent<'a, T: 'a, F: FnMut(&[u8], Bytes) -> T + 'a>(
         &'a self,
         range: &KeyRange,
         reverse: bool,
-        make: fn(&[u8], Bytes) -> T,
+        make: F,
     ) -> Option<LentScan<'a, T, S::Error>> {
         (**self).scan_lent(range, reverse, make)
     }

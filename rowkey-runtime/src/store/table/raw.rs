@@ -114,11 +114,17 @@ impl<S: Store, K: RowKey> Table<S, K> {
         let (Some(only), None) = (all.next(), all.next()) else {
             return None;
         };
-        let make = match check {
-            Check::Trusted => decode_lent::<K, S::Error, true>,
-            Check::Verified => decode_lent::<K, S::Error, false>,
+        // Each decoder its own closure type: the store's iterator calls it directly.
+        let rows = match check {
+            Check::Trusted => {
+                self.store
+                    .scan_lent(only, reverse, decode_lent::<K, S::Error, true>)?
+            }
+            Check::Verified => {
+                self.store
+                    .scan_lent(only, reverse, decode_lent::<K, S::Error, false>)?
+            }
         };
-        let rows = self.store.scan_lent(only, reverse, make)?;
         Some(Merged {
             rows: Rows::One(Some(rows)),
             check,

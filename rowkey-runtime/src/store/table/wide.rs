@@ -184,6 +184,7 @@ pub(super) fn piece_columns(family: &'static str, piece: &Piece) -> Columns {
 }
 
 /// A row's records as whole keys and values, in key order (reversed for a reverse scan).
+#[cfg(feature = "async")]
 pub(super) fn records_of(
     row: crate::store::CellRow,
     family: &'static str,
