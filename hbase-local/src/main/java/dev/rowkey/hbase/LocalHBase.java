@@ -71,6 +71,8 @@ public final class LocalHBase {
     boolean tls = false;
     int httpPort = -1;
     int httpsPort = -1;
+    boolean phoenix = false;
+    int phoenixPort = 0;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--port": thriftPort = Integer.parseInt(args[++i]); break;
@@ -87,13 +89,15 @@ public final class LocalHBase {
         case "--tls": tls = true; break;
         case "--http-port": httpPort = Integer.parseInt(args[++i]); break;
         case "--https-port": httpsPort = Integer.parseInt(args[++i]); break;
+        case "--phoenix": phoenix = true; break;
+        case "--phoenix-port": phoenix = true; phoenixPort = Integer.parseInt(args[++i]); break;
         default:
           System.err.println("unknown argument " + args[i]
               + "; usage: LocalHBase [--port P] [--region-servers N] [--framed]"
               + " [--framed-port P2] [--ready-file F] [--dir D] [--scanner-lease-ms MS] [--secure]"
               + " [--rpc-protection LIST] [--privacy-port P3] [--integrity-port P6] [--tls]"
               + " [--http-port P4]"
-              + " [--https-port P5]");
+              + " [--https-port P5] [--phoenix] [--phoenix-port P7]");
           System.exit(2);
       }
     }
@@ -148,6 +152,10 @@ public final class LocalHBase {
       rpcTls(conf, tlsDir);
     }
 
+    if (phoenix) {
+      PhoenixSql.configure(conf);
+    }
+
     HBaseTestingUtility util = new HBaseTestingUtility(conf);
     util.startMiniZKCluster();
     util.startMiniHBaseCluster(StartMiniClusterOption.builder()
@@ -189,6 +197,16 @@ public final class LocalHBase {
 
     int controlPort = startControl(util);
 
+    // Phoenix's SYSTEM tables and its SQL line server (PhoenixSql), once the cluster is up.
+    String phoenixFields = "";
+    if (phoenix) {
+      int sqlPort = PhoenixSql.start(clusterConf.get("hbase.zookeeper.quorum"),
+          clusterConf.getInt("hbase.zookeeper.property.clientPort", 2181), phoenixPort);
+      phoenixFields = " phoenix_sql=" + sqlPort + " phoenix_jdbc=jdbc:phoenix:"
+          + clusterConf.get("hbase.zookeeper.quorum") + ":"
+          + clusterConf.get("hbase.zookeeper.property.clientPort");
+    }
+
     String zk = clusterConf.get("hbase.zookeeper.quorum") + ":"
         + clusterConf.get("hbase.zookeeper.property.clientPort");
     long ms = (System.nanoTime() - t0) / 1_000_000;
@@ -206,7 +224,7 @@ public final class LocalHBase {
         + (httpPort > 0 ? " http_thrift=" + httpPort : "")
         + (httpsPort > 0 ? " https_thrift=" + httpsPort : "") + " control=" + controlPort
         + " transport=" + (framed ? "framed" : "buffered") + " region_servers=" + regionServers
-        + " scanner_lease_ms=" + lease + kerberos
+        + " scanner_lease_ms=" + lease + kerberos + phoenixFields
         + " start_ms=" + ms + " heap_used_mb=" + heapMb + " rss_mb=" + rssMb() + " pid="
         + ManagementFactory.getRuntimeMXBean().getPid();
     System.out.println(line);

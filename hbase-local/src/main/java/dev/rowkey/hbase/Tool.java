@@ -49,6 +49,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  * write-java-cells --zk HOST:PORT --table T
  *     writes rows java-long (Bytes.toBytes(42L)), java-string (Bytes.toBytes("héllo, hbase")),
  *     java-counter (Increment of 5, three times) in d:v
+ * raw --zk HOST:PORT --table T
+ *     every cell of the table, one line each: RAW row_hex family qualifier_hex value_hex
  * cells --zk HOST:PORT --table T --row HEX
  *     every cell of the row, one line each, with what HBase's Bytes makes of the value:
  *     CELL family qualifier_hex value_hex string=Bytes.toString [long= double=] [int= float=]
@@ -125,6 +127,20 @@ public final class Tool {
               out.println("ROW " + Bytes.toHex(r.getRow()) + " "
                   + Bytes.toHex(r.getValue(FAMILY, QUALIFIER)) + " "
                   + Bytes.toStringBinary(r.getRow()));
+            }
+          }
+        }
+        break;
+      case "raw":
+        try (Connection c = connect(opts); Table t = c.getTable(table(opts))) {
+          try (ResultScanner s = t.getScanner(new Scan())) {
+            for (Result r : s) {
+              for (Cell cell : r.rawCells()) {
+                out.println("RAW " + Bytes.toHex(r.getRow()) + " "
+                    + Bytes.toString(CellUtil.cloneFamily(cell)) + " "
+                    + Bytes.toHex(CellUtil.cloneQualifier(cell)) + " "
+                    + Bytes.toHex(CellUtil.cloneValue(cell)));
+              }
             }
           }
         }

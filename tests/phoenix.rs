@@ -1,0 +1,399 @@
+//! Apache Phoenix on the local HBase (`hbase-local/run --phoenix`: Phoenix 5.2.1's server jars
+//! in the mini cluster, its JDBC driver behind a SQL line server), from both sides:
+//!
+//! - Phoenix's encodings as Phoenix itself writes them: tables made and filled through its SQL,
+//!   their cells read back raw through rowkey's HBase store and checked byte for byte (the
+//!   salt byte against Phoenix's hash, integers with the sign bit flipped, `DESC` inverted,
+//!   `VARCHAR` separators, trailing nulls dropped, `CHAR` and `BINARY` padding, dates and
+//!   timestamps, the empty marker cell): the facts rowkey's Phoenix layouts are built on;
+//! - a table rowkey writes at size (100,000 rows, a salted key of two `BIGINT`s, which
+//!   rowkey's own encodings already write as Phoenix does) that Phoenix counts, looks up and
+//!   range-scans exactly, with `EXPLAIN` showing range scans, and rows Phoenix `UPSERT`s that
+//!   rowkey's typed scans decode.
+//!
+//! Uses the cluster named by `ROWKEY_PHOENIX_READY` (a READY line, or a file holding it) or
+//! starts one (two region servers; the first run downloads Phoenix's jars, ~60 MB). Without
+//! Java it fails under CI and says so elsewhere.
+#![cfg(feature = "hbase")]
+
+#[path = "../hbase-local/gateways.rs"]
+mod gateways;
+#[path = "../hbase-local/phoenix_sql.rs"]
+mod phoenix_sql;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+
+use phoenix_sql::{Phoenix, Value};
+use rowkey::store::{CellTable, Columns, HbaseConfig, HbaseStore, Store};
+use rowkey::{KeyRange, RowKey, RowValue};
+
+fn phoenix() -> Option<&'static Phoenix> {
+    static CLUSTER: OnceLock<Option<Phoenix>> = OnceLock::new();
+    let p = CLUSTER.get_or_init(Phoenix::from_env_or_start).as_ref();
+    if p.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "no Phoenix: `hbase-local/run --phoenix` did not start (Java 17 and Maven needed)"
+        );
+        eprintln!("SKIPPED: no Phoenix (install Java 17 and Maven)");
+    }
+    p
+}
+
+/// A table name of this run's own (Phoenix folds unquoted names to upper case).
+fn unique(name: &str) -> String {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    format!(
+        "{name}_{}_{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    )
+    .to_uppercase()
+}
+
+/// Every cell of an HBase table, read raw through rowkey's store (family `0`, Phoenix's
+/// default): (row key, qualifier, value) in key order.
+fn raw_cells(p: &Phoenix, table: &str) -> Vec<(Vec<u8>, String, Vec<u8>)> {
+    let store = HbaseStore::with_config(HbaseConfig::new(&p.thrift, table, "0")).unwrap();
+    let mut out = Vec::new();
+    for row in store.scan_rows(&KeyRange::new(&[], None), &Columns::all()) {
+        let row = row.unwrap();
+        for cell in row.cells {
+            assert_eq!(cell.family, "0", "Phoenix's default family");
+            let q = String::from_utf8(cell.qualifier.clone()).unwrap();
+            out.push((row.key.clone(), q, cell.value.to_vec()));
+        }
+    }
+    out
+}
+
+fn hex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+/// Phoenix's salt byte (`SaltingUtil.getSaltingByte`): Java's `Arrays.hashCode` of the key
+/// after the salt byte, modulo the buckets, made non-negative.
+fn phoenix_salt(rest: &[u8], buckets: i32) -> u8 {
+    let h = rest.iter().fold(1i32, |h, &b| {
+        h.wrapping_mul(31).wrapping_add(i32::from(b as i8))
+    });
+    (h % buckets).unsigned_abs() as u8
+}
+
+#[test]
+fn phoenix_encodings_as_phoenix_writes_them() {
+    let Some(p) = phoenix() else { return };
+    let mut sql = p.session();
+    let t1 = unique("enc_salted");
+    sql.update(
+        &format!(
+            "CREATE TABLE {t1} (A BIGINT NOT NULL, B VARCHAR NOT NULL, C VARCHAR, D VARCHAR, \
+             E DECIMAL CONSTRAINT PK PRIMARY KEY (A, B DESC, C)) SALT_BUCKETS=4, \
+             COLUMN_ENCODED_BYTES=0"
+        ),
+        &[],
+    )
+    .unwrap();
+    let upsert = format!("UPSERT INTO {t1} (A, B, C, D, E) VALUES (?, ?, ?, ?, ?)");
+    let text = |s: &str| Value::Text(s.into());
+    for row in [
+        [
+            Value::Int(-2),
+            text("ab"),
+            text("c"),
+            text("x"),
+            Value::Decimal("1.5".into()),
+        ],
+        [
+            Value::Int(5),
+            text("z"),
+            Value::Null,
+            Value::Null,
+            Value::Null,
+        ],
+        // An empty VARCHAR is Phoenix's null.
+        [Value::Int(6), text("z"), text(""), Value::Null, Value::Null],
+    ] {
+        assert_eq!(sql.update(&upsert, &row).unwrap(), 1);
+    }
+    let cells = raw_cells(p, &t1);
+    let mut keys: Vec<&Vec<u8>> = cells.iter().map(|c| &c.0).collect();
+    keys.dedup();
+    let want = [
+        // salt | A: BIGINT, sign bit flipped | B DESC: bytes inverted, then 0xFF | (C null:
+        // dropped with its separator)
+        (5, "800000000000000585ff"),
+        (6, "800000000000000685ff"),
+        // A = -2 | B = "ab" inverted, 0xFF | C = "c", the last column: no separator
+        (-2, "7ffffffffffffffe9e9dff63"),
+    ];
+    assert_eq!(keys.len(), want.len());
+    for (a, rest) in want {
+        let rest = hex(rest);
+        let key = keys
+            .iter()
+            .find(|k| k[1..] == rest[..])
+            .unwrap_or_else(|| panic!("no row {a}: {keys:02x?}"));
+        assert_eq!(key[0], phoenix_salt(&rest, 4), "the salt byte of row {a}");
+    }
+    let of = |rest: &str, q: &str| {
+        cells
+            .iter()
+            .find(|c| c.0[1..] == hex(rest)[..] && c.1 == q)
+            .map(|c| c.2.clone())
+    };
+    // Columns under their names (COLUMN_ENCODED_BYTES=0); every row has the empty marker cell
+    // `_0` = "x"; a null column has no cell.
+    assert_eq!(of("7ffffffffffffffe9e9dff63", "D"), Some(b"x".to_vec()));
+    assert_eq!(of("7ffffffffffffffe9e9dff63", "E"), Some(hex("c10233")));
+    assert_eq!(of("800000000000000585ff", "_0"), Some(b"x".to_vec()));
+    assert_eq!(of("800000000000000585ff", "D"), None);
+    assert_eq!(cells.len(), 5);
+    // Phoenix reads its rows back in its own order: salted rows merged by key.
+    let rows = sql
+        .query(&format!("SELECT A, B, C FROM {t1}"), &[])
+        .unwrap();
+    assert_eq!(rows.len(), 3);
+    let plan = sql
+        .explain(&format!("SELECT * FROM {t1} WHERE A = 5"), &[])
+        .unwrap();
+    assert!(plan.contains("RANGE SCAN OVER"), "{plan}");
+
+    // Every fixed-width key type, mixed sort orders, unsalted.
+    let t2 = unique("enc_types");
+    sql.update(
+        &format!(
+            "CREATE TABLE {t2} (K1 TINYINT NOT NULL, K2 UNSIGNED_INT NOT NULL, \
+             K3 CHAR(4) NOT NULL, K4 BINARY(3) NOT NULL, K5 DATE NOT NULL, \
+             K6 TIMESTAMP NOT NULL, K7 BOOLEAN NOT NULL, K8 SMALLINT NOT NULL, \
+             K9 VARCHAR NOT NULL, V1 TIMESTAMP, V2 DOUBLE, V3 BIGINT \
+             CONSTRAINT PK PRIMARY KEY (K1 DESC, K2, K3, K4, K5, K6, K7, K8 DESC, K9 DESC)) \
+             COLUMN_ENCODED_BYTES=0"
+        ),
+        &[],
+    )
+    .unwrap();
+    let row = [
+        Value::Int(-1),
+        Value::Int(3),
+        text("ab"),
+        Value::Bytes(vec![1, 2]),
+        Value::Date(1000),
+        Value::Timestamp {
+            millis: 2123,
+            nanos: 123_456_789,
+        },
+        Value::Bool(true),
+        Value::Int(2),
+        text("ab"),
+        Value::Timestamp {
+            millis: 0,
+            nanos: 1000,
+        },
+        Value::Float(-1.5),
+        Value::Int(-2),
+    ];
+    sql.update(
+        &format!("UPSERT INTO {t2} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        &row,
+    )
+    .unwrap();
+    let cells = raw_cells(p, &t2);
+    let key = [
+        "80",                       // K1 TINYINT -1 DESC: 0xFF ^ 0x80, inverted
+        "00000003",                 // K2 UNSIGNED_INT: big-endian as it is
+        "61622020",                 // K3 CHAR(4) "ab": padded with spaces
+        "010200",                   // K4 BINARY(3): padded with zeros
+        "80000000000003e8",         // K5 DATE: milliseconds, sign bit flipped
+        "800000000000084b0006f855", // K6 TIMESTAMP: millis flipped, nanos within the milli
+        "01",                       // K7 BOOLEAN true
+        "7ffd",                     // K8 SMALLINT 2 DESC: 0x8002 inverted
+        "9e9dff",                   // K9 VARCHAR DESC, the last column: inverted, 0xFF even here
+    ]
+    .concat();
+    assert!(cells.iter().all(|c| c.0 == hex(&key)), "{cells:02x?}");
+    let value = |q: &str| cells.iter().find(|c| c.1 == q).map(|c| c.2.clone());
+    assert_eq!(value("V1"), Some(hex("8000000000000000000003e8")));
+    // DOUBLE: negative values inverted, then + 1 (Phoenix's PDouble); BIGINT as in keys.
+    assert_eq!(value("V2"), Some(hex("4008000000000000")));
+    assert_eq!(value("V3"), Some(hex("7ffffffffffffffe")));
+    assert_eq!(value("_0"), Some(b"x".to_vec()));
+    // Phoenix reads back what it wrote, BINARY with its padding.
+    let back = sql.query(&format!("SELECT * FROM {t2}"), &[]).unwrap();
+    let mut expect = row.to_vec();
+    expect[3] = Value::Bytes(vec![1, 2, 0]);
+    assert_eq!(back, vec![expect]);
+
+    // Refused by Phoenix, so never declared by rowkey: a nullable fixed-width key column.
+    let refused = sql.update(
+        &format!(
+            "CREATE TABLE {} (A BIGINT NOT NULL, C INTEGER CONSTRAINT PK PRIMARY KEY (A, C))",
+            unique("refused")
+        ),
+        &[],
+    );
+    assert!(
+        refused.unwrap_err().contains("fixed width and nullable"),
+        "Phoenix's rule"
+    );
+}
+
+/// A key rowkey's default encodings write exactly as Phoenix writes `(A BIGINT, B BIGINT)`
+/// salted into 8 buckets: signed integers sign-flipped, the salt over every byte after it.
+#[derive(RowKey, Debug, Clone, Copy, PartialEq)]
+struct Pair {
+    #[salt(buckets = 8, hash = "phoenix")]
+    a: i64,
+    b: i64,
+}
+
+/// The row's columns as Phoenix keeps them: family `0`, qualifiers the column names, the empty
+/// marker cell `_0`. `V UNSIGNED_LONG` is HBase's `Bytes.toBytes`, as rowkey's `u64` column.
+#[derive(RowValue, Debug, Clone, PartialEq)]
+#[column(family = "0")]
+struct PairRow {
+    #[column(name = "_0")]
+    marker: String,
+    #[column(name = "V")]
+    v: u64,
+}
+
+#[test]
+fn phoenix_reads_what_rowkey_writes_and_back() {
+    let Some(p) = phoenix() else { return };
+    let mut sql = p.session();
+    let table = unique("pairs");
+    sql.update(
+        &format!(
+            "CREATE TABLE {table} (A BIGINT NOT NULL, B BIGINT NOT NULL, V UNSIGNED_LONG \
+             CONSTRAINT PK PRIMARY KEY (A, B)) SALT_BUCKETS=8, COLUMN_ENCODED_BYTES=0"
+        ),
+        &[],
+    )
+    .unwrap();
+    let store = HbaseStore::with_config(HbaseConfig::new(&p.thrift, &table, "0")).unwrap();
+    let rows = CellTable::<_, Pair, PairRow>::new(store);
+    let n: i64 = std::env::var("ROWKEY_PHOENIX_ROWS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000);
+    // a in -50..50, b spread over negative and positive values.
+    let pair = |i: i64| Pair {
+        a: i % 100 - 50,
+        b: (i / 100 - n / 200) * 7,
+    };
+    let value = |i: i64| PairRow {
+        marker: "x".into(),
+        v: i as u64 * 3,
+    };
+    let all: Vec<(Pair, PairRow)> = (0..n).map(|i| (pair(i), value(i))).collect();
+    for chunk in all.chunks(10_000) {
+        rows.put_batch(chunk.iter().map(|(k, v)| (k, v))).unwrap();
+    }
+
+    let count = sql
+        .query(&format!("SELECT COUNT(*) FROM {table}"), &[])
+        .unwrap();
+    assert_eq!(count, vec![vec![Value::Int(n)]]);
+
+    // Point lookups: Phoenix finds each row rowkey wrote, with its value.
+    for i in [0, 1, n / 2, n - 1] {
+        let (k, v) = (pair(i), value(i));
+        let got = sql
+            .query(
+                &format!("SELECT V FROM {table} WHERE A = ? AND B = ?"),
+                &[Value::Int(k.a), Value::Int(k.b)],
+            )
+            .unwrap();
+        assert_eq!(got, vec![vec![Value::Int(v.v as i64)]], "row {i}");
+    }
+
+    // A range on the leading key column, in key order both ways: exactly rowkey's rows.
+    let (lo, hi) = (-3i64, 2i64);
+    let mut want: Vec<(i64, i64)> = all
+        .iter()
+        .map(|(k, _)| (k.a, k.b))
+        .filter(|(a, _)| (lo..hi).contains(a))
+        .collect();
+    want.sort();
+    let mine: Vec<(i64, i64)> = rows
+        .scan(&Pair::scan().a(lo..hi).ranges())
+        .map(|r| {
+            let (k, _) = r.unwrap();
+            (k.a, k.b)
+        })
+        .collect();
+    assert_eq!(mine, want, "rowkey's merged scan");
+    let range = format!("SELECT A, B FROM {table} WHERE A >= ? AND A < ? ORDER BY A, B");
+    let ints = |rows: Vec<Vec<Value>>| -> Vec<(i64, i64)> {
+        rows.into_iter()
+            .map(|r| match r[..] {
+                [Value::Int(a), Value::Int(b)] => (a, b),
+                _ => panic!("{r:?}"),
+            })
+            .collect()
+    };
+    let theirs = ints(
+        sql.query(&range, &[Value::Int(lo), Value::Int(hi)])
+            .unwrap(),
+    );
+    assert_eq!(theirs, want, "Phoenix's ORDER BY the key");
+    let plan = sql
+        .explain(&range, &[Value::Int(lo), Value::Int(hi)])
+        .unwrap();
+    assert!(plan.contains("RANGE SCAN OVER"), "{plan}");
+    assert!(!plan.contains("FULL SCAN"), "{plan}");
+    let desc = format!("SELECT A, B FROM {table} WHERE A >= ? AND A < ? ORDER BY A DESC, B DESC");
+    let mut reversed = want.clone();
+    reversed.reverse();
+    let theirs = ints(sql.query(&desc, &[Value::Int(lo), Value::Int(hi)]).unwrap());
+    assert_eq!(theirs, reversed, "Phoenix's ORDER BY the key, descending");
+    let mine_rev: Vec<(i64, i64)> = rows
+        .scan_rev(&Pair::scan().a(lo..hi).ranges())
+        .unwrap()
+        .map(|r| {
+            let (k, _) = r.unwrap();
+            (k.a, k.b)
+        })
+        .collect();
+    assert_eq!(mine_rev, reversed, "rowkey's merged reverse scan");
+
+    // Rows Phoenix writes, read by rowkey's typed scan.
+    let upsert = format!("UPSERT INTO {table} (A, B, V) VALUES (?, ?, ?)");
+    let theirs = [
+        (-1_000_000i64, i64::MIN, 0u64),
+        (1_000_000, i64::MAX, u64::MAX >> 1),
+    ];
+    for (a, b, v) in theirs {
+        let params = [Value::Int(a), Value::Int(b), Value::Int(v as i64)];
+        sql.update(&upsert, &params).unwrap();
+    }
+    for (a, b, v) in theirs {
+        let got: Vec<(Pair, PairRow)> = rows
+            .scan(&Pair::scan().a(a).ranges())
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let row = PairRow {
+            marker: "x".into(),
+            v,
+        };
+        assert_eq!(got, vec![(Pair { a, b }, row)], "Phoenix's row ({a}, {b})");
+    }
+}
+
+#[test]
+fn the_line_server_reports_phoenix_errors() {
+    let Some(p) = phoenix() else { return };
+    let mut sql = p.session();
+    let err = sql.query("SELECT * FROM NO_SUCH_TABLE", &[]).unwrap_err();
+    assert!(err.contains("NO_SUCH_TABLE"), "{err}");
+    // The session goes on after an error.
+    let one = sql
+        .query("SELECT 1 FROM SYSTEM.CATALOG LIMIT 1", &[])
+        .unwrap();
+    assert_eq!(one, vec![vec![Value::Int(1)]]);
+}
