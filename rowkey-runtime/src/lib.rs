@@ -26,6 +26,7 @@ mod generated;
 mod hashed;
 mod index;
 mod key;
+pub mod phoenix;
 mod rows_as_columns;
 mod salt;
 mod scan;
