@@ -45,7 +45,7 @@ pub mod example;
 #[cfg(all(doctest, feature = "fjall"))]
 pub struct ReadmeDoctests;
 
-pub use rowkey_derive::{RowKey, RowValue};
+pub use rowkey_derive::{PhoenixRow, RowKey, RowValue};
 // The public API, by name: the key trait and its errors, scan ranges, the layout as data,
 // hashed fields, and the `capacity`, `family`, `fmt`, `phoenix`, `split` and `store` modules.
 pub use rowkey_runtime::{

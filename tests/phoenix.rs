@@ -827,3 +827,156 @@ fn a_view_over_a_table_rowkey_made() {
     .unwrap();
     assert!(salted.create_view().is_err());
 }
+
+// ---- #[derive(PhoenixRow)]: one declaration for rowkey's reads and writes and Phoenix's SQL ----
+
+/// The README's example: host metrics, newest first per host, salted into 4 buckets.
+#[derive(rowkey::PhoenixRow, Debug, Clone, PartialEq)]
+#[phoenix(table = "metrics", salt_buckets = 4, family = "m")]
+struct Metric {
+    #[phoenix(key)]
+    host: String,
+    #[phoenix(key, desc)]
+    ts: i64,
+    cpu: f64,
+    #[phoenix(name = "note", family = "x")]
+    note: Option<String>,
+}
+
+#[test]
+fn a_derived_row_declares_the_table_for_both_sides() {
+    use rowkey::phoenix::PhoenixRow;
+    use rowkey::store::PhoenixRows;
+    let table = Metric::table();
+    assert_eq!(
+        table.create_table(),
+        "CREATE TABLE \"metrics\" (\"host\" VARCHAR NOT NULL, \"ts\" BIGINT NOT NULL, \
+         \"m\".\"cpu\" DOUBLE, \"x\".\"note\" VARCHAR, CONSTRAINT \"pk\" PRIMARY KEY \
+         (\"host\", \"ts\" DESC)) SALT_BUCKETS=4, DEFAULT_COLUMN_FAMILY='m', \
+         COLUMN_ENCODED_BYTES=0"
+    );
+    let Some(p) = phoenix() else { return };
+    let mut sql = p.session();
+    sql.update("DROP TABLE IF EXISTS \"metrics\"", &[]).unwrap();
+    sql.update(&table.create_table(), &[]).unwrap();
+    let store = HbaseStore::with_config(
+        HbaseConfig::new(&p.thrift, table.name(), table.default_family())
+            .families(table.families()),
+    )
+    .unwrap();
+    let rows = PhoenixRows::<_, Metric>::new(store);
+    let n: i64 = std::env::var("ROWKEY_PHOENIX_ROWS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000);
+    let hosts = ["db-1", "db-10", "web-1", "web-2", "web"];
+    let metric = |i: i64| Metric {
+        host: hosts[(i % 5) as usize].to_string(),
+        ts: 1_700_000_000_000 + i,
+        cpu: (i % 1000) as f64 / 10.0,
+        note: (i % 3 == 0).then(|| format!("n{i}")),
+    };
+    let all: Vec<Metric> = (0..n).map(metric).collect();
+    for chunk in all.chunks(10_000) {
+        rows.put_batch(chunk).unwrap();
+    }
+    let count = sql.query("SELECT COUNT(*) FROM \"metrics\"", &[]).unwrap();
+    assert_eq!(count, vec![vec![Value::Int(n)]]);
+
+    // One host's rows, newest first: rowkey's prefix scan and Phoenix's query agree row for
+    // row ("db-1" is not a prefix match for "db-10": VARCHAR's separator).
+    let host = "db-1";
+    let mine: Vec<Metric> = rows
+        .scan(&[Datum::Text(host.into())])
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let mut want: Vec<Metric> = all.iter().filter(|m| m.host == host).cloned().collect();
+    want.sort_by_key(|m| std::cmp::Reverse(m.ts));
+    assert_eq!(mine.len(), want.len());
+    assert!(mine == want, "rowkey's scan: one host, newest first");
+    let query = "SELECT \"ts\", \"cpu\", \"note\" FROM \"metrics\" WHERE \"host\" = ? \
+                 ORDER BY \"host\", \"ts\" DESC";
+    let theirs = sql.query(query, &[Value::Text(host.into())]).unwrap();
+    let as_sql: Vec<Vec<Value>> = want
+        .iter()
+        .map(|m| {
+            vec![
+                Value::Int(m.ts),
+                Value::Float(m.cpu),
+                m.note.clone().map_or(Value::Null, Value::Text),
+            ]
+        })
+        .collect();
+    assert!(
+        theirs == as_sql,
+        "Phoenix's query: the same rows in the same order"
+    );
+    let plan = sql.explain(query, &[Value::Text(host.into())]).unwrap();
+    assert!(plan.contains("RANGE SCAN OVER"), "{plan}");
+    // The newest three, both sides (a salted table's rows come in key order from Phoenix
+    // only with ORDER BY; rowkey's scan merges its buckets always).
+    let latest = sql
+        .query(
+            "SELECT \"ts\" FROM \"metrics\" WHERE \"host\" = ? ORDER BY \"host\", \"ts\" DESC \
+             LIMIT 3",
+            &[Value::Text("web".into())],
+        )
+        .unwrap();
+    let newest: Vec<Vec<Value>> = rows
+        .scan(&[Datum::Text("web".into())])
+        .unwrap()
+        .take(3)
+        .map(|m| vec![Value::Int(m.unwrap().ts)])
+        .collect();
+    assert_eq!(latest, newest);
+
+    // Rows Phoenix UPSERTs, read by rowkey as `Metric`s; a null column clears on rewrite.
+    let upsert =
+        "UPSERT INTO \"metrics\" (\"host\", \"ts\", \"cpu\", \"note\") VALUES (?, ?, ?, ?)";
+    sql.update(
+        upsert,
+        &[
+            Value::Text("sql-host".into()),
+            Value::Int(-5),
+            Value::Float(-0.5),
+            Value::Text("from SQL".into()),
+        ],
+    )
+    .unwrap();
+    let theirs: Vec<Metric> = rows
+        .scan(&[Datum::Text("sql-host".into())])
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let from_sql = Metric {
+        host: "sql-host".into(),
+        ts: -5,
+        cpu: -0.5,
+        note: Some("from SQL".into()),
+    };
+    assert_eq!(theirs, vec![from_sql.clone()]);
+    rows.put(&Metric {
+        note: None,
+        ..from_sql.clone()
+    })
+    .unwrap();
+    let note = sql
+        .query(
+            "SELECT \"note\" FROM \"metrics\" WHERE \"host\" = 'sql-host'",
+            &[],
+        )
+        .unwrap();
+    assert_eq!(
+        note,
+        vec![vec![Value::Null]],
+        "rowkey's null cleared the cell"
+    );
+    // A value Phoenix cannot hold is refused before anything is written.
+    let bad = Metric {
+        host: String::new(),
+        ..from_sql
+    };
+    let err = rows.put(&bad).unwrap_err().to_string();
+    assert!(err.contains("host") && err.contains("give None"), "{err}");
+}

@@ -12,6 +12,7 @@ fn ui() {
     t.compile_fail("ui-tests/index/*.rs");
     t.compile_fail("ui-tests/value/*.rs");
     t.compile_fail("ui-tests/rows/*.rs");
+    t.compile_fail("ui-tests/phoenix/*.rs");
     // rustc lists `ColumnValue`'s implementors in this message, and `Json<T>` is one only with
     // the `json` feature: checked in the builds without it (CI's `--no-default-features` run).
     #[cfg(not(feature = "json"))]

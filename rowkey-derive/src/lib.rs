@@ -17,6 +17,7 @@ mod fallback;
 mod figures;
 mod fingerprint;
 mod model;
+mod phoenix;
 mod symbol;
 mod validate;
 mod value;
@@ -48,6 +49,16 @@ pub fn derive_row_key(input: TokenStream) -> TokenStream {
 pub fn derive_row_value(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     value::expand(&input).into()
+}
+
+/// Derives `rowkey::phoenix::PhoenixRow`: a struct as a row of an Apache Phoenix table, its
+/// `#[phoenix(key)]` fields the primary key in order (`#[phoenix(key, desc)]` descending), the
+/// others value columns (`#[phoenix(family = "d", name = "x")]`); the struct's
+/// `#[phoenix(table = "T", salt_buckets = N, family = "d")]`. See `rowkey::phoenix`.
+#[proc_macro_derive(PhoenixRow, attributes(phoenix))]
+pub fn derive_phoenix_row(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    phoenix::expand(&input).into()
 }
 
 fn expand(input: &DeriveInput) -> proc_macro2::TokenStream {

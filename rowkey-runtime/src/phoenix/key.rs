@@ -7,6 +7,7 @@ use std::borrow::Cow;
 
 use super::types::{decode_value, encode_value, Datum, PhoenixError, PhoenixType};
 use crate::salt::{bucket_of, SaltHash};
+use crate::scan::KeyRange;
 
 /// A key column's sort order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -61,6 +62,15 @@ impl KeyColumn {
 pub struct PhoenixKey {
     columns: Vec<KeyColumn>,
     salt_buckets: Option<u8>,
+}
+
+/// The smallest byte string after every string that starts with `bytes`; `None` when there
+/// is none (all 0xFF).
+fn successor(bytes: &[u8]) -> Option<Vec<u8>> {
+    let keep = bytes.iter().rposition(|&b| b != 0xFF)?;
+    let mut out = bytes[..=keep].to_vec();
+    out[keep] += 1;
+    Some(out)
 }
 
 /// A `DESC` column's bytes from its ascending ones, and back: every byte inverted.
@@ -200,6 +210,60 @@ impl PhoenixKey {
             out[0] = bucket_of(SaltHash::Phoenix, &out[1..], u16::from(buckets));
         }
         Ok(out)
+    }
+
+    /// The key ranges of every row whose leading key columns hold `prefix` (all rows for an
+    /// empty prefix), one per salt bucket when salted (each starting with its bucket byte),
+    /// in bucket order: what a prefix scan reads, merged on the key after its salt byte.
+    /// A row whose later columns are all null ends right after the prefix; it is included.
+    pub fn prefix_ranges(&self, prefix: &[Datum<'_>]) -> Result<Vec<KeyRange>, PhoenixError> {
+        if prefix.len() > self.columns.len() {
+            return Err(PhoenixError::new(format!(
+                "a prefix of {} values for {} key columns",
+                prefix.len(),
+                self.columns.len()
+            )));
+        }
+        let lead = PhoenixKey {
+            columns: self.columns[..prefix.len()].to_vec(),
+            salt_buckets: None,
+        };
+        let values: Vec<Option<Datum<'_>>> = prefix.iter().cloned().map(Some).collect();
+        let (start, end) = if prefix.is_empty() {
+            (Vec::new(), None)
+        } else {
+            let start = lead.encode(&values)?;
+            // An ascending variable-width value last: the rows that end there and those whose
+            // next byte is its 0x00 separator, not a longer value's next byte.
+            let open_var = lead.columns.last().is_some_and(|c| {
+                c.order == SortOrder::Asc
+                    && c.ty.fixed_width().is_none()
+                    && c.ty != PhoenixType::Varbinary
+            });
+            let end = if open_var {
+                let mut e = start.clone();
+                e.push(SEPARATOR + 1);
+                Some(e)
+            } else {
+                successor(&start)
+            };
+            (start, end)
+        };
+        Ok(match self.salt_buckets {
+            None => vec![KeyRange::new(&start, end.as_deref())],
+            Some(buckets) => (0..buckets)
+                .map(|b| {
+                    let with = |bytes: &[u8]| [&[b][..], bytes].concat();
+                    let end = match &end {
+                        Some(e) => with(e),
+                        None => vec![b + 1],
+                    };
+                    // The last bucket's end: 0xFF + 1 has no byte; `b + 1` cannot overflow
+                    // since b < buckets <= 255.
+                    KeyRange::new(&with(&start), Some(&end))
+                })
+                .collect(),
+        })
     }
 
     /// The values of a key this layout wrote (`None` for null), checking its salt byte, every
@@ -568,6 +632,21 @@ mod tests {
                 let bytes = key.encode(row).unwrap();
                 prop_assert_eq!(&key.decode(&bytes).unwrap(), row);
                 encoded.push((bytes, row));
+            }
+            // Prefix ranges: a key lies in one exactly when its leading values are the prefix.
+            for (_, first) in encoded.iter().take(1) {
+                for m in 0..=first.len() {
+                    let Some(prefix) = first[..m].iter().cloned().collect::<Option<Vec<_>>>()
+                    else {
+                        continue;
+                    };
+                    let ranges = key.prefix_ranges(&prefix).unwrap();
+                    for (bytes, row) in &encoded {
+                        let inside = ranges.iter().any(|r| r.contains(bytes));
+                        let matches = row[..m] == first[..m];
+                        prop_assert_eq!(inside, matches, "prefix {:?} and {:?}", &prefix, row);
+                    }
+                }
             }
             for (a, ra) in &encoded {
                 for (b, rb) in &encoded {

@@ -48,7 +48,7 @@ pub enum PhoenixType {
 
 impl PhoenixType {
     /// Every value's width, for the fixed-width types.
-    pub fn fixed_width(self) -> Option<usize> {
+    pub const fn fixed_width(self) -> Option<usize> {
         use PhoenixType::*;
         Some(match self {
             TinyInt | UnsignedTinyInt | Boolean => 1,
@@ -56,7 +56,7 @@ impl PhoenixType {
             Integer | UnsignedInt | Float => 4,
             BigInt | UnsignedLong | Double | Date => 8,
             Timestamp => 12,
-            Char(n) | Binary(n) => usize::from(n),
+            Char(n) | Binary(n) => n as usize,
             Varchar | Varbinary => return None,
         })
     }
@@ -164,7 +164,8 @@ impl PhoenixError {
         }
     }
 
-    pub(crate) fn at(mut self, column: &str) -> Self {
+    /// The error as of column `column` (kept if it names one already).
+    pub fn at(mut self, column: &str) -> Self {
         self.column.get_or_insert_with(|| column.to_string());
         self
     }

@@ -72,9 +72,9 @@ pub use composite::CellStream;
 pub use composite::{CellError, CellScan, MalformedCell};
 pub use memory::MemStore;
 pub use table::{
-    rekey, CellMerged, CellTable, IndexReport, IndexedTable, Merged, RekeyError, RekeyFailure,
-    RekeyOptions, RekeyReport, Table, TableError, UidError, UidReport, UidTable, Unconverted,
-    WideMerged, WideTable, UID_ID_FAMILY, UID_NAME_FAMILY,
+    rekey, CellMerged, CellTable, IndexReport, IndexedTable, Merged, PhoenixRows, PhoenixRowsError,
+    PhoenixScan, RekeyError, RekeyFailure, RekeyOptions, RekeyReport, Table, TableError, UidError,
+    UidReport, UidTable, Unconverted, WideMerged, WideTable, UID_ID_FAMILY, UID_NAME_FAMILY,
 };
 #[cfg(feature = "async")]
 pub use table::{

@@ -1,8 +1,8 @@
 //! Typed tables over the stores, each blocking table beside its async twin: [`Table`] and
 //! [`AsyncTable`] (a [`RowKey`](crate::RowKey) to raw values), [`CellTable`] and
 //! [`AsyncCellTable`] (typed rows of cells), [`WideTable`] and [`AsyncWideTable`] (rows as
-//! columns), the salted merge they share (`merge`), [`IndexedTable`], [`rekey`] and the lookup
-//! table [`UidTable`]. What both
+//! columns), the salted merge they share (`merge`), [`IndexedTable`], [`rekey`], the lookup
+//! table [`UidTable`] and [`PhoenixRows`] (rows of a Phoenix table). What both
 //! flavours share (the error, batch encoding, row decoding) is here, not in either twin.
 
 use std::fmt;
@@ -17,6 +17,7 @@ use crate::store::{BatchError, Row};
 mod cells;
 mod indexed;
 mod merge;
+mod phoenix;
 mod raw;
 mod rekey;
 mod uid;
@@ -31,6 +32,7 @@ mod wide_async;
 
 pub use cells::{CellMerged, CellTable};
 pub use indexed::{IndexReport, IndexedTable};
+pub use phoenix::{PhoenixRows, PhoenixRowsError, PhoenixScan};
 pub use raw::{Merged, Table};
 pub use rekey::{rekey, RekeyError, RekeyFailure, RekeyOptions, RekeyReport, Unconverted};
 pub use uid::{UidError, UidReport, UidTable, UID_ID_FAMILY, UID_NAME_FAMILY};

@@ -1,0 +1,230 @@
+//! [`PhoenixRows`]: rows of a Phoenix table ([`PhoenixRow`]) on any store, written and read
+//! in Phoenix's encodings (key, cells under the column names, the empty marker cell), so
+//! Phoenix's SQL and rowkey read and write the same table.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use super::merge::MergeIter;
+use crate::cell::{Cell, CellRow, Column, Columns, RowWrite};
+use crate::phoenix::{
+    decode_value, encode_value, Datum, PhoenixError, PhoenixRow, PhoenixTable, EMPTY_COLUMN,
+    EMPTY_VALUE,
+};
+use crate::store::{BatchError, CellError, CellScan, Store};
+
+/// Rows of `T` (a `#[derive(PhoenixRow)]` struct) in store `S`, in the table `T::table()`
+/// declares. On HBase, create the table through Phoenix (`T::table().create_table()`), or
+/// map one rowkey made with `create_view()`; the store's families must be the table's
+/// (`PhoenixTable::families`).
+pub struct PhoenixRows<S, T> {
+    store: S,
+    table: PhoenixTable,
+    _row: PhantomData<fn() -> T>,
+}
+
+/// A failed [`PhoenixRows`] operation.
+#[derive(Debug)]
+pub enum PhoenixRowsError<E> {
+    /// A row that Phoenix's encodings cannot hold (nothing was written), or a stored row that
+    /// is not one of the table's.
+    Phoenix {
+        /// The row's place in a batch, for a write.
+        index: Option<usize>,
+        /// The stored key, for a read.
+        key: Option<Vec<u8>>,
+        /// Why.
+        error: PhoenixError,
+    },
+    /// A write failed; the keys not written.
+    Batch(BatchError<E>),
+    /// A read failed.
+    Read(CellError<E>),
+}
+
+impl<E: fmt::Display> fmt::Display for PhoenixRowsError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PhoenixRowsError::Phoenix {
+                index: Some(i),
+                error,
+                ..
+            } => write!(f, "row {i} of the batch: {error}"),
+            PhoenixRowsError::Phoenix {
+                key: Some(k),
+                error,
+                ..
+            } => write!(f, "stored row {}: {error}", crate::fmt::binary(k)),
+            PhoenixRowsError::Phoenix { error, .. } => write!(f, "{error}"),
+            PhoenixRowsError::Batch(e) => write!(f, "{e}"),
+            PhoenixRowsError::Read(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl<E: std::error::Error + 'static> std::error::Error for PhoenixRowsError<E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PhoenixRowsError::Phoenix { error, .. } => Some(error),
+            PhoenixRowsError::Batch(e) => Some(e),
+            PhoenixRowsError::Read(e) => Some(e),
+        }
+    }
+}
+
+impl<S: Store, T: PhoenixRow> PhoenixRows<S, T> {
+    /// The rows of `T`'s table in `store`.
+    pub fn new(store: S) -> Self {
+        PhoenixRows {
+            store,
+            table: T::table(),
+            _row: PhantomData,
+        }
+    }
+
+    /// The table.
+    pub fn table(&self) -> &PhoenixTable {
+        &self.table
+    }
+
+    /// The store.
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    /// The write of one row, as Phoenix's `UPSERT` makes it: the empty marker cell, a cell per
+    /// non-null column, and a null column's cell cleared.
+    fn write(&self, row: &T) -> Result<RowWrite, PhoenixError> {
+        let key = self.table.key().encode(&row.key())?;
+        let mut write = RowWrite::new(
+            key,
+            vec![Cell::new(
+                self.table.default_family().to_string(),
+                EMPTY_COLUMN.as_bytes(),
+                EMPTY_VALUE,
+            )],
+        );
+        for (c, v) in self.table.columns().iter().zip(row.values()) {
+            match v {
+                Some(v) => {
+                    let mut bytes = Vec::new();
+                    encode_value(c.ty, &v, &mut bytes).map_err(|e| e.at(&c.name))?;
+                    write
+                        .set
+                        .push(Cell::new(c.family.clone(), c.name.as_bytes(), bytes));
+                }
+                None => write
+                    .clear
+                    .push(Column::new(c.family.clone(), c.name.as_bytes())),
+            }
+        }
+        Ok(write)
+    }
+
+    /// Writes rows (every row encoded first: one Phoenix cannot hold fails the batch before
+    /// anything is written).
+    pub fn put_batch<'r>(
+        &self,
+        rows: impl IntoIterator<Item = &'r T>,
+    ) -> Result<(), PhoenixRowsError<S::Error>>
+    where
+        T: 'r,
+    {
+        let writes = rows
+            .into_iter()
+            .enumerate()
+            .map(|(i, row)| {
+                self.write(row).map_err(|error| PhoenixRowsError::Phoenix {
+                    index: Some(i),
+                    key: None,
+                    error,
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        self.store
+            .write_rows(&writes)
+            .map_err(PhoenixRowsError::Batch)
+    }
+
+    /// Writes one row.
+    pub fn put(&self, row: &T) -> Result<(), PhoenixRowsError<S::Error>> {
+        self.put_batch([row])
+    }
+
+    /// The rows whose leading key columns hold `prefix` (every row for an empty prefix), in
+    /// Phoenix's key order (`ORDER BY` the key columns with their sort orders): a salted
+    /// table's buckets are read together and merged.
+    pub fn scan(
+        &self,
+        prefix: &[Datum<'_>],
+    ) -> Result<PhoenixScan<'_, S::Error, T>, PhoenixRowsError<S::Error>> {
+        let ranges =
+            self.table
+                .key()
+                .prefix_ranges(prefix)
+                .map_err(|error| PhoenixRowsError::Phoenix {
+                    index: None,
+                    key: None,
+                    error,
+                })?;
+        let columns = Columns::families(
+            self.table
+                .families()
+                .into_iter()
+                .map(str::to_string)
+                .collect::<Vec<_>>(),
+        );
+        let scans: Vec<CellScan<'_, S::Error>> = ranges
+            .iter()
+            .map(|r| self.store.scan_rows(r, &columns))
+            .collect();
+        let skip = usize::from(self.table.key().salt_buckets().is_some());
+        Ok(PhoenixScan {
+            table: &self.table,
+            rows: MergeIter::new(scans, skip, false),
+            _row: PhantomData,
+        })
+    }
+}
+
+/// The rows of a [`PhoenixRows::scan`], decoded, in key order.
+pub struct PhoenixScan<'a, E, T> {
+    table: &'a PhoenixTable,
+    rows: MergeIter<CellScan<'a, E>, CellRow>,
+    _row: PhantomData<fn() -> T>,
+}
+
+impl<E, T: PhoenixRow> PhoenixScan<'_, E, T> {
+    fn decode(&self, row: CellRow) -> Result<T, PhoenixError> {
+        let key = self.table.key().decode(&row.key)?;
+        let values = self
+            .table
+            .columns()
+            .iter()
+            .map(|c| {
+                row.value(&c.family, c.name.as_bytes())
+                    .map(|bytes| decode_value(c.ty, bytes).map_err(|e| e.at(&c.name)))
+                    .transpose()
+            })
+            .collect::<Result<Vec<Option<Datum<'static>>>, _>>()?;
+        T::from_parts(key, values)
+    }
+}
+
+impl<E, T: PhoenixRow> Iterator for PhoenixScan<'_, E, T> {
+    type Item = Result<T, PhoenixRowsError<E>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        Some(match self.rows.next()? {
+            Ok(row) => {
+                let key = row.key.clone();
+                self.decode(row).map_err(|error| PhoenixRowsError::Phoenix {
+                    index: None,
+                    key: Some(key),
+                    error,
+                })
+            }
+            Err(e) => Err(PhoenixRowsError::Read(e)),
+        })
+    }
+}
