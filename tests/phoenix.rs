@@ -446,6 +446,15 @@ use rowkey::phoenix::{
 };
 use rowkey::store::{Cell, RowWrite};
 
+/// The HBase store of a Phoenix table: its name, its families, the default one first.
+fn store_for(p: &Phoenix, table: &PhoenixTable) -> HbaseStore {
+    HbaseStore::with_config(
+        HbaseConfig::new(&p.thrift, table.name(), table.default_family())
+            .families(table.families()),
+    )
+    .unwrap()
+}
+
 /// A fixed xorshift sequence: the same rows on every run.
 struct Rng(u64);
 
@@ -616,11 +625,7 @@ fn random_rows_of_every_type_both_ways() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for table in [&salted, &plain] {
         sql.update(&table.create_table(), &[]).unwrap();
-        let store = HbaseStore::with_config(
-            HbaseConfig::new(&p.thrift, table.name(), table.default_family())
-                .families(table.families()),
-        )
-        .unwrap();
+        let store = store_for(p, table);
         let key = table.key();
         let row = |rng: &mut Rng| -> (Vec<Option<Datum<'static>>>, Vec<Option<Datum<'static>>>) {
             let k = key
@@ -769,11 +774,7 @@ fn a_view_over_a_table_rowkey_made() {
         ],
     )
     .unwrap();
-    let store = HbaseStore::with_config(
-        HbaseConfig::new(&p.thrift, table.name(), table.default_family())
-            .families(table.families()),
-    )
-    .unwrap();
+    let store = store_for(p, &table);
     store.create_table(&[]).unwrap();
     let hosts = ["a", "b", "web-1"];
     let mut writes = Vec::new();
@@ -859,11 +860,7 @@ fn a_derived_row_declares_the_table_for_both_sides() {
     let mut sql = p.session();
     sql.update("DROP TABLE IF EXISTS \"metrics\"", &[]).unwrap();
     sql.update(&table.create_table(), &[]).unwrap();
-    let store = HbaseStore::with_config(
-        HbaseConfig::new(&p.thrift, table.name(), table.default_family())
-            .families(table.families()),
-    )
-    .unwrap();
+    let store = store_for(p, &table);
     let rows = PhoenixRows::<_, Metric>::new(store);
     let n: i64 = std::env::var("ROWKEY_PHOENIX_ROWS")
         .ok()
@@ -914,6 +911,45 @@ fn a_derived_row_declares_the_table_for_both_sides() {
     );
     let plan = sql.explain(query, &[Value::Text(host.into())]).unwrap();
     assert!(plan.contains("RANGE SCAN OVER"), "{plan}");
+    // Point lookups of whole keys, both sides; a delete, both sides.
+    for i in [0, n / 2, n - 1] {
+        let m = metric(i);
+        let key = [
+            Some(Datum::Text(m.host.as_str().into())),
+            Some(Datum::Int(m.ts)),
+        ];
+        assert_eq!(
+            rows.get(&key).unwrap(),
+            Some(m.clone()),
+            "rowkey's get of row {i}"
+        );
+        let theirs = sql
+            .query(
+                "SELECT \"cpu\" FROM \"metrics\" WHERE \"host\" = ? AND \"ts\" = ?",
+                &[Value::Text(m.host.clone()), Value::Int(m.ts)],
+            )
+            .unwrap();
+        assert_eq!(
+            theirs,
+            vec![vec![Value::Float(m.cpu)]],
+            "Phoenix's lookup of row {i}"
+        );
+    }
+    let gone = metric(7);
+    let key = [
+        Some(Datum::Text(gone.host.as_str().into())),
+        Some(Datum::Int(gone.ts)),
+    ];
+    rows.delete(&key).unwrap();
+    assert_eq!(rows.get(&key).unwrap(), None);
+    let count = sql.query("SELECT COUNT(*) FROM \"metrics\"", &[]).unwrap();
+    assert_eq!(
+        count,
+        vec![vec![Value::Int(n - 1)]],
+        "Phoenix no longer sees it"
+    );
+    rows.put(&gone).unwrap();
+
     // The newest three, both sides (a salted table's rows come in key order from Phoenix
     // only with ORDER BY; rowkey's scan merges its buckets always).
     let latest = sql

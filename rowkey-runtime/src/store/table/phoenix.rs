@@ -151,6 +151,47 @@ impl<S: Store, T: PhoenixRow> PhoenixRows<S, T> {
         self.put_batch([row])
     }
 
+    /// The row with key values `key` (one per key column, `None` for a null), if stored: a
+    /// single-row read (the salt bucket follows from the key).
+    pub fn get(&self, key: &[Option<Datum<'_>>]) -> Result<Option<T>, PhoenixRowsError<S::Error>> {
+        let bytes = self.encode_key(key)?;
+        let row = self
+            .store
+            .read_row(&bytes, &self.columns())
+            .map_err(PhoenixRowsError::Read)?;
+        row.map(|row| decode(&self.table, row)).transpose()
+    }
+
+    /// Deletes the row with key values `key` (every cell of it, as Phoenix's `DELETE`).
+    pub fn delete(&self, key: &[Option<Datum<'_>>]) -> Result<(), PhoenixRowsError<S::Error>> {
+        let bytes = self.encode_key(key)?;
+        self.store
+            .delete_row(&bytes)
+            .map_err(PhoenixRowsError::Read)
+    }
+
+    fn encode_key(&self, key: &[Option<Datum<'_>>]) -> Result<Vec<u8>, PhoenixRowsError<S::Error>> {
+        self.table
+            .key()
+            .encode(key)
+            .map_err(|error| PhoenixRowsError::Phoenix {
+                index: None,
+                key: None,
+                error,
+            })
+    }
+
+    /// Every family of the table: what a read selects.
+    fn columns(&self) -> Columns {
+        Columns::families(
+            self.table
+                .families()
+                .into_iter()
+                .map(str::to_string)
+                .collect::<Vec<_>>(),
+        )
+    }
+
     /// The rows whose leading key columns hold `prefix` (every row for an empty prefix), in
     /// Phoenix's key order (`ORDER BY` the key columns with their sort orders): a salted
     /// table's buckets are read together and merged.
@@ -167,13 +208,7 @@ impl<S: Store, T: PhoenixRow> PhoenixRows<S, T> {
                     key: None,
                     error,
                 })?;
-        let columns = Columns::families(
-            self.table
-                .families()
-                .into_iter()
-                .map(str::to_string)
-                .collect::<Vec<_>>(),
-        );
+        let columns = self.columns();
         let scans: Vec<CellScan<'_, S::Error>> = ranges
             .iter()
             .map(|r| self.store.scan_rows(r, &columns))
@@ -194,11 +229,11 @@ pub struct PhoenixScan<'a, E, T> {
     _row: PhantomData<fn() -> T>,
 }
 
-impl<E, T: PhoenixRow> PhoenixScan<'_, E, T> {
-    fn decode(&self, row: CellRow) -> Result<T, PhoenixError> {
-        let key = self.table.key().decode(&row.key)?;
-        let values = self
-            .table
+/// A stored row as a `T`: its key decoded, each column's cell (absent: null) decoded.
+fn decode<T: PhoenixRow, E>(table: &PhoenixTable, row: CellRow) -> Result<T, PhoenixRowsError<E>> {
+    let parts = || -> Result<T, PhoenixError> {
+        let key = table.key().decode(&row.key)?;
+        let values = table
             .columns()
             .iter()
             .map(|c| {
@@ -208,7 +243,12 @@ impl<E, T: PhoenixRow> PhoenixScan<'_, E, T> {
             })
             .collect::<Result<Vec<Option<Datum<'static>>>, _>>()?;
         T::from_parts(key, values)
-    }
+    };
+    parts().map_err(|error| PhoenixRowsError::Phoenix {
+        index: None,
+        key: Some(row.key.clone()),
+        error,
+    })
 }
 
 impl<E, T: PhoenixRow> Iterator for PhoenixScan<'_, E, T> {
@@ -216,14 +256,7 @@ impl<E, T: PhoenixRow> Iterator for PhoenixScan<'_, E, T> {
 
     fn next(&mut self) -> Option<Self::Item> {
         Some(match self.rows.next()? {
-            Ok(row) => {
-                let key = row.key.clone();
-                self.decode(row).map_err(|error| PhoenixRowsError::Phoenix {
-                    index: None,
-                    key: Some(key),
-                    error,
-                })
-            }
+            Ok(row) => decode(self.table, row),
             Err(e) => Err(PhoenixRowsError::Read(e)),
         })
     }
