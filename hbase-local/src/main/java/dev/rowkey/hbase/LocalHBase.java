@@ -405,6 +405,13 @@ public final class LocalHBase {
     conf.setBoolean("hbase.regionserver.thrift.framed", framed);
     conf.setInt("hbase.regionserver.thrift.framed.max_frame_size_in_mb", 64);
     conf.setInt("hbase.thrift.info.port", -1);
+    // The thread-pool server gives each connection a worker for the connection's life and
+    // grows past its core (16 by default) only when 1,000 connections are queued: the 17th
+    // concurrent connection waits, unanswered, until another closes. The tests hold many
+    // pooled connections at once (one binary's tests run in parallel), so a test's new
+    // connection could wait out its deadline behind them (seen once: thrift2_refusals_say_why
+    // got no answer within 10 s). Enough core workers for every test at once.
+    conf.setInt("hbase.thrift.minWorkerThreads", 256);
     ThriftServer thrift = new ThriftServer(conf);
     Thread serving = new Thread(() -> {
       try {
