@@ -470,8 +470,9 @@ impl Rng {
     }
 }
 
-/// A random value of `ty` (`None` at times where `nullable`).
-fn random(rng: &mut Rng, ty: PhoenixType, nullable: bool) -> Option<Datum<'static>> {
+/// A random value of `ty` (`None` at times where `nullable`) for a key column (`in_key`) or
+/// a cell.
+fn random(rng: &mut Rng, ty: PhoenixType, nullable: bool, in_key: bool) -> Option<Datum<'static>> {
     use PhoenixType::*;
     if nullable && rng.below(4) == 0 {
         return None;
@@ -521,7 +522,7 @@ fn random(rng: &mut Rng, ty: PhoenixType, nullable: bool) -> Option<Datum<'stati
             let n = 1 + rng.below(8);
             let mut b = bytes(rng, n);
             // A trailing 0xFF is refused in a key (Phoenix drops it); not in a cell.
-            if b.last() == Some(&0xff) && !nullable {
+            if b.last() == Some(&0xff) && in_key {
                 b.pop();
                 b.push(0xfe);
             }
@@ -631,12 +632,12 @@ fn random_rows_of_every_type_both_ways() {
             let k = key
                 .columns()
                 .iter()
-                .map(|c| random(rng, c.ty, c.nullable))
+                .map(|c| random(rng, c.ty, c.nullable, true))
                 .collect();
             let v = table
                 .columns()
                 .iter()
-                .map(|c| random(rng, c.ty, true))
+                .map(|c| random(rng, c.ty, true, false))
                 .collect();
             (k, v)
         };

@@ -77,69 +77,33 @@ impl PhoenixColumn for u64 {
     }
 }
 
-impl PhoenixColumn for f64 {
-    const TYPE: PhoenixType = PhoenixType::Double;
-    fn to_datum(&self) -> Option<Datum<'_>> {
-        Some(Datum::Float(*self))
-    }
-    fn from_datum(datum: Option<Datum<'static>>) -> Result<Self, PhoenixError> {
-        match datum {
-            Some(Datum::Float(v)) => Ok(v),
-            other => mismatch(Self::TYPE, &other),
+/// The types whose value is one `Datum` variant: the field into the datum (`to`), and the
+/// variant's content back into the field (`from`).
+macro_rules! datum_column {
+    ($($t:ty => $ty:ident, $variant:ident, |$v:ident| $to:expr, |$w:ident| $from:expr;)*) => {$(
+        impl PhoenixColumn for $t {
+            const TYPE: PhoenixType = PhoenixType::$ty;
+            fn to_datum(&self) -> Option<Datum<'_>> {
+                let $v = self;
+                Some(Datum::$variant($to))
+            }
+            fn from_datum(datum: Option<Datum<'static>>) -> Result<Self, PhoenixError> {
+                match datum {
+                    Some(Datum::$variant($w)) => Ok($from),
+                    other => mismatch(Self::TYPE, &other),
+                }
+            }
         }
-    }
+    )*};
 }
 
-impl PhoenixColumn for f32 {
-    const TYPE: PhoenixType = PhoenixType::Float;
-    fn to_datum(&self) -> Option<Datum<'_>> {
-        Some(Datum::Float(f64::from(*self)))
-    }
-    fn from_datum(datum: Option<Datum<'static>>) -> Result<Self, PhoenixError> {
-        match datum {
-            Some(Datum::Float(v)) => Ok(v as f32),
-            other => mismatch(Self::TYPE, &other),
-        }
-    }
-}
-
-impl PhoenixColumn for bool {
-    const TYPE: PhoenixType = PhoenixType::Boolean;
-    fn to_datum(&self) -> Option<Datum<'_>> {
-        Some(Datum::Bool(*self))
-    }
-    fn from_datum(datum: Option<Datum<'static>>) -> Result<Self, PhoenixError> {
-        match datum {
-            Some(Datum::Bool(v)) => Ok(v),
-            other => mismatch(Self::TYPE, &other),
-        }
-    }
-}
-
-impl PhoenixColumn for String {
-    const TYPE: PhoenixType = PhoenixType::Varchar;
-    fn to_datum(&self) -> Option<Datum<'_>> {
-        Some(Datum::Text(Cow::Borrowed(self)))
-    }
-    fn from_datum(datum: Option<Datum<'static>>) -> Result<Self, PhoenixError> {
-        match datum {
-            Some(Datum::Text(t)) => Ok(t.into_owned()),
-            other => mismatch(Self::TYPE, &other),
-        }
-    }
-}
-
-impl PhoenixColumn for Vec<u8> {
-    const TYPE: PhoenixType = PhoenixType::Varbinary;
-    fn to_datum(&self) -> Option<Datum<'_>> {
-        Some(Datum::Bytes(Cow::Borrowed(self)))
-    }
-    fn from_datum(datum: Option<Datum<'static>>) -> Result<Self, PhoenixError> {
-        match datum {
-            Some(Datum::Bytes(b)) => Ok(b.into_owned()),
-            other => mismatch(Self::TYPE, &other),
-        }
-    }
+datum_column! {
+    f64 => Double, Float, |v| *v, |w| w;
+    f32 => Float, Float, |v| f64::from(*v), |w| w as f32;
+    bool => Boolean, Bool, |v| *v, |w| w;
+    String => Varchar, Text, |v| Cow::Borrowed(v.as_str()), |w| w.into_owned();
+    Vec<u8> => Varbinary, Bytes, |v| Cow::Borrowed(v.as_slice()), |w| w.into_owned();
+    Date => Date, Date, |v| v.0, |w| Date(w);
 }
 
 impl<const N: usize> PhoenixColumn for [u8; N] {
@@ -186,19 +150,6 @@ impl<const N: usize> PhoenixColumn for Char<N> {
 /// A `DATE`: milliseconds since the epoch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Date(pub i64);
-
-impl PhoenixColumn for Date {
-    const TYPE: PhoenixType = PhoenixType::Date;
-    fn to_datum(&self) -> Option<Datum<'_>> {
-        Some(Datum::Date(self.0))
-    }
-    fn from_datum(datum: Option<Datum<'static>>) -> Result<Self, PhoenixError> {
-        match datum {
-            Some(Datum::Date(v)) => Ok(Date(v)),
-            other => mismatch(Self::TYPE, &other),
-        }
-    }
-}
 
 /// A `TIMESTAMP`: milliseconds since the epoch and the nanoseconds within that millisecond
 /// (0 to 999,999).
