@@ -370,6 +370,36 @@ fn table_query(table: &Table<FjallStore, Event>, q: Query, reverse: bool) -> usi
     n
 }
 
+/// [`table_query`] through the lending scan: owned `Event`, the value lent.
+fn table_query_lent(table: &Table<FjallStore, Event>, q: Query, reverse: bool) -> usize {
+    let ranges = table_ranges(q);
+    let scan = if reverse {
+        table.scan_rev(&ranges).unwrap()
+    } else {
+        table.scan(&ranges)
+    };
+    let mut rows = scan.lending();
+    let mut n = 0;
+    while let Some(row) = rows.next() {
+        black_box(row.unwrap());
+        n += 1;
+    }
+    n
+}
+
+/// The lending scan's key bytes decoded borrowed (`EventRef`), the value lent.
+fn table_query_lent_borrowed(table: &Table<FjallStore, Event>, q: Query) -> usize {
+    let ranges = table_ranges(q);
+    let mut rows = table.scan(&ranges).lending();
+    let mut n = 0;
+    while let Some(row) = rows.next_raw() {
+        let (key, value) = row.unwrap();
+        black_box((EventRef::decode_trusted(key).unwrap(), value));
+        n += 1;
+    }
+    n
+}
+
 fn table_query_borrowed(table: &Table<FjallStore, Event>, q: Query) -> usize {
     let ranges = table_ranges(q);
     let mut n = 0;
@@ -458,6 +488,34 @@ fn main() {
         q * 1e3,
         narrow,
         || qs.iter().map(|&q| table_query_borrowed(&table, q)).sum(),
+        || qs.iter().map(|&q| raw_query(&ks, q, false, false)).sum(),
+    );
+    paired(
+        "narrow, owned, lent",
+        "us/query",
+        q * 1e3,
+        narrow,
+        || qs.iter().map(|&q| table_query_lent(&table, q, false)).sum(),
+        || qs.iter().map(|&q| raw_query(&ks, q, true, false)).sum(),
+    );
+    paired(
+        "narrow, owned, reverse, lent",
+        "us/query",
+        q * 1e3,
+        narrow,
+        || qs.iter().map(|&q| table_query_lent(&table, q, true)).sum(),
+        || qs.iter().map(|&q| raw_query(&ks, q, true, true)).sum(),
+    );
+    paired(
+        "narrow, borrowed, lent",
+        "us/query",
+        q * 1e3,
+        narrow,
+        || {
+            qs.iter()
+                .map(|&q| table_query_lent_borrowed(&table, q))
+                .sum()
+        },
         || qs.iter().map(|&q| raw_query(&ks, q, false, false)).sum(),
     );
     // The decoders alone, on keys already in memory: how much of a row's cost is decoding.

@@ -252,6 +252,12 @@ fn a_row_with_a_wrong_salt_byte_is_reported_by_the_verifying_scan() {
         }
         other => panic!("the verifying scan must report the row: {other:?}"),
     }
+    let mut lent = table.scan_verified(&Reading::scan().ranges()).lending();
+    assert!(matches!(
+        lent.next(),
+        Some(Err(rowkey::store::TableError::Decode { .. }))
+    ));
+    assert!(lent.next().is_none());
 }
 
 #[cfg(feature = "fjall")]
@@ -442,4 +448,19 @@ fn a_store_error_ends_a_single_range_scan() {
     let all = Reading::scan().ranges();
     let got: Vec<bool> = table.scan(&all).map(|r| r.is_ok()).collect();
     assert_eq!(got, [true, true, false], "the same through the merge");
+    // The lending scan, decoded and raw, on one range and through the merge.
+    for ranges in [&one, &all] {
+        let mut rows = table.scan(ranges).lending();
+        let mut got = Vec::new();
+        while let Some(row) = rows.next() {
+            got.push(row.is_ok());
+        }
+        assert_eq!(got, [true, true, false], "lending");
+        let mut rows = table.scan(ranges).lending();
+        let mut got = Vec::new();
+        while let Some(row) = rows.next_raw() {
+            got.push(row.is_ok());
+        }
+        assert_eq!(got, [true, true, false], "lending, raw");
+    }
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 use bytes::Bytes;
 use fjall::{Database, Keyspace, KeyspaceCreateOptions, Slice};
 
-use super::{composite, BatchError, CellError, CellScan, Columns, Row, RowWrite, Store};
+use super::{composite, BatchError, CellError, CellScan, Columns, LentValue, Row, RowWrite, Store};
 use crate::scan::KeyRange;
 
 /// One fjall keyspace as a sorted store. Cheap to clone; clones share the database.
@@ -144,16 +144,23 @@ pub struct FjallScan {
     reverse: bool,
 }
 
+impl FjallScan {
+    /// The next entry in the scan's direction, still in fjall's buffers.
+    #[inline]
+    fn next_guard(&mut self) -> Option<fjall::Guard> {
+        if self.reverse {
+            self.iter.next_back()
+        } else {
+            self.iter.next()
+        }
+    }
+}
+
 impl Iterator for FjallScan {
     type Item = Result<Row, fjall::Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let guard = if self.reverse {
-            self.iter.next_back()
-        } else {
-            self.iter.next()
-        }?;
-        Some(row(guard))
+        self.next_guard().map(row)
     }
 }
 
@@ -203,21 +210,22 @@ impl Store for FjallStore {
         })
     }
 
-    /// The key is lent from fjall's buffer: a typed scan decodes it in place, without the
-    /// copy [`Store::scan`] makes of it.
-    fn scan_lent<'a, T: 'a, F: FnMut(&[u8], Bytes) -> T + 'a>(
-        &'a self,
-        range: &KeyRange,
-        reverse: bool,
-        mut make: F,
-    ) -> Option<super::LentScan<'a, T, fjall::Error>> {
-        let iter = self.keyspace.range(Self::bounds(range));
-        let lend =
-            move |guard: fjall::Guard| guard.into_inner().map(|(k, v)| make(&k, from_fjall(v)));
-        Some(if reverse {
-            Box::new(iter.rev().map(lend))
-        } else {
-            Box::new(iter.map(lend))
+    /// Key and value are lent from fjall's buffers: a typed scan decodes the key in place,
+    /// and copies the value only if it keeps it (shared instead with `fjall-shared`).
+    #[inline]
+    fn next_lent<'a, T>(
+        scan: &mut FjallScan,
+        make: impl FnOnce(Result<(&[u8], LentValue<'_>), fjall::Error>) -> T,
+    ) -> Option<T>
+    where
+        Self: 'a,
+    {
+        Some(match scan.next_guard()?.into_inner() {
+            #[cfg(feature = "fjall-shared")]
+            Ok((k, v)) => make(Ok((&k, LentValue::Shared(from_fjall(v))))),
+            #[cfg(not(feature = "fjall-shared"))]
+            Ok((k, v)) => make(Ok((&k, LentValue::Lent(&v)))),
+            Err(e) => make(Err(e)),
         })
     }
 

@@ -72,9 +72,10 @@ pub use composite::CellStream;
 pub use composite::{CellError, CellScan, MalformedCell};
 pub use memory::MemStore;
 pub use table::{
-    rekey, CellMerged, CellTable, IndexReport, IndexedTable, Merged, PhoenixRows, PhoenixRowsError,
-    PhoenixScan, RekeyError, RekeyFailure, RekeyOptions, RekeyReport, Table, TableError, UidError,
-    UidReport, UidTable, Unconverted, WideMerged, WideTable, UID_ID_FAMILY, UID_NAME_FAMILY,
+    rekey, CellMerged, CellTable, IndexReport, IndexedTable, LentRows, Merged, PhoenixRows,
+    PhoenixRowsError, PhoenixScan, RekeyError, RekeyFailure, RekeyOptions, RekeyReport, Table,
+    TableError, UidError, UidReport, UidTable, Unconverted, WideMerged, WideTable, UID_ID_FAMILY,
+    UID_NAME_FAMILY,
 };
 #[cfg(feature = "async")]
 pub use table::{
@@ -83,7 +84,7 @@ pub use table::{
 };
 #[cfg(feature = "async")]
 pub use traits::{AsyncStore, RowStream};
-pub use traits::{BatchError, LentScan, Row, Store};
+pub use traits::{BatchError, LentScan, LentValue, Row, Store};
 
 #[cfg(feature = "fjall")]
 pub use self::fjall::FjallStore;

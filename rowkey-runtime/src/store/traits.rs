@@ -59,24 +59,26 @@ pub trait Store {
     /// otherwise).
     fn scan_rev(&self, range: &KeyRange) -> Option<Self::Scan<'_>>;
 
-    /// The rows of one range (in reverse with `reverse`; `None` when the store has no reverse
-    /// scans), each made into a `T` by `make` from its key, lent while it is still in the
-    /// store's buffer, and its value. What typed tables read a single range with: a store
-    /// that keeps rows in buffers of its own (fjall) lends the key instead of copying it. The
-    /// default maps [`Store::scan`], handing the row's own key and value over.
+    /// The next row of `scan` (one of [`Store::scan`] or [`Store::scan_rev`]), made into a
+    /// `T` by `make` from its key and value, both lent while they are still in the store's
+    /// buffers (the value as a [`LentValue`]: shared where the store hands out `Bytes`), or
+    /// from the store's error. What typed tables read a single range with: called
+    /// on the store's own scan type, so `make` (a decoder) runs inside the loop that reads the
+    /// rows, and a store that keeps rows in buffers of its own (fjall) lends the key instead
+    /// of copying it. The default hands over the row [`Iterator::next`] gives.
     #[doc(hidden)]
-    fn scan_lent<'a, T: 'a, F: FnMut(&[u8], Bytes) -> T + 'a>(
-        &'a self,
-        range: &KeyRange,
-        reverse: bool,
-        mut make: F,
-    ) -> Option<LentScan<'a, T, Self::Error>> {
-        let rows = if reverse {
-            self.scan_rev(range)?
-        } else {
-            self.scan(range)
-        };
-        Some(Box::new(rows.map(move |r| r.map(|(k, v)| make(&k, v)))))
+    #[inline]
+    fn next_lent<'a, T>(
+        scan: &mut Self::Scan<'a>,
+        make: impl FnOnce(Result<(&[u8], LentValue<'_>), Self::Error>) -> T,
+    ) -> Option<T>
+    where
+        Self: 'a,
+    {
+        Some(match scan.next()? {
+            Ok((k, v)) => make(Ok((&k, LentValue::Shared(v)))),
+            Err(e) => make(Err(e)),
+        })
     }
 
     // ---- rows of cells ----
@@ -218,7 +220,37 @@ pub trait Store {
     }
 }
 
-/// The rows of [`Store::scan_lent`], made into `T`s.
+/// A row's value as [`Store::next_lent`] hands it over: the store's own shared buffer, or
+/// lent from a buffer the store keeps (copied only by a caller that keeps it).
+#[doc(hidden)]
+pub enum LentValue<'a> {
+    /// A buffer of the value's own, shared.
+    Shared(Bytes),
+    /// Lent from the store's buffer for the call.
+    Lent(&'a [u8]),
+}
+
+impl LentValue<'_> {
+    /// The value's bytes.
+    #[inline]
+    pub fn as_slice(&self) -> &[u8] {
+        match self {
+            LentValue::Shared(b) => b,
+            LentValue::Lent(s) => s,
+        }
+    }
+
+    /// The value as a `Bytes` of its own: the shared buffer, or a copy of the lent one.
+    #[inline]
+    pub fn into_bytes(self) -> Bytes {
+        match self {
+            LentValue::Shared(b) => b,
+            LentValue::Lent(s) => Bytes::copy_from_slice(s),
+        }
+    }
+}
+
+/// The rows of [`Store::scan_cells_lent`], made into `T`s.
 #[doc(hidden)]
 pub type LentScan<'a, T, E> = Box<dyn Iterator<Item = Result<T, E>> + 'a>;
 
@@ -252,13 +284,15 @@ impl<S: Store + ?Sized> Store for &S {
     fn scan_rev(&self, range: &KeyRange) -> Option<S::Scan<'_>> {
         (**self).scan_rev(range)
     }
-    fn scan_lent<'a, T: 'a, F: FnMut(&[u8], Bytes) -> T + 'a>(
-        &'a self,
-        range: &KeyRange,
-        reverse: bool,
-        make: F,
-    ) -> Option<LentScan<'a, T, S::Error>> {
-        (**self).scan_lent(range, reverse, make)
+    #[inline]
+    fn next_lent<'a, T>(
+        scan: &mut S::Scan<'a>,
+        make: impl FnOnce(Result<(&[u8], LentValue<'_>), S::Error>) -> T,
+    ) -> Option<T>
+    where
+        Self: 'a,
+    {
+        S::next_lent(scan, make)
     }
     fn write_rows(&self, rows: &[RowWrite]) -> Result<(), BatchError<S::Error>> {
         (**self).write_rows(rows)

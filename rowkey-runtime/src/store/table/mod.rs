@@ -33,7 +33,7 @@ mod wide_async;
 pub use cells::{CellMerged, CellTable};
 pub use indexed::{IndexReport, IndexedTable};
 pub use phoenix::{PhoenixRows, PhoenixRowsError, PhoenixScan};
-pub use raw::{Merged, Table};
+pub use raw::{LentRows, Merged, Table};
 pub use rekey::{rekey, RekeyError, RekeyFailure, RekeyOptions, RekeyReport, Unconverted};
 pub use uid::{UidError, UidReport, UidTable, UID_ID_FAMILY, UID_NAME_FAMILY};
 pub use wide::{WideMerged, WideTable};

@@ -8,7 +8,7 @@ use super::{decode_row, encode_batch, single, Check, TableError};
 use crate::field::Decode;
 use crate::key::RowKey;
 use crate::scan::KeyRanges;
-use crate::store::{Row, Store};
+use crate::store::{LentValue, Row, Store};
 use bytes::Bytes;
 
 /// Rows keyed by `K` in a store `S`; values are raw bytes (serialize them as you like).
@@ -104,7 +104,7 @@ impl<S: Store, K: RowKey> Table<S, K> {
     }
 
     /// One range (a prefix that decides the salt bucket, an unsalted key) needs no merge: its
-    /// rows are decoded as the store lends them ([`Store::scan_lent`]). `None` for several
+    /// rows are decoded as the store lends them ([`Store::next_lent`]). `None` for several
     /// ranges, or a reverse scan the store does not have.
     fn single(&self, ranges: &KeyRanges, reverse: bool, check: Check) -> Option<Merged<'_, S, K>>
     where
@@ -114,16 +114,10 @@ impl<S: Store, K: RowKey> Table<S, K> {
         let (Some(only), None) = (all.next(), all.next()) else {
             return None;
         };
-        // Each decoder its own closure type: the store's iterator calls it directly.
-        let rows = match check {
-            Check::Trusted => {
-                self.store
-                    .scan_lent(only, reverse, decode_lent::<K, S::Error, true>)?
-            }
-            Check::Verified => {
-                self.store
-                    .scan_lent(only, reverse, decode_lent::<K, S::Error, false>)?
-            }
+        let rows = if reverse {
+            self.store.scan_rev(only)?
+        } else {
+            self.store.scan(only)
         };
         Some(Merged {
             rows: Rows::One(Some(rows)),
@@ -232,43 +226,65 @@ impl<S: Store, K: RowKey> Table<S, K> {
 /// The merged, decoded rows of a scan; see [`Table::scan`] and [`Table::scan_rev`].
 pub struct Merged<'a, S: Store + 'a, K> {
     check: Check,
-    rows: Rows<'a, S, K>,
+    rows: Rows<'a, S>,
     _key: PhantomData<fn() -> K>,
 }
 
 /// A scan's rows: one range decoded as the store lends them, or several merged.
-enum Rows<'a, S: Store + 'a, K> {
+enum Rows<'a, S: Store + 'a> {
     /// `None` once the store failed: the error ends the range.
-    One(Option<DecodedScan<'a, K, S::Error>>),
+    One(Option<S::Scan<'a>>),
     Many(MergeIter<S::Scan<'a>, Row>),
 }
 
 /// A row decoded from a lent key.
 type Decoded<K, E> = Result<(K, Bytes), TableError<E>>;
 
-/// A single range's rows, decoded from lent keys.
-type DecodedScan<'a, K, E> = crate::store::LentScan<'a, Decoded<K, E>, E>;
-
-/// Decodes a lent key (`TRUSTED`: without re-hashing the salt), keeping the value.
+/// Decodes a lent key (`TRUSTED`: without re-hashing the salt), keeping the value; or passes
+/// the store's error on.
+#[inline]
 fn decode_lent<K: RowKey + for<'de> Decode<'de>, E, const TRUSTED: bool>(
-    key: &[u8],
-    value: Bytes,
+    row: Result<(&[u8], LentValue<'_>), E>,
 ) -> Decoded<K, E> {
+    let (key, value) = row.map_err(TableError::Store)?;
+    Ok((decode_key::<K, E, TRUSTED>(key)?, value.into_bytes()))
+}
+
+/// Decodes a key (`TRUSTED`: without re-hashing the salt).
+#[inline]
+fn decode_key<K: RowKey + for<'de> Decode<'de>, E, const TRUSTED: bool>(
+    key: &[u8],
+) -> Result<K, TableError<E>> {
     let decoded = if TRUSTED {
         K::decode_trusted(key)
     } else {
         K::decode(key)
     };
-    match decoded {
-        Ok(k) => Ok((k, value)),
-        Err(error) => Err(TableError::Decode {
-            key: key.to_vec(),
-            error,
-        }),
+    decoded.map_err(|error| undecoded(key, error))
+}
+
+/// The error of a key that did not decode (out of the scan's loop).
+#[cold]
+#[inline(never)]
+fn undecoded<E>(key: &[u8], error: crate::error::DecodeError) -> TableError<E> {
+    TableError::Decode {
+        key: key.to_vec(),
+        error,
     }
 }
 
 impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> Merged<'a, S, K> {
+    /// This scan as one that lends each row's value instead of handing out a `Bytes` of its
+    /// own: see [`LentRows`].
+    pub fn lending(self) -> LentRows<'a, S, K> {
+        LentRows {
+            merged: self,
+            key: Vec::new(),
+            value: Vec::new(),
+            held: None,
+        }
+    }
+
     fn new(scans: Vec<S::Scan<'a>>, reverse: bool, check: Check) -> Self {
         Merged {
             check,
@@ -285,20 +301,188 @@ impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> Merged<'a, S, K> {
 impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> Iterator for Merged<'a, S, K> {
     type Item = Result<(K, Bytes), TableError<S::Error>>;
 
+    // The single range's path is small and inlined into the caller's loop; the merge is not.
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         match &mut self.rows {
             // A store error ends the range, as it does in the merge.
-            Rows::One(slot) => match slot.as_mut()?.next()? {
-                Ok(row) => Some(row),
-                Err(e) => {
+            Rows::One(slot) => {
+                let scan = slot.as_mut()?;
+                let row = match self.check {
+                    Check::Trusted => S::next_lent(scan, decode_lent::<K, S::Error, true>),
+                    Check::Verified => S::next_lent(scan, decode_lent::<K, S::Error, false>),
+                }?;
+                if let Err(TableError::Store(_)) = row {
                     *slot = None;
-                    Some(Err(TableError::Store(e)))
                 }
-            },
-            Rows::Many(rows) => match rows.next()? {
-                Ok(row) => Some(decode_row(row, self.check)),
-                Err(e) => Some(Err(TableError::Store(e))),
-            },
+                Some(row)
+            }
+            Rows::Many(_) => self.next_merged(),
         }
+    }
+}
+
+impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> Merged<'a, S, K> {
+    /// The next row of several ranges merged.
+    #[inline(never)]
+    fn next_merged(&mut self) -> Option<Decoded<K, S::Error>> {
+        let Rows::Many(rows) = &mut self.rows else {
+            return None;
+        };
+        match rows.next()? {
+            Ok(row) => Some(decode_row(row, self.check)),
+            Err(e) => Some(Err(TableError::Store(e))),
+        }
+    }
+}
+
+/// A scan that lends its rows, from [`Merged::lending`]: each row's key decoded (with the
+/// checks of the scan it came from) and its value lent from a buffer the scan reuses, so a row
+/// costs no allocation for its value. ([`Merged`] hands each value out as a `Bytes` of its
+/// own: on fjall's default build, an allocation and a copy per row.) [`LentRows::next_raw`]
+/// lends the key's bytes too, for a borrowed twin of the key type to decode without
+/// allocating anything.
+///
+/// A lent row borrows the scan until the next call, so the rows are read with `while let`
+/// rather than `for`; keep what you need (`value.to_vec()`) before asking for the next:
+///
+/// ```
+/// # use rowkey::store::{MemStore, Table};
+/// # use rowkey::RowKey;
+/// #[derive(RowKey)]
+/// struct Event {
+///     #[salt(buckets = 4)]
+///     user: u64,
+///     ts: u64,
+/// }
+///
+/// let table = Table::<_, Event>::new(MemStore::new());
+/// table.put(&Event { user: 7, ts: 1 }, b"one").unwrap();
+/// table.put(&Event { user: 7, ts: 2 }, b"two").unwrap();
+/// let mut rows = table.scan(&Event::scan().user(7).ranges()).lending();
+/// let mut total = 0;
+/// while let Some(row) = rows.next() {
+///     let (event, value) = row.unwrap(); // value: &[u8], lent until the next row
+///     total += event.ts as usize * value.len();
+/// }
+/// assert_eq!(total, 3 + 2 * 3);
+/// ```
+///
+/// Where the store shares its buffers (a salted scan merged across buckets, or fjall with
+/// `fjall-shared`), rows are lent from the store's `Bytes` as they are; where it lends them
+/// for one call (fjall's default build), the value is copied into the scan's buffer, which
+/// grows to the largest value and is reused.
+pub struct LentRows<'a, S: Store + 'a, K> {
+    merged: Merged<'a, S, K>,
+    /// The current row's key and value where the store lent them for one call.
+    key: Vec<u8>,
+    value: Vec<u8>,
+    /// The current row where the store handed out its own buffers (the merge's rows).
+    held: Option<Row>,
+}
+
+impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> LentRows<'a, S, K> {
+    /// The next row: its key decoded, its value lent until the next call. A store error
+    /// ends the scan, as in [`Merged`]; a key that does not decode is a
+    /// [`TableError::Decode`] and the scan goes on.
+    // A lending iterator (the row borrows the scan), so not `Iterator::next`; the type says
+    // exactly what is lent.
+    #[allow(clippy::should_implement_trait, clippy::type_complexity)]
+    pub fn next(&mut self) -> Option<Result<(K, &[u8]), TableError<S::Error>>> {
+        let check = self.merged.check;
+        match &mut self.merged.rows {
+            Rows::One(slot) => {
+                let scan = slot.as_mut()?;
+                let value = &mut self.value;
+                let row = match check {
+                    Check::Trusted => {
+                        S::next_lent(scan, |row| lend::<K, S::Error, true>(row, value))
+                    }
+                    Check::Verified => {
+                        S::next_lent(scan, |row| lend::<K, S::Error, false>(row, value))
+                    }
+                }?;
+                Some(match row {
+                    Ok(key) => Ok((key, &self.value[..])),
+                    Err(e) => {
+                        if let TableError::Store(_) = e {
+                            *slot = None;
+                        }
+                        Err(e)
+                    }
+                })
+            }
+            Rows::Many(rows) => {
+                let row = match rows.next()? {
+                    Ok(row) => row,
+                    Err(e) => return Some(Err(TableError::Store(e))),
+                };
+                Some(match decode_checked::<K, S::Error>(&row.0, check) {
+                    Ok(key) => Ok((key, &self.held.insert(row).1[..])),
+                    Err(e) => Err(e),
+                })
+            }
+        }
+    }
+
+    /// The next row as stored, not decoded: key and value bytes lent until the next call
+    /// (decode a borrowed twin of the key type from the key, as with [`Table::scan_raw`],
+    /// with the checks you need). A store error ends the scan.
+    #[allow(clippy::type_complexity)] // says exactly what is lent
+    pub fn next_raw(&mut self) -> Option<Result<(&[u8], &[u8]), TableError<S::Error>>> {
+        match &mut self.merged.rows {
+            Rows::One(slot) => {
+                let scan = slot.as_mut()?;
+                let (key, value) = (&mut self.key, &mut self.value);
+                let row = S::next_lent(scan, |row| {
+                    let (k, lent) = row?;
+                    key.clear();
+                    key.extend_from_slice(k);
+                    value.clear();
+                    value.extend_from_slice(lent.as_slice());
+                    Ok(())
+                })?;
+                Some(match row {
+                    Ok(()) => Ok((&self.key[..], &self.value[..])),
+                    Err(e) => {
+                        *slot = None;
+                        Err(TableError::Store(e))
+                    }
+                })
+            }
+            Rows::Many(rows) => Some(match rows.next()? {
+                Ok(row) => {
+                    let (key, value) = self.held.insert(row);
+                    Ok((&key[..], &value[..]))
+                }
+                Err(e) => Err(TableError::Store(e)),
+            }),
+        }
+    }
+}
+
+/// Decodes a lent key (`TRUSTED`: without re-hashing the salt) and copies the lent value into
+/// `value`; or passes the store's error on.
+#[inline]
+fn lend<K: RowKey + for<'de> Decode<'de>, E, const TRUSTED: bool>(
+    row: Result<(&[u8], LentValue<'_>), E>,
+    value: &mut Vec<u8>,
+) -> Result<K, TableError<E>> {
+    let (key, lent) = row.map_err(TableError::Store)?;
+    let key = decode_key::<K, E, TRUSTED>(key)?;
+    value.clear();
+    value.extend_from_slice(lent.as_slice());
+    Ok(key)
+}
+
+/// Decodes a key with a scan's checks.
+#[inline]
+fn decode_checked<K: RowKey + for<'de> Decode<'de>, E>(
+    key: &[u8],
+    check: Check,
+) -> Result<K, TableError<E>> {
+    match check {
+        Check::Trusted => decode_key::<K, E, true>(key),
+        Check::Verified => decode_key::<K, E, false>(key),
     }
 }
