@@ -292,7 +292,7 @@ const _: () = {
     #[automatically_derived]
     impl<'__rowkey_de: 'a, 'a> ::rowkey::__private::Decode<'__rowkey_de>
     for HostLog<'a> {
-        #[inline]
+        #[inline(always)]
         fn read<__RowkeySrc: ::rowkey::__private::Source<'__rowkey_de>>(
             __rowkey_src: &mut __RowkeySrc,
         ) -> ::rowkey::__private::Result<Self, ::rowkey::__private::DecodeError> {

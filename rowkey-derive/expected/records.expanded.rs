@@ -540,7 +540,7 @@ const _: () = {
     }
     #[automatically_derived]
     impl<'__rowkey_de> ::rowkey::__private::Decode<'__rowkey_de> for CustomerRow {
-        #[inline]
+        #[inline(always)]
         fn read<__RowkeySrc: ::rowkey::__private::Source<'__rowkey_de>>(
             __rowkey_src: &mut __RowkeySrc,
         ) -> ::rowkey::__private::Result<Self, ::rowkey::__private::DecodeError> {

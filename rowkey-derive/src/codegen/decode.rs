@@ -77,7 +77,7 @@ pub fn expand(key: &Key) -> TokenStream {
     quote! {
         #[automatically_derived]
         impl #impl_generics #p::Decode<#de> for #ident #ty_generics #where_clause {
-            #[inline]
+            #[inline(always)]
             fn read<__RowkeySrc: #p::Source<#de>>(
                 __rowkey_src: &mut __RowkeySrc,
             ) -> #p::Result<Self, #p::DecodeError> {
