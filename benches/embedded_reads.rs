@@ -9,6 +9,9 @@
 //!   `Event` (the raw side decodes by hand into the same struct), forward and in reverse;
 //! - the same queries decoded **borrowed** (`scan_raw` + `decode_trusted` into `EventRef`
 //!   against the hand decoder's borrowed fields);
+//! - the same queries through the **lending scan** (`scan(..).lending()`): owned `Event` with
+//!   the value lent, forward and in reverse, and the key's bytes lent too (`next_raw`) decoded
+//!   borrowed;
 //! - **full**: the merged scan of all 16 buckets, owned `Event` per row (per row);
 //! - **get**: 10,000 random existing keys (per get).
 //!
