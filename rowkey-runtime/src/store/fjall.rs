@@ -7,7 +7,9 @@ use std::path::Path;
 use bytes::Bytes;
 use fjall::{Database, Keyspace, KeyspaceCreateOptions, Slice};
 
-use super::{composite, BatchError, CellError, CellScan, Columns, LentValue, Row, RowWrite, Store};
+use super::{
+    composite, BatchError, CellError, CellScan, Columns, LentRow, LentValue, Row, RowWrite, Store,
+};
 use crate::scan::KeyRange;
 
 /// One fjall keyspace as a sorted store. Cheap to clone; clones share the database.
@@ -142,6 +144,8 @@ fn lent(guard: fjall::Guard) -> Result<(Slice, Bytes), fjall::Error> {
 pub struct FjallScan {
     iter: fjall::Iter,
     reverse: bool,
+    /// The entry [`Store::lend_next`] lent last, kept until the next.
+    current: Option<(Slice, Slice)>,
 }
 
 impl FjallScan {
@@ -200,6 +204,7 @@ impl Store for FjallStore {
         FjallScan {
             iter: self.keyspace.range(Self::bounds(range)),
             reverse: false,
+            current: None,
         }
     }
 
@@ -207,6 +212,7 @@ impl Store for FjallStore {
         Some(FjallScan {
             iter: self.keyspace.range(Self::bounds(range)),
             reverse: true,
+            current: None,
         })
     }
 
@@ -226,6 +232,21 @@ impl Store for FjallStore {
             #[cfg(not(feature = "fjall-shared"))]
             Ok((k, v)) => make(Ok((&k, LentValue::Lent(&v)))),
             Err(e) => make(Err(e)),
+        })
+    }
+
+    /// The entry is kept in the scan and lent from fjall's own buffers: nothing copied.
+    #[inline]
+    fn lend_next<'a, 's>(scan: &'s mut FjallScan) -> Option<Result<LentRow<'s>, fjall::Error>>
+    where
+        Self: 'a,
+    {
+        Some(match scan.next_guard()?.into_inner() {
+            Ok(entry) => {
+                let (k, v) = scan.current.insert(entry);
+                Ok(LentRow::Lent(k, v))
+            }
+            Err(e) => Err(e),
         })
     }
 

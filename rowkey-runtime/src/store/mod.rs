@@ -84,7 +84,7 @@ pub use table::{
 };
 #[cfg(feature = "async")]
 pub use traits::{AsyncStore, RowStream};
-pub use traits::{BatchError, LentScan, LentValue, Row, Store};
+pub use traits::{BatchError, LentRow, LentScan, LentValue, Row, Store};
 
 #[cfg(feature = "fjall")]
 pub use self::fjall::FjallStore;

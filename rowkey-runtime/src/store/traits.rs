@@ -81,6 +81,19 @@ pub trait Store {
         })
     }
 
+    /// The next row of `scan` (one of [`Store::scan`] or [`Store::scan_rev`]), lent from
+    /// buffers the scan keeps until its next row where the store has them (fjall), or handed
+    /// over for the caller to hold. What the lending scan ([`LentRows`](crate::store::LentRows))
+    /// reads a single range with. The default hands over the row [`Iterator::next`] gives.
+    #[doc(hidden)]
+    #[inline]
+    fn lend_next<'a, 's>(scan: &'s mut Self::Scan<'a>) -> Option<Result<LentRow<'s>, Self::Error>>
+    where
+        Self: 'a,
+    {
+        Some(scan.next()?.map(LentRow::Owned))
+    }
+
     // ---- rows of cells ----
     //
     // Bigtable and HBase keep cells natively ([`Blocking`] forwards to their `AsyncStore`
@@ -250,6 +263,15 @@ impl LentValue<'_> {
     }
 }
 
+/// A row as [`Store::lend_next`] hands it over.
+#[doc(hidden)]
+pub enum LentRow<'s> {
+    /// Key and value lent from the scan's buffers until its next row.
+    Lent(&'s [u8], &'s [u8]),
+    /// The row itself, for the caller to hold.
+    Owned(Row),
+}
+
 /// The rows of [`Store::scan_cells_lent`], made into `T`s.
 #[doc(hidden)]
 pub type LentScan<'a, T, E> = Box<dyn Iterator<Item = Result<T, E>> + 'a>;
@@ -293,6 +315,13 @@ impl<S: Store + ?Sized> Store for &S {
         Self: 'a,
     {
         S::next_lent(scan, make)
+    }
+    #[inline]
+    fn lend_next<'a, 's>(scan: &'s mut S::Scan<'a>) -> Option<Result<LentRow<'s>, S::Error>>
+    where
+        Self: 'a,
+    {
+        S::lend_next(scan)
     }
     fn write_rows(&self, rows: &[RowWrite]) -> Result<(), BatchError<S::Error>> {
         (**self).write_rows(rows)

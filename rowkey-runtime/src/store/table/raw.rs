@@ -8,7 +8,7 @@ use super::{decode_row, encode_batch, single, Check, TableError};
 use crate::field::Decode;
 use crate::key::RowKey;
 use crate::scan::KeyRanges;
-use crate::store::{LentValue, Row, Store};
+use crate::store::{LentRow, LentValue, Row, Store};
 use bytes::Bytes;
 
 /// Rows keyed by `K` in a store `S`; values are raw bytes (serialize them as you like).
@@ -279,9 +279,8 @@ impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> Merged<'a, S, K> {
     pub fn lending(self) -> LentRows<'a, S, K> {
         LentRows {
             merged: self,
-            key: Vec::new(),
-            value: Vec::new(),
             held: None,
+            failed: false,
         }
     }
 
@@ -337,11 +336,11 @@ impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> Merged<'a, S, K> {
 }
 
 /// A scan that lends its rows, from [`Merged::lending`]: each row's key decoded (with the
-/// checks of the scan it came from) and its value lent from a buffer the scan reuses, so a row
-/// costs no allocation for its value. ([`Merged`] hands each value out as a `Bytes` of its
-/// own: on fjall's default build, an allocation and a copy per row.) [`LentRows::next_raw`]
-/// lends the key's bytes too, for a borrowed twin of the key type to decode without
-/// allocating anything.
+/// checks of the scan it came from) and its value lent, not copied, so a row costs no
+/// allocation for its value. ([`Merged`] hands each value out as a `Bytes` of its own: on
+/// fjall's default build, an allocation and a copy per row.) [`LentRows::next_raw`] lends the
+/// key's bytes too, for a borrowed twin of the key type to decode without allocating
+/// anything.
 ///
 /// A lent row borrows the scan until the next call, so the rows are read with `while let`
 /// rather than `for`; keep what you need (`value.to_vec()`) before asking for the next:
@@ -368,17 +367,15 @@ impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> Merged<'a, S, K> {
 /// assert_eq!(total, 3 + 2 * 3);
 /// ```
 ///
-/// Where the store shares its buffers (a salted scan merged across buckets, or fjall with
-/// `fjall-shared`), rows are lent from the store's `Bytes` as they are; where it lends them
-/// for one call (fjall's default build), the value is copied into the scan's buffer, which
-/// grows to the largest value and is reused.
+/// On fjall a single range's rows are lent from fjall's own buffers, kept by the scan until
+/// the next row; elsewhere (other stores, a salted scan merged across buckets) from the row
+/// the store handed out, which the scan holds until the next.
 pub struct LentRows<'a, S: Store + 'a, K> {
     merged: Merged<'a, S, K>,
-    /// The current row's key and value where the store lent them for one call.
-    key: Vec<u8>,
-    value: Vec<u8>,
-    /// The current row where the store handed out its own buffers (the merge's rows).
+    /// The current row where the store handed it over rather than lending it.
     held: Option<Row>,
+    /// The store failed: the scan has ended.
+    failed: bool,
 }
 
 impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> LentRows<'a, S, K> {
@@ -390,99 +387,43 @@ impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> LentRows<'a, S, K> {
     #[allow(clippy::should_implement_trait, clippy::type_complexity)]
     pub fn next(&mut self) -> Option<Result<(K, &[u8]), TableError<S::Error>>> {
         let check = self.merged.check;
-        match &mut self.merged.rows {
-            Rows::One(slot) => {
-                let scan = slot.as_mut()?;
-                let value = &mut self.value;
-                let row = match check {
-                    Check::Trusted => {
-                        S::next_lent(scan, |row| lend::<K, S::Error, true>(row, value))
-                    }
-                    Check::Verified => {
-                        S::next_lent(scan, |row| lend::<K, S::Error, false>(row, value))
-                    }
-                }?;
-                Some(match row {
-                    Ok(key) => Ok((key, &self.value[..])),
-                    Err(e) => {
-                        if let TableError::Store(_) = e {
-                            *slot = None;
-                        }
-                        Err(e)
-                    }
-                })
+        let (key, value) = match self.next_raw()? {
+            Ok(row) => row,
+            Err(e) => return Some(Err(e)),
+        };
+        Some(
+            match check {
+                Check::Trusted => decode_key::<K, S::Error, true>(key),
+                Check::Verified => decode_key::<K, S::Error, false>(key),
             }
-            Rows::Many(rows) => {
-                let row = match rows.next()? {
-                    Ok(row) => row,
-                    Err(e) => return Some(Err(TableError::Store(e))),
-                };
-                Some(match decode_checked::<K, S::Error>(&row.0, check) {
-                    Ok(key) => Ok((key, &self.held.insert(row).1[..])),
-                    Err(e) => Err(e),
-                })
-            }
-        }
+            .map(|k| (k, value)),
+        )
     }
 
     /// The next row as stored, not decoded: key and value bytes lent until the next call
     /// (decode a borrowed twin of the key type from the key, as with [`Table::scan_raw`],
     /// with the checks you need). A store error ends the scan.
     #[allow(clippy::type_complexity)] // says exactly what is lent
+    #[inline]
     pub fn next_raw(&mut self) -> Option<Result<(&[u8], &[u8]), TableError<S::Error>>> {
-        match &mut self.merged.rows {
-            Rows::One(slot) => {
-                let scan = slot.as_mut()?;
-                let (key, value) = (&mut self.key, &mut self.value);
-                let row = S::next_lent(scan, |row| {
-                    let (k, lent) = row?;
-                    key.clear();
-                    key.extend_from_slice(k);
-                    value.clear();
-                    value.extend_from_slice(lent.as_slice());
-                    Ok(())
-                })?;
-                Some(match row {
-                    Ok(()) => Ok((&self.key[..], &self.value[..])),
-                    Err(e) => {
-                        *slot = None;
-                        Err(TableError::Store(e))
-                    }
-                })
-            }
-            Rows::Many(rows) => Some(match rows.next()? {
-                Ok(row) => {
-                    let (key, value) = self.held.insert(row);
-                    Ok((&key[..], &value[..]))
-                }
-                Err(e) => Err(TableError::Store(e)),
-            }),
+        if self.failed {
+            return None;
         }
-    }
-}
-
-/// Decodes a lent key (`TRUSTED`: without re-hashing the salt) and copies the lent value into
-/// `value`; or passes the store's error on.
-#[inline]
-fn lend<K: RowKey + for<'de> Decode<'de>, E, const TRUSTED: bool>(
-    row: Result<(&[u8], LentValue<'_>), E>,
-    value: &mut Vec<u8>,
-) -> Result<K, TableError<E>> {
-    let (key, lent) = row.map_err(TableError::Store)?;
-    let key = decode_key::<K, E, TRUSTED>(key)?;
-    value.clear();
-    value.extend_from_slice(lent.as_slice());
-    Ok(key)
-}
-
-/// Decodes a key with a scan's checks.
-#[inline]
-fn decode_checked<K: RowKey + for<'de> Decode<'de>, E>(
-    key: &[u8],
-    check: Check,
-) -> Result<K, TableError<E>> {
-    match check {
-        Check::Trusted => decode_key::<K, E, true>(key),
-        Check::Verified => decode_key::<K, E, false>(key),
+        let row = match &mut self.merged.rows {
+            Rows::One(slot) => match S::lend_next(slot.as_mut()?)? {
+                Ok(LentRow::Lent(key, value)) => return Some(Ok((key, value))),
+                Ok(LentRow::Owned(row)) => row,
+                Err(e) => {
+                    self.failed = true;
+                    return Some(Err(TableError::Store(e)));
+                }
+            },
+            Rows::Many(rows) => match rows.next()? {
+                Ok(row) => row,
+                Err(e) => return Some(Err(TableError::Store(e))),
+            },
+        };
+        let (key, value) = self.held.insert(row);
+        Some(Ok((&key[..], &value[..])))
     }
 }
