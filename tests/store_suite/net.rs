@@ -445,6 +445,29 @@ pub async fn exercise_async_table<S: rowkey::store::AsyncStore + Clone>(store: S
     assert!(!expect.is_empty());
     assert_eq!(latest, expect);
 
+    // The lending stream: the same rows, merged and on one range, decoded and raw.
+    for ranges in [Event::scan().ranges(), user.clone()] {
+        let owned: Vec<(Event, Vec<u8>)> = table
+            .scan(&ranges)
+            .map(|r| r.map(|(k, v)| (k, v.to_vec())).unwrap())
+            .collect()
+            .await;
+        let mut rows = table.scan(&ranges).lending();
+        let mut lent = Vec::new();
+        while let Some(row) = rows.next().await {
+            let (key, value) = row.unwrap();
+            lent.push((key, value.to_vec()));
+        }
+        assert_eq!(lent, owned, "lending stream");
+        let mut rows = table.scan(&ranges).lending();
+        let mut raw = Vec::new();
+        while let Some(row) = rows.next_raw().await {
+            let (key, value) = row.unwrap();
+            raw.push((Event::decode(key).unwrap(), value.to_vec()));
+        }
+        assert_eq!(raw, owned, "lending stream, raw");
+    }
+
     // The same merge undecoded: the stored rows in the same order.
     let raw: Vec<(Event, Vec<u8>)> = table
         .scan_raw(&Event::scan().ranges())

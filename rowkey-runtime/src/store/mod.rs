@@ -79,8 +79,8 @@ pub use table::{
 };
 #[cfg(feature = "async")]
 pub use table::{
-    AsyncCellTable, AsyncTable, AsyncWideTable, CellMergedStream, MergedStream, RawMergedStream,
-    WideMergedStream,
+    AsyncCellTable, AsyncTable, AsyncWideTable, CellMergedStream, LentStream, MergedStream,
+    RawMergedStream, WideMergedStream,
 };
 #[cfg(feature = "async")]
 pub use traits::{AsyncStore, RowStream};

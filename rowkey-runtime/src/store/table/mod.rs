@@ -41,7 +41,7 @@ pub use wide::{WideMerged, WideTable};
 #[cfg(feature = "async")]
 pub use cells_async::{AsyncCellTable, CellMergedStream};
 #[cfg(feature = "async")]
-pub use raw_async::{AsyncTable, MergedStream, RawMergedStream};
+pub use raw_async::{AsyncTable, LentStream, MergedStream, RawMergedStream};
 #[cfg(feature = "async")]
 pub use wide_async::{AsyncWideTable, WideMergedStream};
 
@@ -146,17 +146,22 @@ pub(crate) fn decode_row<K: RowKey + for<'de> Decode<'de>, E>(
     (key, value): Row,
     check: Check,
 ) -> Result<(K, Bytes), TableError<E>> {
+    decode_checked(&key, check).map(|k| (k, value))
+}
+
+/// Decodes a stored key with a scan's checks.
+pub(crate) fn decode_checked<K: RowKey + for<'de> Decode<'de>, E>(
+    key: &[u8],
+    check: Check,
+) -> Result<K, TableError<E>> {
     let decoded = match check {
-        Check::Trusted => K::decode_trusted(&key),
-        Check::Verified => K::decode(&key),
+        Check::Trusted => K::decode_trusted(key),
+        Check::Verified => K::decode(key),
     };
-    match decoded {
-        Ok(k) => Ok((k, value)),
-        Err(error) => Err(TableError::Decode {
-            key: key.to_vec(),
-            error,
-        }),
-    }
+    decoded.map_err(|error| TableError::Decode {
+        key: key.to_vec(),
+        error,
+    })
 }
 
 /// Encodes every key of a batch before anything is written: a key that cannot be encoded fails

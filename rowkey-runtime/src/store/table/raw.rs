@@ -4,7 +4,7 @@
 use std::marker::PhantomData;
 
 use super::merge::MergeIter;
-use super::{decode_row, encode_batch, single, Check, TableError};
+use super::{decode_checked, decode_row, encode_batch, single, Check, TableError};
 use crate::field::Decode;
 use crate::key::RowKey;
 use crate::scan::KeyRanges;
@@ -391,13 +391,7 @@ impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> LentRows<'a, S, K> {
             Ok(row) => row,
             Err(e) => return Some(Err(e)),
         };
-        Some(
-            match check {
-                Check::Trusted => decode_key::<K, S::Error, true>(key),
-                Check::Verified => decode_key::<K, S::Error, false>(key),
-            }
-            .map(|k| (k, value)),
-        )
+        Some(decode_checked(key, check).map(|k| (k, value)))
     }
 
     /// The next row as stored, not decoded: key and value bytes lent until the next call

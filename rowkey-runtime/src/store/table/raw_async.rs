@@ -11,7 +11,7 @@ use futures_util::{Stream, StreamExt};
 
 use super::merge::MergeStreams;
 use super::TableError;
-use super::{decode_row, encode_batch, single, Check};
+use super::{decode_checked, decode_row, encode_batch, single, Check};
 use crate::field::Decode;
 use crate::key::RowKey;
 use crate::scan::KeyRanges;
@@ -170,8 +170,59 @@ impl<E, K: RowKey> MergedStream<E, K> {
     }
 }
 
+impl<E, K: RowKey + for<'de> Decode<'de>> MergedStream<E, K> {
+    /// This stream as one that lends each row instead of handing it out: see [`LentStream`],
+    /// the async twin of [`Merged::lending`](super::Merged::lending).
+    pub fn lending(self) -> LentStream<E, K> {
+        LentStream {
+            merged: self,
+            held: None,
+        }
+    }
+}
+
 // Nothing is pinned structurally: the range streams are boxed, the rest is plain data.
 impl<E, K> Unpin for MergedStream<E, K> {}
+
+/// The async twin of [`LentRows`](super::LentRows), from [`MergedStream::lending`]: each row's
+/// key decoded (with the checks of the scan it came from) and its value lent until the next
+/// call, from the row the stream holds; [`LentStream::next_raw`] lends the key's bytes too,
+/// for a borrowed twin of the key type. Read with `while let Some(row) = rows.next().await`.
+/// (An async store's rows are its own `Bytes` already: what this saves is the decode into an
+/// owned key where a borrowed one will do, and it keeps one shape with the blocking scan.)
+pub struct LentStream<E, K> {
+    merged: MergedStream<E, K>,
+    /// The current row.
+    held: Option<Row>,
+}
+
+impl<E, K: RowKey + for<'de> Decode<'de>> LentStream<E, K> {
+    /// The next row: its key decoded, its value lent until the next call. A store error ends
+    /// its range, as in [`MergedStream`]; a key that does not decode is a
+    /// [`TableError::Decode`] and the scan goes on.
+    #[allow(clippy::type_complexity)] // says exactly what is lent
+    pub async fn next(&mut self) -> Option<Result<(K, &[u8]), TableError<E>>> {
+        let check = self.merged.check;
+        let (key, value) = match self.next_raw().await? {
+            Ok(row) => row,
+            Err(e) => return Some(Err(e)),
+        };
+        Some(decode_checked(key, check).map(|k| (k, value)))
+    }
+
+    /// The next row as stored, not decoded: key and value bytes lent until the next call. A
+    /// store error ends its range.
+    #[allow(clippy::type_complexity)] // says exactly what is lent
+    pub async fn next_raw(&mut self) -> Option<Result<(&[u8], &[u8]), TableError<E>>> {
+        let rows = &mut self.merged.rows;
+        let row = match std::future::poll_fn(|cx| rows.poll_next_row(cx)).await? {
+            Ok(row) => row,
+            Err(e) => return Some(Err(TableError::Store(e))),
+        };
+        let (key, value) = self.held.insert(row);
+        Some(Ok((&key[..], &value[..])))
+    }
+}
 
 /// The merged, undecoded rows of an async scan; see [`AsyncTable::scan_raw`].
 pub struct RawMergedStream<E> {
