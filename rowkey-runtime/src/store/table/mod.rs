@@ -150,6 +150,7 @@ pub(crate) fn decode_row<K: RowKey + for<'de> Decode<'de>, E>(
 }
 
 /// Decodes a stored key with a scan's checks.
+#[inline]
 pub(crate) fn decode_checked<K: RowKey + for<'de> Decode<'de>, E>(
     key: &[u8],
     check: Check,
@@ -158,10 +159,17 @@ pub(crate) fn decode_checked<K: RowKey + for<'de> Decode<'de>, E>(
         Check::Trusted => K::decode_trusted(key),
         Check::Verified => K::decode(key),
     };
-    decoded.map_err(|error| TableError::Decode {
+    decoded.map_err(|error| undecoded(key, error))
+}
+
+/// The error of a key that did not decode (out of a scan's loop).
+#[cold]
+#[inline(never)]
+fn undecoded<E>(key: &[u8], error: DecodeError) -> TableError<E> {
+    TableError::Decode {
         key: key.to_vec(),
         error,
-    })
+    }
 }
 
 /// Encodes every key of a batch before anything is written: a key that cannot be encoded fails

@@ -240,37 +240,14 @@ enum Rows<'a, S: Store + 'a> {
 /// A row decoded from a lent key.
 type Decoded<K, E> = Result<(K, Bytes), TableError<E>>;
 
-/// Decodes a lent key (`TRUSTED`: without re-hashing the salt), keeping the value; or passes
-/// the store's error on.
+/// Decodes a lent key with a scan's checks, keeping the value; or passes the store's error on.
 #[inline]
-fn decode_lent<K: RowKey + for<'de> Decode<'de>, E, const TRUSTED: bool>(
+fn decode_lent<K: RowKey + for<'de> Decode<'de>, E>(
     row: Result<(&[u8], LentValue<'_>), E>,
+    check: Check,
 ) -> Decoded<K, E> {
     let (key, value) = row.map_err(TableError::Store)?;
-    Ok((decode_key::<K, E, TRUSTED>(key)?, value.into_bytes()))
-}
-
-/// Decodes a key (`TRUSTED`: without re-hashing the salt).
-#[inline]
-fn decode_key<K: RowKey + for<'de> Decode<'de>, E, const TRUSTED: bool>(
-    key: &[u8],
-) -> Result<K, TableError<E>> {
-    let decoded = if TRUSTED {
-        K::decode_trusted(key)
-    } else {
-        K::decode(key)
-    };
-    decoded.map_err(|error| undecoded(key, error))
-}
-
-/// The error of a key that did not decode (out of the scan's loop).
-#[cold]
-#[inline(never)]
-fn undecoded<E>(key: &[u8], error: crate::error::DecodeError) -> TableError<E> {
-    TableError::Decode {
-        key: key.to_vec(),
-        error,
-    }
+    Ok((decode_checked(key, check)?, value.into_bytes()))
 }
 
 impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> Merged<'a, S, K> {
@@ -306,11 +283,8 @@ impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> Iterator for Merged<'a
         match &mut self.rows {
             // A store error ends the range, as it does in the merge.
             Rows::One(slot) => {
-                let scan = slot.as_mut()?;
-                let row = match self.check {
-                    Check::Trusted => S::next_lent(scan, decode_lent::<K, S::Error, true>),
-                    Check::Verified => S::next_lent(scan, decode_lent::<K, S::Error, false>),
-                }?;
+                let (scan, check) = (slot.as_mut()?, self.check);
+                let row = S::next_lent(scan, |row| decode_lent::<K, S::Error>(row, check))?;
                 if let Err(TableError::Store(_)) = row {
                     *slot = None;
                 }
