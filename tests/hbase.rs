@@ -1172,177 +1172,18 @@ fn families_are_created_with_every_option_read_back_and_altered_until_the_diff_i
     store.drop_table().unwrap();
 }
 
-/// HBase's clock, near enough: the test's.
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as i64
-}
-
 #[test]
 fn versions_ttl_min_versions_and_keep_deleted_cells_behave_as_hbase_documents() {
-    use rowkey::family::{Family, KeepDeleted};
-    use rowkey::store::Versions;
     let Some(g) = hbase() else { return };
     let name = unique("versions");
     let store = HbaseStore::with_config(config(&g.plain, &name)).unwrap();
-    store
-        .create_table_with(
-            &[
-                // Five versions, kept forever.
-                Family::new("d").versions(5),
-                // Cells live two seconds.
-                Family::new("t").ttl_secs(2),
-                // Three versions, two seconds, the newest kept past them.
-                Family::new("m").versions(3).min_versions(1).ttl_secs(2),
-                // Deleted cells stay readable as of a time before the delete.
-                Family::new("k").versions(3).keep_deleted(KeepDeleted::True),
-            ],
-            &[],
-        )
-        .unwrap();
-    let v = |s: &rowkey::store::CellVersion| (s.timestamp_ms, s.value.to_vec());
-
-    // Versions as data: explicit timestamps, newest first, a count, a time range, as of.
-    let t0 = now_ms() - 60_000;
-    for i in 0..4 {
-        store
-            .write_version(b"r", "d", b"q", format!("v{i}").as_bytes(), t0 + i * 1000)
-            .unwrap();
-    }
-    let all = store
-        .read_versions(b"r", "d", b"q", &Versions::latest(10))
-        .unwrap();
-    assert_eq!(
-        all.iter().map(v).collect::<Vec<_>>(),
-        (0..4)
-            .rev()
-            .map(|i| (t0 + i * 1000, format!("v{i}").into_bytes()))
-            .collect::<Vec<_>>(),
-        "every version, newest first, with its timestamp"
-    );
-    assert_eq!(
-        store
-            .read_versions(b"r", "d", b"q", &Versions::latest(2))
-            .unwrap()
-            .len(),
-        2
-    );
-    let as_of = store
-        .read_versions(b"r", "d", b"q", &Versions::as_of(t0 + 1500))
-        .unwrap();
-    assert_eq!(
-        as_of.iter().map(v).collect::<Vec<_>>(),
-        [(t0 + 1000, b"v1".to_vec())]
-    );
-    let window = store
-        .read_versions(
-            b"r",
-            "d",
-            b"q",
-            &Versions::between(t0 + 1000, t0 + 3000, 10),
-        )
-        .unwrap();
-    assert_eq!(
-        window.iter().map(|s| s.timestamp_ms).collect::<Vec<_>>(),
-        [t0 + 2000, t0 + 1000]
-    );
-
-    // TTL and min versions, on HBase's clock: written now, gone (or reduced) after the TTL.
-    let now = now_ms();
-    store.write_version(b"r", "t", b"q", b"short", now).unwrap();
-    for i in 0..3 {
-        store
-            .write_version(b"r", "m", b"q", format!("m{i}").as_bytes(), now + i)
-            .unwrap();
-    }
-    assert_eq!(
-        store
-            .read_versions(b"r", "t", b"q", &Versions::latest(1))
-            .unwrap()
-            .len(),
-        1
-    );
-    assert_eq!(
-        store
-            .read_versions(b"r", "m", b"q", &Versions::latest(10))
-            .unwrap()
-            .len(),
-        3
-    );
-    std::thread::sleep(Duration::from_millis(3500));
-    assert!(
-        store
-            .read_versions(b"r", "t", b"q", &Versions::latest(1))
-            .unwrap()
-            .is_empty(),
-        "past its TTL a cell is gone at read"
-    );
-    let kept = store
-        .read_versions(b"r", "m", b"q", &Versions::latest(10))
-        .unwrap();
-    assert_eq!(
-        kept.iter().map(v).collect::<Vec<_>>(),
-        [(now + 2, b"m2".to_vec())],
-        "MIN_VERSIONS keeps the newest past the TTL"
-    );
-
-    // KEEP_DELETED_CELLS: a read as of before the delete still sees the value; in a family
-    // without it, the delete hides it.
-    let before = now_ms() - 10_000;
-    store
-        .write_version(b"x", "k", b"q", b"kept", before)
-        .unwrap();
-    store
-        .write_version(b"x", "d", b"q", b"hidden", before)
-        .unwrap();
-    store.delete_row(b"x").unwrap();
-    assert!(store
-        .read_versions(b"x", "k", b"q", &Versions::latest(1))
-        .unwrap()
-        .is_empty());
-    let seen = store
-        .read_versions(b"x", "k", b"q", &Versions::as_of(before))
-        .unwrap();
-    assert_eq!(
-        seen.iter().map(v).collect::<Vec<_>>(),
-        [(before, b"kept".to_vec())]
-    );
-    assert!(store
-        .read_versions(b"x", "d", b"q", &Versions::as_of(before))
-        .unwrap()
-        .is_empty());
-
-    // The same after a flush and a major compaction, which apply TTL, versions and deletes to
-    // the store files: nothing that was hidden comes back, and what the families keep stays.
-    let Some(control) = &g.control else {
-        eprintln!("SKIPPED the compaction part: no control port (ROWKEY_HBASE_CONTROL)");
-        return;
-    };
-    gateways::control(control, &format!("flush {name}")).unwrap();
-    gateways::control(control, &format!("major-compact {name}")).unwrap();
-    let read = |row: &[u8], family: &str, which: Versions| -> Vec<(i64, Vec<u8>)> {
-        store
-            .read_versions(row, family, b"q", &which)
-            .unwrap()
-            .iter()
-            .map(v)
-            .collect()
-    };
-    assert!(read(b"r", "t", Versions::latest(1)).is_empty());
-    assert_eq!(
-        read(b"r", "m", Versions::latest(10)),
-        [(now + 2, b"m2".to_vec())]
-    );
-    assert_eq!(read(b"r", "d", Versions::latest(10)).len(), 4);
-    assert_eq!(
-        read(b"x", "k", Versions::as_of(before)),
-        [(before, b"kept".to_vec())],
-        "KEEP_DELETED_CELLS keeps the deleted cell through a major compaction"
-    );
-    assert!(read(b"x", "d", Versions::as_of(before)).is_empty());
-    store.drop_table().unwrap();
+    let compact = g.control.as_ref().map(|control| {
+        move || {
+            gateways::control(control, &format!("flush {name}")).unwrap();
+            gateways::control(control, &format!("major-compact {name}")).unwrap();
+        }
+    });
+    store_suite::versions::behave_as_hbase_documents(&store, compact);
 }
 
 #[test]

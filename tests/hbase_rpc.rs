@@ -351,6 +351,114 @@ fn scans_and_batches_survive_splits_and_moves() {
     assert!(store.regions().unwrap().len() >= 5);
 }
 
+/// Versions as data natively: the Thrift2 store's suite (`store_suite::versions`), and a
+/// negative timestamp refused before anything is sent.
+#[test]
+fn versions_ttl_min_versions_and_keep_deleted_cells_on_hbase_rpc() {
+    let Some(g) = cluster() else { return };
+    let Some(m) = g.master.clone() else { return };
+    let name = unique("rpc_versions");
+    let store = HbaseRpcStore::with_config(config(&m, &name)).unwrap();
+    let e = store
+        .write_version(b"r", "d", b"q", b"v", -1)
+        .expect_err("a negative timestamp");
+    assert!(e.to_string().contains("negative"), "{e}");
+    let compact = g.control.as_ref().map(|control| {
+        move || {
+            gateways::control(control, &format!("flush {name}")).unwrap();
+            gateways::control(control, &format!("major-compact {name}")).unwrap();
+        }
+    });
+    store_suite::versions::behave_as_hbase_documents(&store, compact);
+}
+
+/// A consumer that holds the scan for a while, then the region it reads moves and splits:
+/// the scan carries on with every row once, in order, whatever the pause (none, under half
+/// the scanner's lease, past the retry policy's whole budget, past the lease), forward and
+/// reverse. The retry budget is short (3 attempts of 2 s) so that a pause outlasts it without
+/// making the test long: a budget that counted the consumer's pause failed here with
+/// `RegionMovedException` after the third pause.
+#[test]
+fn a_paused_consumer_then_a_move_and_a_split_lose_nothing() {
+    let Some(g) = cluster() else { return };
+    let (Some(m), Some(control)) = (g.master.clone(), g.control.clone()) else {
+        return;
+    };
+    let retry = RetryPolicy {
+        attempt_timeout: Duration::from_secs(2),
+        ..RetryPolicy::default()
+    };
+    let budget = retry.attempt_timeout * retry.max_attempts;
+    let lease = g.scanner_lease;
+    let pauses = [
+        Duration::ZERO,
+        lease / 4,
+        budget + Duration::from_secs(2),
+        lease + Duration::from_secs(2),
+    ];
+    let rows = numbered_rows(20_000, 5);
+    let run = |reversed: bool| {
+        let name = unique(if reversed {
+            "rpc_pause_rev"
+        } else {
+            "rpc_pause"
+        });
+        let mut cfg = config(&m, &name).retry(retry.clone());
+        cfg.options.page_rows = 1_000;
+        let store = HbaseRpcStore::with_config(cfg).unwrap();
+        let at = |i: usize| rowkey::bytes::Bytes::from(rows[i].0.to_vec());
+        // Four regions: each pause lands in one, which then moves and splits once.
+        store
+            .create_table(&[at(5_000), at(10_000), at(15_000)])
+            .unwrap();
+        store.write_batch(&rows).unwrap();
+        let whole = rowkey::KeyRange::new(b"", None);
+        let scan: Box<dyn Iterator<Item = _>> = if reversed {
+            Box::new(store.scan_rev(&whole).unwrap())
+        } else {
+            Box::new(store.scan(&whole))
+        };
+        let mut seen = Vec::with_capacity(rows.len());
+        for (i, row) in scan.enumerate() {
+            let row = row.unwrap_or_else(|e| {
+                panic!("reversed={reversed}: the scan failed after {i} rows: {e}")
+            });
+            seen.push(row);
+            if i % 5_000 == 1_000 {
+                let pause = pauses[i / 5_000];
+                std::thread::sleep(pause);
+                // The rows the scan reads next, and the region's middle ahead of them.
+                let (next, middle) = if reversed {
+                    (rows.len() - 1 - i - 500, rows.len() - 1 - i - 2_500)
+                } else {
+                    (i + 500, i + 2_500)
+                };
+                change_region(&control, "move", &name, &rows[next].0);
+                change_region(&control, "split", &name, &rows[middle].0);
+                eprintln!(
+                    "reversed={reversed}: paused {pause:?} at row {i}, then a move and a split"
+                );
+            }
+        }
+        if reversed {
+            seen.reverse();
+        }
+        assert_eq!(
+            seen.len(),
+            rows.len(),
+            "reversed={reversed}: rows lost or repeated"
+        );
+        assert!(seen == rows, "reversed={reversed}: the rows differ");
+        assert!(store.regions().unwrap().len() >= 8, "every region split");
+        store.drop_table().unwrap();
+    };
+    std::thread::scope(|s| {
+        let forward = s.spawn(|| run(false));
+        run(true);
+        forward.join().unwrap();
+    });
+}
+
 /// A store on table `table` whose every connection (registry, master, region servers) goes
 /// through a proxy of its own, made when the store first dials the server; the proxies are cut,
 /// stalled and counted together through the returned switches. Batch calls of 500 rows, one

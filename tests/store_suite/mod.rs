@@ -12,3 +12,4 @@ pub use suite::*;
 pub mod emulator;
 pub mod large;
 pub mod net;
+pub mod versions;

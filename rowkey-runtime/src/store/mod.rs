@@ -110,3 +110,75 @@ pub use hbase::{AsyncHbaseStore, HbaseConfig, HbaseError, HbaseStore};
 pub use hbase_rpc::{AddressMap, AsyncHbaseRpcStore, HbaseRpcConfig, HbaseRpcError, HbaseRpcStore};
 #[cfg(any(feature = "hbase", feature = "hbase-rpc"))]
 pub use net::hbase_rules::Region;
+
+/// The two HBase stores cannot drift: the Thrift2 store and the native store offer the same
+/// public operations, blocking and async, and implement the same store traits. An operation
+/// added to one fails this test until the other has it too.
+#[cfg(all(test, feature = "hbase", feature = "hbase-rpc"))]
+mod hbase_twins {
+    use std::collections::BTreeSet;
+
+    /// The public methods of the inherent `impl <target> {` blocks in `sources`, and the
+    /// traits implemented for `target` (`impl Trait for <target> {`).
+    fn surface(sources: &[&str], target: &str) -> (BTreeSet<String>, BTreeSet<String>) {
+        let (mut methods, mut traits) = (BTreeSet::new(), BTreeSet::new());
+        for src in sources {
+            let mut inside = false;
+            for line in src.lines() {
+                if let Some(head) = line.strip_prefix("impl") {
+                    let head = head.trim_end_matches('{').trim();
+                    inside = head == target;
+                    if let Some(t) = head.strip_suffix(&format!(" for {target}")) {
+                        traits.insert(t.to_string());
+                    }
+                    continue;
+                }
+                if line.starts_with('}') {
+                    inside = false;
+                }
+                let rest = line
+                    .strip_prefix("    pub async fn ")
+                    .or_else(|| line.strip_prefix("    pub fn "));
+                if let (true, Some(rest)) = (inside, rest) {
+                    let end = rest
+                        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .unwrap_or(rest.len());
+                    methods.insert(rest[..end].to_string());
+                }
+            }
+        }
+        (methods, traits)
+    }
+
+    #[test]
+    fn both_hbase_stores_have_the_same_operations() {
+        let thrift = [
+            include_str!("hbase/mod.rs"),
+            include_str!("hbase/scan.rs"),
+        ];
+        let native = [
+            include_str!("hbase_rpc/mod.rs"),
+            include_str!("hbase_rpc/admin.rs"),
+            include_str!("hbase_rpc/scan.rs"),
+        ];
+        for (thrift_target, native_target) in [
+            ("Blocking<AsyncHbaseStore>", "Blocking<AsyncHbaseRpcStore>"),
+            ("AsyncHbaseStore", "AsyncHbaseRpcStore"),
+        ] {
+            let (tm, tt) = surface(&thrift, thrift_target);
+            let (nm, nt) = surface(&native, native_target);
+            assert!(tm.len() >= 15, "{thrift_target}: the parser found {tm:?}");
+            assert_eq!(
+                tm.difference(&nm).collect::<Vec<_>>(),
+                Vec::<&String>::new(),
+                "{thrift_target} has operations {native_target} lacks"
+            );
+            assert_eq!(
+                nm.difference(&tm).collect::<Vec<_>>(),
+                Vec::<&String>::new(),
+                "{native_target} has operations {thrift_target} lacks"
+            );
+            assert_eq!(tt, nt, "{thrift_target} and {native_target} implement other traits");
+        }
+    }
+}

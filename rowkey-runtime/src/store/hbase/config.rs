@@ -19,7 +19,10 @@ pub struct HbaseConfig {
     /// Whether the gateway uses framed transport (`-f`, and always with `-hsha`,
     /// `-nonblocking` or `-threadedselector`); `hbase thrift2 start` alone is unframed.
     pub framed: bool,
-    /// Connections to the gateway at most (each carries one call at a time).
+    /// Connections to the gateway at most (each carries one call at a time). 16 by default:
+    /// a stock gateway's thread-pool server has 16 core workers (`hbase.thrift.minWorkerThreads`)
+    /// and gives each connection one for its life, so a 17th connection waits unanswered until
+    /// another closes. Raise it together with the gateway's `hbase.thrift.minWorkerThreads`.
     pub max_connections: usize,
     /// Retries, deadlines, page and batch sizes, the first-use check: the fields every network
     /// store shares. Through the Thrift2 gateway: pages (`getScannerRows`, and the scanner's
@@ -51,7 +54,7 @@ impl HbaseConfig {
             table: table.into(),
             family: family.into(),
             framed: false,
-            max_connections: 20,
+            max_connections: 16,
             options: NetOptions::new(),
             families: Vec::new(),
             #[cfg(feature = "kerberos")]

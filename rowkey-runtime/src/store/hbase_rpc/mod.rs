@@ -57,7 +57,7 @@ use super::{
     RowWrite,
 };
 use crate::scan::KeyRange;
-use crate::store::{NetError, RetryPolicy};
+use crate::store::{CellVersion, NetError, RetryPolicy, Versions};
 use cluster::{Cluster, Locate, RegionCache, RegionLoc};
 use conn::Service;
 use error::{Failure, STORE};
@@ -242,6 +242,44 @@ impl Blocking<AsyncHbaseRpcStore> {
     ) -> Result<u64, NetError> {
         let range = range.clone();
         self.call(move |s| async move { s.count_rows(&range, progress).await })
+    }
+
+    /// [`AsyncHbaseRpcStore::read_versions`]: a cell's versions, newest first.
+    pub fn read_versions(
+        &self,
+        key: &[u8],
+        family: &str,
+        qualifier: &[u8],
+        versions: &Versions,
+    ) -> Result<Vec<CellVersion>, NetError> {
+        let (key, family, qualifier, versions) = (
+            key.to_vec(),
+            family.to_string(),
+            qualifier.to_vec(),
+            *versions,
+        );
+        self.call(|s| async move { s.read_versions(&key, &family, &qualifier, &versions).await })
+    }
+
+    /// [`AsyncHbaseRpcStore::write_version`]: a cell's value at an explicit timestamp.
+    pub fn write_version(
+        &self,
+        key: &[u8],
+        family: &str,
+        qualifier: &[u8],
+        value: &[u8],
+        timestamp_ms: i64,
+    ) -> Result<(), NetError> {
+        let (key, family, qualifier, value) = (
+            key.to_vec(),
+            family.to_string(),
+            qualifier.to_vec(),
+            value.to_vec(),
+        );
+        self.call(|s| async move {
+            s.write_version(&key, &family, &qualifier, &value, timestamp_ms)
+                .await
+        })
     }
 
     /// [`AsyncHbaseRpcStore::delete_batch`]: deletes many rows.
@@ -446,7 +484,16 @@ impl AsyncHbaseRpcStore {
         key: &[u8],
         shape: &S,
     ) -> Result<Option<S::Row>, NetError> {
-        let get = ops::get(key, shape);
+        let cells = self.get_cells(key, ops::get(key, shape)).await?;
+        Ok(cells.and_then(|c| shape.row(c)))
+    }
+
+    /// The cells `get` selects of row `key` (`None`: no such row), with retries.
+    async fn get_cells(
+        &self,
+        key: &[u8],
+        get: pb::Get,
+    ) -> Result<Option<Vec<wire::Cell>>, NetError> {
         self.on_region(key, Locate::At, true, |loc| {
             let request = pb::GetRequest {
                 region: loc.specifier(),
@@ -462,10 +509,61 @@ impl AsyncHbaseRpcStore {
                 let mut block = CellReader::new(reply.cells);
                 let cells = ops::result_cells(&result, &mut block)
                     .map_err(|m| Failure::Other(error::protocol(m)))?;
-                Ok(shape.row(cells))
+                Ok(Some(cells))
             }
         })
         .await
+    }
+
+    /// The versions of cell `family:qualifier` of row `key` that `versions` selects, newest
+    /// first, with their timestamps (HBase's own: milliseconds), as
+    /// [`AsyncHbaseStore::read_versions`](crate::store::AsyncHbaseStore::read_versions) reads
+    /// them through a gateway. What HBase keeps is what the family declares (`VERSIONS`,
+    /// `MIN_VERSIONS`, `TTL`, `KEEP_DELETED_CELLS`), applied as HBase reads. Timestamps before
+    /// the epoch select nothing (HBase has none).
+    pub async fn read_versions(
+        &self,
+        key: &[u8],
+        family: &str,
+        qualifier: &[u8],
+        versions: &Versions,
+    ) -> Result<Vec<CellVersion>, NetError> {
+        check_key(key)?;
+        let get = ops::versions(key, family.as_bytes(), qualifier, versions);
+        let cells = self.get_cells(key, get).await?.unwrap_or_default();
+        Ok(cells
+            .into_iter()
+            .filter(|c| c.family == family.as_bytes() && c.qualifier == qualifier)
+            .map(|c| CellVersion {
+                timestamp_ms: c.timestamp,
+                value: c.value,
+            })
+            .collect())
+    }
+
+    /// Writes `value` to cell `family:qualifier` of row `key` as the version at
+    /// `timestamp_ms` (an explicit timestamp: repeating it writes the same version again). A
+    /// negative timestamp is refused, as HBase refuses it.
+    pub async fn write_version(
+        &self,
+        key: &[u8],
+        family: &str,
+        qualifier: &[u8],
+        value: &[u8],
+        timestamp_ms: i64,
+    ) -> Result<(), NetError> {
+        check_key(key)?;
+        if timestamp_ms < 0 {
+            return Err(NetError::Rejected {
+                store: STORE,
+                op: "Mutate",
+                status: "IllegalArgumentException".into(),
+                message: format!("Timestamp cannot be negative: {timestamp_ms}"),
+                transient: false,
+            });
+        }
+        let mutation = ops::put(key, [(family.as_bytes(), qualifier, value)], timestamp_ms);
+        self.mutate(key, mutation).await
     }
 
     /// One mutation of row `key`, repeated as the budget allows (it carries its timestamps).

@@ -207,6 +207,30 @@ pub(crate) fn get(key: &[u8], shape: &impl Shape) -> pb::Get {
     }
 }
 
+/// The `Get` of the versions of one cell that `versions` selects (HBase's time range starts
+/// at 0: an earlier bound is 0).
+pub(crate) fn versions(
+    key: &[u8],
+    family: &[u8],
+    qualifier: &[u8],
+    versions: &crate::cell::Versions,
+) -> pb::Get {
+    let at = |ms: i64| u64::try_from(ms).unwrap_or(0);
+    pb::Get {
+        row: Bytes::copy_from_slice(key),
+        column: vec![pb::Column {
+            family: Bytes::copy_from_slice(family),
+            qualifier: vec![Bytes::copy_from_slice(qualifier)],
+        }],
+        time_range: Some(pb::TimeRange {
+            from: Some(at(versions.from_ms)),
+            to: Some(at(versions.until_ms)),
+        }),
+        max_versions: Some(versions.max.max(1)),
+        ..Default::default()
+    }
+}
+
 /// The cells of a `Result`: from the reply's cell block, or inline.
 pub(crate) fn result_cells(
     result: &pb::Result,

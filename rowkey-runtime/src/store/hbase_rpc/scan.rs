@@ -213,7 +213,6 @@ async fn read_pages<S: Shape>(
         };
         match call.await {
             Ok((loc, p)) => {
-                budget = Budget::new(&options.retry);
                 let rows: Vec<S::Row> = p.rows.into_iter().filter_map(|c| shape.row(c)).collect();
                 if let Some(last) = rows.last() {
                     pos = Position {
@@ -256,6 +255,9 @@ async fn read_pages<S: Shape>(
                         None => return,
                     }
                 }
+                // The next call's retries have their own budget, counted from now: the time
+                // the consumer held the page (any length) is not the server's.
+                budget = Budget::new(&options.retry);
             }
             Err(f) => {
                 if let Some(o) = open.take() {
