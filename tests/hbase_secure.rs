@@ -415,6 +415,82 @@ fn wrong_keytabs_and_principals_are_named() {
     assert!(e.contains("hbase/elsewhere.example"), "{e}");
 }
 
+/// Keytab logins the KDC refuses keep the KDC's reason, on both stores: a principal the KDC
+/// does not know ("Client '...' not found in Kerberos database") and a keytab whose key is
+/// not the principal's (MIT's "Decrypt integrity check failed", or "Preauthentication
+/// failed" where the KDC asks for it, said to be a wrong key). Both keytabs do hold a key for the principal named, so neither is "no key".
+#[test]
+fn refused_keytab_logins_keep_the_kdcs_reason() {
+    let Some(s) = secure() else { return };
+    let dir = tempdir("refused");
+    let ghost = format!("ghost@{}", s.get("realm"));
+    let cases = [
+        (
+            ghost.clone(),
+            keytab_with_password(&dir, "ghost.keytab", &ghost, "any password"),
+            &["not found in Kerberos database"][..],
+        ),
+        (
+            s.principal().to_string(),
+            keytab_with_password(&dir, "wrong.keytab", s.principal(), "not the password"),
+            &["is not the one the KDC has"][..],
+        ),
+    ];
+    for (principal, keytab, reasons) in cases {
+        let native = expect_auth_error(rpc(s, "anything", Kerberos::keytab(&principal, &keytab)));
+        let mut texts = vec![native];
+        #[cfg(feature = "hbase")]
+        {
+            let cfg = thrift(
+                &format!("localhost:{}", s.get("thrift")),
+                "anything",
+                Kerberos::keytab(&principal, &keytab),
+            );
+            let e = HbaseStore::with_config(cfg).unwrap().get(b"k").unwrap_err();
+            eprintln!("refused as expected: {e}");
+            assert!(matches!(e, NetError::Auth { .. }), "{e:?}");
+            assert!(!e.is_transient(), "{e}");
+            texts.push(e.to_string());
+        }
+        for text in texts {
+            assert!(reasons.iter().any(|r| text.contains(r)), "{text}");
+            assert!(text.contains(&principal), "{text}");
+            assert!(!text.contains("no key"), "{text}");
+        }
+    }
+}
+
+/// A keytab at `dir/file` with `principal`'s key made from `password` (MIT's `ktutil`), in the
+/// enctype the test realm uses.
+fn keytab_with_password(
+    dir: &std::path::Path,
+    file: &str,
+    principal: &str,
+    password: &str,
+) -> PathBuf {
+    use std::io::Write;
+    let path = dir.join(file);
+    let mut child = std::process::Command::new("ktutil")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("ktutil (Debian: krb5-user)");
+    write!(
+        child.stdin.take().unwrap(),
+        "addent -password -p {principal} -k 1 -e aes128-cts-hmac-sha1-96\n{password}\nwkt {}\nquit\n",
+        path.display()
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        path.is_file(),
+        "ktutil: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    path
+}
+
 /// With the KDC unreachable (a Kerberos configuration naming a closed port), the error says so
 /// and is transient. Run in a child process: the library reads `KRB5_CONFIG` per process.
 #[test]

@@ -152,10 +152,7 @@ mod hbase_twins {
 
     #[test]
     fn both_hbase_stores_have_the_same_operations() {
-        let thrift = [
-            include_str!("hbase/mod.rs"),
-            include_str!("hbase/scan.rs"),
-        ];
+        let thrift = [include_str!("hbase/mod.rs"), include_str!("hbase/scan.rs")];
         let native = [
             include_str!("hbase_rpc/mod.rs"),
             include_str!("hbase_rpc/admin.rs"),
@@ -178,7 +175,10 @@ mod hbase_twins {
                 Vec::<&String>::new(),
                 "{native_target} has operations {thrift_target} lacks"
             );
-            assert_eq!(tt, nt, "{thrift_target} and {native_target} implement other traits");
+            assert_eq!(
+                tt, nt,
+                "{thrift_target} and {native_target} implement other traits"
+            );
         }
     }
 }

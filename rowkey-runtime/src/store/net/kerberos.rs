@@ -221,6 +221,84 @@ impl AuthError {
     }
 }
 
+/// Why a keytab login failed, in the KDC's words where the KDC refused it ("Client '...' not
+/// found in Kerberos database", "Password incorrect", "Preauthentication failed"). Only when
+/// MIT found nothing to log in with (its words are then about the empty ticket cache the
+/// keytab's tickets would have gone to) does the message say the keytab holds no key.
+fn login_refused(doing: &str, principal: &str, e: libgssapi::error::Error) -> AuthError {
+    // MIT's "No credentials cache found", "Matching credential not found" and "No key table
+    // entry found": what it says when the keytab gave it nothing to log in with.
+    const NOTHING_TO_LOG_IN_WITH: [i32; 3] = [-1_765_328_189, -1_765_328_243, -1_765_328_203];
+    let mut a = AuthError::gss(doing, e);
+    if a.transient {
+        return a;
+    }
+    if NOTHING_TO_LOG_IN_WITH.contains(&(e.minor as i32)) {
+        a.message = format!(
+            "Kerberos: {doing}: the keytab holds no key for {principal} (or cannot be read)"
+        );
+    } else if let Some(reason) = minor_text(e.minor) {
+        // MIT's "Preauthentication failed" (the KDC's word) and "Decrypt integrity check
+        // failed" (the client's, when the KDC's answer does not open with the keytab's key).
+        const WRONG_KEY: [i32; 2] = [-1_765_328_360, -1_765_328_353];
+        a.message = if WRONG_KEY.contains(&(e.minor as i32)) {
+            format!(
+                "Kerberos: {doing}: the keytab's key for {principal} is not the one the KDC \
+                 has (a wrong password, or an older key version): {reason}"
+            )
+        } else {
+            format!("Kerberos: {doing}: {reason}")
+        };
+    }
+    a
+}
+
+/// The Kerberos library's text for a minor (mechanism) status code, alone.
+#[allow(unsafe_code)]
+fn minor_text(minor: u32) -> Option<String> {
+    use libgssapi_sys as sys;
+    if minor == 0 {
+        return None;
+    }
+    let mut parts = Vec::new();
+    let mut context: u32 = 0;
+    loop {
+        let mut status: u32 = 0;
+        let mut buf = sys::gss_buffer_desc {
+            length: 0,
+            value: std::ptr::null_mut(),
+        };
+        // SAFETY: every pointer is valid for the call; on success the library fills `buf`,
+        // which is released below.
+        let major = unsafe {
+            sys::gss_display_status(
+                &mut status,
+                minor,
+                sys::GSS_C_MECH_CODE as i32,
+                std::ptr::null_mut(),
+                &mut context,
+                &mut buf,
+            )
+        };
+        if major != 0 {
+            break;
+        }
+        if !buf.value.is_null() {
+            // SAFETY: the library wrote `length` bytes at `value`.
+            let bytes = unsafe { std::slice::from_raw_parts(buf.value as *const u8, buf.length) };
+            parts.push(String::from_utf8_lossy(bytes).trim().to_string());
+            let mut release = 0;
+            // SAFETY: `buf` came from gss_display_status and is released once.
+            unsafe { sys::gss_release_buffer(&mut release, &mut buf) };
+        }
+        if context == 0 {
+            break;
+        }
+    }
+    let text = parts.join(" ");
+    (!text.is_empty()).then_some(text)
+}
+
 impl fmt::Display for AuthError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
@@ -280,20 +358,8 @@ impl Login {
                     ("client_keytab", keytab.display().to_string()),
                     ("ccache", memory),
                 ];
-                acquire_from(Some(principal), &store).map_err(|e| {
-                    let mut a = AuthError::gss(&doing, e);
-                    // MIT's words for a keytab without the principal's key are about caches.
-                    if e.major
-                        .contains(libgssapi::error::MajorFlags::GSS_S_NO_CRED)
-                        && !a.transient
-                    {
-                        a.message = format!(
-                            "Kerberos: {doing}: the keytab holds no key for {principal} \
-                             (or cannot be read)"
-                        );
-                    }
-                    a
-                })?
+                acquire_from(Some(principal), &store)
+                    .map_err(|e| login_refused(&doing, principal, e))?
             }
             (principal, _, Some(cache)) => {
                 let doing = match principal {
