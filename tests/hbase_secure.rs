@@ -415,6 +415,116 @@ fn wrong_keytabs_and_principals_are_named() {
     assert!(e.contains("hbase/elsewhere.example"), "{e}");
 }
 
+/// A keytab login outlives its tickets: with tickets of 6 s (`ticket_lifetime` in the child's
+/// krb5.conf), a store of each kind (native RPC, Thrift2 over SASL, Thrift2 over HTTP with
+/// SPNEGO) lives across four lifetimes, its connections cut after each so that it
+/// authenticates anew, and no call fails. Before renewal, every new connection after the first
+/// tickets expired failed with "Ticket expired". Run in a child process: the library reads
+/// `KRB5_CONFIG` once per process.
+#[test]
+fn a_keytab_login_outlives_its_tickets() {
+    let Some(s) = secure() else { return };
+    const LIFETIME: std::time::Duration = std::time::Duration::from_secs(6);
+    if std::env::var_os("ROWKEY_RENEW_CHILD").is_some() {
+        let live = |label: &str, wire: &Proxy, put: &dyn Fn(&[u8]), get: &dyn Fn(&[u8]) -> bool| {
+            put(b"k0");
+            for round in 1..=4 {
+                std::thread::sleep(LIFETIME + std::time::Duration::from_millis(1_500));
+                wire.cut.store(true, Ordering::SeqCst);
+                std::thread::sleep(std::time::Duration::from_millis(200));
+                wire.cut.store(false, Ordering::SeqCst);
+                let key = format!("k{round}");
+                put(key.as_bytes());
+                assert!(get(key.as_bytes()), "{label}: round {round} lost its row");
+                eprintln!("{label}: round {round} passed");
+            }
+        };
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                let switches = Proxy::switches();
+                let wire = switches.share();
+                let table = unique("krb_renew_rpc");
+                let cfg = rpc(s, &table, s.keytab_login()).address_map(proxy_map(switches));
+                let store = HbaseRpcStore::with_config(cfg).unwrap();
+                store.create_table(&[]).unwrap();
+                live("native", &wire, &|k| store.put(k, b"v").unwrap(), &|k| {
+                    store.get(k).unwrap().is_some()
+                });
+                store.drop_table().unwrap();
+            });
+            #[cfg(feature = "hbase")]
+            scope.spawn(|| {
+                let wire = store_suite::net::proxy(&format!("127.0.0.1:{}", s.get("thrift")));
+                let kerberos = s
+                    .keytab_login()
+                    .server_principal(s.get("service_principal"));
+                let table = unique("krb_renew_thrift");
+                let store = HbaseStore::with_config(thrift(&wire.addr, &table, kerberos)).unwrap();
+                store.create_table(&[]).unwrap();
+                live(
+                    "Thrift2 over SASL",
+                    &wire,
+                    &|k| store.put(k, b"v").unwrap(),
+                    &|k| store.get(k).unwrap().is_some(),
+                );
+                store.drop_table().unwrap();
+            });
+            #[cfg(feature = "hbase-http")]
+            scope.spawn(|| {
+                let wire = store_suite::net::proxy(&format!("127.0.0.1:{}", s.get("http_thrift")));
+                let port = wire.addr.rsplit_once(':').unwrap().1;
+                let table = unique("krb_renew_http");
+                let address = format!("http://localhost:{port}/");
+                let store =
+                    HbaseStore::with_config(thrift(&address, &table, s.keytab_login())).unwrap();
+                store.create_table(&[]).unwrap();
+                live(
+                    "Thrift2 over HTTP with SPNEGO",
+                    &wire,
+                    &|k| store.put(k, b"v").unwrap(),
+                    &|k| store.get(k).unwrap().is_some(),
+                );
+                store.drop_table().unwrap();
+            });
+        });
+        return;
+    }
+    let conf = std::fs::read_to_string(s.get("krb5_conf")).unwrap();
+    assert!(conf.contains("[libdefaults]\n"), "{conf}");
+    let dir = tempdir("renew");
+    let short = dir.join("krb5.conf");
+    std::fs::write(
+        &short,
+        conf.replace(
+            "[libdefaults]\n",
+            &format!(
+                "[libdefaults]\n    ticket_lifetime = {}s\n",
+                LIFETIME.as_secs()
+            ),
+        ),
+    )
+    .unwrap();
+    let ready = dir.join("ready");
+    std::fs::write(&ready, &s.line).unwrap();
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "a_keytab_login_outlives_its_tickets",
+            "--nocapture",
+        ])
+        .env("ROWKEY_KDC_CHILD", "1")
+        .env("ROWKEY_RENEW_CHILD", "1")
+        .env("ROWKEY_HBASE_SECURE_READY", &ready)
+        .env("KRB5_CONFIG", &short)
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    eprintln!("{text}");
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("1 passed"), "{text}");
+}
+
 /// Keytab logins the KDC refuses keep the KDC's reason, on both stores: a principal the KDC
 /// does not know ("Client '...' not found in Kerberos database") and a keytab whose key is
 /// not the principal's (MIT's "Decrypt integrity check failed", or "Preauthentication

@@ -7,8 +7,8 @@
 //! request from its `Authorization: Negotiate` header.
 //!
 //! The Kerberos work itself is MIT Kerberos' (or Heimdal's), through `libgssapi`: tickets from
-//! the user's ticket cache, or from a keytab into a per-store in-memory cache (MIT fetches new
-//! tickets from the keytab as they expire). Nothing here holds or prints a key or a ticket:
+//! the user's ticket cache, or from a keytab into a per-store in-memory cache (fetched again
+//! from the keytab at half their lifetime, and at once if they are found expired). Nothing here holds or prints a key or a ticket:
 //! errors carry GSSAPI's own messages, which name principals and files, never secrets.
 
 use std::ffi::CString;
@@ -29,7 +29,8 @@ use libgssapi::oid::{
 ///
 /// The client's tickets come from the user's ticket cache (after `kinit`; `KRB5CCNAME` names
 /// it) by default, or from a keytab ([`Kerberos::keytab`]), which is what a service should use:
-/// tickets are fetched again from the keytab as they expire, for as long as the store lives.
+/// tickets are fetched again from the keytab at half their lifetime (and at once if they are
+/// found expired), for as long as the store lives.
 /// The Kerberos configuration (`/etc/krb5.conf`, or the file `KRB5_CONFIG` names) says where
 /// the KDC is.
 ///
@@ -305,12 +306,26 @@ impl fmt::Display for AuthError {
     }
 }
 
-/// A store's Kerberos login: the configuration, and the credential acquired from a keytab
-/// (once, shared by every connection the store opens).
+/// A store's Kerberos login: the configuration, and the credential acquired from it, shared
+/// by every connection the store opens. A keytab's credential is acquired again, into a new
+/// in-memory ticket cache, once half its tickets' lifetime has passed (as Java's
+/// `UserGroupInformation` renews a keytab login), so that a store outlives its tickets: MIT's
+/// own refresh from a `client_keytab` did not happen once the first tickets expired.
 pub(crate) struct Login {
     kerberos: Kerberos,
-    cred: Mutex<Option<Cred>>,
+    cred: Mutex<Option<Held>>,
 }
+
+/// A credential, and when it is to be acquired again (`None`: never, a ticket cache's: the
+/// user renews those with `kinit`).
+struct Held {
+    cred: Cred,
+    renew_at: Option<std::time::Instant>,
+}
+
+/// When a keytab login's tickets are fetched again: half their lifetime after they were (MIT's
+/// and Java's choice), and at the latest this long after, if the library cannot say.
+const RENEW_UNKNOWN: std::time::Duration = std::time::Duration::from_secs(3600);
 
 impl fmt::Debug for Login {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -319,6 +334,9 @@ impl fmt::Debug for Login {
             .finish_non_exhaustive()
     }
 }
+
+/// MIT's KRB5KRB_AP_ERR_TKT_EXPIRED ("Ticket expired").
+const TICKET_EXPIRED: i32 = -1_765_328_352;
 
 /// Tells the in-memory ticket caches of several stores in one process apart.
 static CACHES: AtomicU64 = AtomicU64::new(0);
@@ -335,8 +353,14 @@ impl Login {
     /// library at each connection, so a renewed `kinit` is seen).
     fn cred(&self) -> Result<Option<Cred>, AuthError> {
         let mut slot = self.cred.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(c) = slot.as_ref() {
-            return Ok(Some(c.clone()));
+        if let Some(held) = slot.as_ref() {
+            let due = held
+                .renew_at
+                .is_some_and(|at| std::time::Instant::now() >= at);
+            if !due {
+                return Ok(Some(held.cred.clone()));
+            }
+            tracing::debug!(target: "rowkey::store", "Kerberos: fetching new tickets from the keytab");
         }
         let k = &self.kerberos;
         let cred = match (&k.principal, &k.keytab, &k.cache) {
@@ -379,8 +403,25 @@ impl Login {
                 ))
             }
         };
-        *slot = Some(cred.clone());
+        let renew_at = k.keytab.as_ref().map(|_| {
+            let lifetime = cred.lifetime().unwrap_or(RENEW_UNKNOWN * 2);
+            std::time::Instant::now() + (lifetime / 2).min(RENEW_UNKNOWN)
+        });
+        *slot = Some(Held {
+            cred: cred.clone(),
+            renew_at,
+        });
         Ok(Some(cred))
+    }
+
+    /// Forgets a keytab's credential, so that the next connection logs in again (its tickets
+    /// were refused as expired). A ticket cache's credential is kept: only `kinit` renews it.
+    fn renew_now(&self) -> bool {
+        if self.kerberos.keytab.is_none() {
+            return false;
+        }
+        let mut slot = self.cred.lock().unwrap_or_else(|p| p.into_inner());
+        slot.take().is_some()
     }
 
     /// [`Login::start`] off the async runtime's threads (it may wait for the KDC).
@@ -434,15 +475,24 @@ impl Login {
         flags: CtxFlags,
         mech: &'static Oid,
     ) -> Result<(ClientCtx, Vec<u8>), AuthError> {
-        let cred = self.cred()?;
         let target = target.map_err(|e| AuthError::gss(&format!("server name {shown}"), e))?;
-        let mut ctx = ClientCtx::new(cred, target, flags, Some(*mech));
-        let token = ctx
-            .step(None, None)
-            .map_err(|e| AuthError::gss(&format!("a ticket for {shown}"), e))?
-            .map(|b| b.to_vec())
-            .unwrap_or_default();
-        Ok((ctx, token))
+        let first = |cred: Option<Cred>| {
+            let mut ctx = ClientCtx::new(cred, target.duplicate()?, flags, Some(*mech));
+            let token = ctx
+                .step(None, None)?
+                .map(|b| b.to_vec())
+                .unwrap_or_default();
+            Ok::<_, libgssapi::error::Error>((ctx, token))
+        };
+        match first(self.cred()?) {
+            Ok(started) => Ok(started),
+            // A keytab's tickets expired before their renewal (a clock that jumped, a KDC that
+            // shortened them): log in again once.
+            Err(e) if e.minor as i32 == TICKET_EXPIRED && self.renew_now() => {
+                first(self.cred()?).map_err(|e| AuthError::gss(&format!("a ticket for {shown}"), e))
+            }
+            Err(e) => Err(AuthError::gss(&format!("a ticket for {shown}"), e)),
+        }
     }
 
     #[cfg_attr(not(feature = "hbase-http"), allow(dead_code))]
@@ -525,8 +575,8 @@ impl Negotiation {
 
 /// A credential to initiate with, for `principal` (`None`: the store's default), from the
 /// credential store `elements` names (MIT's `client_keytab`, `ccache`; none: the default),
-/// through `gss_acquire_cred_from`, which libgssapi does not wrap. With `client_keytab`, MIT
-/// fetches new tickets from the keytab as they run out.
+/// through `gss_acquire_cred_from`, which libgssapi does not wrap. With `client_keytab`, the
+/// tickets are fetched from the keytab now; [`Login`] acquires again to renew them.
 #[allow(unsafe_code)]
 fn acquire_from(
     principal: Option<&str>,
