@@ -85,6 +85,84 @@ enum Framing {
     Sasl(Option<crate::store::net::kerberos::Layer>),
 }
 
+impl Framing {
+    fn is_sasl(&self) -> bool {
+        #[cfg(feature = "kerberos")]
+        if let Framing::Sasl(_) = self {
+            return true;
+        }
+        false
+    }
+}
+
+/// How long the first call on a connection without SASL waits for its answer before the
+/// gateway is asked, on a connection of its own, whether it takes SASL.
+const FIRST_ANSWER: Duration = Duration::from_secs(3);
+
+/// How long the gateway has to answer that question.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The first call on a connection without SASL to the gateway at `addr`: answered, or after
+/// [`FIRST_ANSWER`] without one, refused at once if the gateway answers a SASL handshake (it
+/// requires Kerberos, and would keep the call waiting for ever); otherwise waited for as any
+/// call is.
+async fn first_call(
+    call: impl std::future::Future<Output = Result<usize, TransportError>>,
+    addr: std::net::SocketAddr,
+) -> Result<usize, TransportError> {
+    let mut call = std::pin::pin!(call);
+    if let Ok(done) = tokio::time::timeout(FIRST_ANSWER, &mut call).await {
+        return done;
+    }
+    if let Some(answer) = sasl_probe(addr).await {
+        let feature = if cfg!(feature = "kerberos") {
+            ""
+        } else {
+            ", with rowkey's `kerberos` feature"
+        };
+        return Err(TransportError::Auth {
+            message: format!(
+                "the Thrift2 gateway at {addr} requires SASL (Kerberos): it did not answer a call \
+                 without SASL within {FIRST_ANSWER:?}, and answered a SASL handshake \
+                 (\"{answer}\"), as a gateway with hbase.thrift.security.qop set does: see \
+                 HbaseConfig::kerberos{feature}"
+            ),
+            transient: false,
+        });
+    }
+    call.await
+}
+
+/// Asks the gateway at `addr` whether it speaks Thrift's SASL transport: a `START` for
+/// `GSSAPI` and an initial response that is no Kerberos token. A SASL gateway answers with a
+/// SASL status (`BAD` or `ERROR`, "GSS initiate failed") at once; a plain one reads the bytes as
+/// the start of a large message and waits, or closes. The gateway's answer when it speaks SASL.
+async fn sasl_probe(addr: std::net::SocketAddr) -> Option<String> {
+    let probe = async {
+        let mut stream = TcpStream::connect(addr).await.ok()?;
+        let mut hello = vec![1u8];
+        hello.extend_from_slice(&6u32.to_be_bytes());
+        hello.extend_from_slice(b"GSSAPI");
+        hello.push(2);
+        hello.extend_from_slice(&1u32.to_be_bytes());
+        hello.push(0);
+        stream.write_all(&hello).await.ok()?;
+        let status = stream.read_u8().await.ok()?;
+        // OK, BAD, ERROR, COMPLETE: Thrift's SASL statuses after START.
+        if !(2..=5).contains(&status) {
+            return None;
+        }
+        let n = stream.read_u32().await.ok()? as usize;
+        let mut payload = vec![0; n.min(1024)];
+        stream.read_exact(&mut payload).await.ok()?;
+        Some(String::from_utf8_lossy(&payload).into_owned())
+    };
+    tokio::time::timeout(PROBE_TIMEOUT, probe)
+        .await
+        .ok()
+        .flatten()
+}
+
 impl From<std::io::Error> for TransportError {
     fn from(e: std::io::Error) -> Self {
         TransportError::Io(e)
@@ -193,15 +271,26 @@ impl Conn {
         self.input.clear();
         let len = match &mut self.link {
             Link::Socket { stream, framing } => {
-                socket_call(
+                // A new connection without SASL: if its first call is not answered soon, the
+                // gateway is asked whether it wants SASL (a stock SASL gateway neither
+                // answers nor closes a plain call).
+                let probe = if self.answered || framing.is_sasl() {
+                    None
+                } else {
+                    stream.peer_addr().ok()
+                };
+                let call = socket_call(
                     stream,
                     framing,
                     &mut self.out,
                     &mut self.input,
                     self.answered,
                     |out| args(&mut Out::call(out, method, seq)),
-                )
-                .await?
+                );
+                match probe {
+                    None => call.await?,
+                    Some(addr) => first_call(call, addr).await?,
+                }
             }
             #[cfg(feature = "hbase-http")]
             Link::Http {
