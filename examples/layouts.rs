@@ -1,22 +1,24 @@
 //! Writes the byte layouts of the example keys as Markdown (and the schemas as JSON, for
-//! tools) to the path given, `target/layouts.md` by default, and the schemas alone beside it
-//! (`target/layouts.json`, what `rowkey-explain --schema` reads).
+//! tools) to the path given, `layouts.md` in the target directory cargo built this example in
+//! by default (`target/`, or `CARGO_TARGET_DIR`), and the schemas alone beside it
+//! (`layouts.json`, what `rowkey explain --schema` reads).
 //!
 //! Run: `cargo run --example layouts [-- path/to/layouts.md]`
 
 use std::error::Error;
 use std::fmt::Write as _;
 
-#[path = "../src/example.rs"]
+#[path = "../rowkey/src/example.rs"]
 mod example;
 
 use example::{CustomerOrder, Event, HostLog, Leaderboard, MetricPoint, Visit};
 use rowkey::{RowKey, RowValue, SizeBudget};
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let path = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "target/layouts.md".into());
+    let path = match std::env::args().nth(1) {
+        Some(path) => path,
+        None => target_dir()?.join("layouts.md").display().to_string(),
+    };
     let schemas = [
         Event::SCHEMA,
         HostLog::SCHEMA,
@@ -67,7 +69,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         std::fs::create_dir_all(dir)?;
     }
     std::fs::write(&path, md)?;
-    // The schemas alone, for `rowkey-explain --schema` (rowkey-cli).
+    // The schemas alone, for `rowkey explain --schema` (rowkey-cli).
     let json_path = std::path::Path::new(&path).with_extension("json");
     std::fs::write(&json_path, serde_json::to_string_pretty(&schemas)?)?;
     println!(
@@ -76,4 +78,14 @@ fn main() -> Result<(), Box<dyn Error>> {
         json_path.display()
     );
     Ok(())
+}
+
+/// The target directory cargo built this example in: the example is
+/// `<target>/<profile>/examples/layouts`, wherever `CARGO_TARGET_DIR` put `<target>`.
+fn target_dir() -> Result<std::path::PathBuf, Box<dyn Error>> {
+    let exe = std::env::current_exe()?;
+    exe.ancestors()
+        .nth(3)
+        .map(std::path::Path::to_path_buf)
+        .ok_or_else(|| format!("{} is not under a cargo target directory", exe.display()).into())
 }

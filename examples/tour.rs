@@ -5,7 +5,7 @@
 
 use std::error::Error;
 
-#[path = "../src/example.rs"]
+#[path = "../rowkey/src/example.rs"]
 mod example;
 
 use example::{CustomerOrder, Event, HostLog, Leaderboard};

@@ -118,7 +118,7 @@ impl Gateways {
 /// returned child's stdin closes (when the child, or this process, goes away).
 pub fn start_hbase_local(args: &[String]) -> Option<(std::process::Child, String)> {
     static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let run = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("hbase-local/run");
+    let run = run_script();
     let dir = std::env::temp_dir().join(format!(
         "rowkey-hbase-{}-{}",
         std::process::id(),
@@ -148,6 +148,17 @@ pub fn start_hbase_local(args: &[String]) -> Option<(std::process::Child, String
     Some((child, ready))
 }
 
+/// `hbase-local/run`, found from the crate that includes this file (the tests', the
+/// examples', the benches': each one or two folders below the repository's root).
+pub fn run_script() -> std::path::PathBuf {
+    let crate_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    crate_dir
+        .ancestors()
+        .map(|d| d.join("hbase-local/run"))
+        .find(|run| run.is_file())
+        .unwrap_or_else(|| crate_dir.join("../hbase-local/run"))
+}
+
 /// A lease in milliseconds, as text; HBase's default (60 s) when absent.
 fn lease(ms: Option<String>) -> Duration {
     Duration::from_millis(ms.and_then(|m| m.parse().ok()).unwrap_or(60_000))
@@ -164,7 +175,7 @@ pub fn free_port() -> u16 {
 /// returns the fields of its output lines that start with `tag` (the tag removed).
 pub fn java(args: &[&str], stdin: &str, tag: &str) -> Result<Vec<Vec<String>>, String> {
     use std::io::Write;
-    let run = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("hbase-local/run");
+    let run = run_script();
     let mut child = Command::new("bash")
         .arg(run)
         .arg("--tool")

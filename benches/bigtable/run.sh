@@ -13,7 +13,7 @@ if [ -z "${BIGTABLE_EMULATOR_HOST:-}" ]; then
   sleep 1
   export BIGTABLE_EMULATOR_HOST="127.0.0.1:$PORT"
 fi
-ROWKEY_BT_ROWS="$ROWS" cargo test --release --features bigtable --test bigtable \
+ROWKEY_BT_ROWS="$ROWS" cargo test --release -p rowkey-tests --features bigtable --test bigtable \
   a_large_salted_table -- --nocapture 2>&1 | grep -E "rows/s|test result"
 python3 -m pip install -q google-cloud-bigtable >/dev/null
 python3 benches/bigtable/python_client.py "$ROWS"

@@ -140,7 +140,12 @@ fn main() {
     let rows = events(n);
     let splits = Event::split_points(16);
     let hex = |b: &[u8]| -> String { b.iter().map(|x| format!("{x:02x}")).collect() };
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/hbase-bench");
+    // The workspace's target/ (beside hbase-local/), where cargo builds.
+    let dir = gateways::run_script()
+        .parent()
+        .and_then(|d| d.parent())
+        .map(|root| root.join("target/hbase-bench"))
+        .expect("the repository's root");
     std::fs::create_dir_all(&dir).unwrap();
     let keys_file = dir.join("keys.hex");
     let keys: String = rows

@@ -4,7 +4,7 @@
 //! `Bytes.toStringBinary` text and as hex, explain exactly as `K::explain` does; so do random
 //! and damaged byte strings (the same rows, the same error).
 
-#[path = "../../src/example.rs"]
+#[path = "../../rowkey/src/example.rs"]
 mod example;
 
 use example::{CustomerOrder, Event, HostLog, Leaderboard, MetricPoint};

@@ -10,8 +10,7 @@ use bytes::Bytes;
 use super::{composite, BatchError, CellError, Row, RowWrite, Store};
 use crate::scan::KeyRange;
 
-/// A sorted in-memory store, blocking ([`Store`]) and async ([`AsyncStore`](super::AsyncStore),
-/// feature `async`). Scans take the range's rows when they start (shared buffers, not copies),
+/// A sorted in-memory store, blocking ([`Store`]) and async (`AsyncStore`, feature `async`). Scans take the range's rows when they start (shared buffers, not copies),
 /// so they see a consistent snapshot.
 #[derive(Default)]
 pub struct MemStore {

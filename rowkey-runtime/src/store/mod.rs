@@ -1,19 +1,19 @@
 //! Stores: the operations rowkey needs of a sorted key-value store, in two flavours, and typed
 //! tables over them whose salted scans merge the buckets back into key order.
 //!
-//! - [`Store`] is blocking: [`MemStore`], the embedded LSM store [`FjallStore`] (feature
-//!   `fjall`), and any async store through [`Blocking`]; [`Table`] is typed over it.
-//! - [`AsyncStore`] (feature `async`) is the async one: [`MemStore`], the Cloud Bigtable
-//!   store [`AsyncBigtableStore`] (feature `bigtable`) and the HBase store
-//!   [`AsyncHbaseStore`] (feature `hbase`, through HBase's Thrift2 gateway); [`AsyncTable`] is
-//!   typed over it.
+//! - [`Store`] is blocking: [`MemStore`], the embedded LSM store `FjallStore` (feature
+//!   `fjall`), and any async store through `Blocking`; [`Table`] is typed over it.
+//! - `AsyncStore` (feature `async`) is the async one: [`MemStore`], the Cloud Bigtable
+//!   store `AsyncBigtableStore` (feature `bigtable`) and the HBase stores `AsyncHbaseStore`
+//!   (feature `hbase`, through HBase's Thrift2 gateway) and `AsyncHbaseRpcStore` (feature
+//!   `hbase-rpc`, HBase's own RPC); `AsyncTable` is typed over it.
 //!
 //! Every store keeps rows of cells too (family, qualifier, value; the model is
 //! `crate::cell`'s): Bigtable and HBase natively, memory and fjall in the composite layout
-//! (FORMAT.md §7). [`CellTable`] and [`AsyncCellTable`] hold typed rows (a
-//! [`RowKey`](crate::RowKey) and a [`RowValue`](crate::RowValue)); [`WideTable`] and
-//! [`AsyncWideTable`] hold rows as columns (a [`RowsAsColumns`](crate::RowsAsColumns) key, one
-//! cell per record).
+//! (FORMAT.md §7). [`CellTable`] (and `AsyncCellTable`) holds typed rows (a
+//! [`RowKey`](crate::RowKey) and a [`RowValue`](crate::RowValue)); [`WideTable`] (and
+//! `AsyncWideTable`) holds rows as columns (a [`RowsAsColumns`](crate::RowsAsColumns) key, one
+//! cell per record). The names without a link are behind the features named.
 //!
 //! **Where things are.** As `object_store` lays out its trait, backends, `client/` and
 //! `integration.rs`, the folder says what a file is:
@@ -24,14 +24,14 @@
 //!   `composite.rs` (the layout key-value stores keep cells in), `bigtable/`, `hbase/`. A
 //!   backend only translates requests and streams;
 //! - `net/`: what only the network backends share, written once: retries and deadlines
-//!   ([`RetryPolicy`]), paging of streamed scans, batch bookkeeping and splitting, the
+//!   (`RetryPolicy`), paging of streamed scans, batch bookkeeping and splitting, the
 //!   once-per-store checks. It is compiled only with a network backend;
 //! - `table/`: the typed tables, each blocking table beside its async twin (`raw.rs` and
-//!   `raw_async.rs` for [`Table`] and [`AsyncTable`], `cells*.rs`, `wide*.rs`), the salted
+//!   `raw_async.rs` for [`Table`] and `AsyncTable`, `cells*.rs`, `wide*.rs`), the salted
 //!   merge they share (`merge.rs`), indexes and re-keying.
 //!
 //! A new backend goes beside `memory.rs` (and, if it is networked, uses `net/`); a new typed
-//! table goes in `table/`, with its twin. `tests/store_suite/` states the behaviours once and
+//! table goes in `table/`, with its twin. `tests-integration/tests/store_suite/` states the behaviours once and
 //! runs them against every store.
 //!
 //! **Observability.** The stores speak `tracing` (target `rowkey::store`): each network call is

@@ -21,41 +21,11 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
+use super::error::TransportError;
 use super::thrift::{Completeness, Out};
 
 /// The largest reply accepted (a page of rows); a larger length is a protocol error.
 const MAX_MESSAGE: usize = 256 << 20;
-
-/// How a connection failed.
-#[derive(Debug)]
-pub(super) enum TransportError {
-    /// The socket failed or closed.
-    Io(std::io::Error),
-    /// The bytes received are not a Thrift message.
-    Protocol(String),
-    /// The connection cannot be made as configured (an untrusted TLS certificate); not
-    /// retried.
-    #[cfg_attr(not(feature = "hbase-http"), allow(dead_code))]
-    Connect(String),
-    /// An HTTP gateway answered with an error status.
-    #[cfg_attr(not(feature = "hbase-http"), allow(dead_code))]
-    Http {
-        /// The status code.
-        status: u16,
-        /// What it said.
-        message: String,
-        /// Whether another attempt may succeed (a proxy's 502, 503, 504).
-        transient: bool,
-    },
-    /// Authentication failed (`transient`: the KDC was unreachable).
-    #[cfg_attr(not(feature = "kerberos"), allow(dead_code))]
-    Auth {
-        /// What failed, with GSSAPI's or the gateway's words.
-        message: String,
-        /// Whether another attempt may succeed.
-        transient: bool,
-    },
-}
 
 /// How connections authenticate: not at all, or with Kerberos as this login to the gateway
 /// at this host.
@@ -161,12 +131,6 @@ async fn sasl_probe(addr: std::net::SocketAddr) -> Option<String> {
         .await
         .ok()
         .flatten()
-}
-
-impl From<std::io::Error> for TransportError {
-    fn from(e: std::io::Error) -> Self {
-        TransportError::Io(e)
-    }
 }
 
 /// Where the gateway is, and how calls reach it.

@@ -1,9 +1,46 @@
-//! HBase's failures (through the Thrift2 gateway) as [`NetError`]s, and which are retried.
+//! HBase's failures (through the Thrift2 gateway) as [`NetError`]s, which are retried, and
+//! how a connection failed ([`TransportError`], shared by the socket and HTTP transports).
 
 use crate::store::NetError;
 
 use super::api::Refused;
-use super::conn::TransportError;
+
+/// How a connection failed.
+#[derive(Debug)]
+pub(super) enum TransportError {
+    /// The socket failed or closed.
+    Io(std::io::Error),
+    /// The bytes received are not a Thrift message.
+    Protocol(String),
+    /// The connection cannot be made as configured (an untrusted TLS certificate); not
+    /// retried.
+    #[cfg_attr(not(feature = "hbase-http"), allow(dead_code))]
+    Connect(String),
+    /// An HTTP gateway answered with an error status.
+    #[cfg_attr(not(feature = "hbase-http"), allow(dead_code))]
+    Http {
+        /// The status code.
+        status: u16,
+        /// What it said.
+        message: String,
+        /// Whether another attempt may succeed (a proxy's 502, 503, 504).
+        transient: bool,
+    },
+    /// Authentication failed (`transient`: the KDC was unreachable).
+    #[cfg_attr(not(feature = "kerberos"), allow(dead_code))]
+    Auth {
+        /// What failed, with GSSAPI's or the gateway's words.
+        message: String,
+        /// Whether another attempt may succeed.
+        transient: bool,
+    },
+}
+
+impl From<std::io::Error> for TransportError {
+    fn from(e: std::io::Error) -> Self {
+        TransportError::Io(e)
+    }
+}
 
 /// An HBase store failure: the network stores' [`NetError`], with `store` `"hbase"`.
 pub type HbaseError = NetError;

@@ -12,7 +12,7 @@ use http_body_util::BodyExt;
 use hyper::body::Bytes;
 use tokio::net::TcpStream;
 
-use super::conn::TransportError;
+use super::error::TransportError;
 use crate::store::net::tls::{HandshakeError, TlsClient};
 
 /// The most of an error response's body read for its message.

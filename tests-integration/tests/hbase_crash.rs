@@ -13,7 +13,7 @@
 #[path = "store_suite/net.rs"]
 mod net;
 
-#[path = "../hbase-local/gateways.rs"]
+#[path = "../../hbase-local/gateways.rs"]
 mod gateways;
 
 use std::collections::BTreeSet;

@@ -5,7 +5,7 @@
 //! records stored, never a wrong or deleted one (a store that fails chosen writes, driven by a
 //! property test), and `check`/`repair`/`rebuild_index` find and fix the residue.
 
-#[path = "../src/conformance/index.rs"]
+#[path = "../../rowkey/src/conformance/index.rs"]
 mod index;
 
 use std::collections::BTreeMap;

@@ -28,6 +28,6 @@ macro_rules! one_field {
 pub(crate) use one_field;
 
 /// The README's 33-byte event key (FORMAT.md §1): `[salt][u64][16-byte padded str][reverse ts]`.
-#[path = "../../src/example.rs"]
+#[path = "../../../rowkey/src/example.rs"]
 mod example;
 pub use example::Event;

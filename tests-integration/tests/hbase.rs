@@ -21,7 +21,7 @@
 
 mod store_suite;
 
-#[path = "../hbase-local/gateways.rs"]
+#[path = "../../hbase-local/gateways.rs"]
 mod gateways;
 
 use std::collections::BTreeSet;

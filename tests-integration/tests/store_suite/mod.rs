@@ -4,7 +4,7 @@
 
 #![allow(dead_code)] // each test binary uses part of it
 
-#[path = "../../src/conformance/mod.rs"]
+#[path = "../../../rowkey/src/conformance/mod.rs"]
 mod suite;
 
 pub use suite::*;

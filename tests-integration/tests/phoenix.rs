@@ -16,9 +16,9 @@
 //! Java it fails under CI and says so elsewhere.
 #![cfg(feature = "hbase")]
 
-#[path = "../hbase-local/gateways.rs"]
+#[path = "../../hbase-local/gateways.rs"]
 mod gateways;
-#[path = "../hbase-local/phoenix_sql.rs"]
+#[path = "../../hbase-local/phoenix_sql.rs"]
 mod phoenix_sql;
 
 use std::sync::atomic::{AtomicUsize, Ordering};

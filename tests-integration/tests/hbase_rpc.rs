@@ -20,7 +20,7 @@
 
 mod store_suite;
 
-#[path = "../hbase-local/gateways.rs"]
+#[path = "../../hbase-local/gateways.rs"]
 mod gateways;
 
 use std::collections::BTreeSet;
