@@ -124,13 +124,11 @@ impl<'scan> HostLogScan<'scan, 0usize> {
     ///Fixes `host` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
     #[must_use]
-    pub fn host<
-        __RowkeyArg: ::rowkey::__private::ScanArg<&'scan ::core::primitive::str>,
-    >(
+    pub fn host<A: ::rowkey::__private::ScanArg<&'scan ::core::primitive::str>>(
         self,
-        arg: __RowkeyArg,
+        arg: A,
     ) -> ::rowkey::__private::ScanThen<
-        __RowkeyArg,
+        A,
         &'scan ::core::primitive::str,
         HostLogScan<'scan, 1usize>,
         Self,
@@ -151,11 +149,11 @@ impl<'scan> HostLogScan<'scan, 1usize> {
     ///Fixes `ts` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
     #[must_use]
-    pub fn ts<__RowkeyArg: ::rowkey::__private::ScanArg<i64>>(
+    pub fn ts<A: ::rowkey::__private::ScanArg<i64>>(
         self,
-        arg: __RowkeyArg,
+        arg: A,
     ) -> ::rowkey::__private::ScanThen<
-        __RowkeyArg,
+        A,
         i64,
         HostLogScan<'scan, 2usize>,
         Self,
@@ -176,13 +174,11 @@ impl<'scan> HostLogScan<'scan, 2usize> {
     ///Fixes `kind` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
     #[must_use]
-    pub fn kind<
-        __RowkeyArg: ::rowkey::__private::ScanArg<&'scan [::core::primitive::u8]>,
-    >(
+    pub fn kind<A: ::rowkey::__private::ScanArg<&'scan [::core::primitive::u8]>>(
         self,
-        arg: __RowkeyArg,
+        arg: A,
     ) -> ::rowkey::__private::ScanThen<
-        __RowkeyArg,
+        A,
         &'scan [::core::primitive::u8],
         HostLogScan<'scan, 3usize>,
         Self,
@@ -198,17 +194,43 @@ impl<'scan> HostLogScan<'scan, 2usize> {
         )
     }
 }
+/**# Row key layout
+
+How a `HostLog` is laid out in a row key, field by field; scan it with [`HostLog::scan`].
+
+| # | field | type | width | encoding | order |
+|---|---|---|---|---|---|
+| 0 | `host` | `&'a str` | variable | natural | ascending |
+| 1 | `ts` | `i64` | 8 | `#[reverse_ts]` | descending |
+| 2 | `kind` | `::std::borrow::Cow<'a, [u8]>` | variable | `#[desc]` | descending |
+
+Layout fingerprint: `0x085f14c300004f7a` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0x085f14c300004f7a)]` so that a change to the stored bytes fails the build).
+*/
 #[automatically_derived]
 impl<'a> HostLog<'a> {
-    ///Starts a prefix scan of `HostLog` keys. With no field fixed, `ranges()` covers the whole table. The key's layout is in [`HostLogScan`]'s docs.
+    ///Starts a prefix scan of `HostLog` keys. With no field fixed, `ranges()` covers the whole table. The key's layout is the table above, as in [`HostLogScan`]'s docs.
     #[inline]
     #[must_use]
-    fn scan<'__rowkey_a>() -> HostLogScan<'__rowkey_a, 0> {
+    fn scan<'scan>() -> HostLogScan<'scan, 0> {
         HostLogScan::__rowkey_new()
     }
 }
-::rowkey::__private::__scan_arg! {
-    ['a] HostLog < 'a >, HostLog < 'a > => | s | s;
+#[automatically_derived]
+impl<'a> ::rowkey::__private::ScanArg<HostLog<'a>> for HostLog<'a> {
+    type Out<N, D> = N;
+    #[inline]
+    fn dispatch<S, N, D>(
+        self,
+        state: S,
+        eq: impl ::core::ops::FnOnce(S, Self) -> N,
+        _range: impl ::core::ops::FnOnce(
+            S,
+            ::core::ops::Bound<Self>,
+            ::core::ops::Bound<Self>,
+        ) -> D,
+    ) -> N {
+        eq(state, self)
+    }
 }
 #[doc(hidden)]
 const _: () = {
@@ -281,21 +303,18 @@ const _: () = {
             ::rowkey::__private::Ok(__rowkey_n)
         }
         #[inline]
-        fn write<__RowkeySink: ::rowkey::__private::Sink>(
-            &self,
-            __rowkey_sink: &mut __RowkeySink,
-        ) {
-            ::rowkey::__private::RowKey::__write_head(self, __rowkey_sink);
-            ::rowkey::__private::RowKey::__write_tail(self, __rowkey_sink);
+        fn write<S: ::rowkey::__private::Sink>(&self, sink: &mut S) {
+            ::rowkey::__private::RowKey::__write_head(self, sink);
+            ::rowkey::__private::RowKey::__write_tail(self, sink);
         }
     }
     #[automatically_derived]
-    impl<'__rowkey_de: 'a, 'a> ::rowkey::__private::Decode<'__rowkey_de>
-    for HostLog<'a> {
+    impl<'de: 'a, 'a> ::rowkey::__private::Decode<'de> for HostLog<'a> {
         #[inline(always)]
-        fn read<__RowkeySrc: ::rowkey::__private::Source<'__rowkey_de>>(
-            __rowkey_src: &mut __RowkeySrc,
+        fn read<R: ::rowkey::__private::Source<'de>>(
+            src: &mut R,
         ) -> ::rowkey::__private::Result<Self, ::rowkey::__private::DecodeError> {
+            let __rowkey_src = src;
             ::rowkey::__private::Ok(Self {
                 host: ::rowkey::__private::read::<
                     ::rowkey::__private::Natural,
@@ -400,9 +419,7 @@ const _: () = {
         ///Explains a `HostLog` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
         #[must_use]
         #[inline]
-        fn explain<'__rowkey_de>(
-            bytes: &'__rowkey_de [::core::primitive::u8],
-        ) -> ::std::string::String {
+        fn explain<'de>(bytes: &'de [::core::primitive::u8]) -> ::std::string::String {
             let mut __rowkey_ex = ::rowkey::__private::Explainer::new(
                 bytes,
                 <Self as ::rowkey::__private::RowKey>::SCHEMA,
@@ -410,13 +427,13 @@ const _: () = {
             __rowkey_ex
                 .field::<
                     ::rowkey::__private::Natural,
-                    ::std::borrow::Cow<'__rowkey_de, ::core::primitive::str>,
+                    ::std::borrow::Cow<'de, ::core::primitive::str>,
                 >();
             __rowkey_ex.field::<::rowkey::__private::ReverseTs, i64>();
             __rowkey_ex
                 .field::<
                     ::rowkey::__private::Desc<::rowkey::__private::Natural>,
-                    ::std::borrow::Cow<'__rowkey_de, [::core::primitive::u8]>,
+                    ::std::borrow::Cow<'de, [::core::primitive::u8]>,
                 >();
             __rowkey_ex.finish()
         }
@@ -424,7 +441,8 @@ const _: () = {
     #[automatically_derived]
     impl<'a> ::rowkey::__private::Explain for HostLog<'a> {
         #[inline]
-        fn explain(&self, __rowkey_out: &mut ::std::string::String) {
+        fn explain(&self, out: &mut ::std::string::String) {
+            let __rowkey_out = out;
             let Self {
                 host: __rowkey_f_host,
                 ts: __rowkey_f_ts,

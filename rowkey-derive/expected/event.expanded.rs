@@ -119,11 +119,11 @@ impl<'scan> EventScan<'scan, 0usize> {
     ///Fixes `user_id` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
     #[must_use]
-    pub fn user_id<__RowkeyArg: ::rowkey::__private::ScanArg<u64>>(
+    pub fn user_id<A: ::rowkey::__private::ScanArg<u64>>(
         self,
-        arg: __RowkeyArg,
+        arg: A,
     ) -> ::rowkey::__private::ScanThen<
-        __RowkeyArg,
+        A,
         u64,
         EventScan<'scan, 1usize>,
         Self,
@@ -144,13 +144,11 @@ impl<'scan> EventScan<'scan, 1usize> {
     ///Fixes `event_type` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
     #[must_use]
-    pub fn event_type<
-        __RowkeyArg: ::rowkey::__private::ScanArg<&'scan ::core::primitive::str>,
-    >(
+    pub fn event_type<A: ::rowkey::__private::ScanArg<&'scan ::core::primitive::str>>(
         self,
-        arg: __RowkeyArg,
+        arg: A,
     ) -> ::rowkey::__private::ScanThen<
-        __RowkeyArg,
+        A,
         &'scan ::core::primitive::str,
         EventScan<'scan, 2usize>,
         Self,
@@ -171,11 +169,11 @@ impl<'scan> EventScan<'scan, 2usize> {
     ///Fixes `ts` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
     #[must_use]
-    pub fn ts<__RowkeyArg: ::rowkey::__private::ScanArg<u64>>(
+    pub fn ts<A: ::rowkey::__private::ScanArg<u64>>(
         self,
-        arg: __RowkeyArg,
+        arg: A,
     ) -> ::rowkey::__private::ScanThen<
-        __RowkeyArg,
+        A,
         u64,
         EventScan<'scan, 3usize>,
         Self,
@@ -191,17 +189,44 @@ impl<'scan> EventScan<'scan, 2usize> {
         )
     }
 }
+/**# Row key layout
+
+How a `Event` is laid out in a row key, field by field; scan it with [`Event::scan`].
+
+| # | field | type | width | encoding | order |
+|---|---|---|---|---|---|
+| 0 | salt | `u8` | 1 | md5(`user_id`) % 16 | bucket |
+| 1 | `user_id` | `u64` | 8 | `#[salt(buckets = 16)]` | ascending |
+| 2 | `event_type` | `String` | 16 | `#[fixed(16)]` | ascending |
+| 3 | `ts` | `u64` | 8 | `#[reverse_ts]` | descending |
+
+Layout fingerprint: `0x898d96ef0000e9bf` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0x898d96ef0000e9bf)]` so that a change to the stored bytes fails the build).
+*/
 #[automatically_derived]
 impl Event {
-    ///Starts a prefix scan of `Event` keys. With no field fixed, `ranges()` covers the whole table (one range per salt bucket, 16). The key's layout is in [`EventScan`]'s docs.
+    ///Starts a prefix scan of `Event` keys. With no field fixed, `ranges()` covers the whole table (one range per salt bucket, 16). The key's layout is the table above, as in [`EventScan`]'s docs.
     #[inline]
     #[must_use]
-    fn scan<'__rowkey_a>() -> EventScan<'__rowkey_a, 0> {
+    fn scan<'scan>() -> EventScan<'scan, 0> {
         EventScan::__rowkey_new()
     }
 }
-::rowkey::__private::__scan_arg! {
-    [] Event, Event => | s | s;
+#[automatically_derived]
+impl ::rowkey::__private::ScanArg<Event> for Event {
+    type Out<N, D> = N;
+    #[inline]
+    fn dispatch<S, N, D>(
+        self,
+        state: S,
+        eq: impl ::core::ops::FnOnce(S, Self) -> N,
+        _range: impl ::core::ops::FnOnce(
+            S,
+            ::core::ops::Bound<Self>,
+            ::core::ops::Bound<Self>,
+        ) -> D,
+    ) -> N {
+        eq(state, self)
+    }
 }
 #[doc(hidden)]
 const _: () = {
@@ -272,20 +297,18 @@ const _: () = {
             ::rowkey::__private::Ok(__rowkey_n)
         }
         #[inline]
-        fn write<__RowkeySink: ::rowkey::__private::Sink>(
-            &self,
-            __rowkey_sink: &mut __RowkeySink,
-        ) {
-            ::rowkey::__private::RowKey::__write_head(self, __rowkey_sink);
-            ::rowkey::__private::RowKey::__write_tail(self, __rowkey_sink);
+        fn write<S: ::rowkey::__private::Sink>(&self, sink: &mut S) {
+            ::rowkey::__private::RowKey::__write_head(self, sink);
+            ::rowkey::__private::RowKey::__write_tail(self, sink);
         }
     }
     #[automatically_derived]
-    impl<'__rowkey_de> ::rowkey::__private::Decode<'__rowkey_de> for Event {
+    impl<'de> ::rowkey::__private::Decode<'de> for Event {
         #[inline(always)]
-        fn read<__RowkeySrc: ::rowkey::__private::Source<'__rowkey_de>>(
-            __rowkey_src: &mut __RowkeySrc,
+        fn read<R: ::rowkey::__private::Source<'de>>(
+            src: &mut R,
         ) -> ::rowkey::__private::Result<Self, ::rowkey::__private::DecodeError> {
+            let __rowkey_src = src;
             ::rowkey::__private::Ok(Self {
                 user_id: ::rowkey::__private::read::<
                     ::rowkey::__private::Natural,
@@ -389,9 +412,7 @@ const _: () = {
         ///Explains a `Event` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
         #[must_use]
         #[inline]
-        fn explain<'__rowkey_de>(
-            bytes: &'__rowkey_de [::core::primitive::u8],
-        ) -> ::std::string::String {
+        fn explain<'de>(bytes: &'de [::core::primitive::u8]) -> ::std::string::String {
             let mut __rowkey_ex = ::rowkey::__private::Explainer::new(
                 bytes,
                 <Self as ::rowkey::__private::RowKey>::SCHEMA,
@@ -400,7 +421,7 @@ const _: () = {
             __rowkey_ex
                 .field::<
                     ::rowkey::__private::Fixed<16usize>,
-                    ::std::borrow::Cow<'__rowkey_de, ::core::primitive::str>,
+                    ::std::borrow::Cow<'de, ::core::primitive::str>,
                 >();
             __rowkey_ex.field::<::rowkey::__private::ReverseTs, u64>();
             __rowkey_ex.finish()
@@ -409,7 +430,8 @@ const _: () = {
     #[automatically_derived]
     impl ::rowkey::__private::Explain for Event {
         #[inline]
-        fn explain(&self, __rowkey_out: &mut ::std::string::String) {
+        fn explain(&self, out: &mut ::std::string::String) {
+            let __rowkey_out = out;
             let Self {
                 user_id: __rowkey_f_user_id,
                 event_type: __rowkey_f_event_type,

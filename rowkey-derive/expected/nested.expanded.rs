@@ -114,11 +114,11 @@ impl<'scan> OuterScan<'scan, 0usize> {
     ///Fixes `at` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
     #[must_use]
-    pub fn at<__RowkeyArg: ::rowkey::__private::ScanArg<u64>>(
+    pub fn at<A: ::rowkey::__private::ScanArg<u64>>(
         self,
-        arg: __RowkeyArg,
+        arg: A,
     ) -> ::rowkey::__private::ScanThen<
-        __RowkeyArg,
+        A,
         u64,
         OuterScan<'scan, 1usize>,
         Self,
@@ -139,11 +139,11 @@ impl<'scan> OuterScan<'scan, 1usize> {
     ///Fixes `inner` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
     #[must_use]
-    pub fn inner<__RowkeyArg: ::rowkey::__private::ScanArg<Inner>>(
+    pub fn inner<A: ::rowkey::__private::ScanArg<Inner>>(
         self,
-        arg: __RowkeyArg,
+        arg: A,
     ) -> ::rowkey::__private::ScanThen<
-        __RowkeyArg,
+        A,
         Inner,
         OuterScan<'scan, 2usize>,
         Self,
@@ -164,11 +164,11 @@ impl<'scan> OuterScan<'scan, 2usize> {
     ///Fixes `flag` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
     #[must_use]
-    pub fn flag<__RowkeyArg: ::rowkey::__private::ScanArg<Option<bool>>>(
+    pub fn flag<A: ::rowkey::__private::ScanArg<Option<bool>>>(
         self,
-        arg: __RowkeyArg,
+        arg: A,
     ) -> ::rowkey::__private::ScanThen<
-        __RowkeyArg,
+        A,
         Option<bool>,
         OuterScan<'scan, 3usize>,
         Self,
@@ -184,17 +184,43 @@ impl<'scan> OuterScan<'scan, 2usize> {
         )
     }
 }
+/**# Row key layout
+
+How a `Outer` is laid out in a row key, field by field; scan it with [`Outer::scan`].
+
+| # | field | type | width | encoding | order |
+|---|---|---|---|---|---|
+| 0 | `at` | `u64` | 8 | `#[timestamp]` | ascending |
+| 1 | `inner` | `Inner` | variable | natural | ascending |
+| 2 | `flag` | `Option<bool>` | variable | natural | ascending |
+
+Layout fingerprint: `RowKey::FINGERPRINT`, computed at compile time from the field types' own layouts (print it, then pin it with `#[rowkey(fingerprint = 0x...)]` so that a change to the stored bytes fails the build).
+*/
 #[automatically_derived]
 impl Outer {
-    ///Starts a prefix scan of `Outer` keys. With no field fixed, `ranges()` covers the whole table. The key's layout is in [`OuterScan`]'s docs.
+    ///Starts a prefix scan of `Outer` keys. With no field fixed, `ranges()` covers the whole table. The key's layout is the table above, as in [`OuterScan`]'s docs.
     #[inline]
     #[must_use]
-    fn scan<'__rowkey_a>() -> OuterScan<'__rowkey_a, 0> {
+    fn scan<'scan>() -> OuterScan<'scan, 0> {
         OuterScan::__rowkey_new()
     }
 }
-::rowkey::__private::__scan_arg! {
-    [] Outer, Outer => | s | s;
+#[automatically_derived]
+impl ::rowkey::__private::ScanArg<Outer> for Outer {
+    type Out<N, D> = N;
+    #[inline]
+    fn dispatch<S, N, D>(
+        self,
+        state: S,
+        eq: impl ::core::ops::FnOnce(S, Self) -> N,
+        _range: impl ::core::ops::FnOnce(
+            S,
+            ::core::ops::Bound<Self>,
+            ::core::ops::Bound<Self>,
+        ) -> D,
+    ) -> N {
+        eq(state, self)
+    }
 }
 #[doc(hidden)]
 const _: () = {
@@ -265,20 +291,18 @@ const _: () = {
             ::rowkey::__private::Ok(__rowkey_n)
         }
         #[inline]
-        fn write<__RowkeySink: ::rowkey::__private::Sink>(
-            &self,
-            __rowkey_sink: &mut __RowkeySink,
-        ) {
-            ::rowkey::__private::RowKey::__write_head(self, __rowkey_sink);
-            ::rowkey::__private::RowKey::__write_tail(self, __rowkey_sink);
+        fn write<S: ::rowkey::__private::Sink>(&self, sink: &mut S) {
+            ::rowkey::__private::RowKey::__write_head(self, sink);
+            ::rowkey::__private::RowKey::__write_tail(self, sink);
         }
     }
     #[automatically_derived]
-    impl<'__rowkey_de> ::rowkey::__private::Decode<'__rowkey_de> for Outer {
+    impl<'de> ::rowkey::__private::Decode<'de> for Outer {
         #[inline(always)]
-        fn read<__RowkeySrc: ::rowkey::__private::Source<'__rowkey_de>>(
-            __rowkey_src: &mut __RowkeySrc,
+        fn read<R: ::rowkey::__private::Source<'de>>(
+            src: &mut R,
         ) -> ::rowkey::__private::Result<Self, ::rowkey::__private::DecodeError> {
+            let __rowkey_src = src;
             ::rowkey::__private::Ok(Self {
                 at: ::rowkey::__private::read::<
                     ::rowkey::__private::Natural,
@@ -394,9 +418,7 @@ const _: () = {
         ///Explains a `Outer` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
         #[must_use]
         #[inline]
-        fn explain<'__rowkey_de>(
-            bytes: &'__rowkey_de [::core::primitive::u8],
-        ) -> ::std::string::String {
+        fn explain<'de>(bytes: &'de [::core::primitive::u8]) -> ::std::string::String {
             let mut __rowkey_ex = ::rowkey::__private::Explainer::new(
                 bytes,
                 <Self as ::rowkey::__private::RowKey>::SCHEMA,
@@ -410,7 +432,8 @@ const _: () = {
     #[automatically_derived]
     impl ::rowkey::__private::Explain for Outer {
         #[inline]
-        fn explain(&self, __rowkey_out: &mut ::std::string::String) {
+        fn explain(&self, out: &mut ::std::string::String) {
+            let __rowkey_out = out;
             let Self {
                 at: __rowkey_f_at,
                 inner: __rowkey_f_inner,

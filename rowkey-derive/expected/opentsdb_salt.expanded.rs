@@ -119,11 +119,11 @@ impl<'scan> PointScan<'scan, 0usize> {
     ///Fixes `metric` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
     #[must_use]
-    pub fn metric<__RowkeyArg: ::rowkey::__private::ScanArg<u32>>(
+    pub fn metric<A: ::rowkey::__private::ScanArg<u32>>(
         self,
-        arg: __RowkeyArg,
+        arg: A,
     ) -> ::rowkey::__private::ScanThen<
-        __RowkeyArg,
+        A,
         u32,
         PointScan<'scan, 1usize>,
         Self,
@@ -144,13 +144,11 @@ impl<'scan> PointScan<'scan, 1usize> {
     ///Fixes `tags` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
     #[must_use]
-    pub fn tags<
-        __RowkeyArg: ::rowkey::__private::ScanArg<&'scan ::core::primitive::str>,
-    >(
+    pub fn tags<A: ::rowkey::__private::ScanArg<&'scan ::core::primitive::str>>(
         self,
-        arg: __RowkeyArg,
+        arg: A,
     ) -> ::rowkey::__private::ScanThen<
-        __RowkeyArg,
+        A,
         &'scan ::core::primitive::str,
         PointScan<'scan, 2usize>,
         Self,
@@ -171,11 +169,11 @@ impl<'scan> PointScan<'scan, 2usize> {
     ///Fixes `ts` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
     #[must_use]
-    pub fn ts<__RowkeyArg: ::rowkey::__private::ScanArg<u64>>(
+    pub fn ts<A: ::rowkey::__private::ScanArg<u64>>(
         self,
-        arg: __RowkeyArg,
+        arg: A,
     ) -> ::rowkey::__private::ScanThen<
-        __RowkeyArg,
+        A,
         u64,
         PointScan<'scan, 3usize>,
         Self,
@@ -191,17 +189,44 @@ impl<'scan> PointScan<'scan, 2usize> {
         )
     }
 }
+/**# Row key layout
+
+How a `Point` is laid out in a row key, field by field; scan it with [`Point::scan`].
+
+| # | field | type | width | encoding | order |
+|---|---|---|---|---|---|
+| 0 | salt | `u8` | 1 | abs(java_hash(`metric`, `tags`) % 20) | bucket |
+| 1 | `metric` | `u32` | 4 | natural | ascending |
+| 2 | `tags` | `String` | variable | `#[salt(buckets = 20, hash = "java")]` | ascending |
+| 3 | `ts` | `u64` | 8 | `#[timestamp]` | ascending |
+
+Layout fingerprint: `0x19a66aab00005483` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0x19a66aab00005483)]` so that a change to the stored bytes fails the build).
+*/
 #[automatically_derived]
 impl Point {
-    ///Starts a prefix scan of `Point` keys. With no field fixed, `ranges()` covers the whole table (one range per salt bucket, 20). The key's layout is in [`PointScan`]'s docs.
+    ///Starts a prefix scan of `Point` keys. With no field fixed, `ranges()` covers the whole table (one range per salt bucket, 20). The key's layout is the table above, as in [`PointScan`]'s docs.
     #[inline]
     #[must_use]
-    fn scan<'__rowkey_a>() -> PointScan<'__rowkey_a, 0> {
+    fn scan<'scan>() -> PointScan<'scan, 0> {
         PointScan::__rowkey_new()
     }
 }
-::rowkey::__private::__scan_arg! {
-    [] Point, Point => | s | s;
+#[automatically_derived]
+impl ::rowkey::__private::ScanArg<Point> for Point {
+    type Out<N, D> = N;
+    #[inline]
+    fn dispatch<S, N, D>(
+        self,
+        state: S,
+        eq: impl ::core::ops::FnOnce(S, Self) -> N,
+        _range: impl ::core::ops::FnOnce(
+            S,
+            ::core::ops::Bound<Self>,
+            ::core::ops::Bound<Self>,
+        ) -> D,
+    ) -> N {
+        eq(state, self)
+    }
 }
 #[doc(hidden)]
 const _: () = {
@@ -272,20 +297,18 @@ const _: () = {
             ::rowkey::__private::Ok(__rowkey_n)
         }
         #[inline]
-        fn write<__RowkeySink: ::rowkey::__private::Sink>(
-            &self,
-            __rowkey_sink: &mut __RowkeySink,
-        ) {
-            ::rowkey::__private::RowKey::__write_head(self, __rowkey_sink);
-            ::rowkey::__private::RowKey::__write_tail(self, __rowkey_sink);
+        fn write<S: ::rowkey::__private::Sink>(&self, sink: &mut S) {
+            ::rowkey::__private::RowKey::__write_head(self, sink);
+            ::rowkey::__private::RowKey::__write_tail(self, sink);
         }
     }
     #[automatically_derived]
-    impl<'__rowkey_de> ::rowkey::__private::Decode<'__rowkey_de> for Point {
+    impl<'de> ::rowkey::__private::Decode<'de> for Point {
         #[inline(always)]
-        fn read<__RowkeySrc: ::rowkey::__private::Source<'__rowkey_de>>(
-            __rowkey_src: &mut __RowkeySrc,
+        fn read<R: ::rowkey::__private::Source<'de>>(
+            src: &mut R,
         ) -> ::rowkey::__private::Result<Self, ::rowkey::__private::DecodeError> {
+            let __rowkey_src = src;
             ::rowkey::__private::Ok(Self {
                 metric: ::rowkey::__private::read::<
                     ::rowkey::__private::Natural,
@@ -388,9 +411,7 @@ const _: () = {
         ///Explains a `Point` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
         #[must_use]
         #[inline]
-        fn explain<'__rowkey_de>(
-            bytes: &'__rowkey_de [::core::primitive::u8],
-        ) -> ::std::string::String {
+        fn explain<'de>(bytes: &'de [::core::primitive::u8]) -> ::std::string::String {
             let mut __rowkey_ex = ::rowkey::__private::Explainer::new(
                 bytes,
                 <Self as ::rowkey::__private::RowKey>::SCHEMA,
@@ -399,7 +420,7 @@ const _: () = {
             __rowkey_ex
                 .field::<
                     ::rowkey::__private::Natural,
-                    ::std::borrow::Cow<'__rowkey_de, ::core::primitive::str>,
+                    ::std::borrow::Cow<'de, ::core::primitive::str>,
                 >();
             __rowkey_ex.field::<::rowkey::__private::Natural, u64>();
             __rowkey_ex.finish()
@@ -408,7 +429,8 @@ const _: () = {
     #[automatically_derived]
     impl ::rowkey::__private::Explain for Point {
         #[inline]
-        fn explain(&self, __rowkey_out: &mut ::std::string::String) {
+        fn explain(&self, out: &mut ::std::string::String) {
+            let __rowkey_out = out;
             let Self {
                 metric: __rowkey_f_metric,
                 tags: __rowkey_f_tags,

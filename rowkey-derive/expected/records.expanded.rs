@@ -127,11 +127,11 @@ impl<'scan> CustomerRowScan<'scan, 0usize> {
     ///Fixes `customer_id` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
     #[must_use]
-    pub fn customer_id<__RowkeyArg: ::rowkey::__private::ScanArg<u64>>(
+    pub fn customer_id<A: ::rowkey::__private::ScanArg<u64>>(
         self,
-        arg: __RowkeyArg,
+        arg: A,
     ) -> ::rowkey::__private::ScanThen<
-        __RowkeyArg,
+        A,
         u64,
         CustomerRowScan<'scan, 1usize>,
         Self,
@@ -172,11 +172,11 @@ impl<'scan> CustomerRowScan<'scan, 1usize> {
     ///Narrows the scan to one record type by its tag byte, or, given a range of tags, to several; ends the scan.
     #[inline]
     #[must_use]
-    pub fn tag<__RowkeyArg: ::rowkey::__private::ScanArg<::rowkey::__private::u8>>(
+    pub fn tag<A: ::rowkey::__private::ScanArg<::rowkey::__private::u8>>(
         self,
-        arg: __RowkeyArg,
+        arg: A,
     ) -> ::rowkey::__private::ScanThen<
-        __RowkeyArg,
+        A,
         ::rowkey::__private::u8,
         CustomerRowScan<'scan, { 1usize + 1 }>,
         Self,
@@ -402,13 +402,11 @@ impl<'scan> CustomerRowOrderScan<'scan, 0usize> {
     ///Fixes `note` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
     #[must_use]
-    pub fn note<
-        __RowkeyArg: ::rowkey::__private::ScanArg<&'scan ::core::primitive::str>,
-    >(
+    pub fn note<A: ::rowkey::__private::ScanArg<&'scan ::core::primitive::str>>(
         self,
-        arg: __RowkeyArg,
+        arg: A,
     ) -> ::rowkey::__private::ScanThen<
-        __RowkeyArg,
+        A,
         &'scan ::core::primitive::str,
         CustomerRowOrderScan<'scan, 1usize>,
         Self,
@@ -424,17 +422,47 @@ impl<'scan> CustomerRowOrderScan<'scan, 0usize> {
         )
     }
 }
+/**# Row key layout
+
+How a `CustomerRow` is laid out in a row key, field by field; scan it with [`CustomerRow::scan`].
+
+| # | field | type | width | encoding | order |
+|---|---|---|---|---|---|
+| 0 | salt | `u8` | 1 | md5(`customer_id`) % 8 | bucket |
+| 1 | `customer_id` | `u64` | 8 | `#[salt(buckets = 8)]` | ascending |
+| 2 | tag | `u8` | 1 | 1 = `Customer`, 2 = `Order` | by tag |
+
+`Customer` (tag 1) then: nothing
+
+`Order` (tag 2) then: `note: String`
+
+Layout fingerprint: `0xbf496597000092b8` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0xbf496597000092b8)]` so that a change to the stored bytes fails the build).
+*/
 #[automatically_derived]
 impl CustomerRow {
-    ///Starts a prefix scan of `CustomerRow` keys. With no field fixed, `ranges()` covers the whole table (one range per salt bucket, 8). The key's layout is in [`CustomerRowScan`]'s docs.
+    ///Starts a prefix scan of `CustomerRow` keys. With no field fixed, `ranges()` covers the whole table (one range per salt bucket, 8). The key's layout is the table above, as in [`CustomerRowScan`]'s docs.
     #[inline]
     #[must_use]
-    fn scan<'__rowkey_a>() -> CustomerRowScan<'__rowkey_a, 0> {
+    fn scan<'scan>() -> CustomerRowScan<'scan, 0> {
         CustomerRowScan::__rowkey_new()
     }
 }
-::rowkey::__private::__scan_arg! {
-    [] CustomerRow, CustomerRow => | s | s;
+#[automatically_derived]
+impl ::rowkey::__private::ScanArg<CustomerRow> for CustomerRow {
+    type Out<N, D> = N;
+    #[inline]
+    fn dispatch<S, N, D>(
+        self,
+        state: S,
+        eq: impl ::core::ops::FnOnce(S, Self) -> N,
+        _range: impl ::core::ops::FnOnce(
+            S,
+            ::core::ops::Bound<Self>,
+            ::core::ops::Bound<Self>,
+        ) -> D,
+    ) -> N {
+        eq(state, self)
+    }
 }
 #[doc(hidden)]
 const _: () = {
@@ -530,20 +558,18 @@ const _: () = {
             ::rowkey::__private::Ok(__rowkey_n)
         }
         #[inline]
-        fn write<__RowkeySink: ::rowkey::__private::Sink>(
-            &self,
-            __rowkey_sink: &mut __RowkeySink,
-        ) {
-            ::rowkey::__private::RowKey::__write_head(self, __rowkey_sink);
-            ::rowkey::__private::RowKey::__write_tail(self, __rowkey_sink);
+        fn write<S: ::rowkey::__private::Sink>(&self, sink: &mut S) {
+            ::rowkey::__private::RowKey::__write_head(self, sink);
+            ::rowkey::__private::RowKey::__write_tail(self, sink);
         }
     }
     #[automatically_derived]
-    impl<'__rowkey_de> ::rowkey::__private::Decode<'__rowkey_de> for CustomerRow {
+    impl<'de> ::rowkey::__private::Decode<'de> for CustomerRow {
         #[inline(always)]
-        fn read<__RowkeySrc: ::rowkey::__private::Source<'__rowkey_de>>(
-            __rowkey_src: &mut __RowkeySrc,
+        fn read<R: ::rowkey::__private::Source<'de>>(
+            src: &mut R,
         ) -> ::rowkey::__private::Result<Self, ::rowkey::__private::DecodeError> {
+            let __rowkey_src = src;
             let __rowkey_f_customer_id = ::rowkey::__private::read::<
                 ::rowkey::__private::Natural,
                 u64,
@@ -709,9 +735,7 @@ const _: () = {
         ///Explains a `CustomerRow` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
         #[must_use]
         #[inline]
-        fn explain<'__rowkey_de>(
-            bytes: &'__rowkey_de [::core::primitive::u8],
-        ) -> ::std::string::String {
+        fn explain<'de>(bytes: &'de [::core::primitive::u8]) -> ::std::string::String {
             let mut __rowkey_ex = ::rowkey::__private::Explainer::new(
                 bytes,
                 <Self as ::rowkey::__private::RowKey>::SCHEMA,
@@ -723,7 +747,7 @@ const _: () = {
                     __rowkey_ex
                         .field::<
                             ::rowkey::__private::MaxLen<12usize>,
-                            ::std::borrow::Cow<'__rowkey_de, ::core::primitive::str>,
+                            ::std::borrow::Cow<'de, ::core::primitive::str>,
                         >();
                 }
                 _ => {}
@@ -734,7 +758,8 @@ const _: () = {
     #[automatically_derived]
     impl ::rowkey::__private::Explain for CustomerRow {
         #[inline]
-        fn explain(&self, __rowkey_out: &mut ::std::string::String) {
+        fn explain(&self, out: &mut ::std::string::String) {
+            let __rowkey_out = out;
             match self {
                 Self::Customer { customer_id: __rowkey_f_customer_id, .. } => {
                     __rowkey_out.push_str("CustomerRow::Customer { ");

@@ -487,3 +487,26 @@ mod snake_case_tests {
         }
     }
 }
+
+/// Whether rustc refuses the input itself, whatever a derive emits: a field named twice in the
+/// struct or in one variant (E0124), a variant named twice (E0428). The derives then emit
+/// nothing that could fail beside rustc's own error (no error of theirs, no code reading the
+/// fields): one mistake, one error.
+pub fn rustc_refuses(input: &syn::DeriveInput) -> bool {
+    use syn::ext::IdentExt;
+    fn twice<'a>(names: impl Iterator<Item = &'a syn::Ident>) -> bool {
+        let mut seen = std::collections::HashSet::new();
+        names
+            .map(|n| n.unraw().to_string())
+            .any(|n| !seen.insert(n))
+    }
+    let fields_twice = |f: &'_ syn::Fields| twice(f.iter().filter_map(|f| f.ident.as_ref()));
+    match &input.data {
+        syn::Data::Struct(s) => fields_twice(&s.fields),
+        syn::Data::Enum(e) => {
+            twice(e.variants.iter().map(|v| &v.ident))
+                || e.variants.iter().any(|v| fields_twice(&v.fields))
+        }
+        syn::Data::Union(u) => twice(u.fields.named.iter().filter_map(|f| f.ident.as_ref())),
+    }
+}

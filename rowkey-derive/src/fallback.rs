@@ -1,4 +1,5 @@
-//! What is emitted when the input has errors: the errors, plus stub impls so that the user's
+//! What is emitted when the input has errors: the errors (none when rustc reports the input's
+//! mistake itself, `ast::rustc_refuses`), plus stub impls so that the user's
 //! other uses of the type (`Key::decode`, `key.to_bytes()`, `Key::MAX_LEN`, `Key::explain`,
 //! and `Key::scan()` chained through any field or record-type selector to `.ranges()`) do not
 //! fail in a cascade of follow-on errors. The stubs are never compiled into a program, since
@@ -10,10 +11,14 @@ use syn::{Data, DeriveInput, Fields, GenericParam, Ident, Lifetime, LifetimePara
 
 use crate::codegen::private;
 
-pub fn expand(input: &DeriveInput, krate: crate::ast::Krate, error: syn::Error) -> TokenStream {
+pub fn expand(
+    input: &DeriveInput,
+    krate: crate::ast::Krate,
+    error: Option<syn::Error>,
+) -> TokenStream {
     let p = private(krate);
     let ident = &input.ident;
-    let error = error.to_compile_error();
+    let error = error.map(|e| e.to_compile_error());
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let de = Lifetime::new("'__rowkey_de", Span::call_site());
     let mut generics = input.generics.clone();

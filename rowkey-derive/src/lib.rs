@@ -62,18 +62,21 @@ pub fn derive_phoenix_row(input: TokenStream) -> TokenStream {
 }
 
 fn expand(input: &DeriveInput) -> proc_macro2::TokenStream {
+    if ast::rustc_refuses(input) {
+        return fallback::expand(input, None, None);
+    }
     let cx = ctxt::Ctxt::new();
     let key = ast::Input::from_syn(&cx, input).inspect(|ast| validate::check(&cx, ast));
     match (cx.check(), key) {
         (Ok(()), Some(ast)) => codegen::expand(&model::Key::from_ast(&ast)),
         (Err(e), ast) => {
             let krate = ast.as_ref().and_then(|a| a.attrs.crate_path.as_ref());
-            fallback::expand(input, krate, e)
+            fallback::expand(input, krate, Some(e))
         }
         (Ok(()), None) => fallback::expand(
             input,
             None,
-            syn::Error::new_spanned(input, "unsupported input"),
+            Some(syn::Error::new_spanned(input, "unsupported input")),
         ),
     }
 }

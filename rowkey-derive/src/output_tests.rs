@@ -168,9 +168,114 @@ fn hygienic(input: &TokenStream, file: &syn::File) {
     );
 }
 
+/// The names the derive chooses that rustdoc shows on the user's own pages: the generic
+/// parameters of impls, of public structs and of the methods shown (inherent `pub fn`s, trait
+/// impls' methods and associated types), and those methods' parameter names; what is hidden
+/// (`#[doc(hidden)]`, names that start with `__`) left out. Paths are not names rustdoc shows
+/// (it prints a path's last segment, and a private alias expanded).
+fn documented_names(file: &syn::File) -> Vec<String> {
+    fn hidden(attrs: &[syn::Attribute]) -> bool {
+        attrs
+            .iter()
+            .any(|a| a.path().is_ident("doc") && a.to_token_stream().to_string().contains("hidden"))
+    }
+    fn generics(g: &syn::Generics, out: &mut Vec<String>) {
+        for p in &g.params {
+            out.push(match p {
+                syn::GenericParam::Lifetime(l) => l.lifetime.to_string(),
+                syn::GenericParam::Type(t) => t.ident.to_string(),
+                syn::GenericParam::Const(c) => c.ident.to_string(),
+            });
+        }
+    }
+    fn signature(sig: &syn::Signature, out: &mut Vec<String>) {
+        generics(&sig.generics, out);
+        for input in &sig.inputs {
+            if let syn::FnArg::Typed(t) = input {
+                if let syn::Pat::Ident(i) = &*t.pat {
+                    out.push(i.ident.to_string());
+                }
+            }
+        }
+    }
+    fn items(all: &[syn::Item], out: &mut Vec<String>) {
+        for item in all {
+            match item {
+                syn::Item::Impl(i) if !hidden(&i.attrs) => {
+                    generics(&i.generics, out);
+                    for it in &i.items {
+                        match it {
+                            syn::ImplItem::Fn(f)
+                                if !hidden(&f.attrs)
+                                    && !f.sig.ident.to_string().starts_with("__")
+                                    && (i.trait_.is_some()
+                                        || matches!(f.vis, syn::Visibility::Public(_))) =>
+                            {
+                                signature(&f.sig, out)
+                            }
+                            syn::ImplItem::Type(t) if i.trait_.is_some() => {
+                                generics(&t.generics, out)
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                syn::Item::Struct(st)
+                    if !hidden(&st.attrs) && matches!(st.vis, syn::Visibility::Public(_)) =>
+                {
+                    generics(&st.generics, out);
+                    for f in &st.fields {
+                        if let (syn::Visibility::Public(_), Some(name)) = (&f.vis, &f.ident) {
+                            out.push(name.to_string());
+                        }
+                    }
+                }
+                syn::Item::Const(c) => {
+                    // `const _: () = { ... };`: the impls inside are the type's all the same.
+                    if let syn::Expr::Block(b) = &*c.expr {
+                        let inner: Vec<syn::Item> = b
+                            .block
+                            .stmts
+                            .iter()
+                            .filter_map(|s| match s {
+                                syn::Stmt::Item(i) => Some(i.clone()),
+                                _ => None,
+                            })
+                            .collect();
+                        items(&inner, out);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    items(&file.items, &mut out);
+    out
+}
+
+/// Fails on a derive-chosen hygiene name (`'__rowkey_de`, `__RowkeySink`, `__rowkey_out`) in
+/// what rustdoc shows on the user's type (see [`documented_names`]): noise in the docs.
+fn readable_docs(name: &str, file: &syn::File) {
+    let shown = documented_names(file);
+    assert!(
+        shown.len() >= 3,
+        "{name}: nothing found to check: {shown:?}"
+    );
+    let noisy: Vec<&String> = shown
+        .iter()
+        .filter(|s| s.trim_start_matches('\'').starts_with("__"))
+        .collect();
+    assert!(
+        noisy.is_empty(),
+        "{name}: the derive's own names in what rustdoc shows on the user's type: {noisy:#?}"
+    );
+}
+
 fn check(name: &str, input: TokenStream) {
     let file = expand(input.clone());
     hygienic(&input, &file);
+    readable_docs(name, &file);
     golden(name, &file);
 }
 
@@ -189,6 +294,7 @@ fn row_value() {
     };
     let file = expand_value(input.clone());
     hygienic(&input, &file);
+    readable_docs("row_value", &file);
     golden("row_value", &file);
 }
 

@@ -40,6 +40,10 @@ fn check_name(errors: &mut Vec<syn::Error>, lit: &LitStr, what: &str) {
 }
 
 pub fn expand(input: &DeriveInput) -> TokenStream {
+    // rustc reports the input's own mistake (a field named twice): nothing to add to it.
+    if crate::ast::rustc_refuses(input) {
+        return TokenStream::new();
+    }
     let mut errors = Vec::new();
     let mut table = TableAttrs {
         table: None,

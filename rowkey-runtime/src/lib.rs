@@ -60,7 +60,6 @@ pub use crate::value::{
 
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::__scan_arg;
     pub use crate::codec::{
         Codec, CodecDecode, Desc, Fixed, MaxLen, Md5, Natural, Reverse, ReverseTs, RowSpan,
     };

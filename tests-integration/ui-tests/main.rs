@@ -13,6 +13,8 @@ fn ui() {
     t.compile_fail("ui-tests/value/*.rs");
     t.compile_fail("ui-tests/rows/*.rs");
     t.compile_fail("ui-tests/phoenix/*.rs");
+    // Mistakes rustc reports itself: its error alone, nothing of the derives' beside it.
+    t.compile_fail("ui-tests/rust_errors/*.rs");
     // rustc lists `ColumnValue`'s implementors in this message, and `Json<T>` is one only with
     // the `json` feature: checked in the builds without it (CI's `--no-default-features` run).
     #[cfg(not(feature = "json"))]

@@ -1,10 +1,10 @@
 //! The `Decode` impl: one codec read per field, errors attributed to the field; for an enum, the
 //! shared prefix, then the tag byte chooses the record type.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{GenericParam, Lifetime, LifetimeParam};
+use syn::{GenericParam, LifetimeParam};
 
 use super::{codec_ty, local, private, private_at};
 use crate::model::{Key, KeyField};
@@ -23,8 +23,8 @@ fn read(field: &KeyField) -> TokenStream {
 pub fn expand(key: &Key) -> TokenStream {
     let p = private(key.krate);
     let ident = key.ident;
-    let de = Lifetime::new("'__rowkey_de", Span::call_site());
-    // The input must outlive every borrowed field: `'__rowkey_de: 'a` for each lifetime.
+    let de = super::de_lifetime(key.generics);
+    // The input must outlive every borrowed field: `'de: 'a` for each lifetime.
     let mut generics = key.generics.clone();
     let mut de_param = LifetimeParam::new(de.clone());
     de_param
@@ -78,9 +78,8 @@ pub fn expand(key: &Key) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics #p::Decode<#de> for #ident #ty_generics #where_clause {
             #[inline(always)]
-            fn read<__RowkeySrc: #p::Source<#de>>(
-                __rowkey_src: &mut __RowkeySrc,
-            ) -> #p::Result<Self, #p::DecodeError> {
+            fn read<R: #p::Source<#de>>(src: &mut R) -> #p::Result<Self, #p::DecodeError> {
+                let __rowkey_src = src;
                 #body
             }
         }

@@ -111,9 +111,9 @@ pub fn expand(key: &Key) -> TokenStream {
             }
 
             #[inline]
-            fn write<__RowkeySink: #p::Sink>(&self, __rowkey_sink: &mut __RowkeySink) {
-                #p::RowKey::__write_head(self, __rowkey_sink);
-                #p::RowKey::__write_tail(self, __rowkey_sink);
+            fn write<S: #p::Sink>(&self, sink: &mut S) {
+                #p::RowKey::__write_head(self, sink);
+                #p::RowKey::__write_tail(self, sink);
             }
         }
     }

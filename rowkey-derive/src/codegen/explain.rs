@@ -1,6 +1,6 @@
 //! `T::explain(&[u8])` and the `Explain` impl that shows a nested key's fields.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
@@ -10,28 +10,28 @@ use super::{bind, codec_ty, local, private, private_at, variant_match};
 use crate::ast::TyClass;
 use crate::model::{Key, KeyField};
 
-/// Sets every lifetime in a type to `'__rowkey_de`, the input's.
-struct ToInput;
+/// Sets every lifetime in a type to the input's.
+struct ToInput<'a>(&'a Lifetime);
 
-impl VisitMut for ToInput {
+impl VisitMut for ToInput<'_> {
     fn visit_lifetime_mut(&mut self, l: &mut Lifetime) {
-        *l = Lifetime::new("'__rowkey_de", Span::call_site());
+        *l = self.0.clone();
     }
 }
 
 /// The type a field is read as for explaining: `Cow` for text and bytes, so that escaped bytes
 /// are shown rather than refused; the field's own type otherwise.
-fn shown_type(field: &KeyField) -> Type {
+fn shown_type(field: &KeyField, de: &Lifetime) -> Type {
     match field.class {
         TyClass::Text { .. } => {
-            syn::parse_quote!(::std::borrow::Cow<'__rowkey_de, ::core::primitive::str>)
+            syn::parse_quote!(::std::borrow::Cow<#de, ::core::primitive::str>)
         }
         TyClass::Bytes { .. } => {
-            syn::parse_quote!(::std::borrow::Cow<'__rowkey_de, [::core::primitive::u8]>)
+            syn::parse_quote!(::std::borrow::Cow<#de, [::core::primitive::u8]>)
         }
         _ => {
             let mut ty = field.ty.clone();
-            ToInput.visit_type_mut(&mut ty);
+            ToInput(de).visit_type_mut(&mut ty);
             ty
         }
     }
@@ -42,10 +42,11 @@ pub fn expand(key: &Key) -> TokenStream {
     let ident = key.ident;
     let vis = key.vis;
     let (impl_generics, ty_generics, where_clause) = key.generics.split_for_impl();
+    let de = super::de_lifetime(key.generics);
     let reads_of = |fields: &[KeyField]| {
         let reads = fields.iter().map(|f| {
             let codec = codec_ty(f);
-            let ty = shown_type(f);
+            let ty = shown_type(f, &de);
             quote!(__rowkey_ex.field::<#codec, #ty>();)
         });
         quote!(#(#reads)*)
@@ -117,7 +118,7 @@ pub fn expand(key: &Key) -> TokenStream {
             // Inline: compiled where it is called, so a crate of many keys that never explains
             // one does not compile every explainer (measured in benches/derive_cost).
             #[inline]
-            #vis fn explain<'__rowkey_de>(bytes: &'__rowkey_de [::core::primitive::u8]) -> ::std::string::String {
+            #vis fn explain<#de>(bytes: &#de [::core::primitive::u8]) -> ::std::string::String {
                 let mut __rowkey_ex = #p::Explainer::new(bytes, <Self as #p::RowKey>::SCHEMA);
                 #reads
                 __rowkey_ex.finish()
@@ -127,7 +128,8 @@ pub fn expand(key: &Key) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics #p::Explain for #ident #ty_generics #where_clause {
             #[inline]
-            fn explain(&self, __rowkey_out: &mut ::std::string::String) {
+            fn explain(&self, out: &mut ::std::string::String) {
+                let __rowkey_out = out;
                 #show
             }
         }

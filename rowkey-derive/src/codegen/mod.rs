@@ -88,6 +88,26 @@ pub fn codec_of(field: &KeyField) -> TokenStream {
 }
 
 /// The local a field's value (or reference) is bound to.
+/// A lifetime for generated signatures that rustdoc shows on the user's type: `preferred`
+/// (`'de`, `'scan`), readable as serde's `'de` is, unless the user's type already has a
+/// lifetime of that name, then the derive's own `fallback`. Keys are generic over lifetimes
+/// only (the derive refuses type and const parameters), so generated type parameters (`S`,
+/// `R`, `A`) cannot collide with the user's.
+pub fn lifetime(generics: &syn::Generics, preferred: &str, fallback: &str) -> syn::Lifetime {
+    let taken = generics
+        .lifetimes()
+        .any(|l| l.lifetime.ident == preferred.trim_start_matches('\''));
+    let name = if taken { fallback } else { preferred };
+    syn::Lifetime::new(name, proc_macro2::Span::call_site())
+}
+
+/// The lifetime of the bytes a key is decoded from: `'de`, or `'__rowkey_de` when the key
+/// has a lifetime named `'de` itself.
+pub fn de_lifetime(generics: &syn::Generics) -> syn::Lifetime {
+    lifetime(generics, "'de", "'__rowkey_de")
+}
+
+/// The local that names a field's value in generated code (never a name the user chose).
 pub fn local(field: &KeyField) -> Ident {
     format_ident!(
         "__rowkey_f_{}",

@@ -155,9 +155,9 @@ fn steps(scan: &syn::Ident, fields: &[KeyField], salting: &Salting) -> TokenStre
         );
         let method = if matches!(f.order, Order::Unordered) {
             quote! {
-                pub fn #name<__RowkeyArg: #p::ScanValue<#arg>>(
+                pub fn #name<A: #p::ScanValue<#arg>>(
                     self,
-                    value: __RowkeyArg,
+                    value: A,
                 ) -> #scan<'scan, #next> {
                     let mut __rowkey_n: #scan<'scan, #next> = #p::ScanStep::step(self);
                     __rowkey_n.__rowkey_v.#slot = #p::Some(#p::ScanValue::into_value(value));
@@ -166,10 +166,10 @@ fn steps(scan: &syn::Ident, fields: &[KeyField], salting: &Salting) -> TokenStre
             }
         } else {
             quote! {
-                pub fn #name<__RowkeyArg: #p::ScanArg<#arg>>(
+                pub fn #name<A: #p::ScanArg<#arg>>(
                     self,
-                    arg: __RowkeyArg,
-                ) -> #p::ScanThen<__RowkeyArg, #arg, #scan<'scan, #next>, Self, #codec, #buckets> {
+                    arg: A,
+                ) -> #p::ScanThen<A, #arg, #scan<'scan, #next>, Self, #codec, #buckets> {
                     #p::scan_step(arg, self, |__rowkey_n: &mut #scan<'scan, #next>, __rowkey_v| __rowkey_n.__rowkey_v.#slot = #p::Some(__rowkey_v))
                 }
             }
@@ -478,10 +478,10 @@ pub fn expand(key: &Key) -> TokenStream {
                     #[doc = #tag_doc]
                     #[inline]
                     #[must_use]
-                    pub fn tag<__RowkeyArg: #p::ScanArg<#p::u8>>(
+                    pub fn tag<A: #p::ScanArg<#p::u8>>(
                         self,
-                        arg: __RowkeyArg,
-                    ) -> #p::ScanThen<__RowkeyArg, #p::u8, #scan<'scan, { #k + 1 }>, Self, #p::Natural, #buckets> {
+                        arg: A,
+                    ) -> #p::ScanThen<A, #p::u8, #scan<'scan, { #k + 1 }>, Self, #p::Natural, #buckets> {
                         #p::scan_step(arg, self, |__rowkey_n: &mut #scan<'scan, { #k + 1 }>, __rowkey_v| {
                             __rowkey_n.__rowkey_tag = #p::Some(__rowkey_v)
                         })
@@ -517,10 +517,16 @@ pub fn expand(key: &Key) -> TokenStream {
     let scan_doc =
         format!(
         "Starts a prefix scan of `{ident}` keys. With no field fixed, `ranges()` covers the whole \
-         table{}. The key's layout is in [`{scan}`]'s docs.",
+         table{}. The key's layout is the table above, as in [`{scan}`]'s docs.",
         if buckets > 0 { format!(" (one range per salt bucket, {buckets})") } else { String::new() }
     );
+    // On the key type's own page, above its methods: the layout users look for first.
+    let impl_doc = format!(
+        "# Row key layout\n\nHow a `{ident}` is laid out in a row key, field by field; scan \
+         it with [`{ident}::scan`].\n\n{layout}"
+    );
     let value_arg_generics = key.generics.lifetimes().map(|l| &l.lifetime);
+    let scan_lt = super::lifetime(key.generics, "'scan", "'__rowkey_a");
     let head = if key.variants.is_some() {
         Head::Tag
     } else {
@@ -541,18 +547,30 @@ pub fn expand(key: &Key) -> TokenStream {
         #prefix_steps
         #records
 
+        #[doc = #impl_doc]
         #[automatically_derived]
         impl #impl_generics #ident #ty_generics #where_clause {
             #[doc = #scan_doc]
             #[inline]
             #[must_use]
-            #vis fn scan<'__rowkey_a>() -> #scan<'__rowkey_a, 0> {
+            #vis fn scan<#scan_lt>() -> #scan<#scan_lt, 0> {
                 #scan::__rowkey_new()
             }
         }
 
-        #p::__scan_arg! {
-            [#(#value_arg_generics),*] #ident #ty_generics, #ident #ty_generics => |s| s;
+        // A key is a value of its own in an enclosing key's scan builder.
+        #[automatically_derived]
+        impl<#(#value_arg_generics),*> #p::ScanArg<#ident #ty_generics> for #ident #ty_generics {
+            type Out<N, D> = N;
+            #[inline]
+            fn dispatch<S, N, D>(
+                self,
+                state: S,
+                eq: impl ::core::ops::FnOnce(S, Self) -> N,
+                _range: impl ::core::ops::FnOnce(S, ::core::ops::Bound<Self>, ::core::ops::Bound<Self>) -> D,
+            ) -> N {
+                eq(state, self)
+            }
         }
     }
 }

@@ -123,11 +123,11 @@ fn layout_doc(value: &Value<'_>) -> String {
 }
 
 /// On error: the errors, and a stub impl so that uses of the type do not fail in a cascade.
-pub fn fallback(input: &DeriveInput, krate: Krate<'_>, error: syn::Error) -> TokenStream {
+pub fn fallback(input: &DeriveInput, krate: Krate<'_>, error: Option<syn::Error>) -> TokenStream {
     let p = private(krate);
     let ident = &input.ident;
     let name = ident.to_string();
-    let error = error.to_compile_error();
+    let error = error.map(|e| e.to_compile_error());
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     quote! {
         #error

@@ -14,6 +14,9 @@ use syn::DeriveInput;
 use crate::ctxt::Ctxt;
 
 pub fn expand(input: &DeriveInput) -> TokenStream {
+    if crate::ast::rustc_refuses(input) {
+        return codegen::fallback(input, None, None);
+    }
     let cx = Ctxt::new();
     let parsed = parse::Value::from_syn(&cx, input);
     if let Some(value) = &parsed {
@@ -23,7 +26,7 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
         (Ok(()), Some(value)) => codegen::expand(&value),
         (Err(e), parsed) => {
             let krate = parsed.as_ref().and_then(|v| v.crate_path.as_ref());
-            codegen::fallback(input, krate, e)
+            codegen::fallback(input, krate, Some(e))
         }
         (Ok(()), None) => syn::Error::new_spanned(input, "unsupported input").to_compile_error(),
     }

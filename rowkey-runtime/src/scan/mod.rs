@@ -406,13 +406,11 @@ range_arg! {
     };
 }
 
-/// Implements [`ScanArg`] for a value type: `[generics] V, Self => |s| value;`. The derive
-/// emits it for each key type, so keys nest in scans.
-#[macro_export]
-#[doc(hidden)]
+/// Implements [`ScanArg`] for a value type: `[generics] V, Self => |s| value;`. (The derive
+/// writes the same impl for each key type, so keys nest in scans.)
 macro_rules! __scan_arg {
     ($([$($g:tt)*] $v:ty, $ty:ty => |$s:ident| $e:expr;)*) => {$(
-        impl<$($g)*> $crate::__private::ScanArg<$v> for $ty {
+        impl<$($g)*> crate::__private::ScanArg<$v> for $ty {
             type Out<__N, __D> = __N;
             #[inline]
             fn dispatch<__S, __N, __D>(
