@@ -1,7 +1,8 @@
 //! Writes the byte layouts of the example keys as Markdown (and the schemas as JSON, for
 //! tools) to the path given, `layouts.md` in the target directory cargo built this example in
-//! by default (`target/`, or `CARGO_TARGET_DIR`), and the schemas alone beside it
-//! (`layouts.json`, what `rowkey explain --schema` reads).
+//! by default (`target/`, or `CARGO_TARGET_DIR`), and the export the command line reads beside
+//! it (`layouts.json`: the key schemas, for `rowkey explain --schema`, and two whole tables,
+//! for `rowkey schema --layout` and `rowkey diff`; `examples/layouts.json` is a copy).
 //!
 //! Run: `cargo run --example layouts [-- path/to/layouts.md]`
 
@@ -12,6 +13,7 @@ use std::fmt::Write as _;
 mod example;
 
 use example::{CustomerOrder, Event, HostLog, Leaderboard, MetricPoint, Visit};
+use rowkey::family::TableLayout;
 use rowkey::{RowKey, RowValue, SizeBudget};
 
 fn main() -> Result<(), Box<dyn Error>> {
@@ -69,12 +71,19 @@ fn main() -> Result<(), Box<dyn Error>> {
         std::fs::create_dir_all(dir)?;
     }
     std::fs::write(&path, md)?;
-    // The schemas alone, for `rowkey explain --schema` (rowkey-cli).
+    // The export the command line reads: the key schemas (`rowkey explain --schema`), and
+    // whole tables, key, families and split points (`rowkey schema --layout`, `rowkey diff`).
+    let tables = [
+        TableLayout::of::<Event, Visit>("visits", 16),
+        TableLayout::of::<CustomerOrder, Visit>("orders", 4),
+    ];
+    let export = serde_json::json!({ "keys": schemas, "tables": tables });
     let json_path = std::path::Path::new(&path).with_extension("json");
-    std::fs::write(&json_path, serde_json::to_string_pretty(&schemas)?)?;
+    std::fs::write(&json_path, serde_json::to_string_pretty(&export)? + "\n")?;
     println!(
-        "wrote {} layouts to {path} and their schemas to {}",
+        "wrote {} key layouts to {path}, and them with {} table layouts to {}",
         schemas.len(),
+        tables.len(),
         json_path.display()
     );
     Ok(())

@@ -140,20 +140,58 @@ fn schema_of(s: JsonSchema) -> Result<&'static Schema, String> {
     })))
 }
 
-/// Schemas from JSON: one schema, or an array of them (as `cargo run --example layouts`
-/// writes).
+/// Key schemas from JSON, whichever of rowkey's exports the file holds: one key schema
+/// (`K::SCHEMA`), an array of them, a table layout (`TableLayout`: its key's), or the layouts
+/// export `cargo run --example layouts` writes (`{"keys": [...], "tables": [...]}`: its keys).
 pub fn schemas_from_json(json: &str) -> Result<Vec<&'static Schema>, String> {
     let value: serde_json::Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
     let list = match value {
         serde_json::Value::Array(items) => items,
+        serde_json::Value::Object(mut o) if o.contains_key("keys") => match o.remove("keys") {
+            Some(serde_json::Value::Array(items)) => items,
+            _ => return Err("`keys` is not an array of key schemas".into()),
+        },
         one => vec![one],
     };
     list.into_iter()
-        .map(|v| {
+        .map(|mut v| {
+            // A table layout stands for its key.
+            if let Some(key) = v.as_object_mut().filter(|o| o.contains_key("table")) {
+                v = key.remove("key").unwrap_or_default();
+            }
             let s: JsonSchema = serde_json::from_value(v).map_err(|e| e.to_string())?;
             schema_of(s)
         })
         .collect()
+}
+
+/// The schema named `type_name` of `schemas` (read from `file`), or the only one; the error
+/// lists the names the file has.
+pub fn pick_schema(
+    schemas: &[&'static Schema],
+    type_name: Option<&str>,
+    file: &str,
+) -> Result<&'static Schema, String> {
+    let names = || {
+        schemas
+            .iter()
+            .map(|s| s.name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match (type_name, schemas) {
+        (None, [one]) => Ok(one),
+        (None, []) => Err(format!("{file} holds no key schema")),
+        (None, _) => Err(format!(
+            "{file} holds several key schemas; choose one with --type ({})",
+            names()
+        )),
+        (Some(name), all) => all
+            .iter()
+            .copied()
+            .find(|s| s.name == name)
+            .ok_or_else(|| format!("{file} has no key schema `{name}`; it has: {}", names())),
+    }
 }
 
 /// A key as HBase's `Bytes.toStringBinary` prints it: printable characters as themselves,
@@ -307,7 +345,7 @@ pub struct TableJson {
 }
 
 /// A table layout read back from its JSON (`TableLayout`'s serialization).
-pub fn table_from_json(json: &str) -> Result<TableJson, String> {
+pub fn table_from_json(json: &str, name: Option<&str>) -> Result<TableJson, String> {
     #[derive(Deserialize)]
     struct ValueJson {
         name: String,
@@ -321,7 +359,52 @@ pub fn table_from_json(json: &str) -> Result<TableJson, String> {
         value: ValueJson,
         splits: Vec<String>,
     }
-    let l: LayoutJson = serde_json::from_str(json)
+    let value: serde_json::Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    let is_table = |v: &serde_json::Value| v.get("table").is_some() && v.get("key").is_some();
+    let tables: Vec<serde_json::Value> = match value {
+        serde_json::Value::Object(mut o) if o.contains_key("tables") => match o.remove("tables") {
+            Some(serde_json::Value::Array(items)) => items,
+            _ => return Err("`tables` is not an array of table layouts".into()),
+        },
+        serde_json::Value::Array(items) if items.iter().any(is_table) => {
+            items.into_iter().filter(is_table).collect()
+        }
+        one if is_table(&one) => vec![one],
+        other => {
+            let keys = schemas_from_json(&other.to_string())
+                .map(|k| k.iter().map(|s| s.name).collect::<Vec<_>>().join(", "))
+                .unwrap_or_default();
+            return Err(format!(
+                "not a table layout (rowkey::family::TableLayout as JSON){}: a table needs its \
+                 families and split points beside its key (`TableLayout::of::<K, V>`, as the \
+                 layouts export's `tables` holds them)",
+                if keys.is_empty() {
+                    String::new()
+                } else {
+                    format!("; it holds key layouts only ({keys})")
+                }
+            ));
+        }
+    };
+    let table_name = |v: &serde_json::Value| v["table"].as_str().unwrap_or("").to_string();
+    let all = || tables.iter().map(table_name).collect::<Vec<_>>().join(", ");
+    let chosen = match (name, tables.as_slice()) {
+        (_, []) => return Err("no table layout in the file".into()),
+        // One table: a name given is the table's name on the cluster.
+        (_, [one]) => one.clone(),
+        (None, _) => {
+            return Err(format!(
+                "the file holds several table layouts; choose one with --table ({})",
+                all()
+            ))
+        }
+        (Some(name), many) => many
+            .iter()
+            .find(|t| table_name(t) == name)
+            .cloned()
+            .ok_or_else(|| format!("no table layout `{name}` in the file; it has: {}", all()))?,
+    };
+    let l: LayoutJson = serde_json::from_value(chosen)
         .map_err(|e| format!("not a table layout (rowkey::family::TableLayout as JSON): {e}"))?;
     let key_fingerprint = l
         .key_fingerprint

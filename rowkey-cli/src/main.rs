@@ -116,9 +116,13 @@ struct DiffArgs {
 struct RegionsArgs {
     #[command(flatten)]
     live: Live,
-    /// The key layout (`K::SCHEMA` as JSON): each region's start key is explained.
+    /// The key layout (`K::SCHEMA` as JSON, or any export holding it): each region's start
+    /// key is explained.
     #[arg(long, value_name = "KEY.json", conflicts_with = "layout")]
     key: Option<PathBuf>,
+    /// Which key layout of the `--key` file, by its type's name (needed when it holds several).
+    #[arg(long = "type", value_name = "NAME", requires = "key")]
+    type_name: Option<String>,
     /// The whole table (`rowkey::family::TableLayout` as JSON): its key layout explains each
     /// region's start key, and its name is the default table.
     #[arg(long, value_name = "TABLE.json")]
@@ -131,8 +135,8 @@ struct RegionsArgs {
 
 #[derive(Args)]
 struct SchemaArgs {
-    /// The whole table (`rowkey::family::TableLayout` as JSON): families, key layout, split
-    /// points.
+    /// The whole table (`rowkey::family::TableLayout` as JSON, or the layouts export holding
+    /// it: choose with `--table` when it holds several): families, key layout, split points.
     #[arg(long, value_name = "TABLE.json", conflicts_with_all = ["value", "key"])]
     layout: Option<PathBuf>,
     /// The value layout (`V::SCHEMA` as JSON, with its `family_options`).
@@ -141,12 +145,16 @@ struct SchemaArgs {
     /// Which value layout of the file, by its type's name (needed when it holds several).
     #[arg(long = "type", value_name = "NAME")]
     type_name: Option<String>,
-    /// The table's name (default: the layout's).
+    /// The table's name (default: the layout's); which of the layout file's tables, when it
+    /// holds several.
     #[arg(long, required_unless_present = "layout")]
     table: Option<String>,
-    /// The key layout (`K::SCHEMA` as JSON), for split points.
+    /// The key layout (`K::SCHEMA` as JSON, or any export holding it), for split points.
     #[arg(long, value_name = "KEY.json")]
     key: Option<PathBuf>,
+    /// Which key layout of the `--key` file, by its type's name (needed when it holds several).
+    #[arg(long, value_name = "NAME", requires = "key")]
+    key_type: Option<String>,
     /// Pre-split into this many regions (from the key layout); without it, the layout's split
     /// points, or the capacity plan's count when it is asked for.
     #[arg(long)]
@@ -208,7 +216,7 @@ struct Explain {
 
 fn main() -> ExitCode {
     let (name, outcome) = match Cli::parse().command {
-        Command::Explain(args) => ("explain", explain(args).map(|()| true)),
+        Command::Explain(args) => ("explain", explain(args)),
         Command::Schema(args) => ("schema", schema(args).map(|()| true)),
         Command::Diff(args) => ("diff", live::diff(args)),
         Command::Regions(args) => ("regions", live::regions(args).map(|()| true)),
@@ -250,22 +258,24 @@ fn declared(
     value: Option<&std::path::Path>,
     type_name: Option<&str>,
     key: Option<&std::path::Path>,
+    key_type: Option<&str>,
     table: Option<&str>,
 ) -> Result<Declared, String> {
     let at = |path: &std::path::Path, e: String| format!("{}: {e}", path.display());
     let key = match key {
         Some(path) => {
             let schemas = rowkey_cli::schemas_from_json(&read(path)?).map_err(|e| at(path, e))?;
-            match schemas.as_slice() {
-                [one] => Some(*one),
-                _ => return Err(at(path, "expected one key layout".into())),
-            }
+            Some(rowkey_cli::pick_schema(
+                &schemas,
+                key_type,
+                &path.display().to_string(),
+            )?)
         }
         None => None,
     };
     let declared = match (layout, value) {
         (Some(path), _) => {
-            let t = rowkey_cli::table_from_json(&read(path)?).map_err(|e| at(path, e))?;
+            let t = rowkey_cli::table_from_json(&read(path)?, table).map_err(|e| at(path, e))?;
             Declared {
                 table: table.map_or(t.table, str::to_string),
                 families: t.families,
@@ -304,6 +314,7 @@ fn schema(args: SchemaArgs) -> Result<(), String> {
         args.value.as_deref(),
         args.type_name.as_deref(),
         args.key.as_deref(),
+        args.key_type.as_deref(),
         args.table.as_deref(),
     )?;
     let families = &d.families;
@@ -351,24 +362,13 @@ fn schema(args: SchemaArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn explain(mut args: Explain) -> Result<(), String> {
+/// Explains each key; `Ok(false)` (exit status 1) when a key does not decode as the schema
+/// says, after every key is shown.
+fn explain(mut args: Explain) -> Result<bool, String> {
     let path = args.schema.display().to_string();
     let json = std::fs::read_to_string(&args.schema).map_err(|e| format!("{path}: {e}"))?;
     let schemas = rowkey_cli::schemas_from_json(&json).map_err(|e| format!("{path}: {e}"))?;
-    let schema = match (&args.type_name, schemas.as_slice()) {
-        (None, [one]) => *one,
-        (None, many) => {
-            let names: Vec<&str> = many.iter().map(|s| s.name).collect();
-            return Err(format!(
-                "{path} holds several schemas; choose one with --type ({})",
-                names.join(", ")
-            ));
-        }
-        (Some(name), all) => *all
-            .iter()
-            .find(|s| s.name == name)
-            .ok_or_else(|| format!("{path} has no schema `{name}`"))?,
-    };
+    let schema = rowkey_cli::pick_schema(&schemas, args.type_name.as_deref(), &path)?;
     let mut keys = std::mem::take(&mut args.keys);
     if keys.is_empty() {
         for line in std::io::stdin().lock().lines() {
@@ -379,21 +379,30 @@ fn explain(mut args: Explain) -> Result<(), String> {
         }
     }
     let names = live::uid_names(&args)?;
+    let mut refused = 0usize;
+    let total = keys.len();
     for k in keys {
         let bytes = if args.hex || k.starts_with("0x") {
             rowkey_cli::from_hex(&k)?
         } else {
             rowkey_cli::from_string_binary(&k)?
         };
-        match &names {
-            Some(names) => println!(
-                "{}",
-                rowkey::explain_schema_with_names(schema, &bytes, names.as_ref())
-            ),
-            None => println!("{}", rowkey::explain_schema(schema, &bytes)),
-        }
+        let (text, problem) = match &names {
+            Some(names) => {
+                rowkey::explain_schema_with_names_checked(schema, &bytes, names.as_ref())
+            }
+            None => rowkey::explain_schema_checked(schema, &bytes),
+        };
+        println!("{text}");
+        refused += usize::from(problem.is_some());
     }
-    Ok(())
+    if refused > 0 {
+        eprintln!(
+            "rowkey explain: {refused} of {total} keys are not `{}` keys as written",
+            schema.name
+        );
+    }
+    Ok(refused == 0)
 }
 
 /// The subcommands that talk to live tables.
@@ -495,6 +504,7 @@ mod live {
             args.layout.as_deref(),
             args.value.as_deref(),
             args.type_name.as_deref(),
+            None,
             None,
             args.live.table.as_deref(),
         )?;
@@ -645,7 +655,14 @@ mod live {
     pub fn regions(args: RegionsArgs) -> Result<(), String> {
         let (table, schema) = match &args.layout {
             Some(path) => {
-                let d = declared(Some(path), None, None, None, args.live.table.as_deref())?;
+                let d = declared(
+                    Some(path),
+                    None,
+                    None,
+                    None,
+                    None,
+                    args.live.table.as_deref(),
+                )?;
                 (d.table, d.key)
             }
             None => {
@@ -653,12 +670,12 @@ mod live {
                     Some(path) => {
                         let schemas = rowkey_cli::schemas_from_json(&super::read(path)?)
                             .map_err(|e| format!("{}: {e}", path.display()))?;
-                        match schemas.as_slice() {
-                            [one] => Some(*one),
-                            _ => {
-                                return Err(format!("{}: expected one key layout", path.display()))
-                            }
-                        }
+                        let file = path.display().to_string();
+                        Some(rowkey_cli::pick_schema(
+                            &schemas,
+                            args.type_name.as_deref(),
+                            &file,
+                        )?)
                     }
                     None => None,
                 };

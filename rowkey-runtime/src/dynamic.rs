@@ -15,6 +15,17 @@ use crate::source::{Inverted, Reader, Source};
 
 /// Explains `bytes` as a key of `schema`, as the key type's own `explain` would.
 pub fn explain_schema(schema: &'static Schema, bytes: &[u8]) -> String {
+    explainer(schema, bytes).finish()
+}
+
+/// [`explain_schema`], and what is wrong with the key: `None` when it decodes whole (and its
+/// salt byte, if any, is the one its fields hash to), else the reason, which the explanation
+/// ends with too. For tools that must say so in their exit status (`rowkey explain`).
+pub fn explain_schema_checked(schema: &'static Schema, bytes: &[u8]) -> (String, Option<String>) {
+    explainer(schema, bytes).finish_checked()
+}
+
+fn explainer<'de>(schema: &'static Schema, bytes: &'de [u8]) -> Explainer<'de> {
     let mut ex = Explainer::new(bytes, schema);
     for _ in schema.fields {
         ex.field_with(read_field);
@@ -28,7 +39,7 @@ pub fn explain_schema(schema: &'static Schema, bytes: &[u8]) -> String {
             }
         }
     }
-    ex.finish()
+    ex
 }
 
 /// [`explain_schema`], with the name of each id a `#[uid(kind = "...")]` field holds:
@@ -55,6 +66,16 @@ pub fn explain_schema_with_names(
     bytes: &[u8],
     names: &dyn Fn(&str, &[u8]) -> Option<String>,
 ) -> String {
+    explain_schema_with_names_checked(schema, bytes, names).0
+}
+
+/// [`explain_schema_with_names`], and what is wrong with the key, as
+/// [`explain_schema_checked`] says it.
+pub fn explain_schema_with_names_checked(
+    schema: &'static Schema,
+    bytes: &[u8],
+    names: &dyn Fn(&str, &[u8]) -> Option<String>,
+) -> (String, Option<String>) {
     let read = |f: &FieldSchema, src: &mut Reader<'_>| -> Result<String, DecodeError> {
         let start = src.pos();
         let mut shown = read_field(f, src)?;
@@ -80,7 +101,7 @@ pub fn explain_schema_with_names(
             }
         }
     }
-    ex.finish()
+    ex.finish_checked()
 }
 
 /// The kind of a `#[uid(kind = "...")]` field.

@@ -234,7 +234,13 @@ impl<'de> Explainer<'de> {
     }
 
     /// The explanation: one row per field, then what is wrong with the key, if anything.
-    pub fn finish(mut self) -> String {
+    pub fn finish(self) -> String {
+        self.finish_checked().0
+    }
+
+    /// [`Explainer::finish`], and what is wrong with the key (`None`: it decodes whole, its
+    /// salt byte, if any, the one its fields hash to).
+    pub fn finish_checked(mut self) -> (String, Option<String>) {
         let mut out = format!(
             "{} key, {} bytes: {}\n",
             self.schema.name,
@@ -246,6 +252,7 @@ impl<'de> Explainer<'de> {
                 self.failed = Some(e.to_string());
             }
         }
+        let mut wrong_salt = None;
         if let (Some(found), Some(end), Some(salt)) = (self.salt, self.salted_end, self.schema.salt)
         {
             let hash =
@@ -266,6 +273,9 @@ impl<'de> Explainer<'de> {
                         row[3],
                         ", WRONG: the salted fields hash to bucket {expected}"
                     );
+                    wrong_salt = Some(format!(
+                        "salt byte {found}, but the salted fields hash to bucket {expected}"
+                    ));
                 }
             }
         }
@@ -291,9 +301,9 @@ impl<'de> Explainer<'de> {
                 w2 = widths[2]
             );
         }
-        if let Some(why) = self.failed {
+        if let Some(why) = &self.failed {
             let _ = writeln!(out, "  error: {why}");
         }
-        out
+        (out, self.failed.or(wrong_salt))
     }
 }

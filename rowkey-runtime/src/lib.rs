@@ -42,7 +42,10 @@ mod value;
 pub use bytes;
 
 pub use crate::budget::{human_bytes, CellCost, CellFormat, SizeBudget};
-pub use crate::dynamic::{explain_schema, explain_schema_with_names};
+pub use crate::dynamic::{
+    explain_schema, explain_schema_checked, explain_schema_with_names,
+    explain_schema_with_names_checked,
+};
 pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use crate::field::{Decode, Encode};
 pub use crate::fingerprint::TypeLayout;

@@ -49,10 +49,11 @@ pub use rowkey_derive::{PhoenixRow, RowKey, RowValue};
 // The public API, by name: the key trait and its errors, scan ranges, the layout as data,
 // hashed fields, and the `capacity`, `family`, `fmt`, `phoenix`, `split` and `store` modules.
 pub use rowkey_runtime::{
-    bytes, capacity, explain_schema, explain_schema_with_names, family, fmt, phoenix, split, store,
-    Decode, DecodeError, DecodeErrorKind, Domain, Encode, EncodeError, EncodeErrorKind,
-    FieldSchema, HashInput, Hashed, IndexOf, KeyRange, KeyRanges, Order, Piece, RowKey,
-    RowsAsColumns, SaltSchema, ScanRange, Schema, VariantSchema,
+    bytes, capacity, explain_schema, explain_schema_checked, explain_schema_with_names,
+    explain_schema_with_names_checked, family, fmt, phoenix, split, store, Decode, DecodeError,
+    DecodeErrorKind, Domain, Encode, EncodeError, EncodeErrorKind, FieldSchema, HashInput, Hashed,
+    IndexOf, KeyRange, KeyRanges, Order, Piece, RowKey, RowsAsColumns, SaltSchema, ScanRange,
+    Schema, VariantSchema,
 };
 // The value side: rows of typed columns, and what their coordinates cost.
 /// A column value of any serde type, stored as JSON (feature `json`).
