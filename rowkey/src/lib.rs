@@ -24,7 +24,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! See [`attributes`] for every attribute, [`RowKey`] for the encode and decode methods, and
+//! The [`guide`] takes rowkey chapter by chapter (keys, scans, stores, rows and families,
+//! access paths, HBase, Bigtable, secured clusters, Phoenix, operating, performance). See
+//! [`attributes`] for every attribute, [`RowKey`] for the encode and decode methods, and
 //! [`Schema`] for a key's layout as data.
 
 #![forbid(unsafe_code)]
@@ -39,6 +41,11 @@ pub mod conformance;
 // and tests include the same file by path, so dependents do not compile four derives for it.
 #[cfg(doc)]
 pub mod example;
+
+// The guide, chapter by chapter: in the docs (its examples run as doctests with the default
+// store), never compiled into a user's build.
+#[cfg(any(doc, all(doctest, feature = "fjall")))]
+pub mod guide;
 
 /// The README's examples, compiled and run as doctests so they cannot drift.
 #[doc = include_str!("../README.md")]

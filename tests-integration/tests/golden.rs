@@ -135,6 +135,42 @@ fn floats_use_the_total_order_transform() {
     );
 }
 
+/// Where NaNs sort (FORMAT.md §2.4): a NaN's sign bit decides its end, below -inf or above
+/// inf; payloads order as the bits do; every pattern decodes to the same bits.
+#[test]
+fn nans_sort_at_the_end_their_sign_bit_says() {
+    assert_eq!(enc(&F64 { v: f64::NAN }), "fff8000000000000");
+    assert_eq!(enc(&F64 { v: -f64::NAN }), "0007ffffffffffff");
+    assert_eq!(enc(&F64 { v: f64::INFINITY }), "fff0000000000000");
+    assert_eq!(
+        enc(&F64 {
+            v: f64::NEG_INFINITY
+        }),
+        "000fffffffffffff"
+    );
+    let payload = |bits: u64| f64::from_bits(bits);
+    let ordered = [
+        payload(0xfff8_0000_0000_0001), // a negative NaN with a larger payload: first
+        -f64::NAN,
+        f64::NEG_INFINITY,
+        -1.0,
+        -0.0,
+        0.0,
+        1.0,
+        f64::INFINITY,
+        f64::NAN,
+        payload(0x7ff8_0000_0000_0001), // a positive NaN with a larger payload: last
+    ];
+    let keys: Vec<Vec<u8>> = ordered
+        .iter()
+        .map(|&v| F64 { v }.to_bytes().unwrap().to_vec())
+        .collect();
+    assert!(keys.windows(2).all(|w| w[0] < w[1]), "{keys:02x?}");
+    for (v, k) in ordered.iter().zip(&keys) {
+        assert_eq!(F64::decode(k).unwrap().v.to_bits(), v.to_bits());
+    }
+}
+
 #[test]
 fn strings_escape_zero_and_terminate() {
     assert_eq!(enc(&Text { v: String::new() }), "0001");

@@ -17,7 +17,7 @@ use crate::scan::KeyRange;
 /// **Copies.** By default a row read or scanned is copied out of fjall's buffers into a
 /// [`Bytes`] (one copy of its key and one of its value) and a row written is copied into
 /// fjall's. With the feature `fjall-shared`, fjall is built with its `bytes_1` feature, where
-/// its `Slice` *is* a `Bytes`, and rows are shared both ways instead. Measured (README, "The
+/// its `Slice` *is* a `Bytes`, and rows are shared both ways instead. Measured (the guide's performance chapter, "The
 /// embedded store"): the shared build scans about 30% faster, but the write-heavy main job ran
 /// 20-30% slower and peaked at 418 MB instead of 281 MB (1M events), since fjall then keeps
 /// every key and value as a `Bytes` where its default keeps up to 20 bytes inline. And a
