@@ -351,6 +351,91 @@ fn scans_and_batches_survive_splits_and_moves() {
     assert!(store.regions().unwrap().len() >= 5);
 }
 
+/// Found through ZooKeeper, as HBase's Java client finds a cluster by default: the active
+/// master and `hbase:meta`'s server read from the znodes under `/hbase` of the local HBase's
+/// own ZooKeeper; rows written and read back; then `hbase:meta` moves to another region server
+/// and a new table (whose regions are looked up in meta again) still works, the store having
+/// read meta's new server from ZooKeeper.
+#[test]
+fn the_native_store_finds_the_cluster_through_zookeeper() {
+    let Some(g) = cluster() else { return };
+    let (Some(zk), Some(control)) = (g.zk.clone(), g.control.clone()) else {
+        return;
+    };
+    let name = unique("rpc_zk");
+    let store =
+        HbaseRpcStore::with_config(HbaseRpcConfig::from_zookeeper(&zk, &name, "d")).unwrap();
+    store.create_table(&Event::split_points(4)).unwrap();
+    let rows = numbered_rows(20_000, 4);
+    store.write_batch(&rows).unwrap();
+    let whole = rowkey::KeyRange::new(b"", None);
+    let back: Vec<_> = store.scan(&whole).collect::<Result<_, _>>().unwrap();
+    assert!(
+        back == rows,
+        "every row, in order, through a ZooKeeper-found cluster"
+    );
+    assert_eq!(store.regions().unwrap().len(), 4);
+
+    // hbase:meta moves; the next lookups find it again through ZooKeeper.
+    change_region(&control, "move", "hbase:meta", b"\0");
+    let other = unique("rpc_zk_after_move");
+    let moved =
+        HbaseRpcStore::with_config(HbaseRpcConfig::from_zookeeper(&zk, &other, "d")).unwrap();
+    moved.create_table(&[]).unwrap();
+    moved.put(b"k", b"v").unwrap();
+    assert_eq!(moved.get(b"k").unwrap().as_deref(), Some(&b"v"[..]));
+    // The first store, whose meta location went stale, carries on too.
+    store.put(b"row-after-move", b"v").unwrap();
+    assert_eq!(
+        store.get(b"row-after-move").unwrap().as_deref(),
+        Some(&b"v"[..])
+    );
+    assert_eq!(
+        store.get(&rows[7_777].0).unwrap().as_ref(),
+        Some(&rows[7_777].1)
+    );
+    moved.drop_table().unwrap();
+    store.drop_table().unwrap();
+}
+
+/// ZooKeeper refusals, each named within a bound: a quorum that refuses connections, one that
+/// never answers, a parent znode no HBase writes under.
+#[test]
+fn zookeeper_refusals_are_named_within_a_bound() {
+    let Some(g) = cluster() else { return };
+    let Some(zk) = g.zk.clone() else { return };
+    let quick = |quorum: &str| {
+        let mut cfg = HbaseRpcConfig::from_zookeeper(quorum, "anything", "d");
+        cfg.options.connect_timeout = Duration::from_secs(2);
+        cfg.retry(RetryPolicy::no_retries(Duration::from_secs(2)))
+    };
+    let refused = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().to_string()
+    };
+    for (label, cfg, expect) in [
+        ("a closed port", quick(&refused), refused.clone()),
+        (
+            "a server that never answers",
+            quick(&black_hole()),
+            "within".to_string(),
+        ),
+        (
+            "another parent",
+            quick(&zk).zookeeper(rowkey::store::ZooKeeper::new(&zk).parent("/hbase-unsecure")),
+            "no znode /hbase-unsecure".to_string(),
+        ),
+    ] {
+        let started = Instant::now();
+        let e = HbaseRpcStore::with_config(cfg).err().expect("connected");
+        eprintln!("{label}: refused after {:?}: {e}", started.elapsed());
+        assert!(started.elapsed() < Duration::from_secs(12), "{label}: {e}");
+        let text = e.to_string();
+        assert!(text.contains("ZooKeeper"), "{label}: {text}");
+        assert!(text.contains(&expect), "{label}: {text}");
+    }
+}
+
 /// Versions as data natively: the Thrift2 store's suite (`store_suite::versions`), and a
 /// negative timestamp refused before anything is sent.
 #[test]

@@ -107,7 +107,9 @@ pub use net::Tls;
 #[cfg(feature = "hbase")]
 pub use hbase::{AsyncHbaseStore, HbaseConfig, HbaseError, HbaseStore};
 #[cfg(feature = "hbase-rpc")]
-pub use hbase_rpc::{AddressMap, AsyncHbaseRpcStore, HbaseRpcConfig, HbaseRpcError, HbaseRpcStore};
+pub use hbase_rpc::{
+    AddressMap, AsyncHbaseRpcStore, HbaseRpcConfig, HbaseRpcError, HbaseRpcStore, ZooKeeper,
+};
 #[cfg(any(feature = "hbase", feature = "hbase-rpc"))]
 pub use net::hbase_rules::Region;
 

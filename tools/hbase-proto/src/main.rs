@@ -26,6 +26,11 @@ const ROOTS: &[&str] = &[
     "hbase.pb.GetMetaRegionLocationsResponse",
     "hbase.pb.GetBootstrapNodesRequest",
     "hbase.pb.GetBootstrapNodesResponse",
+    // Discovery through ZooKeeper (ZooKeeper.proto, ClusterId.proto): the records HBase writes
+    // under `zookeeper.znode.parent`, each after `PBUF`.
+    "hbase.pb.Master",
+    "hbase.pb.MetaRegionServer",
+    "hbase.pb.ClusterId",
     // Region lookups read hbase:meta's `info:regioninfo` cells.
     "hbase.pb.RegionInfo",
     // The data calls (Client.proto).
@@ -75,6 +80,8 @@ fn main() {
         "Filter.proto",
         "Comparator.proto",
         "Master.proto",
+        "ZooKeeper.proto",
+        "ClusterId.proto",
     ];
     let mut fds = protox::compile(files, [&dir]).unwrap_or_else(|e| {
         eprintln!("cannot compile HBase's .proto files in {}: {e}", dir.display());

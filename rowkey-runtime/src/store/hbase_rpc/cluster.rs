@@ -173,6 +173,9 @@ pub(crate) struct Cluster {
     pub(crate) pool: Pool,
     bootstrap: Vec<String>,
     next_bootstrap: AtomicUsize,
+    /// The ZooKeeper registry, when the cluster is found through ZooKeeper (then the
+    /// bootstrap servers are not asked).
+    zookeeper: Option<super::zk::ZkRegistry>,
     pub(crate) options: NetOptions,
     meta: Mutex<Option<Arc<RegionLoc>>>,
     master: Mutex<Option<String>>,
@@ -183,6 +186,7 @@ const META_TABLE: &str = "hbase:meta";
 impl Cluster {
     pub(crate) fn new(
         bootstrap: Vec<String>,
+        zookeeper: Option<super::zk::ZooKeeper>,
         security: Security,
         tls: Option<super::conn::TlsClient>,
         address_map: Option<AddressMap>,
@@ -192,6 +196,7 @@ impl Cluster {
             pool: Pool::new(security, tls, options.connect_timeout, address_map),
             bootstrap,
             next_bootstrap: AtomicUsize::new(0),
+            zookeeper: zookeeper.map(|zk| super::zk::ZkRegistry::new(zk, options.connect_timeout)),
             options,
             meta: Mutex::new(None),
             master: Mutex::new(None),
@@ -290,12 +295,17 @@ impl Cluster {
         if let Some(m) = self.master.lock().ok().and_then(|m| m.clone()) {
             return Ok(m);
         }
-        let resp: pb::GetActiveMasterResponse = self
-            .registry("GetActiveMaster", &pb::GetActiveMasterRequest {})
-            .await?;
-        let server = resp.server_name.ok_or_else(|| {
-            Failure::Backoff(error::protocol("the registry knows no active master"))
-        })?;
+        let server = match &self.zookeeper {
+            Some(zk) => zk.master().await?,
+            None => {
+                let resp: pb::GetActiveMasterResponse = self
+                    .registry("GetActiveMaster", &pb::GetActiveMasterRequest {})
+                    .await?;
+                resp.server_name.ok_or_else(|| {
+                    Failure::Backoff(error::protocol("the registry knows no active master"))
+                })?
+            }
+        };
         let addr = host_port(&server);
         if let Ok(mut m) = self.master.lock() {
             *m = Some(addr.clone());
@@ -312,6 +322,9 @@ impl Cluster {
 
     /// The cluster id (a cheap call that proves the registry answers).
     pub(crate) async fn cluster_id(&self) -> Result<String, Failure> {
+        if let Some(zk) = &self.zookeeper {
+            return zk.cluster_id().await;
+        }
         let resp: pb::GetClusterIdResponse = self
             .registry("GetClusterId", &pb::GetClusterIdRequest {})
             .await?;
@@ -322,6 +335,23 @@ impl Cluster {
     async fn meta_location(&self) -> Result<Arc<RegionLoc>, Failure> {
         if let Some(m) = self.meta.lock().ok().and_then(|m| m.clone()) {
             return Ok(m);
+        }
+        if let Some(zk) = &self.zookeeper {
+            // ZooKeeper names meta's server; the region is HBase's first meta region,
+            // `hbase:meta,,1`, whose bounds are the whole table space of `hbase:meta`.
+            let server = zk.meta().await?;
+            let loc = Arc::new(RegionLoc {
+                name: Bytes::from_static(b"hbase:meta,,1"),
+                start: Bytes::new(),
+                end: Bytes::new(),
+                server: host_port(&server),
+                id: 1,
+                hinted: false,
+            });
+            if let Ok(mut m) = self.meta.lock() {
+                *m = Some(loc.clone());
+            }
+            return Ok(loc);
         }
         let resp: pb::GetMetaRegionLocationsResponse = self
             .registry(

@@ -41,6 +41,9 @@ pub struct HbaseRpcConfig {
     /// each: the masters (RPC port, 16000 by default), or from HBase 2.6 also region servers
     /// (what `hbase.client.bootstrap.servers` lists). Tried in turn.
     pub bootstrap: Vec<String>,
+    /// The ZooKeeper quorum the cluster registers in, when it is found that way (as HBase's
+    /// Java client does by default: `hbase.zookeeper.quorum`); then `bootstrap` is not used.
+    pub zookeeper: Option<super::ZooKeeper>,
     /// The table, `name` or `namespace:name`.
     pub table: String,
     /// The column family that holds the values.
@@ -82,6 +85,7 @@ impl HbaseRpcConfig {
                 .filter(|s| !s.is_empty())
                 .map(String::from)
                 .collect(),
+            zookeeper: None,
             table: table.into(),
             family: family.into(),
             families: Vec::new(),
@@ -95,6 +99,22 @@ impl HbaseRpcConfig {
             kerberos: None,
             options: NetOptions::new(),
         }
+    }
+
+    /// Table `table` of the cluster registered in the ZooKeeper quorum `quorum`
+    /// (`zk1:2181,zk2:2181`; HBase's `hbase.zookeeper.quorum` with its client port, 2181 when a
+    /// host has none) under `/hbase` ([`ZooKeeper::parent`](super::ZooKeeper::parent) for
+    /// another `zookeeper.znode.parent`), values in column family `family`. The active master
+    /// and `hbase:meta`'s server are read from ZooKeeper, and read again when the master fails
+    /// over or meta moves.
+    pub fn from_zookeeper(quorum: &str, table: &str, family: &str) -> Self {
+        Self::new("", table, family).zookeeper(super::ZooKeeper::new(quorum))
+    }
+
+    /// Finds the cluster through ZooKeeper ([`HbaseRpcConfig::zookeeper`]).
+    pub fn zookeeper(mut self, zookeeper: super::ZooKeeper) -> Self {
+        self.zookeeper = Some(zookeeper);
+        self
     }
 
     /// Further column families ([`HbaseRpcConfig::families`]).

@@ -37,6 +37,7 @@ mod ops;
 mod pb;
 mod scan;
 mod wire;
+mod zk;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -48,6 +49,7 @@ use prost::Message;
 
 pub use config::{AddressMap, HbaseRpcConfig};
 pub use error::HbaseRpcError;
+pub use zk::ZooKeeper;
 
 use super::net::batch::{self, BatchRow, Confirmations};
 use super::net::hbase_rules::{self, not_a_counter, Clock, DeleteRow, Stamps};
@@ -333,6 +335,7 @@ impl AsyncHbaseRpcStore {
         };
         let cluster = Cluster::new(
             config.bootstrap.clone(),
+            config.zookeeper.clone(),
             security,
             tls,
             config.address_map.clone(),

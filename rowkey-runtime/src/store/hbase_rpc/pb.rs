@@ -1251,6 +1251,127 @@ impl Consistency {
     }
 }
 /// *
+/// Content of the '/hbase/hbaseid', cluster id, znode.
+/// Also cluster of the ${HBASE_ROOTDIR}/hbase.id file.
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ClusterId {
+    /// This is the cluster id, a uuid as a String
+    #[prost(string, required, tag = "1")]
+    pub cluster_id: ::prost::alloc::string::String,
+}
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct RegionState {
+    #[prost(message, required, tag = "1")]
+    pub region_info: RegionInfo,
+    #[prost(enumeration = "region_state::State", required, tag = "2")]
+    pub state: i32,
+    #[prost(uint64, optional, tag = "3")]
+    pub stamp: ::core::option::Option<u64>,
+}
+/// Nested message and enum types in `RegionState`.
+pub mod region_state {
+    #[derive(
+        Clone,
+        Copy,
+        Debug,
+        PartialEq,
+        Eq,
+        Hash,
+        PartialOrd,
+        Ord,
+        ::prost::Enumeration
+    )]
+    #[repr(i32)]
+    pub enum State {
+        /// region is in an offline state
+        Offline = 0,
+        /// sent rpc to server to open but has not begun
+        PendingOpen = 1,
+        /// server has begun to open but not yet done
+        Opening = 2,
+        /// server opened region and updated meta
+        Open = 3,
+        /// sent rpc to server to close but has not begun
+        PendingClose = 4,
+        /// server has begun to close but not yet done
+        Closing = 5,
+        /// server closed region and updated meta
+        Closed = 6,
+        /// server started split of a region
+        Splitting = 7,
+        /// server completed split of a region
+        Split = 8,
+        /// failed to open, and won't retry any more
+        FailedOpen = 9,
+        /// failed to close, and won't retry any more
+        FailedClose = 10,
+        /// server started merge a region
+        Merging = 11,
+        /// server completed merge of a region
+        Merged = 12,
+        /// new region to be created when RS splits a parent
+        SplittingNew = 13,
+        /// region but hasn't be created yet, or master doesn't
+        /// know it's already created
+        ///
+        /// new region to be created when RS merges two
+        MergingNew = 14,
+        /// daughter regions but hasn't be created yet, or
+        /// master doesn't know it's already created
+        ///
+        /// the region is CLOSED because of a RS crash. Usually it is the same
+        AbnormallyClosed = 15,
+    }
+    impl State {
+        /// String value of the enum field names used in the ProtoBuf definition.
+        ///
+        /// The values are not transformed in any way and thus are considered stable
+        /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+        pub fn as_str_name(&self) -> &'static str {
+            match self {
+                Self::Offline => "OFFLINE",
+                Self::PendingOpen => "PENDING_OPEN",
+                Self::Opening => "OPENING",
+                Self::Open => "OPEN",
+                Self::PendingClose => "PENDING_CLOSE",
+                Self::Closing => "CLOSING",
+                Self::Closed => "CLOSED",
+                Self::Splitting => "SPLITTING",
+                Self::Split => "SPLIT",
+                Self::FailedOpen => "FAILED_OPEN",
+                Self::FailedClose => "FAILED_CLOSE",
+                Self::Merging => "MERGING",
+                Self::Merged => "MERGED",
+                Self::SplittingNew => "SPLITTING_NEW",
+                Self::MergingNew => "MERGING_NEW",
+                Self::AbnormallyClosed => "ABNORMALLY_CLOSED",
+            }
+        }
+        /// Creates an enum from field names used in the ProtoBuf definition.
+        pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+            match value {
+                "OFFLINE" => Some(Self::Offline),
+                "PENDING_OPEN" => Some(Self::PendingOpen),
+                "OPENING" => Some(Self::Opening),
+                "OPEN" => Some(Self::Open),
+                "PENDING_CLOSE" => Some(Self::PendingClose),
+                "CLOSING" => Some(Self::Closing),
+                "CLOSED" => Some(Self::Closed),
+                "SPLITTING" => Some(Self::Splitting),
+                "SPLIT" => Some(Self::Split),
+                "FAILED_OPEN" => Some(Self::FailedOpen),
+                "FAILED_CLOSE" => Some(Self::FailedClose),
+                "MERGING" => Some(Self::Merging),
+                "MERGED" => Some(Self::Merged),
+                "SPLITTING_NEW" => Some(Self::SplittingNew),
+                "MERGING_NEW" => Some(Self::MergingNew),
+                "ABNORMALLY_CLOSED" => Some(Self::AbnormallyClosed),
+                _ => None,
+            }
+        }
+    }
+}
+/// *
 /// Protobuf version of a java.lang.StackTraceElement
 /// so we can serialize exceptions.
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
@@ -1441,4 +1562,34 @@ pub mod get_procedure_result_response {
             }
         }
     }
+}
+/// *
+/// Content of the meta-region-server znode.
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct MetaRegionServer {
+    /// The ServerName hosting the meta region currently, or destination server,
+    /// if meta region is in transition.
+    #[prost(message, required, tag = "1")]
+    pub server: ServerName,
+    /// The major version of the rpc the server speaks.  This is used so that
+    /// clients connecting to the cluster can have prior knowledge of what version
+    /// to send to a RegionServer.  AsyncHBase will use this to detect versions.
+    #[prost(uint32, optional, tag = "2")]
+    pub rpc_version: ::core::option::Option<u32>,
+    /// State of the region transition. OPEN means fully operational 'hbase:meta'
+    #[prost(enumeration = "region_state::State", optional, tag = "3")]
+    pub state: ::core::option::Option<i32>,
+}
+/// *
+/// Content of the master znode.
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct Master {
+    /// The ServerName of the current Master
+    #[prost(message, required, tag = "1")]
+    pub master: ServerName,
+    /// Major RPC version so that clients can know what version the master can accept.
+    #[prost(uint32, optional, tag = "2")]
+    pub rpc_version: ::core::option::Option<u32>,
+    #[prost(uint32, optional, tag = "3")]
+    pub info_port: ::core::option::Option<u32>,
 }
