@@ -1186,6 +1186,31 @@ fn versions_ttl_min_versions_and_keep_deleted_cells_behave_as_hbase_documents() 
     store_suite::versions::behave_as_hbase_documents(&store, compact);
 }
 
+/// The Thrift2 store configured from the gateway's own `hbase-site.xml` (its address and
+/// port, unframed): rows round-trip.
+#[test]
+fn the_thrift2_store_is_configured_from_hbase_site_xml() {
+    let Some(g) = hbase() else { return };
+    let (host, port) = g.plain.rsplit_once(':').unwrap();
+    let dir = store_suite::net::hbase_site_dir(
+        "thrift",
+        &[
+            ("hbase.regionserver.thrift.ipaddress", host.to_string()),
+            ("hbase.regionserver.thrift.port", port.to_string()),
+            ("hbase.regionserver.thrift.framed", "false".to_string()),
+        ],
+    );
+    let site = rowkey::store::HbaseSite::load(&dir).unwrap();
+    let cfg = site.thrift_config(&unique("thrift_site"), "d").unwrap();
+    assert_eq!(cfg.address, g.plain);
+    let store = HbaseStore::with_config(cfg).unwrap();
+    store.create_table(&[]).unwrap();
+    store.put(b"k", b"v").unwrap();
+    assert_eq!(store.get(b"k").unwrap().as_deref(), Some(&b"v"[..]));
+    store.drop_table().unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn a_table_records_its_key_layout_and_refuses_a_changed_one() {
     use rowkey::family::Family;

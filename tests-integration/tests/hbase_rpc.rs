@@ -398,6 +398,58 @@ fn the_native_store_finds_the_cluster_through_zookeeper() {
     store.drop_table().unwrap();
 }
 
+/// Configured from an `hbase-site.xml` only, as an operator hands it to HBase's shell: once
+/// with the ZooKeeper quorum and its client port (the Java client's default registry), once
+/// with the RPC registry and the masters' addresses; rows round-trip through each.
+#[test]
+fn the_native_store_is_configured_from_hbase_site_xml() {
+    let Some(g) = cluster() else { return };
+    let (Some(zk), Some(master)) = (g.zk.clone(), g.master.clone()) else {
+        return;
+    };
+    let (zk_host, zk_port) = zk.rsplit_once(':').unwrap();
+    let by_zookeeper = hbase_site_dir(
+        "zk",
+        &[
+            ("hbase.zookeeper.quorum", zk_host.to_string()),
+            ("hbase.zookeeper.property.clientPort", zk_port.to_string()),
+            ("zookeeper.znode.parent", "/hbase".to_string()),
+            ("hbase.cluster.distributed", "true".to_string()),
+        ],
+    );
+    let by_masters = hbase_site_dir(
+        "masters",
+        &[
+            (
+                "hbase.client.registry.impl",
+                "org.apache.hadoop.hbase.client.RpcConnectionRegistry".to_string(),
+            ),
+            ("hbase.masters", master.clone()),
+            // A quorum the RPC registry must not use: a closed port.
+            ("hbase.zookeeper.quorum", "127.0.0.1".to_string()),
+            ("hbase.zookeeper.property.clientPort", "1".to_string()),
+        ],
+    );
+    for (label, dir) in [("zookeeper", &by_zookeeper), ("masters", &by_masters)] {
+        let site = rowkey::store::HbaseSite::load(dir).unwrap();
+        let cfg = site
+            .rpc_config(&unique(&format!("rpc_site_{label}")), "d")
+            .unwrap();
+        assert_eq!(cfg.zookeeper.is_some(), label == "zookeeper", "{label}");
+        let store = HbaseRpcStore::with_config(cfg).unwrap_or_else(|e| panic!("{label}: {e}"));
+        store.create_table(&[]).unwrap();
+        let rows = numbered_rows(2_000, 7);
+        store.write_batch(&rows).unwrap();
+        let back: Vec<_> = store
+            .scan(&rowkey::KeyRange::new(b"", None))
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert!(back == rows, "{label}: the rows differ");
+        store.drop_table().unwrap();
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
 /// ZooKeeper refusals, each named within a bound: a quorum that refuses connections, one that
 /// never answers, a parent znode no HBase writes under.
 #[test]

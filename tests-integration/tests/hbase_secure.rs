@@ -415,6 +415,68 @@ fn wrong_keytabs_and_principals_are_named() {
     assert!(e.contains("hbase/elsewhere.example"), "{e}");
 }
 
+/// The Kerberized cluster configured from a generated `hbase-site.xml` only: the ZooKeeper
+/// quorum, `hbase.security.authentication=kerberos`, the servers' principal pattern with
+/// `_HOST`, `hbase.rpc.protection=privacy`, the client's keytab and principal; the native store
+/// round-trips rows through privacy, and the Thrift2 store through the SASL gateway described
+/// the same way (`hbase.thrift.security.qop`).
+#[test]
+fn a_secured_cluster_configured_from_hbase_site_xml() {
+    let Some(s) = secure() else { return };
+    let (zk_host, zk_port) = s.get("zk").rsplit_once(':').unwrap();
+    let realm = s.get("realm");
+    let dir = store_suite::net::hbase_site_dir(
+        "secure",
+        &[
+            ("hbase.zookeeper.quorum", zk_host.to_string()),
+            ("hbase.zookeeper.property.clientPort", zk_port.to_string()),
+            ("hbase.security.authentication", "kerberos".to_string()),
+            ("hbase.rpc.protection", "privacy".to_string()),
+            (
+                "hbase.regionserver.kerberos.principal",
+                format!("hbase/_HOST@{realm}"),
+            ),
+            (
+                "hbase.master.kerberos.principal",
+                format!("hbase/_HOST@{realm}"),
+            ),
+            ("hbase.client.keytab.file", s.keytab().display().to_string()),
+            ("hbase.client.keytab.principal", s.principal().to_string()),
+            (
+                "hbase.regionserver.thrift.hostname",
+                "localhost".to_string(),
+            ),
+            (
+                "hbase.regionserver.thrift.port",
+                s.get("thrift").to_string(),
+            ),
+            ("hbase.thrift.security.qop", "auth".to_string()),
+            (
+                "hbase.thrift.kerberos.principal",
+                format!("hbase/_HOST@{realm}"),
+            ),
+        ],
+    );
+    let site = rowkey::store::HbaseSite::load(&dir).unwrap();
+    let cfg = site.rpc_config(&unique("krb_site"), "d").unwrap();
+    let k = cfg.kerberos.clone().expect("Kerberos from the file");
+    assert_eq!(k.protection, [Protection::Privacy]);
+    let store = HbaseRpcStore::with_config(cfg).unwrap();
+    store.create_table(&[]).unwrap();
+    round_trip(&store, 2_000);
+    store.drop_table().unwrap();
+    #[cfg(feature = "hbase")]
+    {
+        let cfg = site.thrift_config(&unique("krb_site_thrift"), "d").unwrap();
+        assert!(cfg.kerberos.is_some());
+        let store = HbaseStore::with_config(cfg).unwrap();
+        store.create_table(&[]).unwrap();
+        round_trip(&store, 2_000);
+        store.drop_table().unwrap();
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// A keytab login outlives its tickets: with tickets of 6 s (`ticket_lifetime` in the child's
 /// krb5.conf), a store of each kind (native RPC, Thrift2 over SASL, Thrift2 over HTTP with
 /// SPNEGO) lives across four lifetimes, its connections cut after each so that it

@@ -112,6 +112,8 @@ pub use hbase_rpc::{
 };
 #[cfg(any(feature = "hbase", feature = "hbase-rpc"))]
 pub use net::hbase_rules::Region;
+#[cfg(any(feature = "hbase", feature = "hbase-rpc"))]
+pub use net::HbaseSite;
 
 /// The two HBase stores cannot drift: the Thrift2 store and the native store offer the same
 /// public operations, blocking and async, and implement the same store traits. An operation

@@ -685,3 +685,24 @@ where
         t.elapsed().as_secs_f64()
     );
 }
+
+/// Writes an `hbase-site.xml` of `props` into a new directory (what `HBASE_CONF_DIR` names) and
+/// returns the directory.
+pub fn hbase_site_dir(tag: &str, props: &[(&str, String)]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(unique(&format!("rowkey-site-{tag}")));
+    std::fs::create_dir_all(&dir).unwrap();
+    let body: String = props
+        .iter()
+        .map(|(k, v)| {
+            format!("  <property>\n    <name>{k}</name>\n    <value>{v}</value>\n  </property>\n")
+        })
+        .collect();
+    std::fs::write(
+        dir.join("hbase-site.xml"),
+        format!(
+            "<?xml version=\"1.0\"?>\n<?xml-stylesheet type=\"text/xsl\" href=\"configuration.xsl\"?>\n<configuration>\n{body}</configuration>\n"
+        ),
+    )
+    .unwrap();
+    dir
+}

@@ -49,6 +49,7 @@ use prost::Message;
 
 pub use config::{AddressMap, HbaseRpcConfig};
 pub use error::HbaseRpcError;
+pub(crate) use zk::with_ports as zk_quorum;
 pub use zk::ZooKeeper;
 
 use super::net::batch::{self, BatchRow, Confirmations};

@@ -16,6 +16,10 @@ pub(crate) mod key_layout;
 mod options;
 pub(crate) mod pages;
 pub(crate) mod retry;
+#[cfg(any(feature = "hbase", feature = "hbase-rpc"))]
+mod site;
+#[cfg(any(feature = "hbase", feature = "hbase-rpc"))]
+pub use site::HbaseSite;
 #[cfg(any(feature = "bigtable", feature = "hbase-rpc", feature = "hbase-http"))]
 pub(crate) mod tls;
 
