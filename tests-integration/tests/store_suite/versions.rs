@@ -24,6 +24,7 @@ pub trait Versioned {
     fn drop_table(&self);
 }
 
+#[allow(unused_macros)] // used by the builds with an HBase store
 macro_rules! versioned {
     ($store:ty) => {
         impl Versioned for $store {
