@@ -159,6 +159,23 @@ pub fn run_script() -> std::path::PathBuf {
         .unwrap_or_else(|| crate_dir.join("../hbase-local/run"))
 }
 
+/// Flushes and major-compacts `table` through the control port `control` (`None`: no control
+/// port, nothing to run).
+#[allow(dead_code)] // not every test binary compacts
+pub fn compactor(control: Option<&str>, table: &str) -> Option<impl Fn()> {
+    let (control, table) = (control?.to_string(), table.to_string());
+    Some(move || {
+        control_or_panic(&control, &format!("flush {table}"));
+        control_or_panic(&control, &format!("major-compact {table}"));
+    })
+}
+
+fn control_or_panic(addr: &str, command: &str) {
+    if let Err(e) = control(addr, command) {
+        panic!("{command}: {e}");
+    }
+}
+
 /// A lease in milliseconds, as text; HBase's default (60 s) when absent.
 fn lease(ms: Option<String>) -> Duration {
     Duration::from_millis(ms.and_then(|m| m.parse().ok()).unwrap_or(60_000))

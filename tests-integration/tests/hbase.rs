@@ -1177,12 +1177,7 @@ fn versions_ttl_min_versions_and_keep_deleted_cells_behave_as_hbase_documents() 
     let Some(g) = hbase() else { return };
     let name = unique("versions");
     let store = HbaseStore::with_config(config(&g.plain, &name)).unwrap();
-    let compact = g.control.as_ref().map(|control| {
-        move || {
-            gateways::control(control, &format!("flush {name}")).unwrap();
-            gateways::control(control, &format!("major-compact {name}")).unwrap();
-        }
-    });
+    let compact = gateways::compactor(g.control.as_deref(), &name);
     store_suite::versions::behave_as_hbase_documents(&store, compact);
 }
 

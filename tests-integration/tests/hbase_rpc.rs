@@ -500,12 +500,7 @@ fn versions_ttl_min_versions_and_keep_deleted_cells_on_hbase_rpc() {
         .write_version(b"r", "d", b"q", b"v", -1)
         .expect_err("a negative timestamp");
     assert!(e.to_string().contains("negative"), "{e}");
-    let compact = g.control.as_ref().map(|control| {
-        move || {
-            gateways::control(control, &format!("flush {name}")).unwrap();
-            gateways::control(control, &format!("major-compact {name}")).unwrap();
-        }
-    });
+    let compact = gateways::compactor(g.control.as_deref(), &name);
     store_suite::versions::behave_as_hbase_documents(&store, compact);
 }
 
