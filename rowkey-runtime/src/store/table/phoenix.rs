@@ -82,6 +82,16 @@ impl<S: Store, T: PhoenixRow> PhoenixRows<S, T> {
         }
     }
 
+    /// The rows of `T` in the table named `name` instead of the one `T` declares: the same
+    /// columns and key, created under another name ([`PhoenixTable::renamed`]).
+    pub fn named(store: S, name: &str) -> Result<Self, PhoenixError> {
+        Ok(PhoenixRows {
+            store,
+            table: T::table().renamed(name.to_string())?,
+            _row: PhantomData,
+        })
+    }
+
     /// The table.
     pub fn table(&self) -> &PhoenixTable {
         &self.table
@@ -219,6 +229,43 @@ impl<S: Store, T: PhoenixRow> PhoenixRows<S, T> {
             rows: MergeIter::new(scans, skip, false),
             _row: PhantomData,
         })
+    }
+}
+
+impl<S: Store, T: PhoenixRow> PhoenixRows<S, T> {
+    /// [`PhoenixRows::scan`] in reverse: the rows whose leading key columns hold `prefix`, in
+    /// the reverse of Phoenix's key order (`ORDER BY` each key column in the opposite of its
+    /// sort order: the newest first for an ascending time column), the buckets of a salted
+    /// table merged.
+    pub fn scan_rev(
+        &self,
+        prefix: &[Datum<'_>],
+    ) -> Result<PhoenixScan<'_, S::Error, T>, PhoenixRowsError<S::Error>> {
+        let refused = |error| PhoenixRowsError::Phoenix {
+            index: None,
+            key: None,
+            error,
+        };
+        let ranges = self.table.key().prefix_ranges(prefix).map_err(refused)?;
+        let columns = self.columns();
+        let scans = ranges
+            .iter()
+            .map(|r| self.store.scan_rows_rev(r, &columns))
+            .collect::<Option<Vec<CellScan<'_, S::Error>>>>()
+            .ok_or_else(|| refused(PhoenixError::new("this store cannot scan in reverse")))?;
+        let skip = usize::from(self.table.key().salt_buckets().is_some());
+        Ok(PhoenixScan {
+            table: &self.table,
+            rows: MergeIter::new(scans, skip, true),
+            _row: PhantomData,
+        })
+    }
+
+    /// A stored row of the table read as a `T` (its key decoded and checked as Phoenix would
+    /// write it, each column's cell decoded, a missing cell a null): for rows read from the
+    /// store directly (`Store::read_row`, `scan_rows`, a row Phoenix `UPSERT`s).
+    pub fn decode(&self, row: CellRow) -> Result<T, PhoenixRowsError<S::Error>> {
+        decode(&self.table, row)
     }
 }
 
