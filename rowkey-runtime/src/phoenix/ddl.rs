@@ -243,7 +243,10 @@ mod tests {
         // VARCHAR then BIGINT: a separator and 8 bytes.
         assert_eq!(
             splits(vec![col("h", Varchar), col("t", BigInt)], Some(3)),
-            [[&[1u8][..], &[0; 9]].concat(), [&[2u8][..], &[0; 9]].concat()]
+            [
+                [&[1u8][..], &[0; 9]].concat(),
+                [&[2u8][..], &[0; 9]].concat()
+            ]
         );
         // INTEGER then VARCHAR then CHAR(2): 4 bytes, a separator byte, 2 bytes.
         assert_eq!(
