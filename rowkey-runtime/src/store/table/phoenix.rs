@@ -209,30 +209,9 @@ impl<S: Store, T: PhoenixRow> PhoenixRows<S, T> {
         &self,
         prefix: &[Datum<'_>],
     ) -> Result<PhoenixScan<'_, S::Error, T>, PhoenixRowsError<S::Error>> {
-        let ranges =
-            self.table
-                .key()
-                .prefix_ranges(prefix)
-                .map_err(|error| PhoenixRowsError::Phoenix {
-                    index: None,
-                    key: None,
-                    error,
-                })?;
-        let columns = self.columns();
-        let scans: Vec<CellScan<'_, S::Error>> = ranges
-            .iter()
-            .map(|r| self.store.scan_rows(r, &columns))
-            .collect();
-        let skip = usize::from(self.table.key().salt_buckets().is_some());
-        Ok(PhoenixScan {
-            table: &self.table,
-            rows: MergeIter::new(scans, skip, false),
-            _row: PhantomData,
-        })
+        self.scan_in(prefix, false)
     }
-}
 
-impl<S: Store, T: PhoenixRow> PhoenixRows<S, T> {
     /// [`PhoenixRows::scan`] in reverse: the rows whose leading key columns hold `prefix`, in
     /// the reverse of Phoenix's key order (`ORDER BY` each key column in the opposite of its
     /// sort order: the newest first for an ascending time column), the buckets of a salted
@@ -240,6 +219,16 @@ impl<S: Store, T: PhoenixRow> PhoenixRows<S, T> {
     pub fn scan_rev(
         &self,
         prefix: &[Datum<'_>],
+    ) -> Result<PhoenixScan<'_, S::Error, T>, PhoenixRowsError<S::Error>> {
+        self.scan_in(prefix, true)
+    }
+
+    /// The scan of `prefix`'s ranges (one per bucket of a salted table), merged in key order
+    /// or its reverse.
+    fn scan_in(
+        &self,
+        prefix: &[Datum<'_>],
+        reverse: bool,
     ) -> Result<PhoenixScan<'_, S::Error, T>, PhoenixRowsError<S::Error>> {
         let refused = |error| PhoenixRowsError::Phoenix {
             index: None,
@@ -250,13 +239,19 @@ impl<S: Store, T: PhoenixRow> PhoenixRows<S, T> {
         let columns = self.columns();
         let scans = ranges
             .iter()
-            .map(|r| self.store.scan_rows_rev(r, &columns))
+            .map(|r| {
+                if reverse {
+                    self.store.scan_rows_rev(r, &columns)
+                } else {
+                    Some(self.store.scan_rows(r, &columns))
+                }
+            })
             .collect::<Option<Vec<CellScan<'_, S::Error>>>>()
             .ok_or_else(|| refused(PhoenixError::new("this store cannot scan in reverse")))?;
         let skip = usize::from(self.table.key().salt_buckets().is_some());
         Ok(PhoenixScan {
             table: &self.table,
-            rows: MergeIter::new(scans, skip, true),
+            rows: MergeIter::new(scans, skip, reverse),
             _row: PhantomData,
         })
     }
