@@ -51,9 +51,9 @@ fn cluster() -> Option<&'static Gateways> {
 }
 
 /// Held by the tests that move or split regions (hbase:meta among them) and by the one that
-/// times an error against a wall-clock bound, so that they never overlap: run beside them, that
-/// error took 3.05 s against its 3 s bound (alone, well under it). A failed test's poisoned lock
-/// is taken over.
+/// times an error against a wall-clock bound, so that they never overlap: a region of
+/// hbase:meta moving under that batch is not the stall it measures. A failed test's poisoned
+/// lock is taken over.
 fn meta_moves() -> std::sync::MutexGuard<'static, ()> {
     static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     LOCK.lock().unwrap_or_else(|p| p.into_inner())
@@ -766,13 +766,14 @@ fn servers_that_stop_answering_time_out_and_lose_nothing_on_hbase_rpc() {
     let t = Instant::now();
     let err = hasty.write_batch(&more).unwrap_err();
     let took = t.elapsed();
-    // RetryPolicy's bound: max_attempts * (attempt_timeout + max_backoff), 2 s here.
-    assert!(took < Duration::from_secs(3), "the error took {took:?}");
+    // RetryPolicy's bound: max_attempts * (attempt_timeout + max_backoff), 2 s here. (A round
+    // waits on hbase:meta and on the region servers at once: one deadline, ~1.05 s.)
+    assert!(took < Duration::from_secs(2), "the error took {took:?}");
     assert!(err.source.is_transient(), "{}", err.source);
     let t = Instant::now();
     let e = hasty.get(b"row00000001").unwrap_err();
     assert!(
-        t.elapsed() < Duration::from_secs(3),
+        t.elapsed() < Duration::from_secs(2),
         "a get took {:?}",
         t.elapsed()
     );

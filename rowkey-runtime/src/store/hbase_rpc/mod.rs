@@ -643,22 +643,51 @@ impl AsyncHbaseRpcStore {
 
     /// One round: rows `which` of `rows` located, grouped per server and sent; the rows that
     /// failed, and the failure that decides whether to go on.
+    ///
+    /// Rows whose region is cached go out at once, while hbase:meta places the others (which
+    /// go out as soon as it has): a slow meta and servers that stopped answering cost one
+    /// deadline together, not one after the other.
     async fn send_rows<R: Write>(
         &self,
         rows: &[R],
         which: &[usize],
         stamps: Stamps,
     ) -> (Vec<usize>, Option<Failure>) {
-        let options = &self.inner.config.options;
-        // Locate each row (the cache answers most; a miss asks meta once per region).
-        let mut by_server: std::collections::BTreeMap<String, Vec<(Arc<RegionLoc>, usize)>> =
-            Default::default();
+        let mut cached = Vec::new();
+        let mut missing = Vec::new();
+        for &i in which {
+            match self.inner.regions.find(rows[i].key(), Locate::At) {
+                Some(loc) => cached.push((loc, i)),
+                None => missing.push(i),
+            }
+        }
+        let gone = std::sync::Mutex::new(std::collections::HashSet::<String>::new());
+        let now = self.send_located(rows, cached, stamps, &gone);
+        let later = async {
+            let (located, mut failed, first) = self.locate_rows(rows, &missing).await;
+            let (more, failure) = self.send_located(rows, located, stamps, &gone).await;
+            failed.extend(more);
+            (failed, first.or(failure))
+        };
+        let ((mut failed, first), (more, failure)) = futures_util::join!(now, later);
+        failed.extend(more);
+        (failed, first.or(failure))
+    }
+
+    /// Rows `which` of `rows` located (the cache answers most; a miss asks meta once per
+    /// region); the rows that could not be, and why.
+    async fn locate_rows<R: Write>(
+        &self,
+        rows: &[R],
+        which: &[usize],
+    ) -> (Vec<(Arc<RegionLoc>, usize)>, Vec<usize>, Option<Failure>) {
+        let mut located = Vec::new();
         let mut failed = Vec::new();
         let mut first: Option<Failure> = None;
         for &i in which {
             // Once a lookup has failed (meta unreachable or slow), rows whose region is not
             // cached fail at once: one deadline for the round, not one per row.
-            let located = if first.is_some() {
+            let found = if first.is_some() {
                 self.inner
                     .regions
                     .find(rows[i].key(), Locate::At)
@@ -670,11 +699,8 @@ impl AsyncHbaseRpcStore {
                     .await
                     .map_err(Some)
             };
-            match located {
-                Ok(loc) => by_server
-                    .entry(loc.server.clone())
-                    .or_default()
-                    .push((loc, i)),
+            match found {
+                Ok(loc) => located.push((loc, i)),
                 Err(f) => {
                     failed.push(i);
                     if let Some(f) = f {
@@ -683,39 +709,68 @@ impl AsyncHbaseRpcStore {
                 }
             }
         }
-        // Each server's rows cut into calls within the limits; calls run concurrently.
-        let mut calls = Vec::new();
+        (located, failed, first)
+    }
+
+    /// Located rows grouped per server, cut into `Multi` calls within the limits and sent:
+    /// every server's calls start at once, `batch_concurrency` in flight per server. A server
+    /// found gone (dead, cut off, not answering; noted in `gone`) gets no more calls this
+    /// round: its other rows fail at once, so that servers that stopped answering cost one
+    /// deadline, not one per server or per call.
+    async fn send_located<R: Write>(
+        &self,
+        rows: &[R],
+        located: Vec<(Arc<RegionLoc>, usize)>,
+        stamps: Stamps,
+        gone: &std::sync::Mutex<std::collections::HashSet<String>>,
+    ) -> (Vec<usize>, Option<Failure>) {
+        let options = &self.inner.config.options;
+        let mut by_server: std::collections::BTreeMap<String, Vec<(Arc<RegionLoc>, usize)>> =
+            Default::default();
+        for (loc, i) in located {
+            by_server
+                .entry(loc.server.clone())
+                .or_default()
+                .push((loc, i));
+        }
+        let mut per_server = Vec::new();
         for (server, mut located) in by_server {
             located.sort_by(|a, b| a.0.start.cmp(&b.0.start));
-            let indices: Vec<usize> = located.iter().map(|(_, i)| *i).collect();
-            let ordered: Vec<R> = indices.iter().map(|&i| rows[i].clone()).collect();
-            for part in batch::split(&ordered, options.batch_rows, options.batch_bytes) {
-                let part: Vec<(Arc<RegionLoc>, usize)> = located[part].to_vec();
-                calls.push((server.clone(), part));
-            }
+            let ordered: Vec<R> = located.iter().map(|&(_, i)| rows[i].clone()).collect();
+            let parts: Vec<Vec<(Arc<RegionLoc>, usize)>> =
+                batch::split(&ordered, options.batch_rows, options.batch_bytes)
+                    .into_iter()
+                    .map(|part| located[part].to_vec())
+                    .collect();
+            per_server.push((server, parts));
         }
-        let concurrency = options.batch_concurrency.max(1) * calls.len().clamp(1, 8);
-        // A server found gone (dead, cut off, not answering) gets no more calls this round:
-        // its rows fail at once instead of each call waiting out its own deadline.
-        let gone = std::sync::Mutex::new(std::collections::HashSet::<String>::new());
-        let gone = &gone;
-        let outcomes: Vec<(Vec<usize>, Option<Failure>)> = futures_util::stream::iter(calls)
-            .map(|(server, part)| async move {
-                if gone.lock().is_ok_and(|g| g.contains(&server)) {
-                    return (part.iter().map(|(_, i)| *i).collect(), None);
-                }
-                let outcome = self.multi(&server, rows, &part, stamps).await;
-                if outcome.1.as_ref().is_some_and(Failure::server_gone) {
-                    if let Ok(mut g) = gone.lock() {
-                        g.insert(server);
-                    }
-                }
-                outcome
-            })
-            .buffer_unordered(concurrency)
-            .collect()
-            .await;
-        for (f, failure) in outcomes {
+        let concurrency = options.batch_concurrency.max(1);
+        let is_gone = |server: &str| gone.lock().is_ok_and(|g| g.contains(server));
+        let outcomes: Vec<Vec<(Vec<usize>, Option<Failure>)>> = futures_util::future::join_all(
+            per_server.into_iter().map(|(server, parts)| async move {
+                let server = &server;
+                futures_util::stream::iter(parts)
+                    .map(|part| async move {
+                        if is_gone(server) {
+                            return (part.iter().map(|(_, i)| *i).collect(), None);
+                        }
+                        let outcome = self.multi(server, rows, &part, stamps).await;
+                        if outcome.1.as_ref().is_some_and(Failure::server_gone) {
+                            if let Ok(mut g) = gone.lock() {
+                                g.insert(server.clone());
+                            }
+                        }
+                        outcome
+                    })
+                    .buffer_unordered(concurrency)
+                    .collect()
+                    .await
+            }),
+        )
+        .await;
+        let mut failed = Vec::new();
+        let mut first = None;
+        for (f, failure) in outcomes.into_iter().flatten() {
             failed.extend(f);
             if let Some(failure) = failure {
                 first.get_or_insert(failure);
