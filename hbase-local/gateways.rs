@@ -9,7 +9,9 @@ use std::time::Duration;
 
 /// The Thrift2 gateways of an HBase, and its ZooKeeper for HBase's Java client.
 pub struct Gateways {
-    /// The unframed gateway, `host:port` (as `hbase thrift2 start` serves).
+    /// The unframed gateway, `host:port` (as `hbase thrift2 start` serves); empty for a
+    /// cluster without a gateway (HBase 3.0: `ROWKEY_HBASE_MASTER` set, `ROWKEY_HBASE_THRIFT`
+    /// not).
     pub plain: String,
     /// A framed gateway, where one runs.
     pub framed: Option<String>,
@@ -49,12 +51,15 @@ impl Drop for Gateways {
 impl Gateways {
     /// `ROWKEY_HBASE_THRIFT` (unframed `host:port`), with `ROWKEY_HBASE_THRIFT_FRAMED`,
     /// `ROWKEY_HBASE_THRIFT_HTTP`, `ROWKEY_HBASE_THRIFT_HTTPS` with `ROWKEY_HBASE_TLS_CA`,
-    /// `ROWKEY_HBASE_ZK`, `ROWKEY_HBASE_CONTROL` and `ROWKEY_HBASE_MASTER` when set; otherwise a local HBase started with `hbase-local/run`
-    /// (the first run builds it: Maven downloads HBase, ~290 MB). `None` if it cannot start.
+    /// `ROWKEY_HBASE_ZK`, `ROWKEY_HBASE_CONTROL` and `ROWKEY_HBASE_MASTER` when
+    /// `ROWKEY_HBASE_THRIFT` or `ROWKEY_HBASE_MASTER` is set (the latter alone: a cluster with
+    /// no gateway); otherwise a local HBase started with `hbase-local/run` (the first run
+    /// builds it: Maven downloads HBase, ~290 MB). `None` if it cannot start.
     pub fn from_env_or_start() -> Option<Gateways> {
-        if let Ok(plain) = std::env::var("ROWKEY_HBASE_THRIFT") {
+        let plain = std::env::var("ROWKEY_HBASE_THRIFT").ok();
+        if plain.is_some() || std::env::var_os("ROWKEY_HBASE_MASTER").is_some() {
             return Some(Gateways {
-                plain,
+                plain: plain.unwrap_or_default(),
                 framed: std::env::var("ROWKEY_HBASE_THRIFT_FRAMED").ok(),
                 http: std::env::var("ROWKEY_HBASE_THRIFT_HTTP").ok(),
                 https: std::env::var("ROWKEY_HBASE_THRIFT_HTTPS")
@@ -69,6 +74,14 @@ impl Gateways {
             });
         }
         Self::start_local()
+    }
+
+    /// Whether a Thrift2 gateway serves this cluster; says why not when none does.
+    pub fn has_gateway(&self) -> bool {
+        if self.plain.is_empty() {
+            eprintln!("SKIPPED: this cluster has no Thrift2 gateway (ROWKEY_HBASE_THRIFT)");
+        }
+        !self.plain.is_empty()
     }
 
     /// Starts `hbase-local/run` on four free loopback ports (unframed, framed, HTTP and
@@ -115,7 +128,8 @@ impl Gateways {
 
 /// Starts `hbase-local/run` with `args` and a data directory of this process's own, and waits
 /// for its READY line (10 minutes at most: the first run builds it). The cluster runs until the
-/// returned child's stdin closes (when the child, or this process, goes away).
+/// returned child's stdin closes (when the child, or this process, goes away). HBase
+/// `ROWKEY_HBASE_VERSION` when set (`hbase-local/matrix` sets it), else the default 2.6.
 pub fn start_hbase_local(args: &[String]) -> Option<(std::process::Child, String)> {
     static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let run = run_script();
@@ -124,8 +138,13 @@ pub fn start_hbase_local(args: &[String]) -> Option<(std::process::Child, String
         std::process::id(),
         STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     ));
+    let version: Vec<String> = match std::env::var("ROWKEY_HBASE_VERSION") {
+        Ok(v) => vec!["--hbase-version".into(), v],
+        Err(_) => Vec::new(),
+    };
     let mut child = Command::new("bash")
         .arg(&run)
+        .args(&version)
         .args(args)
         .arg("--dir")
         .arg(&dir)

@@ -54,7 +54,7 @@ fn hbase() -> Option<&'static Gateways> {
         );
         eprintln!("SKIPPED: no HBase (set ROWKEY_HBASE_THRIFT or install Java 17 and Maven)");
     }
-    g
+    g.filter(|g| g.has_gateway())
 }
 
 fn config(addr: &str, table: &str) -> HbaseConfig {

@@ -4,6 +4,10 @@
 //! gateway (no retries: the failure list is the point) and natively (feature `hbase-rpc`, with
 //! the default retries: the batch rides over the crash as the regions reopen elsewhere).
 //!
+//! And the active master crashes under native stores that found the cluster through ZooKeeper
+//! and through the masters' addresses: a backup master takes over and both go on (on a cluster
+//! of its own, so that the shared one keeps the master its READY line names).
+//!
 //! In a test binary of its own, so that the crash cannot disturb the other HBase tests (cargo
 //! runs test binaries one after another). Uses the local HBase's control port
 //! (`ROWKEY_HBASE_CONTROL`, set by `.ci/run`) or a local HBase it starts itself; a new region
@@ -95,7 +99,7 @@ where
 #[test]
 fn a_region_server_crash_mid_batch_loses_no_confirmed_row() {
     let _one = CRASH.lock().unwrap_or_else(|e| e.into_inner());
-    let Some((g, control)) = cluster() else {
+    let Some((g, control)) = cluster().filter(|(g, _)| g.has_gateway()) else {
         return;
     };
     let name = unique("crash");
@@ -205,4 +209,85 @@ fn a_region_server_crash_mid_batch_on_the_native_store() {
     assert!(outcome.is_ok(), "the batch did not ride over the crash");
     let started = gateways::control(&control, "start-rs").unwrap();
     eprintln!("started region server {started}");
+}
+
+/// The active master crashes and a backup takes over (HBase's mini cluster starts one on the
+/// control port's `start-master`): native stores that found the cluster through ZooKeeper and
+/// through both masters' addresses (HBase's `hbase.masters`) go on reading and writing, and ask
+/// the new master for the table's families and a new table. On a small cluster of its own
+/// (HBase `ROWKEY_HBASE_VERSION` when set).
+#[cfg(feature = "hbase-rpc")]
+#[test]
+fn the_active_master_fails_over_under_the_native_store() {
+    use rowkey::store::{HbaseRpcConfig, HbaseRpcStore};
+    let Some((mut child, ready)) =
+        gateways::start_hbase_local(&["--no-thrift".into(), "--region-servers".into(), "2".into()])
+    else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "hbase-local/run did not start"
+        );
+        eprintln!("SKIPPED: no HBase (install Java 17 and Maven)");
+        return;
+    };
+    let field = |name: &str| {
+        ready
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix(name))
+            .unwrap_or_else(|| panic!("no {name} in {ready}"))
+            .to_string()
+    };
+    let (zk, master) = (field("zk="), field("master="));
+    let control = format!("127.0.0.1:{}", field("control="));
+    let backup = gateways::control(&control, "start-master").unwrap();
+    let masters = format!("{master},{backup}");
+    let name = unique("failover");
+    let via_zk =
+        HbaseRpcStore::with_config(HbaseRpcConfig::from_zookeeper(&zk, &name, "d")).unwrap();
+    let via_masters =
+        HbaseRpcStore::with_config(HbaseRpcConfig::new(&masters, &name, "d")).unwrap();
+    via_zk.create_table(&Event::split_points(4)).unwrap();
+    let rows = numbered_rows(20_000, 1);
+    via_zk.write_batch(&rows).unwrap();
+    assert_eq!(count(&via_masters), rows.len());
+
+    let t = Instant::now();
+    let took_over = gateways::control(&control, "abort-master").unwrap();
+    eprintln!("master failover ({took_over}) in {:?}", t.elapsed());
+    assert!(
+        took_over.ends_with(backup.as_str()),
+        "{took_over} (backup {backup})"
+    );
+    for (store, stamp) in [(&via_zk, 2), (&via_masters, 3)] {
+        let again = numbered_rows(20_000, stamp);
+        store.write_batch(&again).unwrap();
+        let read: Vec<_> = store
+            .scan(&rowkey::KeyRange::new(b"", None))
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(read, again, "rows read back after the failover");
+        // The families come from the master: the new one.
+        assert!(store.families().unwrap().iter().any(|f| f.name == "d"));
+    }
+    for cfg in [
+        HbaseRpcConfig::from_zookeeper(&zk, &unique("after_zk"), "d"),
+        HbaseRpcConfig::new(&masters, &unique("after_masters"), "d"),
+    ] {
+        let store = HbaseRpcStore::with_config(cfg).unwrap();
+        store.create_table(&[]).unwrap();
+        store.write_batch(&rows[..100]).unwrap();
+        assert_eq!(count(&store), 100);
+    }
+    drop(child.stdin.take());
+    let _ = child.wait();
+}
+
+#[cfg(feature = "hbase-rpc")]
+fn count<S: Store>(store: &S) -> usize {
+    store
+        .scan(&rowkey::KeyRange::new(b"", None))
+        .map(|r| r.map(|_| ()))
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap()
+        .len()
 }

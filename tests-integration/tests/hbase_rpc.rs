@@ -141,7 +141,9 @@ fn rows_as_columns_on_hbase_rpc() {
 #[test]
 fn the_thrift2_store_and_the_native_store_read_each_other() {
     use rowkey::store::{Columns, HbaseConfig, HbaseStore, RowWrite};
-    let Some(g) = cluster() else { return };
+    let Some(g) = cluster().filter(|g| g.has_gateway()) else {
+        return;
+    };
     let m = g.master.clone().unwrap();
     let name = unique("rpc_interop");
     let thrift =

@@ -63,6 +63,14 @@ async fn tls_handshake(
             Ok((Box::new(read), Box::new(write)))
         }
         Err(HandshakeError::Untrusted(m)) => Err(ConnError::Tls(m)),
+        // The server answered the TLS hello with bytes that are not TLS: it serves plain RPC on
+        // this port, which no retry changes.
+        Err(HandshakeError::Failed(m)) if m.contains("InvalidContentType") => {
+            Err(ConnError::Tls(format!(
+                "{m}: the server answered without TLS (HBase serves TLS on its RPC from \
+                 2.6.0, when its hbase.server.netty.tls.enabled is true)"
+            )))
+        }
         Err(HandshakeError::Failed(m)) => Err(ConnError::Connect(m)),
     }
 }

@@ -76,6 +76,7 @@ public final class LocalHBase {
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--port": thriftPort = Integer.parseInt(args[++i]); break;
+        case "--no-thrift": thriftPort = -1; break;
         case "--region-servers": regionServers = Integer.parseInt(args[++i]); break;
         case "--framed": framed = true; break;
         case "--framed-port": framedPort = Integer.parseInt(args[++i]); break;
@@ -93,13 +94,19 @@ public final class LocalHBase {
         case "--phoenix-port": phoenix = true; phoenixPort = Integer.parseInt(args[++i]); break;
         default:
           System.err.println("unknown argument " + args[i]
-              + "; usage: LocalHBase [--port P] [--region-servers N] [--framed]"
+              + "; usage: LocalHBase [--port P | --no-thrift] [--region-servers N] [--framed]"
               + " [--framed-port P2] [--ready-file F] [--dir D] [--scanner-lease-ms MS] [--secure]"
               + " [--rpc-protection LIST] [--privacy-port P3] [--integrity-port P6] [--tls]"
               + " [--http-port P4]"
               + " [--https-port P5] [--phoenix] [--phoenix-port P7]");
           System.exit(2);
       }
+    }
+    if (thriftPort < 0
+        && (framedPort > 0 || privacyPort > 0 || integrityPort > 0 || httpPort > 0 || httpsPort > 0)) {
+      System.err.println("--no-thrift starts no Thrift2 gateway: leave out --framed-port,"
+          + " --privacy-port, --integrity-port, --http-port and --https-port");
+      System.exit(2);
     }
     long t0 = System.nanoTime();
     Configuration conf = HBaseConfiguration.create();
@@ -163,7 +170,8 @@ public final class LocalHBase {
         .build());
     Configuration clusterConf = util.getConfiguration();
 
-    int port = startGateway(clusterConf, thriftPort, framed);
+    // --no-thrift: no gateway at all (HBase 3.0, for which Maven serves no hbase-thrift).
+    int port = thriftPort >= 0 ? startGateway(clusterConf, thriftPort, framed) : -1;
     // A second gateway with the other transport, for clients that must work with both.
     int secondPort = framedPort > 0 ? startGateway(clusterConf, framedPort, true) : -1;
     // On a Kerberized cluster, a second SASL gateway that takes privacy (auth-conf) only.
@@ -216,7 +224,7 @@ public final class LocalHBase {
     // (ClientMetaService), for clients that need no gateway and no ZooKeeper.
     org.apache.hadoop.hbase.ServerName master =
         util.getMiniHBaseCluster().getMaster().getServerName();
-    String line = "READY thrift=" + port + " zk=" + zk
+    String line = "READY thrift=" + (port >= 0 ? Integer.toString(port) : "none") + " zk=" + zk
         + " master=" + master.getHostname() + ":" + master.getPort()
         + (secondPort > 0 ? " framed_thrift=" + secondPort : "")
         + (privatePort > 0 ? " privacy_thrift=" + privatePort : "")
@@ -225,6 +233,7 @@ public final class LocalHBase {
         + (httpsPort > 0 ? " https_thrift=" + httpsPort : "") + " control=" + controlPort
         + " transport=" + (framed ? "framed" : "buffered") + " region_servers=" + regionServers
         + " scanner_lease_ms=" + lease + kerberos + phoenixFields
+        + " hbase_version=" + org.apache.hadoop.hbase.util.VersionInfo.getVersion()
         + " start_ms=" + ms + " heap_used_mb=" + heapMb + " rss_mb=" + rssMb() + " pid="
         + ManagementFactory.getRuntimeMXBean().getPid();
     System.out.println(line);
@@ -433,7 +442,9 @@ public final class LocalHBase {
    * {@code abort-rs} aborts the live region server holding the most regions (a crash: its
    * memstores are lost and its regions are recovered from the WAL elsewhere), replying
    * {@code OK host:port}; {@code start-rs} starts a new region server and waits for it;
-   * {@code servers} replies with the live region servers.
+   * {@code servers} replies with the live region servers; {@code start-master} starts a backup
+   * master ({@code OK host:port}); {@code abort-master} aborts the active one and returns once
+   * a backup has taken over ({@code OK old new}).
    */
   private static int startControl(HBaseTestingUtility util) throws IOException {
     java.net.ServerSocket server = new java.net.ServerSocket(0, 16,
@@ -537,6 +548,37 @@ public final class LocalHBase {
         case "start-rs": {
           var rs = cluster.startRegionServerAndWait(60_000);
           return "OK " + rs.getRegionServer().getServerName().getAddress();
+        }
+        case "start-master": {
+          // A backup master: it waits on ZooKeeper for the active one to go.
+          var mt = cluster.startMaster();
+          long deadline = System.currentTimeMillis() + 60_000;
+          while (mt.getMaster().getServerName() == null
+              || mt.getMaster().getRpcServer() == null
+              || mt.getMaster().getRpcServer().getListenerAddress() == null) {
+            if (System.currentTimeMillis() > deadline) {
+              return "ERR the backup master did not start in 60 s";
+            }
+            Thread.sleep(100);
+          }
+          return "OK " + mt.getMaster().getServerName().getAddress();
+        }
+        case "abort-master": {
+          // The active master aborts (a crash); returns once a backup has taken over.
+          var masters = cluster.getMasterThreads();
+          for (int i = 0; i < masters.size(); i++) {
+            var m = masters.get(i).getMaster();
+            if (m.isActiveMaster() && !m.isStopped()) {
+              String old = m.getServerName().getAddress().toString();
+              cluster.abortMaster(i);
+              cluster.waitOnMaster(i);
+              if (!cluster.waitForActiveAndReadyMaster(120_000)) {
+                return "ERR no master took over in 120 s";
+              }
+              return "OK " + old + " " + cluster.getMaster().getServerName().getAddress();
+            }
+          }
+          return "ERR no active master";
         }
         default:
           return "ERR unknown command " + command;
