@@ -465,11 +465,17 @@ fn the_native_store_is_configured_from_hbase_site_xml() {
 }
 
 /// ZooKeeper refusals, each named within a bound: a quorum that refuses connections, one that
-/// never answers, a parent znode no HBase writes under.
+/// never answers, a parent znode no HBase writes under, and znodes a secured ZooKeeper lets
+/// only an authenticated identity read (made on the cluster's quorum with a digest ACL by the
+/// control port's `protect-znode`).
 #[test]
 fn zookeeper_refusals_are_named_within_a_bound() {
     let Some(g) = cluster() else { return };
     let Some(zk) = g.zk.clone() else { return };
+    let protected = format!("/{}", unique("hbase_secure"));
+    if let Some(control) = &g.control {
+        gateways::control(control, &format!("protect-znode {protected}")).unwrap();
+    }
     let quick = |quorum: &str| {
         let mut cfg = HbaseRpcConfig::from_zookeeper(quorum, "anything", "d");
         cfg.options.connect_timeout = Duration::from_secs(2);
@@ -491,7 +497,15 @@ fn zookeeper_refusals_are_named_within_a_bound() {
             quick(&zk).zookeeper(rowkey::store::ZooKeeper::new(&zk).parent("/hbase-unsecure")),
             "no znode /hbase-unsecure".to_string(),
         ),
+        (
+            "ACL-protected znodes",
+            quick(&zk).zookeeper(rowkey::store::ZooKeeper::new(&zk).parent(&protected)),
+            "ACL-protected".to_string(),
+        ),
     ] {
+        if label == "ACL-protected znodes" && g.control.is_none() {
+            continue;
+        }
         let started = Instant::now();
         let e = HbaseRpcStore::with_config(cfg).err().expect("connected");
         eprintln!("{label}: refused after {:?}: {e}", started.elapsed());
@@ -799,4 +813,42 @@ fn servers_that_stop_answering_time_out_and_lose_nothing_on_hbase_rpc() {
         more.len(),
         err.source
     );
+}
+
+/// Region servers as the bootstrap servers (HBase's `hbase.client.bootstrap.servers`, the
+/// `RpcConnectionRegistry` way): from HBase 2.5 they serve the connection registry, and the
+/// store works through them alone; a 2.4 region server closes the connection instead, and the
+/// store says what to give it. (`ROWKEY_HBASE_VERSION`, set by `hbase-local/matrix`, says which
+/// HBase runs; 2.6 when unset.)
+#[test]
+fn region_servers_as_bootstrap_servers() {
+    let Some(g) = cluster() else { return };
+    let Some(control) = g.control.clone() else {
+        return;
+    };
+    let servers = gateways::control(&control, "servers").unwrap();
+    let servers: Vec<&str> = servers.split_whitespace().collect();
+    assert!(!servers.is_empty(), "no live region server");
+    let version = std::env::var("ROWKEY_HBASE_VERSION").unwrap_or_else(|_| "2.6".into());
+    let before_2_5 = version.starts_with("2.4") || version.starts_with("2.3");
+    let name = unique("rpc_rs_bootstrap");
+    let cfg = config(&servers.join(","), &name);
+    if before_2_5 {
+        let Err(e) = HbaseRpcStore::with_config(cfg) else {
+            panic!("a {version} region server served the connection registry")
+        };
+        let e = e.to_string();
+        assert!(e.contains("before HBase 2.5"), "{e}");
+        assert!(e.contains("hbase.masters"), "{e}");
+        return;
+    }
+    let store = HbaseRpcStore::with_config(cfg).unwrap();
+    store.create_table(&[]).unwrap();
+    let rows = numbered_rows(2_000, 1);
+    store.write_batch(&rows).unwrap();
+    let read: Vec<_> = store
+        .scan(&rowkey::KeyRange::new(b"", None))
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(read, rows);
 }

@@ -60,6 +60,10 @@ impl Secure {
     fn master(&self) -> &str {
         self.get("master")
     }
+    /// Whether a Thrift2 gateway serves the cluster (HBase 3.0's has none: `thrift=none`).
+    fn has_gateway(&self) -> bool {
+        self.get("thrift") != "none"
+    }
     /// Whether the cluster runs HBase `major.minor` or later (its READY line's
     /// `hbase_version`; a launcher too old to say is the default 2.6.1).
     fn hbase_at_least(&self, major: u32, minor: u32) -> bool {
@@ -410,7 +414,11 @@ fn a_cluster_that_requires_kerberos_refuses_a_simple_client() {
         .expect("connected without Kerberos");
     let text = e.to_string();
     assert!(text.contains("requires Kerberos"), "{text}");
-    assert!(!e.is_transient());
+    // HBase 2.x says why (AccessDeniedException: not retried); a Kerberized 3.0 closes the
+    // connection without a word, which the store names as a possible cause only.
+    if !s.hbase_at_least(3, 0) {
+        assert!(!e.is_transient(), "{text}");
+    }
 }
 
 #[test]
@@ -477,7 +485,8 @@ fn a_secured_cluster_configured_from_hbase_site_xml() {
             ),
             (
                 "hbase.regionserver.thrift.port",
-                s.get("thrift").to_string(),
+                // HBase 3.0 here has no gateway: the key is left to its default.
+                s.get("thrift").replace("none", "9090"),
             ),
             ("hbase.thrift.security.qop", "auth".to_string()),
             (
@@ -495,7 +504,7 @@ fn a_secured_cluster_configured_from_hbase_site_xml() {
     round_trip(&store, 2_000);
     store.drop_table().unwrap();
     #[cfg(feature = "hbase")]
-    {
+    if s.has_gateway() {
         let cfg = site.thrift_config(&unique("krb_site_thrift"), "d").unwrap();
         assert!(cfg.kerberos.is_some());
         let store = HbaseStore::with_config(cfg).unwrap();
@@ -543,6 +552,10 @@ fn a_keytab_login_outlives_its_tickets() {
                 });
                 store.drop_table().unwrap();
             });
+            // The gateways, where the cluster has them (HBase 3.0 here has none).
+            if !s.has_gateway() {
+                return;
+            }
             #[cfg(feature = "hbase")]
             scope.spawn(|| {
                 let wire = store_suite::net::proxy(&format!("127.0.0.1:{}", s.get("thrift")));
@@ -641,7 +654,7 @@ fn refused_keytab_logins_keep_the_kdcs_reason() {
         let native = expect_auth_error(rpc(s, "anything", Kerberos::keytab(&principal, &keytab)));
         let mut texts = vec![native];
         #[cfg(feature = "hbase")]
-        {
+        if s.has_gateway() {
             let cfg = thrift(
                 &format!("localhost:{}", s.get("thrift")),
                 "anything",

@@ -191,6 +191,23 @@ pub(crate) fn remote(op: &'static str, table: &str, e: &pb::ExceptionResponse) -
             store: STORE,
             table: table.to_string(),
         }),
+        // A service this server's HBase does not have: the connection registry
+        // (ClientMetaService) on a region server before HBase 2.5 (its masters serve it).
+        "UnknownServiceException" => Failure::Other(NetError::Rejected {
+            store: STORE,
+            op,
+            status: name.to_string(),
+            message: if message.contains("ClientMetaService") {
+                format!(
+                    "{message}: this server serves no connection registry (region servers \
+                     serve it from HBase 2.5, masters from 2.3): give the masters' addresses \
+                     (hbase.masters) or the ZooKeeper quorum"
+                )
+            } else {
+                format!("{message}: this server's HBase does not offer the service {op} needs")
+            },
+            transient: false,
+        }),
         "NoSuchColumnFamilyException" | "FailedSanityCheckException" => {
             Failure::Other(NetError::Rejected {
                 store: STORE,

@@ -360,13 +360,37 @@ impl AsyncHbaseRpcStore {
                     if !budget.again(&f).await {
                         let e = f.into_error();
                         return Err(match e {
-                            NetError::Transport { message, .. } => NetError::Connect {
-                                store: STORE,
-                                message: format!(
-                                    "no connection registry answered at {}: {message}",
-                                    store.inner.config.bootstrap.join(",")
-                                ),
-                            },
+                            NetError::Transport { message, .. } => {
+                                // Closed as soon as it was opened, before any reply: what a
+                                // 2.4 region server does when asked for the registry, and a
+                                // Kerberized HBase 3.0 to a client without Kerberos (2.x
+                                // says why; 3.0 sends nothing).
+                                let closed = message.contains("reset by peer")
+                                    || message.contains("closed the connection");
+                                let hint = if closed && store.inner.config.zookeeper.is_none() {
+                                    format!(
+                                        " (the server closed the connection as soon as it was \
+                                         opened, which {}a region server before HBase 2.5 does \
+                                         (it serves no connection registry: give the masters' \
+                                         addresses, hbase.masters, or the ZooKeeper quorum)",
+                                        if store.has_kerberos() {
+                                            ""
+                                        } else {
+                                            "a cluster that requires Kerberos does to a client \
+                                             without it (this store has no Kerberos login), and "
+                                        }
+                                    )
+                                } else {
+                                    String::new()
+                                };
+                                NetError::Connect {
+                                    store: STORE,
+                                    message: format!(
+                                        "no connection registry answered at {}: {message}{hint}",
+                                        store.inner.config.bootstrap.join(",")
+                                    ),
+                                }
+                            }
                             other => other,
                         });
                     }
@@ -378,6 +402,14 @@ impl AsyncHbaseRpcStore {
     /// The configuration it was opened with.
     pub fn config(&self) -> &HbaseRpcConfig {
         &self.inner.config
+    }
+
+    /// Whether it logs in with Kerberos.
+    fn has_kerberos(&self) -> bool {
+        #[cfg(feature = "kerberos")]
+        return self.inner.config.kerberos.is_some();
+        #[cfg(not(feature = "kerberos"))]
+        false
     }
 
     fn table(&self) -> &str {

@@ -444,7 +444,8 @@ public final class LocalHBase {
    * {@code OK host:port}; {@code start-rs} starts a new region server and waits for it;
    * {@code servers} replies with the live region servers; {@code start-master} starts a backup
    * master ({@code OK host:port}); {@code abort-master} aborts the active one and returns once
-   * a backup has taken over ({@code OK old new}).
+   * a backup has taken over ({@code OK old new}); {@code protect-znode PATH} makes znodes
+   * only a digest identity may read.
    */
   private static int startControl(HBaseTestingUtility util) throws IOException {
     java.net.ServerSocket server = new java.net.ServerSocket(0, 16,
@@ -483,6 +484,34 @@ public final class LocalHBase {
       if (command.startsWith("major-compact ")) {
         util.compact(
             org.apache.hadoop.hbase.TableName.valueOf(command.substring(14).trim()), true);
+        return "OK";
+      }
+      // `protect-znode PATH`: PATH and the records HBase keeps under its parent (master,
+      // meta-region-server, hbaseid), readable only with a digest identity this JVM holds: a
+      // secured ZooKeeper's view for a client without SASL, on the cluster's own quorum.
+      if (command.startsWith("protect-znode ")) {
+        String path = command.substring(14).trim();
+        var zkConf = util.getConfiguration();
+        String quorum = zkConf.get("hbase.zookeeper.quorum") + ":"
+            + zkConf.get("hbase.zookeeper.property.clientPort");
+        var connected = new java.util.concurrent.CountDownLatch(1);
+        try (var zk = new org.apache.zookeeper.ZooKeeper(quorum, 30_000, e -> {
+          if (e.getState() == org.apache.zookeeper.Watcher.Event.KeeperState.SyncConnected) {
+            connected.countDown();
+          }
+        })) {
+          if (!connected.await(30, java.util.concurrent.TimeUnit.SECONDS)) {
+            return "ERR no ZooKeeper session with " + quorum;
+          }
+          zk.addAuthInfo("digest", "rowkey:secret".getBytes(StandardCharsets.UTF_8));
+          var acl = org.apache.zookeeper.ZooDefs.Ids.CREATOR_ALL_ACL;
+          for (String node : new String[] {path, path + "/master", path + "/meta-region-server",
+              path + "/hbaseid"}) {
+            if (zk.exists(node, false) == null) {
+              zk.create(node, new byte[] {1}, acl, org.apache.zookeeper.CreateMode.PERSISTENT);
+            }
+          }
+        }
         return "OK";
       }
       // `split TABLE HEXROW`: splits the region holding the row at the row, and returns once
