@@ -104,6 +104,8 @@ pub struct ContainerAttrs {
     /// Where the deprecated `max_len = N` was written, for the deprecation warning.
     pub deprecated_max_len: Option<Span>,
     pub allow_hotspot: Option<Span>,
+    /// `query`: generate the skip-scan query builder.
+    pub query: Option<Span>,
     /// `prefix(a, b)` on an enum: the entity fields every record type starts with.
     pub prefix: Option<(Span, Vec<syn::Ident>)>,
     /// `crate = "path"`: where the generated code finds `rowkey` when the dependency is
@@ -546,6 +548,7 @@ impl ContainerAttrs {
             max_len: None,
             deprecated_max_len: None,
             allow_hotspot: None,
+            query: None,
             prefix: None,
             crate_path: None,
             fingerprint: None,
@@ -584,6 +587,9 @@ impl ContainerAttrs {
                             ALLOW_HOTSPOT,
                             meta.path.span(),
                         );
+                        Ok(())
+                    } else if meta.path.is_ident(QUERY) {
+                        set(cx, &mut out.query, meta.path.span(), QUERY, meta.path.span());
                         Ok(())
                     } else if meta.path.is_ident(INDEX_OF) {
                         let ty: syn::Type = meta.value()?.parse()?;

@@ -21,6 +21,8 @@ pub struct Key<'a> {
     /// Where the deprecated `#[rowkey(max_len = N)]` spelling was used, if it was.
     pub deprecated_max_len: Option<proc_macro2::Span>,
     pub allow_hotspot: bool,
+    /// `#[rowkey(query)]`: the skip-scan query builder is generated.
+    pub query: bool,
     /// `RowKey::FINGERPRINT` (see `fingerprint.rs`).
     pub fingerprint: Fingerprint<'a>,
     /// `#[rowkey(fingerprint = ...)]` on a key whose fingerprint is computed in a constant:
@@ -154,6 +156,7 @@ impl<'a> Key<'a> {
             limit: input.attrs.limit(),
             deprecated_max_len: input.attrs.deprecated_max_len,
             allow_hotspot: input.attrs.allow_hotspot.is_some(),
+            query: input.attrs.query.is_some(),
             fingerprint: match crate::fingerprint::fingerprint(input) {
                 Some(v) => Fingerprint::Known(v),
                 None => Fingerprint::Computed(

@@ -331,6 +331,25 @@ fn opentsdb_salt() {
     );
 }
 
+/// `#[rowkey(query)]`: the skip-scan builder, a method and an `_in` method per field (a value
+/// only for an unordered field), each one runtime call.
+#[test]
+fn query_builder() {
+    check(
+        "query",
+        quote::quote! {
+            #[rowkey(query)]
+            pub struct Install {
+                #[salt(buckets = 8)]
+                user: u64,
+                app: String,
+                #[reverse]
+                seq: u32,
+            }
+        },
+    );
+}
+
 #[test]
 fn borrowed_key() {
     check(

@@ -54,10 +54,13 @@ pub const CRATE: &str = "crate";
 pub const FINGERPRINT: &str = "fingerprint";
 /// `#[rowkey(index_of = Record)]`: the key is a second order of `Record`'s fields.
 pub const INDEX_OF: &str = "index_of";
+/// `#[rowkey(query)]`: a skip-scan query builder (`T::query()`).
+pub const QUERY: &str = "query";
 /// The keys `#[rowkey(...)]` accepts.
 pub const CONTAINER_KEYS: &[&str] = &[
     KEY_LIMIT,
     ALLOW_HOTSPOT,
+    QUERY,
     PREFIX,
     CRATE,
     FINGERPRINT,

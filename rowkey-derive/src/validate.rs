@@ -46,6 +46,29 @@ pub fn check(cx: &Ctxt, input: &Input) {
     check_hotspot(cx, input);
     check_fingerprint(cx, input);
     check_index_of(cx, input);
+    check_query(cx, input);
+}
+
+/// `#[rowkey(query)]` needs an owned struct key: a skip scan decodes each key it reads into
+/// segments, which a key borrowing from its bytes cannot outlive, and a record-type enum's
+/// query (the tag as a field) is not built yet.
+fn check_query(cx: &Ctxt, input: &Input) {
+    let Some(span) = input.attrs.query else {
+        return;
+    };
+    if input.variants.is_some() {
+        cx.error_at(
+            span,
+            "`#[rowkey(query)]` is not available on a record-type enum yet: query each record \
+             type's own key struct, or scan the enum with `T::scan()`",
+        );
+    } else if input.generics.lifetimes().next().is_some() {
+        cx.error_at(
+            span,
+            "`#[rowkey(query)]` needs an owned key (no lifetimes): put it on the twin with owned \
+             fields (`String`, `Vec<u8>`), which has the same layout",
+        );
+    }
 }
 
 /// `#[row_span(N)]` splits one unsigned integer between the row key and the column qualifier:

@@ -28,7 +28,10 @@ pub fn read<'de, C: CodecDecode<'de, T>, T, S: Source<'de>>(
     src: &mut S,
     field: &'static str,
 ) -> Result<T, DecodeError> {
-    C::read(src).map_err(|e| e.in_field(field))
+    src.enter_field();
+    let value = C::read(src).map_err(|e| e.in_field(field));
+    src.leave_field();
+    value
 }
 
 /// The layout record of a field encoded by `C`; the offset is filled by [`with_offsets`].
@@ -97,7 +100,10 @@ pub const TAG_FIELD: &str = "(tag)";
 #[inline(always)]
 pub fn read_tag<'de, S: Source<'de>>(src: &mut S) -> Result<(usize, u8), DecodeError> {
     let at = src.pos();
-    let [tag] = src.take_array::<1>().map_err(|e| e.in_field(TAG_FIELD))?;
+    src.enter_field();
+    let tag = src.take_array::<1>().map_err(|e| e.in_field(TAG_FIELD));
+    src.leave_field();
+    let [tag] = tag?;
     Ok((at, tag))
 }
 

@@ -245,6 +245,26 @@ pub trait RowKey: Encode + Sized {
     }
 }
 
+/// Splits a stored key of type `K` into the ends of its segments (the salt byte, each field,
+/// a record type's tag), in key order: what a skip scan checks. `false` when the bytes are not
+/// a key of `K` (it does not decode, or its salt byte is out of range).
+pub fn segment_ends<K: RowKey + for<'de> Decode<'de>>(bytes: &[u8], ends: &mut Vec<usize>) -> bool {
+    ends.clear();
+    if bytes.len() > K::__LIMIT {
+        return false;
+    }
+    let mut r = crate::source::Marking::new(Reader::new(bytes), ends);
+    if K::__SALT_BUCKETS != 0 {
+        match r.take_array::<1>() {
+            Ok([b]) if u16::from(b) < K::__SALT_BUCKETS => {}
+            _ => return false,
+        }
+        r.enter_field();
+        r.leave_field();
+    }
+    <K as Decode<'_>>::read(&mut r).is_ok() && r.inner.finish().is_ok()
+}
+
 /// Reads the salt byte (range-checked, not re-hashed), every field, and the end of input.
 #[inline(always)]
 fn decode_fields<'de, K: RowKey + Decode<'de>>(bytes: &'de [u8]) -> Result<K, DecodeError> {

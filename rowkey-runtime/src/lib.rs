@@ -53,6 +53,7 @@ pub use crate::hashed::{HashInput, Hashed};
 pub use crate::index::IndexOf;
 pub use crate::key::RowKey;
 pub use crate::rows_as_columns::{Piece, RowsAsColumns};
+pub use crate::scan::query::{Constraint, Query, QueryArg, Step};
 pub use crate::scan::{KeyRange, KeyRanges, ScanRange};
 pub use crate::schema::{Domain, FieldSchema, Order, SaltSchema, Schema, VariantSchema};
 #[cfg(feature = "json")]
@@ -73,9 +74,11 @@ pub mod __private {
     pub use crate::fingerprint::{fingerprint, LayoutPiece, TypeLayout};
     pub use crate::generated::{field, read, read_tag, sum, unknown_tag, width, with_offsets};
     pub use crate::index::IndexOf;
+    pub use crate::key::segment_ends;
     pub use crate::key::RowKey;
     pub use crate::rows_as_columns::{row_key_end, RowsAsColumns};
     pub use crate::salt::SaltHash;
+    pub use crate::scan::query::{Constraint, Query, QueryBuilder};
     pub use crate::scan::{
         ranges as scan_ranges, scan_step, CloneIf, CloneOf, KeyRanges, ScanArg, ScanBuf, ScanRange,
         ScanState, ScanStep, ScanThen, ScanValue, WriteScan,

@@ -53,6 +53,18 @@ pub trait Source<'de> {
     fn error(&self, kind: DecodeErrorKind) -> DecodeError {
         DecodeError::new(self.pos(), kind)
     }
+
+    /// Called by the generated decoder before each field (and a record type's tag) it reads,
+    /// with [`leave_field`](Self::leave_field) after: a source that notes where a key's
+    /// fields end (a skip scan's) counts the depth; others do nothing.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn enter_field(&mut self) {}
+
+    /// See [`enter_field`](Self::enter_field).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn leave_field(&mut self) {}
 }
 
 /// Reads key bytes as stored.
@@ -216,5 +228,73 @@ impl<'de, S: Source<'de> + ?Sized> Source<'de> for Inverted<'_, S> {
     #[inline(always)]
     fn take_escaped_masked(&mut self, mask: u8) -> Result<Cow<'de, [u8]>, DecodeError> {
         self.0.take_escaped_masked(mask ^ 0xFF)
+    }
+
+    #[inline(always)]
+    fn enter_field(&mut self) {
+        self.0.enter_field();
+    }
+
+    #[inline(always)]
+    fn leave_field(&mut self) {
+        self.0.leave_field();
+    }
+}
+
+/// A [`Reader`] that notes where each top-level field of a key ends (nested keys' fields are
+/// inside their field): how a skip scan splits a stored key into segments.
+pub(crate) struct Marking<'a, 'de> {
+    pub(crate) inner: Reader<'de>,
+    depth: u32,
+    ends: &'a mut Vec<usize>,
+}
+
+impl<'a, 'de> Marking<'a, 'de> {
+    pub(crate) fn new(inner: Reader<'de>, ends: &'a mut Vec<usize>) -> Self {
+        Marking {
+            inner,
+            depth: 0,
+            ends,
+        }
+    }
+}
+
+impl<'de> Source<'de> for Marking<'_, 'de> {
+    #[inline(always)]
+    fn pos(&self) -> usize {
+        self.inner.pos()
+    }
+
+    #[inline(always)]
+    fn remaining(&self) -> usize {
+        self.inner.remaining()
+    }
+
+    #[inline(always)]
+    fn take_array_masked<const N: usize>(&mut self, mask: u8) -> Result<[u8; N], DecodeError> {
+        self.inner.take_array_masked::<N>(mask)
+    }
+
+    #[inline(always)]
+    fn take_fixed_masked(&mut self, n: usize, mask: u8) -> Result<Cow<'de, [u8]>, DecodeError> {
+        self.inner.take_fixed_masked(n, mask)
+    }
+
+    #[inline(always)]
+    fn take_escaped_masked(&mut self, mask: u8) -> Result<Cow<'de, [u8]>, DecodeError> {
+        self.inner.take_escaped_masked(mask)
+    }
+
+    #[inline(always)]
+    fn enter_field(&mut self) {
+        self.depth += 1;
+    }
+
+    #[inline(always)]
+    fn leave_field(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+        if self.depth == 0 {
+            self.ends.push(self.inner.pos());
+        }
     }
 }

@@ -62,6 +62,8 @@ pub use rowkey_runtime::{
     IndexOf, KeyRange, KeyRanges, Order, Piece, RowKey, RowsAsColumns, SaltSchema, ScanRange,
     Schema, VariantSchema,
 };
+// Skip-scan queries (`T::query()`): any field constrained, a gap sought past.
+pub use rowkey_runtime::{Constraint, Query, QueryArg, Step};
 // The value side: rows of typed columns, and what their coordinates cost.
 /// A column value of any serde type, stored as JSON (feature `json`).
 #[cfg(feature = "json")]

@@ -8,6 +8,7 @@ fn ui() {
     t.compile_fail("ui-tests/types/*.rs");
     t.compile_fail("ui-tests/layout/*.rs");
     t.compile_fail("ui-tests/scan/*.rs");
+    t.compile_fail("ui-tests/query/*.rs");
     t.compile_fail("ui-tests/records/*.rs");
     t.compile_fail("ui-tests/index/*.rs");
     t.compile_fail("ui-tests/value/*.rs");

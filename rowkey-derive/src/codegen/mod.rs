@@ -7,6 +7,7 @@
 mod decode;
 mod encode;
 mod explain;
+pub(crate) mod query;
 pub(crate) mod scan;
 mod schema;
 
@@ -163,6 +164,7 @@ pub fn expand(key: &Key) -> TokenStream {
     let decode = decode::expand(key);
     let rowkey = schema::expand(key);
     let scan = scan::expand(key);
+    let query = query::expand(key);
     let explain = explain::expand(key);
     let index = index_of(key);
     let rows_as_columns = rows_as_columns(key);
@@ -179,6 +181,7 @@ pub fn expand(key: &Key) -> TokenStream {
     });
     quote! {
         #scan
+        #query
         #deprecated
 
         #[doc(hidden)]

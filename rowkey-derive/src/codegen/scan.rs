@@ -28,7 +28,7 @@ impl VisitMut for Relifetime {
 
 /// The type a scan method takes (and the builder keeps) for a field, its lifetimes the
 /// builder's `'scan`: `&str` for text, `&[u8]` for bytes, the field's own type otherwise.
-fn arg_type(field: &KeyField) -> Type {
+pub(crate) fn arg_type(field: &KeyField) -> Type {
     match field.class {
         TyClass::Text { .. } => syn::parse_quote!(&'scan ::core::primitive::str),
         TyClass::Bytes { .. } => syn::parse_quote!(&'scan [::core::primitive::u8]),

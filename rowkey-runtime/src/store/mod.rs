@@ -46,6 +46,7 @@
 mod atomic;
 mod composite;
 mod memory;
+mod skip;
 mod table;
 mod traits;
 
@@ -71,16 +72,19 @@ pub use atomic::{counter_bytes, counter_value, AtomicError, AtomicStore, COUNTER
 pub use composite::CellStream;
 pub use composite::{CellError, CellScan, MalformedCell};
 pub use memory::MemStore;
+#[cfg(feature = "async")]
+pub use skip::SkipStream;
+pub use skip::{SkipScan, SkipStats};
 pub use table::{
     rekey, CellMerged, CellTable, IndexReport, IndexedTable, LentRows, Merged, PhoenixRows,
-    PhoenixRowsError, PhoenixScan, RekeyError, RekeyFailure, RekeyOptions, RekeyReport, Table,
-    TableError, UidError, UidReport, UidTable, Unconverted, WideMerged, WideTable, UID_ID_FAMILY,
-    UID_NAME_FAMILY,
+    PhoenixRowsError, PhoenixScan, QueryRows, RekeyError, RekeyFailure, RekeyOptions, RekeyReport,
+    Table, TableError, UidError, UidReport, UidTable, Unconverted, WideMerged, WideTable,
+    UID_ID_FAMILY, UID_NAME_FAMILY,
 };
 #[cfg(feature = "async")]
 pub use table::{
     AsyncCellTable, AsyncTable, AsyncWideTable, CellMergedStream, LentStream, MergedStream,
-    RawMergedStream, WideMergedStream,
+    QueryStream, RawMergedStream, WideMergedStream,
 };
 #[cfg(feature = "async")]
 pub use traits::{AsyncStore, RowStream};

@@ -1,0 +1,545 @@
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+type __RowkeyInstallScanValues<'scan> = (
+    ::rowkey::__private::Option<u64>,
+    ::rowkey::__private::Option<&'scan ::core::primitive::str>,
+    ::rowkey::__private::Option<u32>,
+);
+/**The typed scan builder of [`Install`], from [`Install::scan`]: fix fields in key order (`user`, `app`, `seq`), optionally end with a range on the next one, then call `ranges()`.
+
+`STEP` counts the fields fixed so far; a field out of order has no method at that step.
+
+# Layout of `Install`
+
+| # | field | type | width | encoding | order |
+|---|---|---|---|---|---|
+| 0 | salt | `u8` | 1 | md5(`user`) % 8 | bucket |
+| 1 | `user` | `u64` | 8 | `#[salt(buckets = 8)]` | ascending |
+| 2 | `app` | `String` | variable | natural | ascending |
+| 3 | `seq` | `u32` | 4 | `#[reverse]` | equality only |
+
+Layout fingerprint: `0x07597f44000054b8` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0x07597f44000054b8)]` so that a change to the stored bytes fails the build).
+*/
+#[allow(non_camel_case_types, non_snake_case)]
+pub struct InstallScan<'scan, const STEP: ::rowkey::__private::usize> {
+    __rowkey_v: __RowkeyInstallScanValues<'scan>,
+    __rowkey_lt: ::rowkey::__private::PhantomData<&'scan ()>,
+}
+#[automatically_derived]
+impl<'scan, const STEP: ::rowkey::__private::usize> ::core::clone::Clone
+for InstallScan<'scan, STEP>
+where
+    ::rowkey::__private::CloneIf<
+        'scan,
+        __RowkeyInstallScanValues<'scan>,
+    >: ::rowkey::__private::CloneOf<__RowkeyInstallScanValues<'scan>>,
+{
+    #[inline]
+    fn clone(&self) -> Self {
+        InstallScan {
+            __rowkey_v: <::rowkey::__private::CloneIf<
+                'scan,
+                __RowkeyInstallScanValues<'scan>,
+            > as ::rowkey::__private::CloneOf<
+                __RowkeyInstallScanValues<'scan>,
+            >>::clone_of(&self.__rowkey_v),
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
+}
+#[automatically_derived]
+impl<'scan, const STEP: ::rowkey::__private::usize> InstallScan<'scan, STEP> {
+    /// The key ranges of every key whose leading fields are the ones fixed so far, in
+    /// key order.
+    #[inline]
+    #[must_use]
+    pub fn ranges(self) -> ::rowkey::__private::KeyRanges {
+        ::rowkey::__private::scan_ranges::<8u16, Self>(&self)
+    }
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_new() -> Self {
+        InstallScan {
+            __rowkey_v: (
+                ::rowkey::__private::None,
+                ::rowkey::__private::None,
+                ::rowkey::__private::None,
+            ),
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
+}
+#[automatically_derived]
+#[doc(hidden)]
+impl<
+    'scan,
+    const STEP: ::rowkey::__private::usize,
+    const NEXT: ::rowkey::__private::usize,
+> ::rowkey::__private::ScanStep<InstallScan<'scan, NEXT>> for InstallScan<'scan, STEP> {
+    #[inline(always)]
+    fn step(self) -> InstallScan<'scan, NEXT> {
+        InstallScan {
+            __rowkey_v: self.__rowkey_v,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
+}
+#[automatically_derived]
+#[doc(hidden)]
+impl<'scan, const STEP: ::rowkey::__private::usize> ::rowkey::__private::WriteScan<8u16>
+for InstallScan<'scan, STEP> {
+    const MAX_LEN: ::rowkey::__private::usize = <Install as ::rowkey::__private::RowKey>::MAX_LEN;
+    /// Writes the values given, in key order; `false` if the scan stops before the
+    /// last field (the steps set them in order, so the first unset one ends it).
+    #[inline(always)]
+    fn write<__RowkeyBuf: ::rowkey::__private::ScanBuf>(
+        &self,
+        __rowkey_st: &mut ::rowkey::__private::ScanState<8u16, __RowkeyBuf>,
+    ) -> ::rowkey::__private::bool {
+        if !__rowkey_st.opt::<::rowkey::__private::Natural, u64>(&self.__rowkey_v.0) {
+            return false;
+        }
+        __rowkey_st.salt_known();
+        if !__rowkey_st
+            .opt::<
+                ::rowkey::__private::Natural,
+                &'scan ::core::primitive::str,
+            >(&self.__rowkey_v.1)
+        {
+            return false;
+        }
+        if !__rowkey_st.opt::<::rowkey::__private::Reverse, u32>(&self.__rowkey_v.2) {
+            return false;
+        }
+        true
+    }
+}
+#[automatically_derived]
+impl<'scan> InstallScan<'scan, 0usize> {
+    ///Fixes `user` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+    #[inline]
+    #[must_use]
+    pub fn user<A: ::rowkey::__private::ScanArg<u64>>(
+        self,
+        arg: A,
+    ) -> ::rowkey::__private::ScanThen<
+        A,
+        u64,
+        InstallScan<'scan, 1usize>,
+        Self,
+        ::rowkey::__private::Natural,
+        8u16,
+    > {
+        ::rowkey::__private::scan_step(
+            arg,
+            self,
+            |__rowkey_n: &mut InstallScan<'scan, 1usize>, __rowkey_v| {
+                __rowkey_n.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_v);
+            },
+        )
+    }
+}
+#[automatically_derived]
+impl<'scan> InstallScan<'scan, 1usize> {
+    ///Fixes `app` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+    #[inline]
+    #[must_use]
+    pub fn app<A: ::rowkey::__private::ScanArg<&'scan ::core::primitive::str>>(
+        self,
+        arg: A,
+    ) -> ::rowkey::__private::ScanThen<
+        A,
+        &'scan ::core::primitive::str,
+        InstallScan<'scan, 2usize>,
+        Self,
+        ::rowkey::__private::Natural,
+        8u16,
+    > {
+        ::rowkey::__private::scan_step(
+            arg,
+            self,
+            |__rowkey_n: &mut InstallScan<'scan, 2usize>, __rowkey_v| {
+                __rowkey_n.__rowkey_v.1 = ::rowkey::__private::Some(__rowkey_v);
+            },
+        )
+    }
+}
+#[automatically_derived]
+impl<'scan> InstallScan<'scan, 2usize> {
+    ///Fixes `seq` to a value and continues with the next field; this field does not keep order, so it takes no range.
+    #[inline]
+    #[must_use]
+    pub fn seq<A: ::rowkey::__private::ScanValue<u32>>(
+        self,
+        value: A,
+    ) -> InstallScan<'scan, 3usize> {
+        let mut __rowkey_n: InstallScan<'scan, 3usize> = ::rowkey::__private::ScanStep::step(
+            self,
+        );
+        __rowkey_n.__rowkey_v.2 = ::rowkey::__private::Some(
+            ::rowkey::__private::ScanValue::into_value(value),
+        );
+        __rowkey_n
+    }
+}
+/**# Row key layout
+
+How a `Install` is laid out in a row key, field by field; scan it with [`Install::scan`].
+
+| # | field | type | width | encoding | order |
+|---|---|---|---|---|---|
+| 0 | salt | `u8` | 1 | md5(`user`) % 8 | bucket |
+| 1 | `user` | `u64` | 8 | `#[salt(buckets = 8)]` | ascending |
+| 2 | `app` | `String` | variable | natural | ascending |
+| 3 | `seq` | `u32` | 4 | `#[reverse]` | equality only |
+
+Layout fingerprint: `0x07597f44000054b8` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0x07597f44000054b8)]` so that a change to the stored bytes fails the build).
+*/
+#[automatically_derived]
+impl Install {
+    ///Starts a prefix scan of `Install` keys. With no field fixed, `ranges()` covers the whole table (one range per salt bucket, 8). The key's layout is the table above, as in [`InstallScan`]'s docs.
+    #[inline]
+    #[must_use]
+    pub fn scan<'scan>() -> InstallScan<'scan, 0> {
+        InstallScan::__rowkey_new()
+    }
+}
+#[automatically_derived]
+impl ::rowkey::__private::ScanArg<Install> for Install {
+    type Out<N, D> = N;
+    #[inline]
+    fn dispatch<S, N, D>(
+        self,
+        state: S,
+        eq: impl ::core::ops::FnOnce(S, Self) -> N,
+        _range: impl ::core::ops::FnOnce(
+            S,
+            ::core::ops::Bound<Self>,
+            ::core::ops::Bound<Self>,
+        ) -> D,
+    ) -> N {
+        eq(state, self)
+    }
+}
+///A skip-scan query over [`Install`] keys, from [`Install::query`]: any fields, in any order, each equal to a value, in a list (`field_in`) or in a range; then `build()`, and read it with `Table::query`. Keys outside the query are sought past, not read: a field left open before constrained ones costs a seek per value it holds.
+#[derive(Clone)]
+pub struct InstallQuery {
+    __rowkey_q: ::rowkey::__private::QueryBuilder,
+}
+#[automatically_derived]
+impl Install {
+    ///Starts a skip-scan query of `Install` keys: every field open until constrained (see [`InstallQuery`]).
+    #[inline]
+    #[must_use]
+    pub fn query() -> InstallQuery {
+        InstallQuery {
+            __rowkey_q: ::rowkey::__private::QueryBuilder::new(
+                <Install as ::rowkey::__private::RowKey>::SCHEMA,
+                <Install as ::rowkey::__private::RowKey>::__SALT_HASH,
+                ::rowkey::__private::segment_ends::<Install>,
+            ),
+        }
+    }
+}
+#[automatically_derived]
+impl InstallQuery {
+    ///Only keys whose `user` is `arg`, or lies in it when it is a range (`a..b`, `a..=b`, `a..`, `..b`). The other fields stay open unless constrained too; a field constrained twice keeps what both allow.
+    #[inline]
+    #[must_use]
+    pub fn user<'scan, A: ::rowkey::QueryArg<u64>>(mut self, arg: A) -> Self {
+        self.__rowkey_q.arg::<::rowkey::__private::Natural, u64, A>(0usize, arg);
+        self
+    }
+    ///Only keys whose `user` is one of `values` (none given: no key matches).
+    #[inline]
+    #[must_use]
+    pub fn user_in<'scan, I: ::core::iter::IntoIterator<Item = u64>>(
+        mut self,
+        values: I,
+    ) -> Self {
+        self.__rowkey_q.any_of::<::rowkey::__private::Natural, u64>(0usize, values);
+        self
+    }
+    ///Only keys whose `app` is `arg`, or lies in it when it is a range (`a..b`, `a..=b`, `a..`, `..b`). The other fields stay open unless constrained too; a field constrained twice keeps what both allow.
+    #[inline]
+    #[must_use]
+    pub fn app<'scan, A: ::rowkey::QueryArg<&'scan ::core::primitive::str>>(
+        mut self,
+        arg: A,
+    ) -> Self {
+        self.__rowkey_q
+            .arg::<
+                ::rowkey::__private::Natural,
+                &'scan ::core::primitive::str,
+                A,
+            >(1usize, arg);
+        self
+    }
+    ///Only keys whose `app` is one of `values` (none given: no key matches).
+    #[inline]
+    #[must_use]
+    pub fn app_in<
+        'scan,
+        I: ::core::iter::IntoIterator<Item = &'scan ::core::primitive::str>,
+    >(mut self, values: I) -> Self {
+        self.__rowkey_q
+            .any_of::<
+                ::rowkey::__private::Natural,
+                &'scan ::core::primitive::str,
+            >(1usize, values);
+        self
+    }
+    ///Only keys whose `seq` is `value` (this field does not keep order, so it takes no range). The other fields stay open unless constrained too; a field constrained twice keeps what both allow.
+    #[inline]
+    #[must_use]
+    pub fn seq<'scan, A: ::rowkey::__private::ScanValue<u32>>(
+        mut self,
+        value: A,
+    ) -> Self {
+        self.__rowkey_q.value::<::rowkey::__private::Reverse, u32, A>(2usize, value);
+        self
+    }
+    ///Only keys whose `seq` is one of `values` (none given: no key matches).
+    #[inline]
+    #[must_use]
+    pub fn seq_in<'scan, I: ::core::iter::IntoIterator<Item = u32>>(
+        mut self,
+        values: I,
+    ) -> Self {
+        self.__rowkey_q.any_of::<::rowkey::__private::Reverse, u32>(2usize, values);
+        self
+    }
+    /// The query, its plan shown by `Display`.
+    #[inline]
+    #[must_use]
+    pub fn build(self) -> ::rowkey::Query {
+        self.__rowkey_q.build()
+    }
+}
+#[doc(hidden)]
+const _: () = {
+    #[automatically_derived]
+    impl ::rowkey::__private::Encode for Install {
+        const FIXED_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::sum(
+            &[
+                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    u64,
+                >>::FIXED_WIDTH,
+                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    String,
+                >>::FIXED_WIDTH,
+                <::rowkey::__private::Reverse as ::rowkey::__private::Codec<
+                    u32,
+                >>::FIXED_WIDTH,
+            ],
+        );
+        const MAX_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::sum(
+            &[
+                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    u64,
+                >>::MAX_WIDTH,
+                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    String,
+                >>::MAX_WIDTH,
+                <::rowkey::__private::Reverse as ::rowkey::__private::Codec<
+                    u32,
+                >>::MAX_WIDTH,
+            ],
+        );
+        const ENCODING: &'static ::rowkey::__private::str = "nested key `Install`";
+        const NESTED: ::rowkey::__private::Option<
+            &'static ::rowkey::__private::Schema,
+        > = ::rowkey::__private::Some(<Self as ::rowkey::__private::RowKey>::SCHEMA);
+        const DOMAIN: ::rowkey::__private::Domain = <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+            u64,
+        >>::DOMAIN;
+        const LAYOUT: ::rowkey::__private::TypeLayout = ::rowkey::__private::TypeLayout::key(
+            <Self as ::rowkey::__private::RowKey>::FINGERPRINT,
+        );
+        #[inline]
+        fn encoded_width(
+            &self,
+        ) -> ::rowkey::__private::Result<
+            ::rowkey::__private::usize,
+            ::rowkey::__private::EncodeError,
+        > {
+            let mut __rowkey_n = 0usize;
+            let Self {
+                user: __rowkey_f_user,
+                app: __rowkey_f_app,
+                seq: __rowkey_f_seq,
+                ..
+            } = self;
+            __rowkey_n = ::rowkey::__private::width::<
+                ::rowkey::__private::Natural,
+                u64,
+            >(__rowkey_f_user, __rowkey_n, "user")?;
+            __rowkey_n = ::rowkey::__private::width::<
+                ::rowkey::__private::Natural,
+                String,
+            >(__rowkey_f_app, __rowkey_n, "app")?;
+            __rowkey_n = ::rowkey::__private::width::<
+                ::rowkey::__private::Reverse,
+                u32,
+            >(__rowkey_f_seq, __rowkey_n, "seq")?;
+            ::rowkey::__private::Ok(__rowkey_n)
+        }
+        #[inline]
+        fn write<S: ::rowkey::__private::Sink>(&self, sink: &mut S) {
+            ::rowkey::__private::RowKey::__write_head(self, sink);
+            ::rowkey::__private::RowKey::__write_tail(self, sink);
+        }
+    }
+    #[automatically_derived]
+    impl<'de> ::rowkey::__private::Decode<'de> for Install {
+        #[inline(always)]
+        fn read<R: ::rowkey::__private::Source<'de>>(
+            src: &mut R,
+        ) -> ::rowkey::__private::Result<Self, ::rowkey::__private::DecodeError> {
+            let __rowkey_src = src;
+            ::rowkey::__private::Ok(Self {
+                user: ::rowkey::__private::read::<
+                    ::rowkey::__private::Natural,
+                    u64,
+                    _,
+                >(__rowkey_src, "user")?,
+                app: ::rowkey::__private::read::<
+                    ::rowkey::__private::Natural,
+                    String,
+                    _,
+                >(__rowkey_src, "app")?,
+                seq: ::rowkey::__private::read::<
+                    ::rowkey::__private::Reverse,
+                    u32,
+                    _,
+                >(__rowkey_src, "seq")?,
+            })
+        }
+    }
+    #[automatically_derived]
+    impl ::rowkey::__private::RowKey for Install {
+        const MAX_LEN: ::rowkey::__private::usize = ::rowkey::__private::max_len(
+            true,
+            <Self as ::rowkey::__private::Encode>::MAX_WIDTH,
+            32767usize,
+        );
+        const FIXED_LEN: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
+            ::rowkey::__private::Some(1usize),
+            <Self as ::rowkey::__private::Encode>::FIXED_WIDTH,
+        );
+        const SCHEMA: &'static ::rowkey::__private::Schema = &::rowkey::__private::Schema {
+            name: "Install",
+            fields: &::rowkey::__private::with_offsets(
+                [
+                    ::rowkey::__private::field::<
+                        ::rowkey::__private::Natural,
+                        u64,
+                    >("user", "u64", &["salt(buckets = 8)"], true),
+                    ::rowkey::__private::field::<
+                        ::rowkey::__private::Natural,
+                        String,
+                    >("app", "String", &[], false),
+                    ::rowkey::__private::field::<
+                        ::rowkey::__private::Reverse,
+                        u32,
+                    >("seq", "u32", &["reverse"], false),
+                ],
+                ::rowkey::__private::Some(1usize),
+            ),
+            variants: &[],
+            salt: ::rowkey::__private::Some(::rowkey::__private::SaltSchema {
+                buckets: 8u16,
+                hash: "md5",
+                fields: &["user"],
+            }),
+            fixed_len: <Self as ::rowkey::__private::RowKey>::FIXED_LEN,
+            max_len: <Self as ::rowkey::__private::RowKey>::MAX_LEN,
+            limit: 32767usize,
+            allow_hotspot: false,
+        };
+        const FINGERPRINT: ::rowkey::__private::u64 = 529594361227269304u64;
+        const __SALT_BUCKETS: ::rowkey::__private::u16 = 8u16;
+        const __LIMIT: ::rowkey::__private::usize = 32767usize;
+        #[inline(always)]
+        fn __write_head<__RowkeySink: ::rowkey::__private::Sink>(
+            &self,
+            __rowkey_sink: &mut __RowkeySink,
+        ) {
+            let Self { user: __rowkey_f_user, .. } = self;
+            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                u64,
+            >>::write(__rowkey_f_user, __rowkey_sink);
+        }
+        #[inline(always)]
+        fn __write_tail<__RowkeySink: ::rowkey::__private::Sink>(
+            &self,
+            __rowkey_sink: &mut __RowkeySink,
+        ) {
+            let Self { app: __rowkey_f_app, seq: __rowkey_f_seq, .. } = self;
+            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                String,
+            >>::write(__rowkey_f_app, __rowkey_sink);
+            <::rowkey::__private::Reverse as ::rowkey::__private::Codec<
+                u32,
+            >>::write(__rowkey_f_seq, __rowkey_sink);
+        }
+    }
+    const _: () = {
+        if let ::rowkey::__private::Some(__rowkey_len) = <Install as ::rowkey::__private::RowKey>::FIXED_LEN {
+            if __rowkey_len > 32767usize {
+                ::core::panic!(
+                    "every `Install` key is longer than its key limit of 32767 bytes; shorten the fields or raise `#[rowkey(key_limit = N)]`",
+                );
+            }
+        }
+    };
+    #[automatically_derived]
+    impl Install {
+        ///Explains a `Install` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
+        #[must_use]
+        #[inline]
+        pub fn explain<'de>(
+            bytes: &'de [::core::primitive::u8],
+        ) -> ::std::string::String {
+            let mut __rowkey_ex = ::rowkey::__private::Explainer::new(
+                bytes,
+                <Self as ::rowkey::__private::RowKey>::SCHEMA,
+            );
+            __rowkey_ex.field::<::rowkey::__private::Natural, u64>();
+            __rowkey_ex
+                .field::<
+                    ::rowkey::__private::Natural,
+                    ::std::borrow::Cow<'de, ::core::primitive::str>,
+                >();
+            __rowkey_ex.field::<::rowkey::__private::Reverse, u32>();
+            __rowkey_ex.finish()
+        }
+    }
+    #[automatically_derived]
+    impl ::rowkey::__private::Explain for Install {
+        #[inline]
+        fn explain(&self, out: &mut ::std::string::String) {
+            let __rowkey_out = out;
+            let Self {
+                user: __rowkey_f_user,
+                app: __rowkey_f_app,
+                seq: __rowkey_f_seq,
+                ..
+            } = self;
+            __rowkey_out.push_str("Install { ");
+            __rowkey_out.push_str("user: ");
+            <u64 as ::rowkey::__private::Explain>::explain(
+                __rowkey_f_user,
+                __rowkey_out,
+            );
+            __rowkey_out.push_str(", app: ");
+            <String as ::rowkey::__private::Explain>::explain(
+                __rowkey_f_app,
+                __rowkey_out,
+            );
+            __rowkey_out.push_str(", seq: ");
+            <u32 as ::rowkey::__private::Explain>::explain(__rowkey_f_seq, __rowkey_out);
+            __rowkey_out.push_str(" }");
+        }
+    }
+};

@@ -1,0 +1,124 @@
+//! The typed skip-scan query builder: `T::query()` and `TQuery`, one method per field (in any
+//! order, any subset) and `_in` for lists; each body is one runtime call
+//! (`rowkey::__private::QueryBuilder`).
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::scan::arg_type;
+use super::{codec_ty, private};
+use crate::model::{Key, Order};
+
+pub fn expand(key: &Key) -> TokenStream {
+    // Only on request (`#[rowkey(query)]`), on an owned struct key (validation says why not
+    // otherwise).
+    if !key.query || key.variants.is_some() || !key.generics.params.is_empty() {
+        return quote!();
+    }
+    let p = private(key.krate);
+    // The public paths, for what rustdoc shows (`rowkey::QueryArg`, `rowkey::Query`).
+    let krate = match key.krate {
+        Some(path) => quote!(#path),
+        None => quote!(::rowkey),
+    };
+    let ident = key.ident;
+    let vis = key.vis;
+    let query = format_ident!("{}Query", ident);
+    let methods = key.fields.iter().enumerate().map(|(i, f)| {
+        let name = f.ident;
+        let shown = super::name(f.ident);
+        let list = format_ident!("{}_in", shown);
+        let codec = codec_ty(f);
+        let arg = arg_type(f);
+        let one = if matches!(f.order, Order::Unordered) {
+            let doc = format!(
+                "Only keys whose `{shown}` is `value` (this field does not keep order, so it \
+                 takes no range). The other fields stay open unless constrained too; a field \
+                 constrained twice keeps what both allow."
+            );
+            quote! {
+                #[doc = #doc]
+                #[inline]
+                #[must_use]
+                pub fn #name<'scan, A: #p::ScanValue<#arg>>(mut self, value: A) -> Self {
+                    self.__rowkey_q.value::<#codec, #arg, A>(#i, value);
+                    self
+                }
+            }
+        } else {
+            let doc = format!(
+                "Only keys whose `{shown}` is `arg`, or lies in it when it is a range (`a..b`, \
+                 `a..=b`, `a..`, `..b`). The other fields stay open unless constrained too; a \
+                 field constrained twice keeps what both allow."
+            );
+            quote! {
+                #[doc = #doc]
+                #[inline]
+                #[must_use]
+                pub fn #name<'scan, A: #krate::QueryArg<#arg>>(mut self, arg: A) -> Self {
+                    self.__rowkey_q.arg::<#codec, #arg, A>(#i, arg);
+                    self
+                }
+            }
+        };
+        let list_doc = format!(
+            "Only keys whose `{shown}` is one of `values` (none given: no key matches)."
+        );
+        quote! {
+            #one
+
+            #[doc = #list_doc]
+            #[inline]
+            #[must_use]
+            pub fn #list<'scan, I: ::core::iter::IntoIterator<Item = #arg>>(mut self, values: I) -> Self {
+                self.__rowkey_q.any_of::<#codec, #arg>(#i, values);
+                self
+            }
+        }
+    });
+    let struct_doc = format!(
+        "A skip-scan query over [`{ident}`] keys, from [`{ident}::query`]: any fields, in any \
+         order, each equal to a value, in a list (`field_in`) or in a range; then `build()`, \
+         and read it with `Table::query`. Keys outside the query are sought past, not read: a \
+         field left open before constrained ones costs a seek per value it holds."
+    );
+    let query_doc = format!(
+        "Starts a skip-scan query of `{ident}` keys: every field open until constrained (see \
+         [`{query}`])."
+    );
+    quote! {
+        #[doc = #struct_doc]
+        #[derive(Clone)]
+        #vis struct #query {
+            __rowkey_q: #p::QueryBuilder,
+        }
+
+        #[automatically_derived]
+        impl #ident {
+            #[doc = #query_doc]
+            #[inline]
+            #[must_use]
+            #vis fn query() -> #query {
+                #query {
+                    __rowkey_q: #p::QueryBuilder::new(
+                        <#ident as #p::RowKey>::SCHEMA,
+                        <#ident as #p::RowKey>::__SALT_HASH,
+                        #p::segment_ends::<#ident>,
+                    ),
+                }
+            }
+        }
+
+        #[automatically_derived]
+        impl #query {
+            #(#methods)*
+
+            /// The query, its plan shown by `Display`.
+            #[inline]
+            #[must_use]
+            pub fn build(self) -> #krate::Query {
+                self.__rowkey_q.build()
+            }
+        }
+    }
+}

@@ -1,0 +1,549 @@
+//! Skip-scan queries: any field of a key constrained (equal to a value, in a list, in a range)
+//! or left open, in any combination, and how a sorted store is walked for them.
+//!
+//! A [`Query`] holds one [`Constraint`] per *segment* of the key, in key order: the salt byte
+//! (when the key is salted), each field, and (for a record-type key) the tag byte among them.
+//! Each constraint is in the key's own bytes: a value's encoding, or the byte range of a field's
+//! values between two bounds. Because every field's encoding is order-preserving and
+//! prefix-free, comparing a stored key's segment with those bytes is comparing the values.
+//!
+//! Walking a sorted store ([`Query::seek`], [`Query::seek_rev`]): a key is split into its
+//! segments; the first segment whose constraint it breaks decides where the next key that could
+//! match starts, and the walk seeks there instead of reading what lies between (Phoenix's skip
+//! scan, MySQL's loose index scan). With the leading segments fixed, the rest of the key is a
+//! prefix: the next candidate is that prefix followed by the next allowed value of the broken
+//! segment, or, when none is left, the prefix's successor (the next value of an earlier
+//! segment).
+
+use core::ops::Bound;
+use std::fmt;
+
+use super::build::{range, WriteScan};
+use super::{KeyBuf, ScanBuf, ScanState};
+use crate::codec::Codec;
+
+/// What a query asks of one segment of the key, in the key's bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Constraint {
+    /// Any value.
+    Any,
+    /// One of these encodings: sorted, without duplicates, never empty.
+    In(Vec<Vec<u8>>),
+    /// Encodings from `start` (inclusive) to `end` (exclusive; `None`: no end).
+    Range {
+        /// The first encoding inside the range.
+        start: Vec<u8>,
+        /// The first encoding past it.
+        end: Option<Vec<u8>>,
+    },
+    /// No value: the query matches nothing (an empty list, a range no value lies in, a value
+    /// the field cannot hold).
+    Nothing,
+}
+
+/// Where a constraint places a segment.
+enum Place {
+    /// Inside.
+    Inside,
+    /// Before every allowed value; the first one after the segment (forward), or nothing
+    /// before it (reverse).
+    Before(Option<Vec<u8>>),
+    /// After every allowed value; the last one before the segment (an exclusive upper end,
+    /// reverse), or nothing after it (forward).
+    After(Option<Vec<u8>>),
+    /// Between two allowed values: the next one (forward) and the previous one's exclusive
+    /// upper end (reverse; `None`: unbounded).
+    Between(Vec<u8>, Option<Vec<u8>>),
+}
+
+impl Constraint {
+    /// Whether it leaves the segment open.
+    pub fn is_any(&self) -> bool {
+        matches!(self, Constraint::Any)
+    }
+
+    fn place(&self, segment: &[u8]) -> Place {
+        match self {
+            Constraint::Any => Place::Inside,
+            Constraint::Nothing => Place::After(None),
+            Constraint::In(values) => match values.binary_search_by(|v| v[..].cmp(segment)) {
+                Ok(_) => Place::Inside,
+                Err(0) => Place::Before(values.first().cloned()),
+                Err(p) if p == values.len() => Place::After(successor(&values[p - 1])),
+                Err(p) => Place::Between(values[p].clone(), successor(&values[p - 1])),
+            },
+            Constraint::Range { start, end } => {
+                if segment < &start[..] {
+                    Place::Before(Some(start.clone()))
+                } else if end.as_ref().is_some_and(|e| segment >= &e[..]) {
+                    Place::After(end.clone())
+                } else {
+                    Place::Inside
+                }
+            }
+        }
+    }
+
+    /// The values as text for a plan: encodings in HBase's binary notation.
+    fn describe(&self) -> String {
+        let b = |v: &[u8]| format!("\"{}\"", crate::fmt::binary(v));
+        match self {
+            Constraint::Any => "any".into(),
+            Constraint::Nothing => "nothing".into(),
+            Constraint::In(values) if values.len() == 1 => format!("= {}", b(&values[0])),
+            Constraint::In(values) if values.len() <= 4 => format!(
+                "in [{}]",
+                values.iter().map(|v| b(v)).collect::<Vec<_>>().join(", ")
+            ),
+            Constraint::In(values) => format!(
+                "in {} values, {} .. {}",
+                values.len(),
+                b(&values[0]),
+                b(&values[values.len() - 1])
+            ),
+            Constraint::Range { start, end } => match end {
+                Some(e) => format!("in [{}, {})", b(start), b(e)),
+                None => format!("from {}", b(start)),
+            },
+        }
+    }
+}
+
+/// The smallest byte string greater than every string that starts with `bytes`: trailing
+/// `0xFF`s dropped, the last byte incremented; `None` when there is none (all `0xFF`, or empty).
+pub(crate) fn successor(bytes: &[u8]) -> Option<Vec<u8>> {
+    let keep = bytes.iter().rposition(|&b| b != 0xFF)?;
+    let mut out = bytes[..=keep].to_vec();
+    out[keep] += 1;
+    Some(out)
+}
+
+/// Where a walk goes after a key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The key matches.
+    Match,
+    /// The key is not one of this type (it does not decode): it never matches; the next key
+    /// is read as it comes.
+    Foreign,
+    /// Forward: the next key that could match is at or after this one. Reverse: it is before
+    /// this one (an exclusive upper end).
+    Seek(Vec<u8>),
+    /// Reverse: the next key that could match is anywhere up to the end of the table.
+    FromEnd,
+    /// No later (forward) or earlier (reverse) key can match.
+    Done,
+}
+
+/// Splits a stored key into the ends of its segments, in key order; `false` when the bytes
+/// are not a key of the type (such a key never matches).
+pub type Splitter = fn(&[u8], &mut Vec<usize>) -> bool;
+
+/// A skip-scan query over the keys of one type, built by the key type's `query()` builder
+/// (`#[rowkey(query)]`) and read with [`Table::query`](crate::store::Table::query).
+///
+/// It holds one [`Constraint`] per segment of the key (the salt byte, then each field), in the
+/// key's own bytes. A walk splits each key it reads into segments; the first segment the key
+/// breaks decides where the next key that could match starts, and the walk seeks there instead
+/// of reading what lies between (Phoenix's skip scan, MySQL's loose index scan). `Display`
+/// shows the plan: the range walked, and how each segment is treated.
+#[derive(Clone)]
+pub struct Query {
+    segments: Vec<(&'static str, Constraint)>,
+    split: Splitter,
+}
+
+impl Query {
+    /// A query from each segment's name and constraint, in key order, and the function that
+    /// splits stored keys into segments. The generated builders call it.
+    pub fn new(segments: Vec<(&'static str, Constraint)>, split: Splitter) -> Self {
+        Query { segments, split }
+    }
+
+    /// The segments' names and constraints, in key order.
+    pub fn segments(&self) -> &[(&'static str, Constraint)] {
+        &self.segments
+    }
+
+    /// This query with segment `i`'s constraint replaced (the typed table walks a salted
+    /// key's buckets apart).
+    pub(crate) fn with(&self, i: usize, c: Constraint) -> Query {
+        let mut q = self.clone();
+        q.segments[i].1 = c;
+        q
+    }
+
+    /// Whether no key can match.
+    pub fn is_empty(&self) -> bool {
+        self.segments
+            .iter()
+            .any(|(_, c)| matches!(c, Constraint::Nothing))
+    }
+
+    /// How many segments a key must be split into to be checked: up to the last constrained.
+    fn checked(&self) -> usize {
+        self.segments
+            .iter()
+            .rposition(|(_, c)| !c.is_any())
+            .map_or(0, |i| i + 1)
+    }
+
+    /// The first key a forward walk reads from: the leading constrained segments' smallest
+    /// allowed values, as far as they are fixed.
+    pub fn start(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        for (_, c) in &self.segments {
+            match c {
+                Constraint::In(values) => {
+                    out.extend_from_slice(&values[0]);
+                    if values.len() > 1 {
+                        break;
+                    }
+                }
+                Constraint::Range { start, .. } => {
+                    out.extend_from_slice(start);
+                    break;
+                }
+                _ => break,
+            }
+        }
+        out
+    }
+
+    /// The key a forward walk stops before (`None`: the end of the table): past the largest
+    /// allowed values of the leading constrained segments.
+    pub fn end(&self) -> Option<Vec<u8>> {
+        let mut prefix = Vec::new();
+        for (_, c) in &self.segments {
+            match c {
+                Constraint::In(values) if values.len() == 1 => prefix.extend_from_slice(&values[0]),
+                Constraint::In(values) => {
+                    prefix.extend_from_slice(&values[values.len() - 1]);
+                    return successor(&prefix);
+                }
+                Constraint::Range { end, .. } => {
+                    return match end {
+                        Some(e) => {
+                            prefix.extend_from_slice(e);
+                            Some(prefix)
+                        }
+                        None => successor(&prefix),
+                    };
+                }
+                _ => break,
+            }
+        }
+        successor(&prefix)
+    }
+
+    /// Where a forward walk goes after reading `key` (`ends` is scratch space).
+    pub fn seek(&self, key: &[u8], ends: &mut Vec<usize>) -> Step {
+        self.step(key, ends, true)
+    }
+
+    /// Where a reverse walk goes after reading `key`: [`Step::Seek`] is the exclusive upper
+    /// end of the next range to read backwards.
+    pub fn seek_rev(&self, key: &[u8], ends: &mut Vec<usize>) -> Step {
+        self.step(key, ends, false)
+    }
+
+    fn step(&self, key: &[u8], ends: &mut Vec<usize>, forward: bool) -> Step {
+        let checked = self.checked();
+        ends.clear();
+        if !(self.split)(key, ends) || ends.len() < checked {
+            return Step::Foreign;
+        }
+        let mut begin = 0;
+        for (i, (_, c)) in self.segments[..checked].iter().enumerate() {
+            let end = ends[i];
+            let (prefix, segment) = (&key[..begin], &key[begin..end]);
+            let with = |v: &[u8]| {
+                let mut t = Vec::with_capacity(prefix.len() + v.len());
+                t.extend_from_slice(prefix);
+                t.extend_from_slice(v);
+                t
+            };
+            // Nothing left in this segment's direction: the previous segment moves on, or,
+            // at the first segment, the walk is over.
+            let exhausted = || {
+                if prefix.is_empty() {
+                    return Step::Done;
+                }
+                if forward {
+                    successor(prefix).map_or(Step::Done, Step::Seek)
+                } else {
+                    Step::Seek(prefix.to_vec())
+                }
+            };
+            match (c.place(segment), forward) {
+                (Place::Inside, _) => {}
+                (Place::Before(Some(next)), true) | (Place::Between(next, _), true) => {
+                    return Step::Seek(with(&next));
+                }
+                (Place::Before(_), false) | (Place::After(_), true) => return exhausted(),
+                (Place::After(upper), false) | (Place::Between(_, upper), false) => {
+                    return match upper {
+                        Some(u) => Step::Seek(with(&u)),
+                        // The previous value is all 0xFF: its every key lies below the
+                        // prefix's successor, or, without one, the end of the table.
+                        None => successor(prefix).map_or(Step::FromEnd, Step::Seek),
+                    };
+                }
+                (Place::Before(None), true) => return exhausted(),
+            }
+            begin = end;
+        }
+        Step::Match
+    }
+}
+
+impl fmt::Debug for Query {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.segments.iter().map(|(n, c)| (n, c.describe())))
+            .finish()
+    }
+}
+
+/// The plan, one line per segment: its constraint and how a walk treats it.
+impl fmt::Display for Query {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let checked = self.checked();
+        let fixed = self
+            .segments
+            .iter()
+            .take_while(|(_, c)| matches!(c, Constraint::In(v) if v.len() == 1))
+            .count();
+        writeln!(
+            f,
+            "skip scan from \"{}\" to {}",
+            crate::fmt::binary(&self.start()),
+            self.end()
+                .map_or("the end of the table".into(), |e| format!(
+                    "\"{}\"",
+                    crate::fmt::binary(&e)
+                ))
+        )?;
+        for (i, (name, c)) in self.segments.iter().enumerate() {
+            let how = if i >= checked {
+                "not read"
+            } else if i < fixed {
+                "the scan's prefix"
+            } else if c.is_any() {
+                "open: every value visited, the rest sought within it"
+            } else {
+                "sought: a key outside seeks to the next value allowed"
+            };
+            writeln!(f, "  {name}: {} ({how})", c.describe())?;
+        }
+        Ok(())
+    }
+}
+
+/// The constraint "equal to one of `values`" on a field encoded by `C`: each value's encoding,
+/// sorted; a value the field cannot hold matches nothing.
+pub fn values<C: Codec<T>, T>(values: impl IntoIterator<Item = T>) -> Constraint {
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    for v in values {
+        let mut buf = KeyBuf::empty();
+        if C::write_eq(&v, &mut buf) {
+            out.push(buf.as_slice().to_vec());
+        }
+    }
+    out.sort();
+    out.dedup();
+    if out.is_empty() {
+        Constraint::Nothing
+    } else {
+        Constraint::In(out)
+    }
+}
+
+/// No prefix: a range on the first field, in the field's own bytes.
+struct Alone;
+
+impl WriteScan<0> for Alone {
+    const MAX_LEN: usize = usize::MAX;
+
+    fn write<B: ScanBuf>(&self, _st: &mut ScanState<0, B>) -> bool {
+        true
+    }
+}
+
+/// The constraint "between `lo` and `hi`" on a field encoded by `C`: the byte range of the
+/// values inside, as the prefix scan computes it (bounds outside the field's domain rewritten,
+/// a descending field's ends swapped).
+pub fn between<C: Codec<T>, T>(lo: Bound<T>, hi: Bound<T>) -> Constraint {
+    let ranges = range::<0, Alone, C, T>(&Alone, lo, hi);
+    match ranges.iter().next() {
+        None => Constraint::Nothing,
+        Some(r) if r.start().is_empty() && r.end().is_none() => Constraint::Any,
+        Some(r) => Constraint::Range {
+            start: r.start().to_vec(),
+            end: r.end().map(<[u8]>::to_vec),
+        },
+    }
+}
+
+/// What a query builder's field method takes for a field of type `T`: one value, or a range
+/// of values (`a..b`, `a..=b`, `a..`, `..b`, `..`, or a `(Bound, Bound)` pair), as the prefix
+/// scan builder takes.
+#[diagnostic::on_unimplemented(
+    message = "a query on a `{T}` field takes a `{T}` or a range of them, not `{Self}`",
+    label = "expected a `{T}` or a range of `{T}`"
+)]
+pub trait QueryArg<T>: super::ScanArg<T, Out<Constraint, Constraint> = Constraint> {}
+
+impl<T, A: super::ScanArg<T, Out<Constraint, Constraint> = Constraint>> QueryArg<T> for A {}
+
+/// The state behind the generated `T::query()` builders: one constraint per segment of the
+/// key, every one open at first. Not meant to be used by hand.
+#[doc(hidden)]
+#[derive(Clone)]
+pub struct QueryBuilder {
+    segments: Vec<(&'static str, Constraint)>,
+    split: Splitter,
+    /// The salt: buckets, strategy, and how many fields it hashes (the first ones).
+    salt: Option<(u16, crate::salt::SaltHash, usize)>,
+}
+
+/// The segment name of a salted key's salt byte.
+pub const SALT_SEGMENT: &str = "salt";
+
+impl QueryBuilder {
+    /// Every segment of `schema`'s keys open.
+    pub fn new(
+        schema: &'static crate::schema::Schema,
+        hash: crate::salt::SaltHash,
+        split: Splitter,
+    ) -> Self {
+        let mut segments = Vec::new();
+        if schema.salt.is_some() {
+            segments.push((SALT_SEGMENT, Constraint::Any));
+        }
+        segments.extend(schema.fields.iter().map(|f| (f.name, Constraint::Any)));
+        QueryBuilder {
+            segments,
+            split,
+            salt: schema.salt.map(|s| (s.buckets, hash, s.fields.len())),
+        }
+    }
+
+    /// The segment of field number `field`.
+    fn segment(&self, field: usize) -> usize {
+        field + usize::from(self.salt.is_some())
+    }
+
+    /// Constrains field number `field` (encoded by `C`) to a value or a range.
+    pub fn arg<C: Codec<T>, T, A: QueryArg<T>>(&mut self, field: usize, arg: A) {
+        let c = arg.dispatch(
+            (),
+            |(), v| values::<C, T>([v]),
+            |(), lo, hi| between::<C, T>(lo, hi),
+        );
+        self.and(field, c);
+    }
+
+    /// Constrains field number `field` to one value (a field that does not keep order).
+    pub fn value<C: Codec<T>, T, A: super::ScanValue<T>>(&mut self, field: usize, value: A) {
+        self.and(field, values::<C, T>([value.into_value()]));
+    }
+
+    /// Constrains field number `field` to any of `values`.
+    pub fn any_of<C: Codec<T>, T>(&mut self, field: usize, values: impl IntoIterator<Item = T>) {
+        let c = self::values::<C, T>(values);
+        self.and(field, c);
+    }
+
+    /// Adds `c` to what segment `field` already has: both must hold.
+    fn and(&mut self, field: usize, c: Constraint) {
+        let i = self.segment(field);
+        let old = core::mem::replace(&mut self.segments[i].1, Constraint::Any);
+        self.segments[i].1 = intersect(old, c);
+    }
+
+    /// The query. A salted key whose hashed fields are all fixed to lists of values (at most
+    /// 256 combinations) has its salt byte fixed to the buckets they hash to.
+    pub fn build(mut self) -> Query {
+        if let Some((buckets, hash, hashed)) = self.salt {
+            if let Some(picked) = self.buckets(buckets, hash, hashed) {
+                let old = core::mem::replace(&mut self.segments[0].1, Constraint::Any);
+                self.segments[0].1 = intersect(old, picked);
+            }
+        }
+        Query {
+            segments: self.segments,
+            split: self.split,
+        }
+    }
+
+    /// The salt buckets of every combination of the hashed fields' values, when each is a list.
+    fn buckets(
+        &self,
+        buckets: u16,
+        hash: crate::salt::SaltHash,
+        hashed: usize,
+    ) -> Option<Constraint> {
+        let mut combos: Vec<Vec<u8>> = vec![Vec::new()];
+        for (_, c) in &self.segments[1..=hashed] {
+            let Constraint::In(values) = c else {
+                return None;
+            };
+            if combos.len() * values.len() > 256 {
+                return None;
+            }
+            combos = combos
+                .iter()
+                .flat_map(|p| {
+                    values.iter().map(move |v| {
+                        let mut next = p.clone();
+                        next.extend_from_slice(v);
+                        next
+                    })
+                })
+                .collect();
+        }
+        let mut picked: Vec<Vec<u8>> = combos
+            .iter()
+            .map(|bytes| vec![crate::salt::bucket_of(hash, bytes, buckets)])
+            .collect();
+        picked.sort();
+        picked.dedup();
+        Some(Constraint::In(picked))
+    }
+}
+
+/// Both constraints at once.
+fn intersect(a: Constraint, b: Constraint) -> Constraint {
+    use Constraint::*;
+    let inside = |v: &[u8], start: &[u8], end: &Option<Vec<u8>>| {
+        v >= start && end.as_ref().is_none_or(|e| v < &e[..])
+    };
+    let nonempty = |values: Vec<Vec<u8>>| {
+        if values.is_empty() {
+            Nothing
+        } else {
+            In(values)
+        }
+    };
+    match (a, b) {
+        (Nothing, _) | (_, Nothing) => Nothing,
+        (Any, c) | (c, Any) => c,
+        (In(x), In(y)) => nonempty(x.into_iter().filter(|v| y.contains(v)).collect()),
+        (In(x), Range { start, end }) | (Range { start, end }, In(x)) => {
+            nonempty(x.into_iter().filter(|v| inside(v, &start, &end)).collect())
+        }
+        (Range { start: s1, end: e1 }, Range { start: s2, end: e2 }) => {
+            let start = s1.max(s2);
+            let end = match (e1, e2) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            if end.as_ref().is_some_and(|e| *e <= start) {
+                Nothing
+            } else {
+                Range { start, end }
+            }
+        }
+    }
+}
