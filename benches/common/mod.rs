@@ -74,3 +74,53 @@ pub fn raw_merge(mut iters: Vec<fjall::Iter>, mut row: impl FnMut(&[u8], &[u8]))
     }
     n
 }
+
+/// Times rowkey's side and the raw side of the same work, `rounds` times each, alternating
+/// which goes first (so cache warmth and clock changes fall on both), checks that both read
+/// the same rows, and prints each side's median per unit (`per` units a round) with the
+/// median ratio of the rounds and its range: what a run says and how much it moves.
+pub fn paired(
+    label: &str,
+    unit: &str,
+    per: f64,
+    rounds: usize,
+    mut table: impl FnMut() -> usize,
+    mut raw: impl FnMut() -> usize,
+) {
+    if std::env::var("ROWKEY_BENCH_ONLY").is_ok_and(|only| !label.contains(&only)) {
+        return;
+    }
+    let time = |f: &mut dyn FnMut() -> usize| {
+        let start = std::time::Instant::now();
+        let rows = std::hint::black_box(f());
+        (start.elapsed().as_nanos() as f64, rows)
+    };
+    let (mut t, mut r, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    // One untimed round first: neither side pays for warming the cache.
+    assert_eq!(table(), raw(), "{label}: both sides read the same rows");
+    for round in 0..rounds {
+        let ((tn, tr), (rn, rr)) = if round % 2 == 0 {
+            let a = time(&mut table);
+            (a, time(&mut raw))
+        } else {
+            let b = time(&mut raw);
+            (time(&mut table), b)
+        };
+        assert_eq!(tr, rr, "{label}: both sides read the same rows");
+        t.push(tn);
+        r.push(rn);
+        ratios.push(tn / rn);
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (tm, rm, qm) = (median(&mut t), median(&mut r), median(&mut ratios));
+    println!(
+        "{label:<28} {:>7.1} {unit:<8} {:>7.1} {unit:<8} {qm:>6.2} ({:.2}..{:.2})",
+        tm / per,
+        rm / per,
+        ratios[0],
+        ratios[ratios.len() - 1]
+    );
+}

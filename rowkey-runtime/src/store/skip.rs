@@ -1,13 +1,19 @@
-//! Skip scans over any [`Store`]: a [`Query`](crate::Query)'s walk, each key read either
-//! matching or telling where the next key that could match starts, and the store's scan
-//! started again there (so a gap of non-matching keys costs one seek, not a read of each).
+//! Skip scans over any [`Store`] or [`AsyncStore`](super::AsyncStore): a [`Query`]'s walk,
+//! each key read either matching or telling where the next key that could match starts, and
+//! the store's scan started again there (so a gap of non-matching keys costs one seek, not a
+//! read of each).
 //!
-//! On an embedded store (fjall, memory) a new scan is a seek in the sorted data; on a network
-//! store it is a new scanner, which is why those stores filter on the server instead (planned:
-//! HBase's FuzzyRowFilter and row filters, Bigtable's row-key regular expression). The rows
-//! are in key byte order: a salted key's buckets one after another (the typed
+//! A seek is not free (a new iterator on an embedded store, a new scanner on a network one),
+//! and a gap is often short (the next few keys). So a walk first reads on through a gap for a
+//! few keys and seeks only when that did not reach the target; how many it reads adapts to
+//! what the gaps were (one more after a gap read through, half as many after one that needed
+//! a seek), as CockroachDB's scanner does before its seeks. On a dense query the walk costs a
+//! scan; on a sparse one, about a seek per gap.
+//!
+//! The rows are in key byte order: a salted key's buckets one after another (the typed
 //! [`Table::query`](super::Table::query) walks each bucket apart and merges them in logical
-//! order).
+//! order). Network stores seek by opening new scanners for now; server-side filters are the
+//! planned way to keep rows that do not match off the network.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -50,21 +56,145 @@ impl Counters {
     }
 }
 
-/// The rows of a skip scan over any [`Store`], in key byte order (or reverse): each key read
-/// either matches the [`Query`] or tells where the next key that could match starts, and the
-/// store's scan starts again there. On an embedded store (fjall, memory) that is a seek; on a
-/// network store a new scanner. A salted key's buckets come one after another;
-/// [`Table::query`](super::Table::query) walks them apart and merges them in logical order.
-pub struct SkipScan<'a, S: Store + ?Sized + 'a> {
-    store: &'a S,
+/// Keys read on through a gap before seeking: at first, and at most.
+const READ_ON_FIRST: u32 = 4;
+const READ_ON_MAX: u32 = 16;
+
+/// What a walk does with the row it just read.
+enum Action {
+    /// Hand the row out.
+    Yield,
+    /// Read the next row of the same scan.
+    ReadOn,
+    /// Scan this range instead (forward, or backwards for a reverse walk).
+    Reopen(KeyRange),
+    /// Nothing more can match.
+    End,
+}
+
+/// A walk's state, apart from the store: the query, its fixed ends, the gap being read through.
+struct Walk {
     query: Query,
     reverse: bool,
-    /// The walk's fixed end: forward, the key it stops before; reverse, the first key.
+    /// The walk's fixed ends: forward, the first key and the key it stops before; reverse, the
+    /// same range read backwards.
     start: Vec<u8>,
     end: Option<Vec<u8>>,
-    inner: Option<S::Scan<'a>>,
     ends: Vec<usize>,
     counters: Arc<Counters>,
+    /// The target of the gap being read through (forward: the first key that could match;
+    /// reverse: the exclusive upper end), and how many more keys to read before seeking.
+    gap: Option<(Vec<u8>, u32)>,
+    read_on: u32,
+}
+
+impl Walk {
+    fn new(query: &Query, reverse: bool, counters: Arc<Counters>) -> Self {
+        Walk {
+            start: query.start(),
+            end: query.end(),
+            query: query.clone(),
+            reverse,
+            ends: Vec::new(),
+            counters,
+            gap: None,
+            read_on: READ_ON_FIRST,
+        }
+    }
+
+    /// The range the walk starts with; `None` when nothing can match.
+    fn first(&self) -> Option<KeyRange> {
+        (!self.query.is_empty()).then(|| KeyRange::new(&self.start, self.end.as_deref()))
+    }
+
+    fn count(&self, c: &AtomicU64) {
+        c.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Decides about the row with key `key`, just read.
+    fn on_row(&mut self, key: &[u8]) -> Action {
+        self.count(&self.counters.read);
+        if let Some((target, left)) = &mut self.gap {
+            let inside = if self.reverse {
+                key >= target.as_slice()
+            } else {
+                key < target.as_slice()
+            };
+            if inside {
+                if *left > 0 {
+                    *left -= 1;
+                    return Action::ReadOn;
+                }
+                // The gap is longer than reading on pays for: seek, and read on less next time.
+                self.read_on /= 2;
+                let (target, _) = self.gap.take().expect("a gap");
+                return self.reopen(key, Step::Seek(target));
+            }
+            self.gap = None;
+            self.read_on = (self.read_on + 1).min(READ_ON_MAX);
+        }
+        let step = if self.reverse {
+            self.query.seek_rev(key, &mut self.ends)
+        } else {
+            self.query.seek(key, &mut self.ends)
+        };
+        match step {
+            Step::Match => {
+                self.count(&self.counters.matched);
+                Action::Yield
+            }
+            Step::Foreign => {
+                self.count(&self.counters.foreign);
+                Action::ReadOn
+            }
+            Step::Done => Action::End,
+            Step::Seek(target) => {
+                self.gap = Some((target, self.read_on));
+                Action::ReadOn
+            }
+            step @ Step::FromEnd => self.reopen(key, step),
+        }
+    }
+
+    /// Starts again after `key`, which did not match, where `step` says: always past `key`
+    /// forward and below it in reverse, whatever the step computed (a walk never reads a key
+    /// twice), within the walk's fixed ends.
+    fn reopen(&mut self, key: &[u8], step: Step) -> Action {
+        self.count(&self.counters.seeks);
+        let range = match step {
+            Step::Seek(mut to) if !self.reverse => {
+                if to.as_slice() <= key {
+                    to = key.to_vec();
+                    to.push(0);
+                }
+                if self.end.as_ref().is_some_and(|e| &to >= e) {
+                    None
+                } else {
+                    Some(KeyRange::new(&to, self.end.as_deref()))
+                }
+            }
+            Step::Seek(to) => {
+                let to = if to.as_slice() > key { key } else { &to[..] };
+                (to > self.start.as_slice()).then(|| KeyRange::new(&self.start, Some(to)))
+            }
+            Step::FromEnd if self.reverse => {
+                (key > self.start.as_slice()).then(|| KeyRange::new(&self.start, Some(key)))
+            }
+            _ => None,
+        };
+        range.map_or(Action::End, Action::Reopen)
+    }
+}
+
+/// The rows of a skip scan over any [`Store`], in key byte order (or reverse): each key read
+/// either matches the [`Query`] or tells where the next key that could match starts, and the
+/// walk reads on through short gaps and seeks past long ones (a new scan of the store). A
+/// salted key's buckets come one after another; [`Table::query`](super::Table::query) walks
+/// them apart and merges them in logical order.
+pub struct SkipScan<'a, S: Store + ?Sized + 'a> {
+    store: &'a S,
+    walk: Walk,
+    inner: Option<S::Scan<'a>>,
 }
 
 impl<'a, S: Store + ?Sized + 'a> SkipScan<'a, S> {
@@ -79,18 +209,9 @@ impl<'a, S: Store + ?Sized + 'a> SkipScan<'a, S> {
     }
 
     pub(crate) fn counted(store: &'a S, query: &Query, counters: Arc<Counters>) -> Self {
-        let (start, end) = (query.start(), query.end());
-        let inner = (!query.is_empty()).then(|| store.scan(&KeyRange::new(&start, end.as_deref())));
-        SkipScan {
-            store,
-            query: query.clone(),
-            reverse: false,
-            start,
-            end,
-            inner,
-            ends: Vec::new(),
-            counters,
-        }
+        let walk = Walk::new(query, false, counters);
+        let inner = walk.first().map(|r| store.scan(&r));
+        SkipScan { store, walk, inner }
     }
 
     pub(crate) fn counted_rev(
@@ -98,70 +219,17 @@ impl<'a, S: Store + ?Sized + 'a> SkipScan<'a, S> {
         query: &Query,
         counters: Arc<Counters>,
     ) -> Option<Self> {
-        let (start, end) = (query.start(), query.end());
-        let inner = if query.is_empty() {
-            None
-        } else {
-            Some(store.scan_rev(&KeyRange::new(&start, end.as_deref()))?)
+        let walk = Walk::new(query, true, counters);
+        let inner = match walk.first() {
+            Some(r) => Some(store.scan_rev(&r)?),
+            None => None,
         };
-        Some(SkipScan {
-            store,
-            query: query.clone(),
-            reverse: true,
-            start,
-            end,
-            inner,
-            ends: Vec::new(),
-            counters,
-        })
+        Some(SkipScan { store, walk, inner })
     }
 
     /// What the walk has done so far.
     pub fn stats(&self) -> SkipStats {
-        self.counters.stats()
-    }
-
-    /// Starts the scan again after `key`, which did not match, where `step` says.
-    fn seek(&mut self, key: &[u8], step: Step) {
-        self.counters.seeks.fetch_add(1, Ordering::Relaxed);
-        self.inner = match next_range(key, step, self.reverse, &self.start, &self.end) {
-            None => None,
-            Some(range) if self.reverse => self.store.scan_rev(&range),
-            Some(range) => Some(self.store.scan(&range)),
-        };
-    }
-}
-
-/// The range a walk reads next after `key`, which did not match, where `step` says (`None`:
-/// nothing is left). Always past `key` forward and below it in reverse, whatever the step
-/// computed, so that a walk never reads a key twice; within the walk's fixed ends.
-fn next_range(
-    key: &[u8],
-    step: Step,
-    reverse: bool,
-    start: &[u8],
-    end: &Option<Vec<u8>>,
-) -> Option<KeyRange> {
-    match step {
-        Step::Match | Step::Foreign | Step::Done => None,
-        // Only a reverse walk is told to read from the end.
-        Step::FromEnd if !reverse => None,
-        Step::Seek(mut to) if !reverse => {
-            if to.as_slice() <= key {
-                to = key.to_vec();
-                to.push(0);
-            }
-            if end.as_ref().is_some_and(|e| &to >= e) {
-                None
-            } else {
-                Some(KeyRange::new(&to, end.as_deref()))
-            }
-        }
-        Step::Seek(to) => {
-            let to = if to.as_slice() > key { key } else { &to[..] };
-            (to > start).then(|| KeyRange::new(start, Some(to)))
-        }
-        Step::FromEnd => (key > start).then(|| KeyRange::new(start, Some(key))),
+        self.walk.counters.stats()
     }
 }
 
@@ -181,25 +249,20 @@ impl<'a, S: Store + ?Sized + 'a> Iterator for SkipScan<'a, S> {
                 }
                 Some(Ok(row)) => row,
             };
-            self.counters.read.fetch_add(1, Ordering::Relaxed);
-            let step = if self.reverse {
-                self.query.seek_rev(&row.0, &mut self.ends)
-            } else {
-                self.query.seek(&row.0, &mut self.ends)
-            };
-            match step {
-                Step::Match => {
-                    self.counters.matched.fetch_add(1, Ordering::Relaxed);
-                    return Some(Ok(row));
+            match self.walk.on_row(&row.0) {
+                Action::Yield => return Some(Ok(row)),
+                Action::ReadOn => {}
+                Action::Reopen(range) => {
+                    self.inner = if self.walk.reverse {
+                        self.store.scan_rev(&range)
+                    } else {
+                        Some(self.store.scan(&range))
+                    };
                 }
-                Step::Foreign => {
-                    self.counters.foreign.fetch_add(1, Ordering::Relaxed);
-                }
-                Step::Done => {
+                Action::End => {
                     self.inner = None;
                     return None;
                 }
-                step => self.seek(&row.0, step),
             }
         }
     }
@@ -210,13 +273,8 @@ impl<'a, S: Store + ?Sized + 'a> Iterator for SkipScan<'a, S> {
 #[cfg(feature = "async")]
 pub struct SkipStream<'a, S: super::AsyncStore> {
     store: &'a S,
-    query: Query,
-    reverse: bool,
-    start: Vec<u8>,
-    end: Option<Vec<u8>>,
+    walk: Walk,
     inner: Option<super::RowStream<S::Error>>,
-    ends: Vec<usize>,
-    counters: Arc<Counters>,
 }
 
 #[cfg(feature = "async")]
@@ -232,18 +290,9 @@ impl<'a, S: super::AsyncStore> SkipStream<'a, S> {
     }
 
     pub(crate) fn counted(store: &'a S, query: &Query, counters: Arc<Counters>) -> Self {
-        let (start, end) = (query.start(), query.end());
-        let inner = (!query.is_empty()).then(|| store.scan(&KeyRange::new(&start, end.as_deref())));
-        SkipStream {
-            store,
-            query: query.clone(),
-            reverse: false,
-            start,
-            end,
-            inner,
-            ends: Vec::new(),
-            counters,
-        }
+        let walk = Walk::new(query, false, counters);
+        let inner = walk.first().map(|r| store.scan(&r));
+        SkipStream { store, walk, inner }
     }
 
     pub(crate) fn counted_rev(
@@ -251,27 +300,17 @@ impl<'a, S: super::AsyncStore> SkipStream<'a, S> {
         query: &Query,
         counters: Arc<Counters>,
     ) -> Option<Self> {
-        let (start, end) = (query.start(), query.end());
-        let inner = if query.is_empty() {
-            None
-        } else {
-            Some(store.scan_rev(&KeyRange::new(&start, end.as_deref()))?)
+        let walk = Walk::new(query, true, counters);
+        let inner = match walk.first() {
+            Some(r) => Some(store.scan_rev(&r)?),
+            None => None,
         };
-        Some(SkipStream {
-            store,
-            query: query.clone(),
-            reverse: true,
-            start,
-            end,
-            inner,
-            ends: Vec::new(),
-            counters,
-        })
+        Some(SkipStream { store, walk, inner })
     }
 
     /// What the walk has done so far.
     pub fn stats(&self) -> SkipStats {
-        self.counters.stats()
+        self.walk.counters.stats()
     }
 }
 
@@ -302,32 +341,19 @@ impl<S: super::AsyncStore> futures_util::Stream for SkipStream<'_, S> {
                 }
                 Poll::Ready(Some(Ok(row))) => row,
             };
-            this.counters.read.fetch_add(1, Ordering::Relaxed);
-            let step = if this.reverse {
-                this.query.seek_rev(&row.0, &mut this.ends)
-            } else {
-                this.query.seek(&row.0, &mut this.ends)
-            };
-            match step {
-                Step::Match => {
-                    this.counters.matched.fetch_add(1, Ordering::Relaxed);
-                    return Poll::Ready(Some(Ok(row)));
+            match this.walk.on_row(&row.0) {
+                Action::Yield => return Poll::Ready(Some(Ok(row))),
+                Action::ReadOn => {}
+                Action::Reopen(range) => {
+                    this.inner = if this.walk.reverse {
+                        this.store.scan_rev(&range)
+                    } else {
+                        Some(this.store.scan(&range))
+                    };
                 }
-                Step::Foreign => {
-                    this.counters.foreign.fetch_add(1, Ordering::Relaxed);
-                }
-                Step::Done => {
+                Action::End => {
                     this.inner = None;
                     return Poll::Ready(None);
-                }
-                step => {
-                    this.counters.seeks.fetch_add(1, Ordering::Relaxed);
-                    this.inner =
-                        match next_range(&row.0, step, this.reverse, &this.start, &this.end) {
-                            None => None,
-                            Some(range) if this.reverse => this.store.scan_rev(&range),
-                            Some(range) => Some(this.store.scan(&range)),
-                        };
                 }
             }
         }
