@@ -102,9 +102,38 @@ impl Walk {
         }
     }
 
-    /// The range the walk starts with; `None` when nothing can match.
-    fn first(&self) -> Option<KeyRange> {
-        (!self.query.is_empty()).then(|| KeyRange::new(&self.start, self.end.as_deref()))
+    /// A walk and its first scan, opened by `open` (forward, or backwards for a reverse walk):
+    /// none when nothing can match; `None` when the store cannot open it (no reverse scans).
+    fn open<X>(
+        query: &Query,
+        reverse: bool,
+        counters: Arc<Counters>,
+        open: impl FnOnce(&KeyRange) -> Option<X>,
+    ) -> Option<(Walk, Option<X>)> {
+        let walk = Walk::new(query, reverse, counters);
+        let inner = if walk.query.is_empty() {
+            None
+        } else {
+            Some(open(&KeyRange::new(&walk.start, walk.end.as_deref()))?)
+        };
+        Some((walk, inner))
+    }
+
+    /// The scan a walk goes on with after `action` (the current one for `ReadOn` and
+    /// `Yield`), opened by `scan` or `scan_rev`; `None` when the walk is over.
+    fn next_scan<X>(
+        &self,
+        action: &Action,
+        current: Option<X>,
+        scan: impl FnOnce(&KeyRange) -> X,
+        scan_rev: impl FnOnce(&KeyRange) -> Option<X>,
+    ) -> Option<X> {
+        match action {
+            Action::Yield | Action::ReadOn => current,
+            Action::Reopen(range) if self.reverse => scan_rev(range),
+            Action::Reopen(range) => Some(scan(range)),
+            Action::End => None,
+        }
     }
 
     fn count(&self, c: &AtomicU64) {
@@ -209,8 +238,8 @@ impl<'a, S: Store + ?Sized + 'a> SkipScan<'a, S> {
     }
 
     pub(crate) fn counted(store: &'a S, query: &Query, counters: Arc<Counters>) -> Self {
-        let walk = Walk::new(query, false, counters);
-        let inner = walk.first().map(|r| store.scan(&r));
+        let (walk, inner) = Walk::open(query, false, counters, |r| Some(store.scan(r)))
+            .unwrap_or_else(|| (Walk::new(query, false, Arc::default()), None));
         SkipScan { store, walk, inner }
     }
 
@@ -219,11 +248,7 @@ impl<'a, S: Store + ?Sized + 'a> SkipScan<'a, S> {
         query: &Query,
         counters: Arc<Counters>,
     ) -> Option<Self> {
-        let walk = Walk::new(query, true, counters);
-        let inner = match walk.first() {
-            Some(r) => Some(store.scan_rev(&r)?),
-            None => None,
-        };
+        let (walk, inner) = Walk::open(query, true, counters, |r| store.scan_rev(r))?;
         Some(SkipScan { store, walk, inner })
     }
 
@@ -249,20 +274,18 @@ impl<'a, S: Store + ?Sized + 'a> Iterator for SkipScan<'a, S> {
                 }
                 Some(Ok(row)) => row,
             };
-            match self.walk.on_row(&row.0) {
+            let action = self.walk.on_row(&row.0);
+            let store = self.store;
+            self.inner = self.walk.next_scan(
+                &action,
+                self.inner.take(),
+                |r| store.scan(r),
+                |r| store.scan_rev(r),
+            );
+            match action {
                 Action::Yield => return Some(Ok(row)),
-                Action::ReadOn => {}
-                Action::Reopen(range) => {
-                    self.inner = if self.walk.reverse {
-                        self.store.scan_rev(&range)
-                    } else {
-                        Some(self.store.scan(&range))
-                    };
-                }
-                Action::End => {
-                    self.inner = None;
-                    return None;
-                }
+                Action::End => return None,
+                Action::ReadOn | Action::Reopen(_) => {}
             }
         }
     }
@@ -290,8 +313,8 @@ impl<'a, S: super::AsyncStore> SkipStream<'a, S> {
     }
 
     pub(crate) fn counted(store: &'a S, query: &Query, counters: Arc<Counters>) -> Self {
-        let walk = Walk::new(query, false, counters);
-        let inner = walk.first().map(|r| store.scan(&r));
+        let (walk, inner) = Walk::open(query, false, counters, |r| Some(store.scan(r)))
+            .unwrap_or_else(|| (Walk::new(query, false, Arc::default()), None));
         SkipStream { store, walk, inner }
     }
 
@@ -300,11 +323,7 @@ impl<'a, S: super::AsyncStore> SkipStream<'a, S> {
         query: &Query,
         counters: Arc<Counters>,
     ) -> Option<Self> {
-        let walk = Walk::new(query, true, counters);
-        let inner = match walk.first() {
-            Some(r) => Some(store.scan_rev(&r)?),
-            None => None,
-        };
+        let (walk, inner) = Walk::open(query, true, counters, |r| store.scan_rev(r))?;
         Some(SkipStream { store, walk, inner })
     }
 
@@ -341,20 +360,18 @@ impl<S: super::AsyncStore> futures_util::Stream for SkipStream<'_, S> {
                 }
                 Poll::Ready(Some(Ok(row))) => row,
             };
-            match this.walk.on_row(&row.0) {
+            let action = this.walk.on_row(&row.0);
+            let store = this.store;
+            this.inner = this.walk.next_scan(
+                &action,
+                this.inner.take(),
+                |r| store.scan(r),
+                |r| store.scan_rev(r),
+            );
+            match action {
                 Action::Yield => return Poll::Ready(Some(Ok(row))),
-                Action::ReadOn => {}
-                Action::Reopen(range) => {
-                    this.inner = if this.walk.reverse {
-                        this.store.scan_rev(&range)
-                    } else {
-                        Some(this.store.scan(&range))
-                    };
-                }
-                Action::End => {
-                    this.inner = None;
-                    return Poll::Ready(None);
-                }
+                Action::End => return Poll::Ready(None),
+                Action::ReadOn | Action::Reopen(_) => {}
             }
         }
     }
