@@ -246,14 +246,14 @@ impl InstallQuery {
     ///Only keys whose `user` is `arg`, or lies in it when it is a range (`a..b`, `a..=b`, `a..`, `..b`). The other fields stay open unless constrained too; a field constrained twice keeps what both allow.
     #[inline]
     #[must_use]
-    pub fn user<'scan, A: ::rowkey::QueryArg<u64>>(mut self, arg: A) -> Self {
+    pub fn user<A: ::rowkey::QueryArg<u64>>(mut self, arg: A) -> Self {
         self.__rowkey_q.arg::<::rowkey::__private::Natural, u64, A>(0usize, arg);
         self
     }
     ///Only keys whose `user` is one of `values` (none given: no key matches).
     #[inline]
     #[must_use]
-    pub fn user_in<'scan, I: ::core::iter::IntoIterator<Item = u64>>(
+    pub fn user_in<I: ::core::iter::IntoIterator<Item = u64>>(
         mut self,
         values: I,
     ) -> Self {
@@ -292,17 +292,14 @@ impl InstallQuery {
     ///Only keys whose `seq` is `value` (this field does not keep order, so it takes no range). The other fields stay open unless constrained too; a field constrained twice keeps what both allow.
     #[inline]
     #[must_use]
-    pub fn seq<'scan, A: ::rowkey::__private::ScanValue<u32>>(
-        mut self,
-        value: A,
-    ) -> Self {
+    pub fn seq<A: ::rowkey::__private::ScanValue<u32>>(mut self, value: A) -> Self {
         self.__rowkey_q.value::<::rowkey::__private::Reverse, u32, A>(2usize, value);
         self
     }
     ///Only keys whose `seq` is one of `values` (none given: no key matches).
     #[inline]
     #[must_use]
-    pub fn seq_in<'scan, I: ::core::iter::IntoIterator<Item = u32>>(
+    pub fn seq_in<I: ::core::iter::IntoIterator<Item = u32>>(
         mut self,
         values: I,
     ) -> Self {

@@ -89,3 +89,16 @@ pub struct MetricPoint {
     /// Tells apart points of one millisecond.
     pub seq: u16,
 }
+
+/// The Flurry article's composite key: a user, then an application. A prefix scan answers "the
+/// applications of a user"; `#[rowkey(query)]` adds [`Install::query`], which answers "the
+/// users of an application" too, seeking from one user's rows to the next (see
+/// [`InstallQuery`]).
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(query)]
+pub struct Install {
+    /// The user.
+    pub user_id: u64,
+    /// The application.
+    pub application_id: u32,
+}

@@ -7,6 +7,7 @@ use quote::{format_ident, quote};
 
 use super::scan::arg_type;
 use super::{codec_ty, private};
+use crate::ast::TyClass;
 use crate::model::{Key, Order};
 
 pub fn expand(key: &Key) -> TokenStream {
@@ -30,6 +31,8 @@ pub fn expand(key: &Key) -> TokenStream {
         let list = format_ident!("{}_in", shown);
         let codec = codec_ty(f);
         let arg = arg_type(f);
+        // The builder borrows nothing: `'scan` is only the lifetime of a text or bytes argument.
+        let lt = matches!(f.class, TyClass::Text { .. } | TyClass::Bytes { .. }).then(|| quote!('scan,));
         let one = if matches!(f.order, Order::Unordered) {
             let doc = format!(
                 "Only keys whose `{shown}` is `value` (this field does not keep order, so it \
@@ -40,7 +43,7 @@ pub fn expand(key: &Key) -> TokenStream {
                 #[doc = #doc]
                 #[inline]
                 #[must_use]
-                pub fn #name<'scan, A: #p::ScanValue<#arg>>(mut self, value: A) -> Self {
+                pub fn #name<#lt A: #p::ScanValue<#arg>>(mut self, value: A) -> Self {
                     self.__rowkey_q.value::<#codec, #arg, A>(#i, value);
                     self
                 }
@@ -55,7 +58,7 @@ pub fn expand(key: &Key) -> TokenStream {
                 #[doc = #doc]
                 #[inline]
                 #[must_use]
-                pub fn #name<'scan, A: #krate::QueryArg<#arg>>(mut self, arg: A) -> Self {
+                pub fn #name<#lt A: #krate::QueryArg<#arg>>(mut self, arg: A) -> Self {
                     self.__rowkey_q.arg::<#codec, #arg, A>(#i, arg);
                     self
                 }
@@ -70,7 +73,7 @@ pub fn expand(key: &Key) -> TokenStream {
             #[doc = #list_doc]
             #[inline]
             #[must_use]
-            pub fn #list<'scan, I: ::core::iter::IntoIterator<Item = #arg>>(mut self, values: I) -> Self {
+            pub fn #list<#lt I: ::core::iter::IntoIterator<Item = #arg>>(mut self, values: I) -> Self {
                 self.__rowkey_q.any_of::<#codec, #arg>(#i, values);
                 self
             }
