@@ -283,6 +283,29 @@
 //! struct Log { #[timestamp] ts: u64, host: String }
 //! ```
 //!
+//! # `#[rowkey(query)]`
+//!
+//! On a struct key without lifetimes: generates `T::query()` and its builder `TQuery`, a
+//! skip-scan query in which any fields, in any order, are equal to a value, in a list
+//! (`field_in`) or in a range, read with `Table::query` (the scans chapter of the guide). It
+//! changes nothing of the key's bytes or fingerprint. Refused on a record-type enum and on a
+//! key with lifetimes (not built yet).
+//!
+//! ```
+//! use rowkey::store::{MemStore, Table};
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey)]
+//! #[rowkey(query)]
+//! struct Install { user_id: u64, application_id: u32 }
+//!
+//! let table = Table::<_, Install>::new(MemStore::new());
+//! table.put(&Install { user_id: 1, application_id: 42 }, b"")?;
+//! let users = table.query(&Install::query().application_id(42u32).build()).count();
+//! assert_eq!(users, 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # `#[rowkey(crate = "path")]`
 //!
 //! On the struct or enum, when `rowkey` is a renamed dependency (`keys = { package = "rowkey" }`)

@@ -402,3 +402,37 @@ fn the_async_query_is_the_blocking_one() {
         )
         .unwrap();
 }
+
+/// `#[rowkey(query)]` changes nothing of the key: the same bytes and the same fingerprint as
+/// the key without it.
+#[test]
+fn the_query_attribute_leaves_the_layout_alone() {
+    #[derive(RowKey)]
+    #[rowkey(query)]
+    struct With {
+        #[salt(buckets = 4)]
+        user: u16,
+        app: String,
+    }
+    #[derive(RowKey)]
+    struct Without {
+        #[salt(buckets = 4)]
+        user: u16,
+        app: String,
+    }
+    assert_eq!(With::FINGERPRINT, Without::FINGERPRINT);
+    assert_eq!(
+        With {
+            user: 7,
+            app: "x".into()
+        }
+        .to_bytes()
+        .unwrap(),
+        Without {
+            user: 7,
+            app: "x".into()
+        }
+        .to_bytes()
+        .unwrap()
+    );
+}
