@@ -63,7 +63,7 @@ pub use rowkey_runtime::{
     Schema, VariantSchema,
 };
 // Skip-scan queries (`T::query()`): any field constrained, a gap sought past.
-pub use rowkey_runtime::{Constraint, Query, QueryArg, Step};
+pub use rowkey_runtime::{Constraint, KeyFilter, KeyPiece, Query, QueryArg, Step};
 // The value side: rows of typed columns, and what their coordinates cost.
 /// A column value of any serde type, stored as JSON (feature `json`).
 #[cfg(feature = "json")]

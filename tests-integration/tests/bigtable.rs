@@ -43,6 +43,17 @@ fn blocking_table(host: &str, name: &str, splits: &[rowkey::bytes::Bytes]) -> Bi
     store
 }
 
+/// Skip scans are exact on the emulator, and filtered by it (a row-key regular expression).
+#[test]
+fn skip_scans_are_filtered_by_the_emulator() {
+    let Some(host) = host() else { return };
+    store_suite::skip::skip_scans_filtered_by_the_store(
+        |name, splits| blocking_table(host, name, splits),
+        1_000,
+        "bigtable (emulator)",
+    );
+}
+
 #[test]
 fn rows_of_cells_on_the_emulator() {
     let Some(host) = host() else { return };

@@ -67,6 +67,18 @@ fn new_table(addr: &str, name: &str, splits: &[rowkey::bytes::Bytes]) -> HbaseSt
     store
 }
 
+/// Skip scans are exact through the Thrift2 gateway, and filtered by the region servers (a
+/// `RowFilter` with a regular expression in HBase's filter language).
+#[test]
+fn skip_scans_are_filtered_by_the_region_servers_on_hbase() {
+    let Some(g) = hbase() else { return };
+    store_suite::skip::skip_scans_filtered_by_the_store(
+        |name, splits| new_table(&g.plain, name, splits),
+        500,
+        "hbase (Thrift2)",
+    );
+}
+
 #[test]
 fn conformance_suite_on_hbase() {
     let Some(g) = hbase() else { return };

@@ -223,6 +223,51 @@ fn a_large_salted_table_merged_forward_and_reverse() {
     );
 }
 
+/// Skip scans are exact on the native store, and filtered by the region servers: a
+/// `FuzzyRowFilter` for fixed-width keys (only matching rows cross), a `RowFilter` with a
+/// regular expression where widths vary (store_suite/skip.rs); and through the async store
+/// inside a tokio runtime.
+#[test]
+fn skip_scans_are_filtered_by_the_region_servers_on_hbase_rpc() {
+    let Some(m) = master() else { return };
+    store_suite::skip::skip_scans_filtered_by_the_store(
+        |name, splits| new_table(&m, name, splits),
+        1_000,
+        "hbase (native RPC)",
+    );
+    use futures_util::StreamExt;
+    use store_suite::skip::Install;
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let store = AsyncHbaseRpcStore::connect(config(&m, &unique("skip_async")))
+            .await
+            .unwrap();
+        store.create_table(&[]).await.unwrap();
+        let table = rowkey::store::AsyncTable::<_, Install>::new(store);
+        let rows: Vec<Install> = (0..200)
+            .flat_map(|user| (0..10).map(move |app| Install { user, app, day: 0 }))
+            .collect();
+        table
+            .put_batch(rows.iter().map(|k| (k, b"".as_slice())))
+            .await
+            .unwrap();
+        let query = Install::query().app(4u16).build();
+        let mut stream = table.query(&query);
+        let mut got = Vec::new();
+        while let Some(row) = stream.next().await {
+            got.push(row.unwrap().0);
+        }
+        let want: Vec<Install> = rows.into_iter().filter(|k| k.app == 4).collect();
+        assert_eq!(got, want);
+        let stats = stream.stats();
+        assert_eq!(
+            (stats.read, stats.filtered, stats.seeks),
+            (200, 1, 0),
+            "{stats:?}"
+        );
+    });
+}
+
 #[test]
 fn the_async_store_inside_a_service() {
     let Some(m) = master() else { return };

@@ -21,6 +21,7 @@ use std::fmt;
 
 mod buf;
 mod build;
+pub mod pushdown;
 pub mod query;
 
 pub use buf::KeyBuf;

@@ -19,6 +19,7 @@ use core::ops::Bound;
 use std::fmt;
 
 use super::build::{range, WriteScan};
+use super::pushdown::KeyFilter;
 use super::{KeyBuf, ScanBuf, ScanState};
 use crate::codec::Codec;
 
@@ -151,13 +152,41 @@ pub type Splitter = fn(&[u8], &mut Vec<usize>) -> bool;
 pub struct Query {
     segments: Vec<(&'static str, Constraint)>,
     split: Splitter,
+    /// Each segment's width, when fixed (what a store-side [`KeyFilter`] can check).
+    widths: Vec<Option<usize>>,
 }
 
 impl Query {
     /// A query from each segment's name and constraint, in key order, and the function that
-    /// splits stored keys into segments. The generated builders call it.
+    /// splits stored keys into segments. Segments' widths are not known: a store-side
+    /// [`KeyFilter`] checks only the leading segments constrained to values
+    /// ([`Query::with_widths`] says more).
     pub fn new(segments: Vec<(&'static str, Constraint)>, split: Splitter) -> Self {
-        Query { segments, split }
+        let widths = vec![None; segments.len()];
+        Query {
+            segments,
+            split,
+            widths,
+        }
+    }
+
+    /// This query with each segment's width, when fixed, in key order (the generated
+    /// builders give them from the key's schema).
+    pub fn with_widths(mut self, widths: Vec<Option<usize>>) -> Self {
+        self.widths = widths;
+        self.widths.resize(self.segments.len(), None);
+        self
+    }
+
+    /// Segment `i`'s width, when fixed.
+    pub fn width(&self, i: usize) -> Option<usize> {
+        self.widths.get(i).copied().flatten()
+    }
+
+    /// What a store that filters rows itself (HBase, Bigtable) is asked to check of each key:
+    /// a superset of this query ([`KeyFilter`]); `None` when it could not tell any key apart.
+    pub fn key_filter(&self) -> Option<KeyFilter> {
+        KeyFilter::of(self)
     }
 
     /// The segments' names and constraints, in key order.
@@ -403,6 +432,7 @@ impl<T, A: super::ScanArg<T, Out<Constraint, Constraint> = Constraint>> QueryArg
 pub struct QueryBuilder {
     segments: Vec<(&'static str, Constraint)>,
     split: Splitter,
+    widths: Vec<Option<usize>>,
     /// The salt: buckets, strategy, and how many fields it hashes (the first ones).
     salt: Option<(u16, crate::salt::SaltHash, usize)>,
 }
@@ -418,13 +448,17 @@ impl QueryBuilder {
         split: Splitter,
     ) -> Self {
         let mut segments = Vec::new();
+        let mut widths = Vec::new();
         if schema.salt.is_some() {
             segments.push((SALT_SEGMENT, Constraint::Any));
+            widths.push(Some(1));
         }
         segments.extend(schema.fields.iter().map(|f| (f.name, Constraint::Any)));
+        widths.extend(schema.fields.iter().map(|f| f.width));
         QueryBuilder {
             segments,
             split,
+            widths,
             salt: schema.salt.map(|s| (s.buckets, hash, s.fields.len())),
         }
     }
@@ -474,6 +508,7 @@ impl QueryBuilder {
         Query {
             segments: self.segments,
             split: self.split,
+            widths: self.widths,
         }
     }
 

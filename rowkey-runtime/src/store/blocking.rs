@@ -19,6 +19,7 @@ use tokio::runtime::Handle;
 use super::{
     AsyncStore, BatchError, CellError, CellRow, CellScan, Columns, Row, RowStream, RowWrite, Store,
 };
+use crate::scan::pushdown::KeyFilter;
 use crate::scan::KeyRange;
 
 /// A blocking [`Store`] over an [`AsyncStore`] running on a runtime thread of its own.
@@ -241,6 +242,17 @@ where
     fn scan_rev(&self, range: &KeyRange) -> Option<BlockingScan<S::Error>> {
         let _guard = self.runtime.handle.enter();
         let stream = self.store.scan_rev(range)?;
+        Some(BlockingScan::pinned(stream, &self.runtime.handle))
+    }
+
+    fn scan_filtered(
+        &self,
+        range: &KeyRange,
+        filter: &KeyFilter,
+        reverse: bool,
+    ) -> Option<BlockingScan<S::Error>> {
+        let _guard = self.runtime.handle.enter();
+        let stream = self.store.scan_filtered(range, filter, reverse)?;
         Some(BlockingScan::pinned(stream, &self.runtime.handle))
     }
 

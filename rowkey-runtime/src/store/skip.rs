@@ -12,12 +12,17 @@
 //!
 //! The rows are in key byte order: a salted key's buckets one after another (the typed
 //! [`Table::query`](super::Table::query) walks each bucket apart and merges them in logical
-//! order). Network stores seek by opening new scanners for now; server-side filters are the
-//! planned way to keep rows that do not match off the network.
+//! order).
+//!
+//! A store that filters rows itself ([`Store::scan_filtered`]: HBase's region servers, Bigtable)
+//! is given the query's [`KeyFilter`] once, for the whole range: it hands over only rows that
+//! pass it (on HBase, a `FuzzyRowFilter` seeks past gaps on the server), and the walk checks
+//! each of them again and never reopens its scan.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use crate::scan::pushdown::KeyFilter;
 use crate::scan::query::{Query, Step};
 use crate::scan::KeyRange;
 
@@ -26,7 +31,8 @@ use super::{Row, Store};
 /// What a skip scan did: rows read from the store, seeks, rows returned.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SkipStats {
-    /// Rows the store handed over (matching or not).
+    /// Rows the store handed over (matching or not). Where the store filtered rows itself
+    /// (`filtered`), the rows that passed its filter.
     pub read: u64,
     /// Times the walk started a new scan past a gap.
     pub seeks: u64,
@@ -34,6 +40,10 @@ pub struct SkipStats {
     pub matched: u64,
     /// Rows whose key is not one of the query's type (it does not decode): never returned.
     pub foreign: u64,
+    /// Walks whose store checked the query's [`KeyFilter`] on its side
+    /// ([`Store::scan_filtered`]: HBase, Bigtable), so that rows outside it never reached the
+    /// client; such a walk never seeks.
+    pub filtered: u64,
 }
 
 /// The counters behind [`SkipStats`], shared by the walks of one query (one per salt bucket).
@@ -43,6 +53,7 @@ pub(crate) struct Counters {
     seeks: AtomicU64,
     matched: AtomicU64,
     foreign: AtomicU64,
+    filtered: AtomicU64,
 }
 
 impl Counters {
@@ -52,6 +63,7 @@ impl Counters {
             seeks: self.seeks.load(Ordering::Relaxed),
             matched: self.matched.load(Ordering::Relaxed),
             foreign: self.foreign.load(Ordering::Relaxed),
+            filtered: self.filtered.load(Ordering::Relaxed),
         }
     }
 }
@@ -86,6 +98,9 @@ struct Walk {
     /// reverse: the exclusive upper end), and how many more keys to read before seeking.
     gap: Option<(Vec<u8>, u32)>,
     read_on: u32,
+    /// Whether the store checks the query's key filter itself: the walk reads every row it
+    /// hands over and never seeks.
+    filtered: bool,
 }
 
 impl Walk {
@@ -99,24 +114,33 @@ impl Walk {
             counters,
             gap: None,
             read_on: READ_ON_FIRST,
+            filtered: false,
         }
     }
 
-    /// A walk and its first scan, opened by `open` (forward, or backwards for a reverse walk):
-    /// none when nothing can match; `None` when the store cannot open it (no reverse scans).
+    /// A walk and its first scan: one the store filters itself, opened by `filtered` with the
+    /// query's [`KeyFilter`] when there is one and the store takes it, else one opened by
+    /// `open` (forward, or backwards for a reverse walk); none when nothing can match; `None`
+    /// when the store cannot open it (no reverse scans).
     fn open<X>(
         query: &Query,
         reverse: bool,
         counters: Arc<Counters>,
+        filtered: impl FnOnce(&KeyRange, &KeyFilter) -> Option<X>,
         open: impl FnOnce(&KeyRange) -> Option<X>,
     ) -> Option<(Walk, Option<X>)> {
-        let walk = Walk::new(query, reverse, counters);
-        let inner = if walk.query.is_empty() {
-            None
-        } else {
-            Some(open(&KeyRange::new(&walk.start, walk.end.as_deref()))?)
-        };
-        Some((walk, inner))
+        let mut walk = Walk::new(query, reverse, counters);
+        if walk.query.is_empty() {
+            return Some((walk, None));
+        }
+        let range = KeyRange::new(&walk.start, walk.end.as_deref());
+        if let Some(scan) = query.key_filter().and_then(|f| filtered(&range, &f)) {
+            walk.filtered = true;
+            walk.count(&walk.counters.filtered);
+            return Some((walk, Some(scan)));
+        }
+        let inner = open(&range)?;
+        Some((walk, Some(inner)))
     }
 
     /// The scan a walk goes on with after `action` (the current one for `ReadOn` and
@@ -167,6 +191,21 @@ impl Walk {
         } else {
             self.query.seek(key, &mut self.ends)
         };
+        if self.filtered {
+            // The store hands over only rows near a match: read on, never reopen.
+            return match step {
+                Step::Match => {
+                    self.count(&self.counters.matched);
+                    Action::Yield
+                }
+                Step::Foreign => {
+                    self.count(&self.counters.foreign);
+                    Action::ReadOn
+                }
+                Step::Done => Action::End,
+                Step::Seek(_) | Step::FromEnd => Action::ReadOn,
+            };
+        }
         match step {
             Step::Match => {
                 self.count(&self.counters.matched);
@@ -238,8 +277,14 @@ impl<'a, S: Store + ?Sized + 'a> SkipScan<'a, S> {
     }
 
     pub(crate) fn counted(store: &'a S, query: &Query, counters: Arc<Counters>) -> Self {
-        let (walk, inner) = Walk::open(query, false, counters, |r| Some(store.scan(r)))
-            .unwrap_or_else(|| (Walk::new(query, false, Arc::default()), None));
+        let (walk, inner) = Walk::open(
+            query,
+            false,
+            counters,
+            |r, f| store.scan_filtered(r, f, false),
+            |r| Some(store.scan(r)),
+        )
+        .unwrap_or_else(|| (Walk::new(query, false, Arc::default()), None));
         SkipScan { store, walk, inner }
     }
 
@@ -248,7 +293,13 @@ impl<'a, S: Store + ?Sized + 'a> SkipScan<'a, S> {
         query: &Query,
         counters: Arc<Counters>,
     ) -> Option<Self> {
-        let (walk, inner) = Walk::open(query, true, counters, |r| store.scan_rev(r))?;
+        let (walk, inner) = Walk::open(
+            query,
+            true,
+            counters,
+            |r, f| store.scan_filtered(r, f, true),
+            |r| store.scan_rev(r),
+        )?;
         Some(SkipScan { store, walk, inner })
     }
 
@@ -313,8 +364,14 @@ impl<'a, S: super::AsyncStore> SkipStream<'a, S> {
     }
 
     pub(crate) fn counted(store: &'a S, query: &Query, counters: Arc<Counters>) -> Self {
-        let (walk, inner) = Walk::open(query, false, counters, |r| Some(store.scan(r)))
-            .unwrap_or_else(|| (Walk::new(query, false, Arc::default()), None));
+        let (walk, inner) = Walk::open(
+            query,
+            false,
+            counters,
+            |r, f| store.scan_filtered(r, f, false),
+            |r| Some(store.scan(r)),
+        )
+        .unwrap_or_else(|| (Walk::new(query, false, Arc::default()), None));
         SkipStream { store, walk, inner }
     }
 
@@ -323,7 +380,13 @@ impl<'a, S: super::AsyncStore> SkipStream<'a, S> {
         query: &Query,
         counters: Arc<Counters>,
     ) -> Option<Self> {
-        let (walk, inner) = Walk::open(query, true, counters, |r| store.scan_rev(r))?;
+        let (walk, inner) = Walk::open(
+            query,
+            true,
+            counters,
+            |r, f| store.scan_filtered(r, f, true),
+            |r| store.scan_rev(r),
+        )?;
         Some(SkipStream { store, walk, inner })
     }
 

@@ -10,6 +10,7 @@ use super::composite;
 use super::composite::CellStream;
 use super::composite::{CellError, CellScan};
 use crate::cell::{CellRow, Columns, RowWrite};
+use crate::scan::pushdown::KeyFilter;
 use crate::scan::KeyRange;
 
 /// One stored row: key and value bytes, as shared buffers.
@@ -58,6 +59,23 @@ pub trait Store {
     /// The rows of one range in reverse key order, where the store supports it (`None`
     /// otherwise).
     fn scan_rev(&self, range: &KeyRange) -> Option<Self::Scan<'_>>;
+
+    /// The rows of one range (in reverse key order when `reverse`) that a store which filters
+    /// rows itself hands over after checking `filter` on its side: at least every row whose key
+    /// passes [`KeyFilter::matches`] (more is allowed: the caller checks every row again).
+    /// `None` (the default) when the store has no such filter, or not for this direction; the
+    /// caller then reads [`Store::scan`] and seeks past gaps itself. What a skip scan
+    /// ([`Table::query`](crate::store::Table::query)) uses on the network stores, so that rows
+    /// which cannot match never cross the network.
+    fn scan_filtered(
+        &self,
+        range: &KeyRange,
+        filter: &KeyFilter,
+        reverse: bool,
+    ) -> Option<Self::Scan<'_>> {
+        let _ = (range, filter, reverse);
+        None
+    }
 
     /// The next row of `scan` (one of [`Store::scan`] or [`Store::scan_rev`]), made into a
     /// `T` by `make` from its key and value, both lent while they are still in the store's
@@ -306,6 +324,14 @@ impl<S: Store + ?Sized> Store for &S {
     fn scan_rev(&self, range: &KeyRange) -> Option<S::Scan<'_>> {
         (**self).scan_rev(range)
     }
+    fn scan_filtered(
+        &self,
+        range: &KeyRange,
+        filter: &KeyFilter,
+        reverse: bool,
+    ) -> Option<S::Scan<'_>> {
+        (**self).scan_filtered(range, filter, reverse)
+    }
     #[inline]
     fn next_lent<'a, T>(
         scan: &mut S::Scan<'a>,
@@ -416,6 +442,19 @@ pub trait AsyncStore: Send + Sync + 'static {
     /// The rows of one range in reverse key order, where the store supports it.
     fn scan_rev(&self, range: &KeyRange) -> Option<RowStream<Self::Error>>;
 
+    /// The rows of one range (in reverse key order when `reverse`) that the store hands over
+    /// after checking `filter` on its side ([`Store::scan_filtered`]); `None` (the default)
+    /// when it cannot.
+    fn scan_filtered(
+        &self,
+        range: &KeyRange,
+        filter: &KeyFilter,
+        reverse: bool,
+    ) -> Option<RowStream<Self::Error>> {
+        let _ = (range, filter, reverse);
+        None
+    }
+
     /// Writes cells to rows and clears columns, in order ([`Store::write_rows`]: of writes to
     /// one column the last stays).
     fn write_rows(
@@ -484,6 +523,14 @@ impl<S: AsyncStore> AsyncStore for std::sync::Arc<S> {
     }
     fn scan_rev(&self, range: &KeyRange) -> Option<RowStream<S::Error>> {
         (**self).scan_rev(range)
+    }
+    fn scan_filtered(
+        &self,
+        range: &KeyRange,
+        filter: &KeyFilter,
+        reverse: bool,
+    ) -> Option<RowStream<S::Error>> {
+        (**self).scan_filtered(range, filter, reverse)
     }
     fn write_rows(
         &self,

@@ -12,4 +12,5 @@ pub use suite::*;
 pub mod emulator;
 pub mod large;
 pub mod net;
+pub mod skip;
 pub mod versions;

@@ -48,6 +48,11 @@ const ROOTS: &[&str] = &[
     "hbase.pb.KeyOnlyFilter",
     "hbase.pb.ColumnRangeFilter",
     "hbase.pb.BinaryComparator",
+    // A skip scan's key filter, applied by the region servers (FuzzyRowFilter seeks with
+    // hints; RowFilter with RegexStringComparator where positions are not fixed).
+    "hbase.pb.FuzzyRowFilter",
+    "hbase.pb.RowFilter",
+    "hbase.pb.RegexStringComparator",
     // Administration over the master (Master.proto).
     "hbase.pb.CreateTableRequest",
     "hbase.pb.CreateTableResponse",

@@ -65,6 +65,7 @@ use super::{
     RowStream, RowWrite, Versions,
 };
 use crate::cell::Pick;
+use crate::scan::pushdown::KeyFilter;
 use crate::scan::KeyRange;
 
 const QUALIFIER: &[u8] = b"v";
@@ -870,6 +871,28 @@ impl AsyncStore for AsyncBigtableStore {
             true,
             self.values(),
         ))
+    }
+
+    /// A row-key regular expression ([`KeyFilter::re2_regex`]) chained before the value
+    /// filter: the tablet servers send only the rows whose keys match it.
+    fn scan_filtered(
+        &self,
+        range: &KeyRange,
+        filter: &KeyFilter,
+        reverse: bool,
+    ) -> Option<RowStream<BigtableError>> {
+        use pb::row_filter::{Chain, Filter};
+        let f = |filter| pb::RowFilter {
+            filter: Some(filter),
+        };
+        let keys = f(Filter::RowKeyRegexFilter(filter.re2_regex().into_bytes()));
+        let values = scan::Values {
+            filter: f(Filter::Chain(Chain {
+                filters: vec![keys, self.inner.filter.clone()],
+            })),
+            family: self.inner.config.family.clone(),
+        };
+        Some(scan::spawn(self.clone(), range.clone(), reverse, values))
     }
 
     /// One MutateRow per batch of requests, as [`AsyncStore::write_batch`]: a row's set and

@@ -21,7 +21,10 @@ pub(super) struct Column<'a> {
 #[derive(Clone, Debug, Default)]
 pub(super) struct Select {
     pub columns: Vec<(Vec<u8>, Option<Vec<u8>>)>,
+    /// A filter in HBase's filter language (`filterString`).
     pub filter: Option<Vec<u8>>,
+    /// A filter as HBase's protobuf `Filter` message (`filterBytes`, scans only).
+    pub filter_bytes: Option<Vec<u8>>,
 }
 
 impl Select {
@@ -30,6 +33,7 @@ impl Select {
         Select {
             columns: vec![(column.family.to_vec(), Some(column.qualifier.to_vec()))],
             filter: None,
+            filter_bytes: None,
         }
     }
 }
@@ -558,6 +562,9 @@ pub(super) fn open_scanner(o: &mut Out<'_>, table: &[u8], scan: &ScanSpec<'_>) {
         }
         if scan.reversed {
             o.bool_field(11, true);
+        }
+        if let Some(f) = &scan.select.filter_bytes {
+            o.binary(18, f);
         }
     });
     o.stop();

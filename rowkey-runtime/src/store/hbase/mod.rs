@@ -61,6 +61,7 @@ use super::{
     RowWrite,
 };
 use crate::family::Family;
+use crate::scan::pushdown::KeyFilter;
 use crate::scan::KeyRange;
 use crate::store::{CellVersion, Versions};
 use api::Column;
@@ -1071,6 +1072,17 @@ impl AsyncStore for AsyncHbaseStore {
     fn scan_rev(&self, range: &KeyRange) -> Option<RowStream<HbaseError>> {
         let values = scan::Values::new(&self.inner.config.family);
         Some(scan::spawn(self.clone(), range.clone(), true, values))
+    }
+
+    /// A `RowFilter` with a regular expression, applied by the region servers.
+    fn scan_filtered(
+        &self,
+        range: &KeyRange,
+        filter: &KeyFilter,
+        reverse: bool,
+    ) -> Option<RowStream<HbaseError>> {
+        let values = scan::Values::filtered(&self.inner.config.family, filter);
+        Some(scan::spawn(self.clone(), range.clone(), reverse, values))
     }
 
     /// Set cells through `putMultiple` and cleared columns through `deleteMultiple`, cut into

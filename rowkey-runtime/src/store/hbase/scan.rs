@@ -14,9 +14,12 @@ use super::api::{self, Column, ScanSpec, Select};
 use super::thrift::{DecodeError, In};
 use super::{AsyncHbaseStore, HbaseError, QUALIFIER};
 use crate::cell::Pick;
+use crate::scan::pushdown::KeyFilter;
 use crate::scan::KeyRange;
+use crate::store::net::hbase_rules::key_filter;
 use crate::store::net::pages;
 use crate::store::{CellRow, Columns, Row};
+use prost::Message;
 
 /// What a scan asks for and hands out: raw rows or rows of cells.
 pub(super) trait Shape: Send + Sync + 'static {
@@ -46,6 +49,16 @@ impl Values {
             select: Select::column(column),
             family: family.as_bytes().to_vec(),
         }
+    }
+
+    /// The rows whose keys pass `filter`, checked by the region servers: HBase's own filter
+    /// messages (a `FuzzyRowFilter`, or a `RowFilter` with a regular expression over the key
+    /// read as ISO-8859-1), sent as `TScan.filterBytes` (HBase 2.4+ gateways); the filter
+    /// language cannot say which character set a regular expression reads bytes in.
+    pub(super) fn filtered(family: &str, filter: &KeyFilter) -> Self {
+        let mut values = Values::new(family);
+        values.select.filter_bytes = Some(key_filter(filter).encode_to_vec());
+        values
     }
 
     pub(super) fn column(&self) -> Column<'_> {
@@ -85,14 +98,14 @@ impl Cells {
             Pick::All => Select::default(),
             Pick::Families(names) => Select {
                 columns: names.iter().map(|f| family(f)).collect(),
-                filter: None,
+                ..Select::default()
             },
             Pick::Exact(cols) => Select {
                 columns: cols
                     .iter()
                     .map(|c| (c.family.as_bytes().to_vec(), Some(c.qualifier.clone())))
                     .collect(),
-                filter: None,
+                ..Select::default()
             },
             Pick::QualifierRange {
                 family: f,
@@ -101,6 +114,7 @@ impl Cells {
             } => Select {
                 columns: vec![family(f)],
                 filter: Some(column_range_filter(start, end.as_deref())),
+                ..Select::default()
             },
         };
         Cells {
@@ -166,6 +180,7 @@ impl Keys {
             select: Select {
                 columns: Vec::new(),
                 filter: Some(b"FirstKeyOnlyFilter() AND KeyOnlyFilter()".to_vec()),
+                ..Select::default()
             },
         }
     }

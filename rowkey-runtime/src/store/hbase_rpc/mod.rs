@@ -32,12 +32,11 @@ mod config;
 mod conn;
 mod error;
 mod ops;
-#[allow(clippy::all, dead_code, missing_docs, rustdoc::all)]
-#[rustfmt::skip]
-mod pb;
 mod scan;
 mod wire;
 mod zk;
+
+use crate::store::net::hbase_pb as pb;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -59,6 +58,7 @@ use super::{
     AsyncStore, BatchError, Blocking, CellError, CellRow, CellStream, Columns, Row, RowStream,
     RowWrite,
 };
+use crate::scan::pushdown::KeyFilter;
 use crate::scan::KeyRange;
 use crate::store::{CellVersion, NetError, RetryPolicy, Versions};
 use cluster::{Cluster, Locate, RegionCache, RegionLoc};
@@ -1221,6 +1221,18 @@ impl AsyncStore for AsyncHbaseRpcStore {
     fn scan_rev(&self, range: &KeyRange) -> Option<RowStream<NetError>> {
         let values = ops::Values::new(&self.inner.config.family);
         Some(scan::spawn(self.clone(), range.clone(), true, values))
+    }
+
+    /// A `FuzzyRowFilter` (the region servers seek past gaps) or a `RowFilter` with a regular
+    /// expression, applied by the region servers.
+    fn scan_filtered(
+        &self,
+        range: &KeyRange,
+        filter: &KeyFilter,
+        reverse: bool,
+    ) -> Option<RowStream<NetError>> {
+        let values = ops::Values::filtered(&self.inner.config.family, filter);
+        Some(scan::spawn(self.clone(), range.clone(), reverse, values))
     }
 
     /// Set cells and cleared columns of each row in one `Multi` action each, grouped as

@@ -10,6 +10,8 @@ use prost::Message;
 use super::pb::{self, mutation_proto as mp};
 use super::wire::{self, CellReader};
 use crate::cell::Pick;
+use crate::scan::pushdown::KeyFilter;
+use crate::store::net::hbase_rules::{filter, key_filter};
 use crate::store::{Cell as RowCell, CellRow, Columns, Row};
 
 /// The qualifier of a raw row's value cell (as in the Thrift2 and Bigtable stores).
@@ -29,15 +31,25 @@ pub(crate) trait Shape: Send + Sync + 'static {
     fn key(row: &Self::Row) -> &[u8];
 }
 
-/// Raw rows: the value cell `family:v`.
+/// Raw rows: the value cell `family:v`, of the rows a key filter passes when there is one.
 pub(crate) struct Values {
     family: Bytes,
+    filter: Option<pb::Filter>,
 }
 
 impl Values {
     pub(crate) fn new(family: &str) -> Self {
         Values {
             family: Bytes::copy_from_slice(family.as_bytes()),
+            filter: None,
+        }
+    }
+
+    /// The rows whose keys pass `filter`, checked by the region servers ([`key_filter`]).
+    pub(crate) fn filtered(family: &str, filter: &KeyFilter) -> Self {
+        Values {
+            filter: Some(key_filter(filter)),
+            ..Values::new(family)
         }
     }
 }
@@ -53,7 +65,7 @@ impl Shape for Values {
     }
 
     fn filter(&self) -> Option<pb::Filter> {
-        None
+        self.filter.clone()
     }
 
     fn row(&self, cells: Vec<wire::Cell>) -> Option<Row> {
@@ -186,14 +198,6 @@ impl Shape for Keys {
 
     fn key(row: &Bytes) -> &[u8] {
         row
-    }
-}
-
-/// A filter of HBase's class `org.apache.hadoop.hbase.filter.{name}`.
-pub(crate) fn filter(name: &str, message: impl Message) -> pb::Filter {
-    pb::Filter {
-        name: format!("org.apache.hadoop.hbase.filter.{name}"),
-        serialized_filter: Some(Bytes::from(message.encode_to_vec())),
     }
 }
 

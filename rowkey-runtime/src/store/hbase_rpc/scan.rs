@@ -198,7 +198,9 @@ async fn read_pages<S: Shape>(
                         number_of_rows: Some(page_rows),
                         close_scanner: Some(false),
                         client_handles_partials: Some(false),
-                        client_handles_heartbeats: Some(false),
+                        // A filtered scan may read long between rows it sends: the server
+                        // then answers with an empty page before the scanner's timeout.
+                        client_handles_heartbeats: Some(shape.filter().is_some()),
                         ..Default::default()
                     };
                     match page(&store, &loc, &request).await {

@@ -1,11 +1,17 @@
 //! What both HBase stores (through the Thrift2 gateway, `hbase/`, and over HBase's own RPC,
 //! `hbase_rpc/`) share: HBase's key limit and family rules checked before anything is sent,
-//! the write timestamps that keep a store's puts and deletes in order, and [`Region`].
+//! the write timestamps that keep a store's puts and deletes in order, [`Region`], and a skip
+//! scan's key filter as HBase's protobuf filters (`key_filter`).
 
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use bytes::Bytes;
+use prost::Message;
+
+use super::hbase_pb as pb;
 use crate::family::{Family, FamilyProblem};
+use crate::scan::pushdown::KeyFilter;
 use crate::store::NetError;
 
 /// HBase's row-key limit (`Short.MAX_VALUE`).
@@ -131,6 +137,56 @@ pub(crate) fn not_a_counter(e: &NetError) -> Option<crate::store::AtomicError<Ne
         .and_then(|(_, rest)| rest.split(' ').next())
         .and_then(|n| n.parse().ok());
     Some(crate::store::AtomicError::NotACounter { found })
+}
+
+/// A filter of HBase's class `org.apache.hadoop.hbase.filter.{name}`.
+pub(crate) fn filter(name: &str, message: impl Message) -> pb::Filter {
+    pb::Filter {
+        name: format!("org.apache.hadoop.hbase.filter.{name}"),
+        serialized_filter: Some(Bytes::from(message.encode_to_vec())),
+    }
+}
+
+/// The most `FuzzyRowFilter` rules a key filter becomes (the region server tries each on
+/// every row it reads); past it, the regular expression.
+const FUZZY_RULES: usize = 64;
+
+/// A skip scan's key filter as HBase's: a `FuzzyRowFilter` when every segment it checks has a
+/// fixed width (the region server then seeks from a row that fails to the next one that could
+/// pass, as a skip scan does), else a `RowFilter` whose `RegexStringComparator` reads the key
+/// as ISO-8859-1 (every row is read on the server, only those that pass are sent).
+pub(crate) fn key_filter(f: &KeyFilter) -> pb::Filter {
+    if let Some(rules) = f.fuzzy(FUZZY_RULES) {
+        let fuzzy = pb::FuzzyRowFilter {
+            fuzzy_keys_data: rules
+                .into_iter()
+                .map(|(template, mask)| pb::BytesBytesPair {
+                    first: template.into(),
+                    second: mask.into(),
+                })
+                .collect(),
+            is_mask_v2: None,
+        };
+        return filter("FuzzyRowFilter", fuzzy);
+    }
+    /// `java.util.regex.Pattern.DOTALL`.
+    const DOTALL: i32 = 32;
+    let regex = pb::RegexStringComparator {
+        pattern: f.java_regex(),
+        pattern_flags: DOTALL,
+        charset: "ISO-8859-1".into(),
+        engine: None,
+    };
+    let rows = pb::RowFilter {
+        compare_filter: pb::CompareFilter {
+            compare_op: pb::CompareType::Equal as i32,
+            comparator: Some(pb::Comparator {
+                name: "org.apache.hadoop.hbase.filter.RegexStringComparator".into(),
+                serialized_comparator: Some(Bytes::from(regex.encode_to_vec())),
+            }),
+        },
+    };
+    filter("RowFilter", rows)
 }
 
 #[cfg(test)]

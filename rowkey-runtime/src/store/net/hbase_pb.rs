@@ -407,6 +407,17 @@ pub struct BinaryComparator {
     pub comparable: ByteArrayComparable,
 }
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct RegexStringComparator {
+    #[prost(string, required, tag = "1")]
+    pub pattern: ::prost::alloc::string::String,
+    #[prost(int32, required, tag = "2")]
+    pub pattern_flags: i32,
+    #[prost(string, required, tag = "3")]
+    pub charset: ::prost::alloc::string::String,
+    #[prost(string, optional, tag = "4")]
+    pub engine: ::core::option::Option<::prost::alloc::string::String>,
+}
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct Filter {
     #[prost(string, required, tag = "1")]
     pub name: ::prost::alloc::string::String,
@@ -423,6 +434,13 @@ pub struct ColumnRangeFilter {
     pub max_column: ::core::option::Option<::prost::bytes::Bytes>,
     #[prost(bool, optional, tag = "4")]
     pub max_column_inclusive: ::core::option::Option<bool>,
+}
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct CompareFilter {
+    #[prost(enumeration = "CompareType", required, tag = "1")]
+    pub compare_op: i32,
+    #[prost(message, optional, tag = "2")]
+    pub comparator: ::core::option::Option<Comparator>,
 }
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct FilterList {
@@ -472,10 +490,22 @@ pub mod filter_list {
 }
 #[derive(Clone, Copy, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct FirstKeyOnlyFilter {}
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct FuzzyRowFilter {
+    #[prost(message, repeated, tag = "1")]
+    pub fuzzy_keys_data: ::prost::alloc::vec::Vec<BytesBytesPair>,
+    #[prost(bool, optional, tag = "2")]
+    pub is_mask_v2: ::core::option::Option<bool>,
+}
 #[derive(Clone, Copy, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct KeyOnlyFilter {
     #[prost(bool, required, tag = "1")]
     pub len_as_val: bool,
+}
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct RowFilter {
+    #[prost(message, required, tag = "1")]
+    pub compare_filter: CompareFilter,
 }
 /// *
 /// Protocol buffer version of Cell.

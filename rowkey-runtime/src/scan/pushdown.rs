@@ -1,0 +1,377 @@
+//! A skip scan's key filter for stores that filter rows themselves (HBase's region servers,
+//! Bigtable's tablet servers): what a [`Query`] asks of a key, in the forms those servers'
+//! filters take, so that rows which cannot match never cross the network.
+//!
+//! A [`KeyFilter`] is a *superset* of the query: every key the query matches passes it, some
+//! keys it does not match may pass too (a range on a field is checked on its bytes' common
+//! prefix and next byte only; a segment whose width varies ends what the filter checks). The
+//! walk checks every row the store hands over again, so a looser filter costs rows read,
+//! never correctness.
+//!
+//! It is built from the key's segments up to the last constrained one:
+//! - a segment constrained to values (`=`, `in`) is one of their encodings (each field's
+//!   encoding is prefix-free, so a literal match is the whole segment);
+//! - a fixed-width segment that is open, or in a range, is its width in bytes, the range's
+//!   common leading bytes fixed and the next byte within the range's;
+//! - the first open or ranged segment whose width varies ends the filter.
+
+use std::fmt::{self, Write};
+
+use super::query::{Constraint, Query};
+
+/// At most this many values of one segment are spelled out; a longer list is checked as the
+/// range from its first to its last value.
+const MAX_ALTERNATIVES: usize = 256;
+
+/// One segment of a [`KeyFilter`], in key order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeyPiece {
+    /// The segment is one of these byte strings (sorted; each a whole segment).
+    OneOf(Vec<Vec<u8>>),
+    /// `width` bytes: the first ones `prefix`, the next one (when `next` is set) within
+    /// `lo..=hi`, the rest any.
+    Bytes {
+        /// The segment's width.
+        width: usize,
+        /// Its fixed leading bytes.
+        prefix: Vec<u8>,
+        /// The range of the byte after the prefix.
+        next: Option<(u8, u8)>,
+    },
+}
+
+impl KeyPiece {
+    /// Whether it constrains anything.
+    fn constrains(&self) -> bool {
+        match self {
+            KeyPiece::OneOf(_) => true,
+            KeyPiece::Bytes { prefix, next, .. } => {
+                !prefix.is_empty() || next.is_some_and(|(lo, hi)| (lo, hi) != (0x00, 0xFF))
+            }
+        }
+    }
+
+    /// The width when every key it passes has the same one.
+    fn width(&self) -> Option<usize> {
+        match self {
+            KeyPiece::OneOf(values) => {
+                let w = values[0].len();
+                values.iter().all(|v| v.len() == w).then_some(w)
+            }
+            KeyPiece::Bytes { width, .. } => Some(*width),
+        }
+    }
+}
+
+/// What a skip scan asks a store to check of each key on its side; see the
+/// [module docs](self). Built by [`KeyFilter::of`]; the HBase stores send it as a
+/// `FuzzyRowFilter` ([`KeyFilter::fuzzy`]) or a `RowFilter` with a Java regular expression
+/// ([`KeyFilter::java_regex`]), Bigtable as a row-key regular expression
+/// ([`KeyFilter::re2_regex`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyFilter {
+    pieces: Vec<KeyPiece>,
+}
+
+impl KeyFilter {
+    /// The filter of `query`: `None` when it would pass every key (nothing constrained that
+    /// a position in the key can tell), or when the query matches nothing.
+    pub fn of(query: &Query) -> Option<KeyFilter> {
+        if query.is_empty() {
+            return None;
+        }
+        let mut pieces = Vec::new();
+        for (i, (_, c)) in query.segments().iter().enumerate() {
+            let width = query.width(i);
+            let piece = match c {
+                Constraint::In(values) if values.len() <= MAX_ALTERNATIVES => {
+                    Some(KeyPiece::OneOf(values.clone()))
+                }
+                Constraint::In(values) => width.map(|w| {
+                    let last = &values[values.len() - 1];
+                    bytes_between(w, &values[0], Some(last), true)
+                }),
+                Constraint::Range { start, end } => {
+                    width.map(|w| bytes_between(w, start, end.as_deref(), false))
+                }
+                Constraint::Any => width.map(|w| KeyPiece::Bytes {
+                    width: w,
+                    prefix: Vec::new(),
+                    next: None,
+                }),
+                Constraint::Nothing => return None,
+            };
+            match piece {
+                Some(p) => pieces.push(p),
+                None => break,
+            }
+        }
+        while pieces.last().is_some_and(|p| !p.constrains()) {
+            pieces.pop();
+        }
+        (!pieces.is_empty()).then_some(KeyFilter { pieces })
+    }
+
+    /// The segments it checks, in key order.
+    pub fn pieces(&self) -> &[KeyPiece] {
+        &self.pieces
+    }
+
+    /// Whether `key` passes (what a server's filter decides; for tests and for stores that
+    /// filter in process).
+    pub fn matches(&self, key: &[u8]) -> bool {
+        let mut at = 0;
+        for piece in &self.pieces {
+            let rest = &key[at..];
+            match piece {
+                KeyPiece::OneOf(values) => match values.iter().find(|v| rest.starts_with(v)) {
+                    Some(v) => at += v.len(),
+                    None => return false,
+                },
+                KeyPiece::Bytes {
+                    width,
+                    prefix,
+                    next,
+                } => {
+                    if rest.len() < *width || !rest.starts_with(prefix) {
+                        return false;
+                    }
+                    if let Some((lo, hi)) = next {
+                        let b = rest[prefix.len()];
+                        if b < *lo || b > *hi {
+                            return false;
+                        }
+                    }
+                    at += width;
+                }
+            }
+        }
+        true
+    }
+
+    /// The filter as `FuzzyRowFilter` rules (HBase): one `(template, mask)` pair per
+    /// combination of the listed values, mask byte 0 where the key's byte must equal the
+    /// template's, 1 where it may be anything. `None` when a segment's width varies, when
+    /// there would be more than `cap` rules, or when they would fix no byte. A fuzzy rule lets the region server seek to the
+    /// next key that could match instead of reading the gap; it does not check a byte's range,
+    /// so it passes more keys than [`KeyFilter::matches`].
+    pub fn fuzzy(&self, cap: usize) -> Option<Vec<(Vec<u8>, Vec<u8>)>> {
+        let mut rules: Vec<(Vec<u8>, Vec<u8>)> = vec![(Vec::new(), Vec::new())];
+        for piece in &self.pieces {
+            piece.width()?;
+            match piece {
+                KeyPiece::OneOf(values) => {
+                    if rules.len() * values.len() > cap {
+                        return None;
+                    }
+                    rules = rules
+                        .iter()
+                        .flat_map(|(t, m)| {
+                            values.iter().map(move |v| {
+                                let (mut t, mut m) = (t.clone(), m.clone());
+                                t.extend_from_slice(v);
+                                m.resize(m.len() + v.len(), 0);
+                                (t, m)
+                            })
+                        })
+                        .collect();
+                }
+                KeyPiece::Bytes { width, prefix, .. } => {
+                    for (t, m) in &mut rules {
+                        t.extend_from_slice(prefix);
+                        m.resize(m.len() + prefix.len(), 0);
+                        t.resize(t.len() + width - prefix.len(), 0);
+                        m.resize(m.len() + width - prefix.len(), 1);
+                    }
+                }
+            }
+        }
+        for (t, m) in &mut rules {
+            let keep = m.iter().rposition(|&b| b == 0).map_or(0, |i| i + 1);
+            t.truncate(keep);
+            m.truncate(keep);
+        }
+        // A rule that fixes no byte passes every key (a range checked only by its next byte).
+        rules.iter().all(|(t, _)| !t.is_empty()).then_some(rules)
+    }
+
+    /// The filter as a Java regular expression over the key's bytes read as ISO-8859-1, for
+    /// HBase's `RegexStringComparator` (which matches with `find`, so it starts with `^`; every
+    /// byte that is not a letter or digit is written `\xHH`, so the pattern is ASCII and
+    /// survives HBase's filter language, which reads it as UTF-8).
+    pub fn java_regex(&self) -> String {
+        self.regex("(?s)^", ".", "")
+    }
+
+    /// The filter as an RE2 regular expression over the key's bytes, for Bigtable's
+    /// `row_key_regex_filter` (which must match the whole key: it ends with `\C*`; `\C` is any
+    /// byte, as Bigtable's documentation asks for binary keys; bytes are written `\xHH`).
+    pub fn re2_regex(&self) -> String {
+        self.regex("", "\\C", "\\C*")
+    }
+
+    fn regex(&self, head: &str, any: &str, tail: &str) -> String {
+        let mut out = String::from(head);
+        for piece in &self.pieces {
+            match piece {
+                KeyPiece::OneOf(values) => {
+                    out.push_str("(?:");
+                    for (i, v) in values.iter().enumerate() {
+                        if i > 0 {
+                            out.push('|');
+                        }
+                        literal(&mut out, v);
+                    }
+                    out.push(')');
+                }
+                KeyPiece::Bytes {
+                    width,
+                    prefix,
+                    next,
+                } => {
+                    literal(&mut out, prefix);
+                    let mut left = width - prefix.len();
+                    if let Some((lo, hi)) = next {
+                        if lo == hi {
+                            literal(&mut out, &[*lo]);
+                        } else {
+                            let _ = write!(out, "[\\x{lo:02X}-\\x{hi:02X}]");
+                        }
+                        left -= 1;
+                    }
+                    match left {
+                        0 => {}
+                        1 => out.push_str(any),
+                        n => {
+                            let _ = write!(out, "(?:{any}){{{n}}}");
+                        }
+                    }
+                }
+            }
+        }
+        out.push_str(tail);
+        out
+    }
+}
+
+/// The filter as its Java regular expression.
+impl fmt::Display for KeyFilter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.java_regex())
+    }
+}
+
+/// `bytes` in a regular expression: letters and digits as themselves, every other byte `\xHH`.
+fn literal(out: &mut String, bytes: &[u8]) {
+    for &b in bytes {
+        if b.is_ascii_alphanumeric() {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "\\x{b:02X}");
+        }
+    }
+}
+
+/// The bytes of a `width`-byte segment between `start` and `end` (exclusive, or inclusive when
+/// `inclusive`; `None`: no end): their common leading bytes fixed, the next byte's range.
+fn bytes_between(width: usize, start: &[u8], end: Option<&[u8]>, inclusive: bool) -> KeyPiece {
+    let common = end.map_or(0, |e| {
+        start.iter().zip(e).take_while(|(a, b)| a == b).count()
+    });
+    let p = common.min(width);
+    let prefix = start[..p.min(start.len())].to_vec();
+    let next = (p < width).then(|| {
+        let lo = start.get(p).copied().unwrap_or(0x00);
+        let hi = match end {
+            Some(e) => match e.get(p) {
+                Some(&b) if inclusive => b,
+                // Exclusive: a key below `end` with the same prefix has its next byte at most
+                // `end`'s (equal when later bytes are smaller).
+                Some(&b) => b,
+                None => 0xFF,
+            },
+            None => 0xFF,
+        };
+        (lo, hi.max(lo))
+    });
+    KeyPiece::Bytes {
+        width,
+        prefix,
+        next,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn query(segments: Vec<Constraint>, widths: Vec<Option<usize>>) -> Query {
+        let named = segments.into_iter().map(|c| ("f", c)).collect();
+        Query::new(named, |_, _| true).with_widths(widths)
+    }
+
+    #[test]
+    fn a_value_after_a_fixed_gap_is_a_fuzzy_rule_and_a_regex() {
+        let q = query(
+            vec![
+                Constraint::Any,
+                Constraint::In(vec![vec![0x00, 0x2A]]),
+                Constraint::Any,
+            ],
+            vec![Some(8), Some(2), Some(4)],
+        );
+        let f = KeyFilter::of(&q).expect("a filter");
+        assert_eq!(f.java_regex(), "(?s)^(?:.){8}(?:\\x00\\x2A)");
+        assert_eq!(f.re2_regex(), "(?:\\C){8}(?:\\x00\\x2A)\\C*");
+        let rules = f.fuzzy(64).expect("fixed widths");
+        assert_eq!(
+            rules,
+            vec![(
+                vec![0, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x2A],
+                vec![1, 1, 1, 1, 1, 1, 1, 1, 0, 0]
+            )]
+        );
+        assert!(f.matches(&[9, 9, 9, 9, 9, 9, 9, 9, 0x00, 0x2A, 1, 2, 3, 4]));
+        assert!(!f.matches(&[9, 9, 9, 9, 9, 9, 9, 9, 0x00, 0x2B, 1, 2, 3, 4]));
+    }
+
+    #[test]
+    fn a_variable_open_segment_ends_the_filter_and_lists_multiply_rules() {
+        let q = query(
+            vec![
+                Constraint::In(vec![vec![1], vec![2]]),
+                Constraint::Any,
+                Constraint::In(vec![vec![7]]),
+            ],
+            vec![Some(1), None, Some(1)],
+        );
+        let f = KeyFilter::of(&q).expect("a filter");
+        assert_eq!(f.pieces().len(), 1);
+        assert_eq!(f.fuzzy(64).expect("rules").len(), 2);
+        assert_eq!(f.fuzzy(1), None);
+        // Nothing a position can tell: no filter.
+        let open = query(
+            vec![Constraint::Any, Constraint::In(vec![vec![7]])],
+            vec![None, Some(1)],
+        );
+        assert_eq!(KeyFilter::of(&open), None);
+    }
+
+    #[test]
+    fn a_range_keeps_its_common_bytes_and_the_next_ones_span() {
+        let q = query(
+            vec![Constraint::Range {
+                start: vec![0x80, 0x00, 0x10, 0x00],
+                end: Some(vec![0x80, 0x00, 0x20]),
+            }],
+            vec![Some(4)],
+        );
+        let f = KeyFilter::of(&q).expect("a filter");
+        assert_eq!(f.java_regex(), "(?s)^\\x80\\x00[\\x10-\\x20].");
+        for v in 0x1000u16..0x2000 {
+            let [a, b] = v.to_be_bytes();
+            assert!(f.matches(&[0x80, 0x00, a, b]));
+        }
+        assert!(!f.matches(&[0x80, 0x01, 0x10, 0x00]));
+    }
+}
