@@ -780,6 +780,96 @@ fn connections_cut_and_restored_are_retried_to_completion_on_hbase_rpc() {
     }
 }
 
+/// A skip scan filtered by the region servers, its connections cut twice and its region moved
+/// and split under it: the query resumes where it was, with the same filter, and returns each
+/// match once, in order, forward and reverse.
+#[test]
+fn a_filtered_query_survives_cuts_a_move_and_a_split_on_hbase_rpc() {
+    use store_suite::skip::Install;
+    let Some(g) = cluster() else { return };
+    let _alone = meta_moves();
+    let (Some(m), Some(control)) = (g.master.clone(), g.control.clone()) else {
+        return;
+    };
+    let name = unique("rpc_skip_cut");
+    let at = |user: u32| {
+        Install {
+            user,
+            app: 0,
+            day: 0,
+        }
+        .to_bytes()
+        .unwrap()
+        .to_vec()
+        .into()
+    };
+    let direct = HbaseRpcStore::with_config(config(&m, &name)).unwrap();
+    direct.create_table(&[at(200), at(400)]).unwrap();
+    let patient = RetryPolicy {
+        max_attempts: 10,
+        initial_backoff: Duration::from_millis(100),
+        ..RetryPolicy::default()
+    };
+    let (through, p) = through_proxies(&m, &name, patient);
+    let table = rowkey::store::Table::<_, Install>::new(through);
+    let rows: Vec<Install> = (0..600)
+        .flat_map(|user| {
+            (0..20).flat_map(move |app| (0..5).map(move |day| Install { user, app, day }))
+        })
+        .collect();
+    rowkey::store::Table::<_, Install>::new(&direct)
+        .put_batch(rows.iter().map(|k| (k, b"".as_slice())))
+        .unwrap();
+    let want: Vec<&Install> = rows.iter().filter(|k| k.app == 3 || k.app == 11).collect();
+    let query = Install::query().app_in([3u16, 11]).build();
+    for reversed in [false, true] {
+        let mut got = Vec::new();
+        let mut rows = if reversed {
+            table.query_rev(&query).unwrap()
+        } else {
+            table.query(&query)
+        };
+        for i in 0.. {
+            if i == 1_000 || i == 4_000 {
+                p.cut.store(true, Ordering::SeqCst);
+                std::thread::sleep(Duration::from_millis(200));
+                p.cut.store(false, Ordering::SeqCst);
+            }
+            if i == 2_500 {
+                // The region ahead of the scan moves, and splits in the middle of what is left.
+                let k = &want[if reversed {
+                    want.len() - 1 - i - 100
+                } else {
+                    i + 100
+                }];
+                let mid = &want[if reversed {
+                    want.len() / 8
+                } else {
+                    want.len() * 7 / 8
+                }];
+                change_region(&control, "move", &name, &k.to_bytes().unwrap());
+                change_region(&control, "split", &name, &mid.to_bytes().unwrap());
+            }
+            match rows.next() {
+                Some(row) => got.push(row.unwrap().0),
+                None => break,
+            }
+        }
+        if reversed {
+            got.reverse();
+        }
+        assert_eq!(
+            got.len(),
+            want.len(),
+            "reversed={reversed}: rows lost or repeated"
+        );
+        assert!(got.iter().eq(want.iter().copied()), "reversed={reversed}");
+        let stats = rows.stats();
+        assert_eq!(stats.filtered, 1, "{stats:?}");
+    }
+    assert!(direct.regions().unwrap().len() >= 4, "the regions split");
+}
+
 /// Servers that stop answering (connections open, nothing comes back): each call gives up at
 /// its deadline, the connection is dropped, and the batch goes on once the servers answer
 /// again; without retries, the error comes within the deadline and lists exactly the rows not
