@@ -21,6 +21,10 @@ pub struct Phoenix {
     pub sql: String,
     /// Phoenix's JDBC URL for this cluster.
     pub jdbc: String,
+    /// The active master, `host:port` (for rowkey's native store).
+    pub master: Option<String>,
+    /// The control port, `host:port` (flushes, compactions, region moves).
+    pub control: Option<String>,
     // Stops the cluster when dropped (its stdin closes); `None` for one found in the
     // environment.
     _child: Option<std::process::Child>,
@@ -58,6 +62,8 @@ impl Phoenix {
             zk: field("zk=")?,
             sql: format!("127.0.0.1:{}", field("phoenix_sql=")?),
             jdbc: field("phoenix_jdbc=")?,
+            master: field("master="),
+            control: field("control=").map(|port| format!("127.0.0.1:{port}")),
             _child: child,
         })
     }
