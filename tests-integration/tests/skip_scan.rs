@@ -192,7 +192,15 @@ fn a_filtering_store_is_read_once_without_seeks() {
             table.put(&Install { user, app, day: 1 }, b"").unwrap();
         }
     }
-    let mut rows = table.query(&Install::query().app(3u16).build());
+    let query = Install::query().app(3u16).build();
+    let plan = query.to_string();
+    assert!(
+        plan.contains(
+            "filtered by the servers: (?s)^(?:.){4}(?:\\x00\\x03) (HBase: 1 FuzzyRowFilter rule(s), seeking)"
+        ),
+        "{plan}"
+    );
+    let mut rows = table.query(&query);
     assert_eq!(rows.by_ref().count(), 300);
     let stats = rows.stats();
     assert_eq!(
@@ -204,6 +212,7 @@ fn a_filtering_store_is_read_once_without_seeks() {
     let table = Table::<_, Salted>::new(Filtering::new());
     let query = Salted::query().seq(1u32).build();
     assert_eq!(query.key_filter(), None);
+    assert!(query.to_string().contains("no key filter"), "{query}");
     let _ = table.query(&query).count();
 }
 

@@ -63,8 +63,18 @@ impl KeyPiece {
     }
 }
 
-/// What a skip scan asks a store to check of each key on its side; see the
-/// [module docs](self). Built by [`KeyFilter::of`]; the HBase stores send it as a
+/// What a skip scan asks a store that filters rows itself (HBase's region servers, Bigtable's
+/// tablet servers) to check of each key, so that rows which cannot match never cross the
+/// network.
+///
+/// It is a *superset* of the query: every key the query matches passes, and some keys it does
+/// not match may pass too, since it checks by position: a segment constrained to values is one
+/// of their encodings; a fixed-width segment that is open or in a range is its width in bytes
+/// (a range's common leading bytes fixed, the next byte within the range's); the first open or
+/// ranged segment whose width varies ends what it checks. The walk checks every row the store
+/// hands over again, so a looser filter costs rows read, never correctness.
+///
+/// Built by [`KeyFilter::of`] ([`Query::key_filter`]); the HBase stores send it as a
 /// `FuzzyRowFilter` ([`KeyFilter::fuzzy`]) or a `RowFilter` with a Java regular expression
 /// ([`KeyFilter::java_regex`]), Bigtable as a row-key regular expression
 /// ([`KeyFilter::re2_regex`]).
@@ -74,6 +84,10 @@ pub struct KeyFilter {
 }
 
 impl KeyFilter {
+    /// The most `FuzzyRowFilter` rules the HBase stores send for one filter (a region server
+    /// tries each on every row it reads); past it, the regular expression.
+    pub const FUZZY_RULES: usize = 64;
+
     /// The filter of `query`: `None` when it would pass every key (nothing constrained that
     /// a position in the key can tell), or when the query matches nothing.
     pub fn of(query: &Query) -> Option<KeyFilter> {

@@ -365,7 +365,23 @@ impl fmt::Display for Query {
             };
             writeln!(f, "  {name}: {} ({how})", c.describe())?;
         }
-        Ok(())
+        match self.key_filter() {
+            Some(k) => {
+                let fuzzy = k
+                    .fuzzy(KeyFilter::FUZZY_RULES)
+                    .map_or(String::new(), |rules| {
+                        format!(" (HBase: {} FuzzyRowFilter rule(s), seeking)", rules.len())
+                    });
+                writeln!(
+                    f,
+                    "  on HBase and Bigtable, filtered by the servers: {k}{fuzzy}"
+                )
+            }
+            None => writeln!(
+                f,
+                "  on HBase and Bigtable: no key filter (nothing a position can check), seeks"
+            ),
+        }
     }
 }
 

@@ -147,16 +147,12 @@ pub(crate) fn filter(name: &str, message: impl Message) -> pb::Filter {
     }
 }
 
-/// The most `FuzzyRowFilter` rules a key filter becomes (the region server tries each on
-/// every row it reads); past it, the regular expression.
-const FUZZY_RULES: usize = 64;
-
 /// A skip scan's key filter as HBase's: a `FuzzyRowFilter` when every segment it checks has a
 /// fixed width (the region server then seeks from a row that fails to the next one that could
 /// pass, as a skip scan does), else a `RowFilter` whose `RegexStringComparator` reads the key
 /// as ISO-8859-1 (every row is read on the server, only those that pass are sent).
 pub(crate) fn key_filter(f: &KeyFilter) -> pb::Filter {
-    if let Some(rules) = f.fuzzy(FUZZY_RULES) {
+    if let Some(rules) = f.fuzzy(KeyFilter::FUZZY_RULES) {
         let fuzzy = pb::FuzzyRowFilter {
             fuzzy_keys_data: rules
                 .into_iter()
