@@ -350,6 +350,24 @@ fn query_builder() {
     );
 }
 
+/// `#[rowkey(query)]` on a record-type enum: the prefix's methods, `tag`, a selector per record
+/// type returning that record type's builder (the prefix's and its own fields' methods).
+#[test]
+fn query_builder_of_records() {
+    check(
+        "query_records",
+        quote::quote! {
+            #[rowkey(query, prefix(customer_id))]
+            pub enum CustomerRow {
+                #[tag(1)]
+                Customer { customer_id: u64 },
+                #[tag(2)]
+                Order { customer_id: u64, order_id: u64 },
+            }
+        },
+    );
+}
+
 #[test]
 fn borrowed_key() {
     check(

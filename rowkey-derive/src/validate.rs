@@ -56,18 +56,55 @@ fn check_query(cx: &Ctxt, input: &Input) {
     let Some(span) = input.attrs.query else {
         return;
     };
-    if input.variants.is_some() {
-        cx.error_at(
-            span,
-            "`#[rowkey(query)]` is not available on a record-type enum yet: query each record \
-             type's own key struct, or scan the enum with `T::scan()`",
-        );
-    } else if input.generics.lifetimes().next().is_some() {
+    if input.generics.lifetimes().next().is_some() {
         cx.error_at(
             span,
             "`#[rowkey(query)]` needs an owned key (no lifetimes): put it on the twin with owned \
              fields (`String`, `Vec<u8>`), which has the same layout",
         );
+    }
+    // The builders' method names: each field's and its `_in`, `build`, and on a record-type
+    // enum `tag`, `tag_in` and one selector per record type; two alike would not compile.
+    let taken = |names: &mut Vec<String>, name: String, at: proc_macro2::Span| {
+        if names.contains(&name) {
+            cx.error_at(
+                at,
+                format!(
+                    "`#[rowkey(query)]` would generate two methods named `{name}` on one query \
+                     builder (fields `x` and `x_in`, a field named `build` or `tag`, or a record \
+                     type whose selector is a field's name); rename one"
+                ),
+            );
+        } else {
+            names.push(name);
+        }
+    };
+    let fields = |names: &mut Vec<String>, idents: &mut dyn Iterator<Item = &syn::Ident>| {
+        for ident in idents {
+            let n = syn::ext::IdentExt::unraw(ident).to_string();
+            taken(names, n.clone(), ident.span());
+            taken(names, format!("{n}_in"), ident.span());
+        }
+    };
+    let mut base = vec!["build".to_string()];
+    match &input.variants {
+        None => fields(&mut base, &mut input.fields.iter().map(|f| f.ident)),
+        Some(variants) => {
+            let prefix: Vec<&syn::Ident> = input
+                .attrs
+                .prefix
+                .as_ref()
+                .map(|(_, names)| names.iter().collect())
+                .unwrap_or_default();
+            fields(&mut base, &mut prefix.iter().copied());
+            taken(&mut base, "tag".into(), span);
+            taken(&mut base, "tag_in".into(), span);
+            for v in variants {
+                taken(&mut base, v.selector(), v.ident.span());
+                let mut own = vec!["build".to_string()];
+                fields(&mut own, &mut v.fields.iter().map(|f| f.ident));
+            }
+        }
     }
 }
 

@@ -102,3 +102,41 @@ pub struct Install {
     /// The application.
     pub application_id: u32,
 }
+
+/// The HBase guide's customer/order case study: customers, their orders and the orders' lines in
+/// one table under the customer's salted id, each record type after its tag. With
+/// `#[rowkey(query)]`, [`CustomerRow::query`] answers "order 7 of every customer" or "the lines
+/// of any order that sell item 3" by seeking from one customer's records to the next (see
+/// [`CustomerRowQuery`] and its record types' builders, [`CustomerRowQueryOrder`] and
+/// [`CustomerRowQueryLine`]).
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(query, prefix(customer_id))]
+pub enum CustomerRow {
+    /// The customer itself.
+    #[tag(1)]
+    Customer {
+        /// The customer, salted into 8 buckets.
+        #[salt(buckets = 8)]
+        customer_id: u64,
+    },
+    /// One of its orders.
+    #[tag(2)]
+    Order {
+        /// The customer, salted into 8 buckets.
+        #[salt(buckets = 8)]
+        customer_id: u64,
+        /// The order's number.
+        order_id: u64,
+    },
+    /// One line of an order.
+    #[tag(3)]
+    Line {
+        /// The customer, salted into 8 buckets.
+        #[salt(buckets = 8)]
+        customer_id: u64,
+        /// The order's number.
+        order_id: u64,
+        /// The item sold.
+        item: u32,
+    },
+}

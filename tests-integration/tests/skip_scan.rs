@@ -216,6 +216,77 @@ fn a_filtering_store_is_read_once_without_seeks() {
     let _ = table.query(&query).count();
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// Record-type keys: the prefix, the tag (a list of tags, or a record type chosen) and a
+    /// record type's own fields, exact forward and reverse, on a store that seeks and on one
+    /// that filters.
+    #[test]
+    fn record_types_on_memory_and_filtering(
+        rows in proptest::collection::vec(record(), 0..60),
+        queries in proptest::collection::vec(record_query(), 1..5),
+    ) {
+        let mem = Table::<_, Record>::new(MemStore::new());
+        let filtering = Table::<_, Record>::new(Filtering::new());
+        for k in &rows {
+            mem.put(k, b"").unwrap();
+            filtering.put(k, b"").unwrap();
+        }
+        for q in &queries {
+            let query = record_build(q);
+            check(&mem, &Record::scan().ranges(), &query, |k| record_holds(q, k))?;
+            check(&filtering, &Record::scan().ranges(), &query, |k| record_holds(q, k))?;
+        }
+    }
+}
+
+/// A record type's query seeks past the other record types: the orders of one customer among
+/// thousands of lines read the orders, not the lines.
+#[test]
+fn a_record_type_is_sought_not_read() {
+    let table = Table::<_, Record>::new(MemStore::new());
+    for customer in 0..20u16 {
+        table
+            .put(
+                &Record::Customer {
+                    customer_id: customer,
+                },
+                b"",
+            )
+            .unwrap();
+        for order in 0..5u32 {
+            table
+                .put(
+                    &Record::Order {
+                        customer_id: customer,
+                        order,
+                    },
+                    b"",
+                )
+                .unwrap();
+            for item in 0..100 {
+                let item = format!("i{item:03}");
+                let line = Record::Line {
+                    customer_id: customer,
+                    order,
+                    item,
+                };
+                table.put(&line, b"").unwrap();
+            }
+        }
+    }
+    let query = Record::query().order().order(3u32).build();
+    let mut rows = table.query(&query);
+    let got: Vec<Record> = rows.by_ref().map(|r| r.unwrap().0).collect();
+    assert_eq!(got.len(), 20, "{query}");
+    assert!(got
+        .iter()
+        .all(|r| matches!(r, Record::Order { order: 3, .. })));
+    let stats = rows.stats();
+    assert!(stats.read < 600, "of 10,120 rows: {stats:?}\n{query}");
+}
+
 /// Long gaps are sought past, not read: 1,000 users with 50 apps each, the query on the second
 /// field alone reads a few rows per user (the match, the row after it, a short read-on before
 /// each seek), not fifty; a short gap is read through instead of sought (a dense query costs

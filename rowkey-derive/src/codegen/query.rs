@@ -8,12 +8,12 @@ use quote::{format_ident, quote};
 use super::scan::arg_type;
 use super::{codec_ty, private};
 use crate::ast::TyClass;
-use crate::model::{Key, Order};
+use crate::model::{Key, KeyField, Order};
 
 pub fn expand(key: &Key) -> TokenStream {
-    // Only on request (`#[rowkey(query)]`), on an owned struct key (validation says why not
+    // Only on request (`#[rowkey(query)]`), on an owned key (validation says why not
     // otherwise).
-    if !key.query || key.variants.is_some() || !key.generics.params.is_empty() {
+    if !key.query || !key.generics.params.is_empty() {
         return quote!();
     }
     let p = private(key.krate);
@@ -25,7 +25,136 @@ pub fn expand(key: &Key) -> TokenStream {
     let ident = key.ident;
     let vis = key.vis;
     let query = format_ident!("{}Query", ident);
-    let methods = key.fields.iter().enumerate().map(|(i, f)| {
+    let prefix = field_methods(&key.fields, 0, &p, &krate);
+    let build = quote! {
+        /// The query, its plan shown by `Display`.
+        #[inline]
+        #[must_use]
+        pub fn build(self) -> #krate::Query {
+            self.__rowkey_q.build()
+        }
+    };
+    let (records, record_builders) = match &key.variants {
+        None => (quote!(), quote!()),
+        Some(variants) => {
+            let tag_index = key.fields.len();
+            let mut selectors = Vec::new();
+            let mut builders = Vec::new();
+            for v in variants {
+                let method = super::scan::selector(v.ident);
+                let tag = v.tag;
+                let vquery = format_ident!("{}{}", query, v.ident);
+                let own = field_methods(&v.fields, tag_index + 1, &p, &krate);
+                let sel_doc = format!(
+                    "Only `{}` records (tag {tag}); continues with their own fields.",
+                    v.ident
+                );
+                selectors.push(quote! {
+                    #[doc = #sel_doc]
+                    #[inline]
+                    #[must_use]
+                    pub fn #method(mut self) -> #vquery {
+                        self.__rowkey_q.record(#tag);
+                        #vquery { __rowkey_q: self.__rowkey_q }
+                    }
+                });
+                let doc = format!(
+                    "A skip-scan query over the `{}` records of [`{ident}`] keys, from \
+                     [`{query}::{method}`]: the shared prefix's fields and the record's own, in \
+                     any order, each equal to a value, in a list or in a range; then `build()`.",
+                    v.ident
+                );
+                builders.push(quote! {
+                    #[doc = #doc]
+                    #[derive(Clone)]
+                    #vis struct #vquery {
+                        __rowkey_q: #p::QueryBuilder,
+                    }
+
+                    #[automatically_derived]
+                    impl #vquery {
+                        #prefix
+                        #own
+                        #build
+                    }
+                });
+            }
+            let records = quote! {
+                #(#selectors)*
+
+                /// Only records whose tag byte is `arg`, or lies in it when it is a range.
+                #[inline]
+                #[must_use]
+                pub fn tag<A: #krate::QueryArg<#p::u8>>(mut self, arg: A) -> Self {
+                    self.__rowkey_q.arg::<#p::Natural, #p::u8, A>(#tag_index, arg);
+                    self
+                }
+
+                /// Only records whose tag byte is one of `values`.
+                #[inline]
+                #[must_use]
+                pub fn tag_in<I: ::core::iter::IntoIterator<Item = #p::u8>>(mut self, values: I) -> Self {
+                    self.__rowkey_q.any_of::<#p::Natural, #p::u8>(#tag_index, values);
+                    self
+                }
+            };
+            (records, quote!(#(#builders)*))
+        }
+    };
+    let struct_doc = format!(
+        "A skip-scan query over [`{ident}`] keys, from [`{ident}::query`]: any fields, in any \
+         order, each equal to a value, in a list (`field_in`) or in a range; then `build()`, \
+         and read it with `Table::query`. Keys outside the query are sought past, not read: a \
+         field left open before constrained ones costs a seek per value it holds."
+    );
+    let query_doc = format!(
+        "Starts a skip-scan query of `{ident}` keys: every field open until constrained (see \
+         [`{query}`])."
+    );
+    quote! {
+        #[doc = #struct_doc]
+        #[derive(Clone)]
+        #vis struct #query {
+            __rowkey_q: #p::QueryBuilder,
+        }
+
+        #[automatically_derived]
+        impl #ident {
+            #[doc = #query_doc]
+            #[inline]
+            #[must_use]
+            #vis fn query() -> #query {
+                #query {
+                    __rowkey_q: #p::QueryBuilder::new(
+                        <#ident as #p::RowKey>::SCHEMA,
+                        <#ident as #p::RowKey>::__SALT_HASH,
+                        #p::segment_ends::<#ident>,
+                    ),
+                }
+            }
+        }
+
+        #[automatically_derived]
+        impl #query {
+            #prefix
+            #records
+            #build
+        }
+
+        #record_builders
+    }
+}
+
+/// The methods of `fields`, field number `offset` first: `field(value or range)` (a value only
+/// for a field that does not keep order) and `field_in(values)`.
+fn field_methods(
+    fields: &[KeyField],
+    offset: usize,
+    p: &TokenStream,
+    krate: &TokenStream,
+) -> TokenStream {
+    let methods = fields.iter().enumerate().map(|(i, f)| {
+        let i = offset + i;
         let name = f.ident;
         let shown = super::name(f.ident);
         let list = format_ident!("{}_in", shown);
@@ -79,49 +208,5 @@ pub fn expand(key: &Key) -> TokenStream {
             }
         }
     });
-    let struct_doc = format!(
-        "A skip-scan query over [`{ident}`] keys, from [`{ident}::query`]: any fields, in any \
-         order, each equal to a value, in a list (`field_in`) or in a range; then `build()`, \
-         and read it with `Table::query`. Keys outside the query are sought past, not read: a \
-         field left open before constrained ones costs a seek per value it holds."
-    );
-    let query_doc = format!(
-        "Starts a skip-scan query of `{ident}` keys: every field open until constrained (see \
-         [`{query}`])."
-    );
-    quote! {
-        #[doc = #struct_doc]
-        #[derive(Clone)]
-        #vis struct #query {
-            __rowkey_q: #p::QueryBuilder,
-        }
-
-        #[automatically_derived]
-        impl #ident {
-            #[doc = #query_doc]
-            #[inline]
-            #[must_use]
-            #vis fn query() -> #query {
-                #query {
-                    __rowkey_q: #p::QueryBuilder::new(
-                        <#ident as #p::RowKey>::SCHEMA,
-                        <#ident as #p::RowKey>::__SALT_HASH,
-                        #p::segment_ends::<#ident>,
-                    ),
-                }
-            }
-        }
-
-        #[automatically_derived]
-        impl #query {
-            #(#methods)*
-
-            /// The query, its plan shown by `Display`.
-            #[inline]
-            #[must_use]
-            pub fn build(self) -> #krate::Query {
-                self.__rowkey_q.build()
-            }
-        }
-    }
+    quote!(#(#methods)*)
 }

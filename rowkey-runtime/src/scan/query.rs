@@ -279,11 +279,14 @@ impl Query {
     fn step(&self, key: &[u8], ends: &mut Vec<usize>, forward: bool) -> Step {
         let checked = self.checked();
         ends.clear();
-        if !(self.split)(key, ends) || ends.len() < checked {
+        if !(self.split)(key, ends) {
             return Step::Foreign;
         }
+        // A record of another type has other segments after its tag: the segments up to the
+        // tag decide (the tag differs), and one that passes them all is never a match.
+        let available = checked.min(ends.len());
         let mut begin = 0;
-        for (i, (_, c)) in self.segments[..checked].iter().enumerate() {
+        for (i, (_, c)) in self.segments[..available].iter().enumerate() {
             let end = ends[i];
             let (prefix, segment) = (&key[..begin], &key[begin..end]);
             let with = |v: &[u8]| {
@@ -321,6 +324,9 @@ impl Query {
                 (Place::Before(None), true) => return exhausted(),
             }
             begin = end;
+        }
+        if available < checked {
+            return Step::Foreign;
         }
         Step::Match
     }
@@ -449,12 +455,16 @@ pub struct QueryBuilder {
     segments: Vec<(&'static str, Constraint)>,
     split: Splitter,
     widths: Vec<Option<usize>>,
+    schema: &'static crate::schema::Schema,
     /// The salt: buckets, strategy, and how many fields it hashes (the first ones).
     salt: Option<(u16, crate::salt::SaltHash, usize)>,
 }
 
 /// The segment name of a salted key's salt byte.
 pub const SALT_SEGMENT: &str = "salt";
+
+/// The segment name of a record-type key's tag byte.
+pub const TAG_SEGMENT: &str = "tag";
 
 impl QueryBuilder {
     /// Every segment of `schema`'s keys open.
@@ -471,11 +481,32 @@ impl QueryBuilder {
         }
         segments.extend(schema.fields.iter().map(|f| (f.name, Constraint::Any)));
         widths.extend(schema.fields.iter().map(|f| f.width));
+        if !schema.variants.is_empty() {
+            // A record-type key: the tag byte after the prefix; a record type's own fields
+            // are added when one is chosen (`record`).
+            segments.push((TAG_SEGMENT, Constraint::Any));
+            widths.push(Some(1));
+        }
         QueryBuilder {
             segments,
             split,
             widths,
             salt: schema.salt.map(|s| (s.buckets, hash, s.fields.len())),
+            schema,
+        }
+    }
+
+    /// Narrows a record-type key's query to the record type with tag `tag` (its tag segment
+    /// constrained to it) and adds that record type's own fields, open, after the tag: they are
+    /// fields number `prefix + 1 ..` for [`QueryBuilder::arg`]. The generated record selectors
+    /// call it once.
+    pub fn record(&mut self, tag: u8) {
+        let prefix = self.schema.fields.len();
+        self.and(prefix, Constraint::In(vec![vec![tag]]));
+        if let Some(v) = self.schema.variants.iter().find(|v| v.tag == tag) {
+            self.segments
+                .extend(v.fields.iter().map(|f| (f.name, Constraint::Any)));
+            self.widths.extend(v.fields.iter().map(|f| f.width));
         }
     }
 

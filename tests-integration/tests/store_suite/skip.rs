@@ -279,7 +279,7 @@ where
 ///   walk the rest);
 /// - a variable-width field in a list of values of two lengths (a regular expression on HBase:
 ///   no fuzzy rule fits), per salt bucket;
-/// - random queries of every kind on random rows of [`Wide`] and [`Salted`].
+/// - random queries of every kind on random rows of [`Wide`], [`Salted`] and [`Record`].
 pub fn skip_scans_filtered_by_the_store<S: Store>(
     make: impl Fn(&str, &[rowkey::bytes::Bytes]) -> S,
     users: u32,
@@ -387,7 +387,23 @@ pub fn skip_scans_filtered_by_the_store<S: Store>(
     salted_table
         .put_batch(salted_rows.iter().map(|k| (k, b"".as_slice())))
         .unwrap();
+    let record_rows = proptest::collection::vec(record(), 1_000)
+        .new_tree(&mut runner)
+        .unwrap()
+        .current();
+    let record_table = Table::<_, Record>::new(make("skip_records", &[]));
+    record_table
+        .put_batch(record_rows.iter().map(|k| (k, b"".as_slice())))
+        .unwrap();
     for _ in 0..24 {
+        let rq = record_query().new_tree(&mut runner).unwrap().current();
+        check(
+            &record_table,
+            &Record::scan().ranges(),
+            &record_build(&rq),
+            |k| record_holds(&rq, k),
+        )
+        .unwrap();
         let wq = wide_query().new_tree(&mut runner).unwrap().current();
         check(&wide_table, &Wide::scan().ranges(), &wide_build(&wq), |k| {
             wide_holds(&wq, k)
@@ -402,5 +418,131 @@ pub fn skip_scans_filtered_by_the_store<S: Store>(
             holds,
         )
         .unwrap();
+    }
+}
+
+/// A record-type table (the HBase guide's customer/order case study): a salted shared prefix,
+/// the tag, each record type's own fields.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(query, prefix(customer_id))]
+pub enum Record {
+    #[tag(1)]
+    Customer {
+        #[salt(buckets = 4)]
+        customer_id: u16,
+    },
+    #[tag(2)]
+    Order {
+        #[salt(buckets = 4)]
+        customer_id: u16,
+        order: u32,
+    },
+    #[tag(3)]
+    Line {
+        #[salt(buckets = 4)]
+        customer_id: u16,
+        order: u32,
+        #[desc]
+        item: String,
+    },
+}
+
+impl Record {
+    pub fn customer(&self) -> u16 {
+        match self {
+            Record::Customer { customer_id }
+            | Record::Order { customer_id, .. }
+            | Record::Line { customer_id, .. } => *customer_id,
+        }
+    }
+}
+
+pub fn record() -> impl Strategy<Value = Record> {
+    prop_oneof![
+        (0u16..5).prop_map(|customer_id| Record::Customer { customer_id }),
+        (0u16..5, 0u32..4).prop_map(|(customer_id, order)| Record::Order { customer_id, order }),
+        (0u16..5, 0u32..4, text()).prop_map(|(customer_id, order, item)| Record::Line {
+            customer_id,
+            order,
+            item
+        }),
+    ]
+}
+
+/// A query on records: the customer, then one of: every record type, a tag list, orders by
+/// number, lines by order and item.
+#[derive(Clone, Debug)]
+pub enum RecordQ {
+    Any(Q<u16>),
+    Tags(Q<u16>, Vec<u8>),
+    Orders(Q<u16>, Q<u32>),
+    Lines(Q<u16>, Q<u32>, Q<String>),
+}
+
+pub fn record_query() -> impl Strategy<Value = RecordQ> {
+    let c = || q(0u16..6, true);
+    prop_oneof![
+        c().prop_map(RecordQ::Any),
+        (c(), proptest::collection::vec(0u8..5, 0..3)).prop_map(|(c, t)| RecordQ::Tags(c, t)),
+        (c(), q(0u32..5, true)).prop_map(|(c, o)| RecordQ::Orders(c, o)),
+        (c(), q(0u32..5, true), q(text(), true)).prop_map(|(c, o, i)| RecordQ::Lines(c, o, i)),
+    ]
+}
+
+pub fn record_build(q: &RecordQ) -> rowkey::Query {
+    match q {
+        RecordQ::Any(c) => apply!(
+            Record::query(),
+            c,
+            customer_id,
+            customer_id_in,
+            |v: &u16| *v
+        )
+        .build(),
+        RecordQ::Tags(c, tags) => apply!(
+            Record::query(),
+            c,
+            customer_id,
+            customer_id_in,
+            |v: &u16| *v
+        )
+        .tag_in(tags.iter().copied())
+        .build(),
+        RecordQ::Orders(c, o) => {
+            let b = Record::query().order();
+            let b = apply!(b, c, customer_id, customer_id_in, |v: &u16| *v);
+            apply!(b, o, order, order_in, |v: &u32| *v).build()
+        }
+        RecordQ::Lines(c, o, i) => {
+            let b = apply!(
+                Record::query(),
+                c,
+                customer_id,
+                customer_id_in,
+                |v: &u16| *v
+            )
+            .line();
+            let b = apply!(b, o, order, order_in, |v: &u32| *v);
+            apply!(b, i, item, item_in, as_str).build()
+        }
+    }
+}
+
+pub fn record_holds(q: &RecordQ, r: &Record) -> bool {
+    let tag = match r {
+        Record::Customer { .. } => 1u8,
+        Record::Order { .. } => 2,
+        Record::Line { .. } => 3,
+    };
+    match (q, r) {
+        (RecordQ::Any(c), _) => c.holds(&r.customer()),
+        (RecordQ::Tags(c, tags), _) => c.holds(&r.customer()) && tags.contains(&tag),
+        (RecordQ::Orders(c, o), Record::Order { order, .. }) => {
+            c.holds(&r.customer()) && o.holds(order)
+        }
+        (RecordQ::Lines(c, o, i), Record::Line { order, item, .. }) => {
+            c.holds(&r.customer()) && o.holds(order) && i.holds(item)
+        }
+        _ => false,
     }
 }

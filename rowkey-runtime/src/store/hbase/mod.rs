@@ -1081,7 +1081,7 @@ impl AsyncStore for AsyncHbaseStore {
         filter: &KeyFilter,
         reverse: bool,
     ) -> Option<RowStream<HbaseError>> {
-        let values = scan::Values::filtered(&self.inner.config.family, filter);
+        let values = scan::Values::filtered(&self.inner.config.family, filter, reverse);
         Some(scan::spawn(self.clone(), range.clone(), reverse, values))
     }
 

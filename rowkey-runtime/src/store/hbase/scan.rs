@@ -55,9 +55,9 @@ impl Values {
     /// messages (a `FuzzyRowFilter`, or a `RowFilter` with a regular expression over the key
     /// read as ISO-8859-1), sent as `TScan.filterBytes` (HBase 2.4+ gateways); the filter
     /// language cannot say which character set a regular expression reads bytes in.
-    pub(super) fn filtered(family: &str, filter: &KeyFilter) -> Self {
+    pub(super) fn filtered(family: &str, filter: &KeyFilter, reverse: bool) -> Self {
         let mut values = Values::new(family);
-        values.select.filter_bytes = Some(key_filter(filter).encode_to_vec());
+        values.select.filter_bytes = Some(key_filter(filter, reverse).encode_to_vec());
         values
     }
 

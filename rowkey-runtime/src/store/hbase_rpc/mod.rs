@@ -1231,7 +1231,7 @@ impl AsyncStore for AsyncHbaseRpcStore {
         filter: &KeyFilter,
         reverse: bool,
     ) -> Option<RowStream<NetError>> {
-        let values = ops::Values::filtered(&self.inner.config.family, filter);
+        let values = ops::Values::filtered(&self.inner.config.family, filter, reverse);
         Some(scan::spawn(self.clone(), range.clone(), reverse, values))
     }
 

@@ -46,9 +46,9 @@ impl Values {
     }
 
     /// The rows whose keys pass `filter`, checked by the region servers ([`key_filter`]).
-    pub(crate) fn filtered(family: &str, filter: &KeyFilter) -> Self {
+    pub(crate) fn filtered(family: &str, filter: &KeyFilter, reverse: bool) -> Self {
         Values {
-            filter: Some(key_filter(filter)),
+            filter: Some(key_filter(filter, reverse)),
             ..Values::new(family)
         }
     }
