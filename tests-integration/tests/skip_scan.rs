@@ -207,6 +207,21 @@ fn a_filtering_store_is_read_once_without_seeks() {
         (stats.read, stats.matched, stats.seeks, stats.filtered),
         (300, 300, 0, 1)
     );
+    // Leading lists are ranges of their own: the store reads each user's app 3, nothing
+    // between the users.
+    let query = Install::query().user_in([5u32, 250, 299]).app(3u16).build();
+    assert_eq!(query.key_ranges(1_024).len(), 3);
+    let mut rows = table.query(&query);
+    assert_eq!(rows.by_ref().count(), 3);
+    let stats = rows.stats();
+    assert_eq!(
+        (stats.read, stats.matched, stats.seeks),
+        (3, 3, 0),
+        "{stats:?}"
+    );
+    let mut rows = table.query_rev(&query).unwrap();
+    let users: Vec<u32> = rows.by_ref().map(|r| r.unwrap().0.user).collect();
+    assert_eq!(users, [299, 250, 5]);
     // No key filter can tell a key apart here (an open variable-width field first): the walk
     // seeks on the plain scan.
     let table = Table::<_, Salted>::new(Filtering::new());

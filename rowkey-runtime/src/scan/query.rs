@@ -157,6 +157,10 @@ pub struct Query {
 }
 
 impl Query {
+    /// The most key ranges a walk's leading lists become ([`Query::key_ranges`]); past it, a
+    /// list is spanned from its first to its last value and the walk seeks between them.
+    pub const MAX_RANGES: usize = 1_024;
+
     /// A query from each segment's name and constraint, in key order, and the function that
     /// splits stored keys into segments. Segments' widths are not known: a store-side
     /// [`KeyFilter`] checks only the leading segments constrained to values
@@ -220,49 +224,62 @@ impl Query {
     /// The first key a forward walk reads from: the leading constrained segments' smallest
     /// allowed values, as far as they are fixed.
     pub fn start(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        for (_, c) in &self.segments {
-            match c {
-                Constraint::In(values) => {
-                    out.extend_from_slice(&values[0]);
-                    if values.len() > 1 {
-                        break;
-                    }
-                }
-                Constraint::Range { start, .. } => {
-                    out.extend_from_slice(start);
-                    break;
-                }
-                _ => break,
-            }
-        }
-        out
+        self.key_ranges(1).swap_remove(0).0
     }
 
     /// The key a forward walk stops before (`None`: the end of the table): past the largest
     /// allowed values of the leading constrained segments.
     pub fn end(&self) -> Option<Vec<u8>> {
-        let mut prefix = Vec::new();
+        let mut ranges = self.key_ranges(1);
+        ranges.pop().and_then(|(_, end)| end)
+    }
+
+    /// The key ranges a walk reads, in key order, each `(start, end)` (`end` exclusive, `None`:
+    /// the end of the table): one per combination of the values the leading segments are
+    /// listed in, while there are at most `cap` combinations (a list that would pass `cap` is
+    /// spanned from its first to its last value instead, the walk seeking between them), each
+    /// narrowed by a range on the segment after them. Leading lists become exactly as many
+    /// ranges as they have combinations, so that a store reads only between them.
+    pub fn key_ranges(&self, cap: usize) -> Vec<(Vec<u8>, Option<Vec<u8>>)> {
+        let join = |p: &[u8], v: &[u8]| [p, v].concat();
+        let mut prefixes: Vec<Vec<u8>> = vec![Vec::new()];
         for (_, c) in &self.segments {
             match c {
-                Constraint::In(values) if values.len() == 1 => prefix.extend_from_slice(&values[0]),
+                Constraint::In(values) if prefixes.len() * values.len() <= cap.max(1) => {
+                    prefixes = prefixes
+                        .iter()
+                        .flat_map(|p| values.iter().map(move |v| join(p, v)))
+                        .collect();
+                }
                 Constraint::In(values) => {
-                    prefix.extend_from_slice(&values[values.len() - 1]);
-                    return successor(&prefix);
+                    let (first, last) = (&values[0], &values[values.len() - 1]);
+                    return prefixes
+                        .iter()
+                        .map(|p| (join(p, first), successor(&join(p, last))))
+                        .collect();
                 }
-                Constraint::Range { end, .. } => {
-                    return match end {
-                        Some(e) => {
-                            prefix.extend_from_slice(e);
-                            Some(prefix)
-                        }
-                        None => successor(&prefix),
-                    };
+                Constraint::Range { start, end } => {
+                    return prefixes
+                        .iter()
+                        .map(|p| {
+                            let upper = match end {
+                                Some(e) => Some(join(p, e)),
+                                None => successor(p),
+                            };
+                            (join(p, start), upper)
+                        })
+                        .collect();
                 }
-                _ => break,
+                Constraint::Any | Constraint::Nothing => break,
             }
         }
-        successor(&prefix)
+        prefixes
+            .into_iter()
+            .map(|p| {
+                let end = successor(&p);
+                (p, end)
+            })
+            .collect()
     }
 
     /// Where a forward walk goes after reading `key` (`ends` is scratch space).
@@ -344,26 +361,44 @@ impl fmt::Debug for Query {
 impl fmt::Display for Query {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let checked = self.checked();
+        // The leading lists the ranges spell out.
+        let mut combinations = 1usize;
         let fixed = self
             .segments
             .iter()
-            .take_while(|(_, c)| matches!(c, Constraint::In(v) if v.len() == 1))
+            .take_while(|(_, c)| match c {
+                Constraint::In(v) if combinations * v.len() <= Query::MAX_RANGES => {
+                    combinations *= v.len();
+                    true
+                }
+                _ => false,
+            })
             .count();
+        let ranges = self.key_ranges(Query::MAX_RANGES);
+        let (start, end) = (&ranges[0].0, &ranges[ranges.len() - 1].1);
         writeln!(
             f,
-            "skip scan from \"{}\" to {}",
-            crate::fmt::binary(&self.start()),
-            self.end()
+            "skip scan from \"{}\" to {}{}",
+            crate::fmt::binary(start),
+            end.as_ref()
                 .map_or("the end of the table".into(), |e| format!(
                     "\"{}\"",
-                    crate::fmt::binary(&e)
-                ))
+                    crate::fmt::binary(e)
+                )),
+            if ranges.len() > 1 {
+                format!(
+                    ", in {} ranges (one per combination of the leading lists)",
+                    ranges.len()
+                )
+            } else {
+                String::new()
+            }
         )?;
         for (i, (name, c)) in self.segments.iter().enumerate() {
             let how = if i >= checked {
                 "not read"
             } else if i < fixed {
-                "the scan's prefix"
+                "the ranges' prefix"
             } else if c.is_any() {
                 "open: every value visited, the rest sought within it"
             } else {

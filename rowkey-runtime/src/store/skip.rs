@@ -84,12 +84,15 @@ enum Action {
     End,
 }
 
-/// A walk's state, apart from the store: the query, its fixed ends, the gap being read through.
+/// A walk's state, apart from the store: the query, the ranges it reads and the one it is in,
+/// the gap being read through.
 struct Walk {
     query: Query,
     reverse: bool,
-    /// The walk's fixed ends: forward, the first key and the key it stops before; reverse, the
-    /// same range read backwards.
+    /// The ranges to read after the current one, in walk order (reverse: the last first).
+    ranges: std::vec::IntoIter<(Vec<u8>, Option<Vec<u8>>)>,
+    /// The current range's ends: forward, its first key and the key it stops before; reverse,
+    /// the same range read backwards.
     start: Vec<u8>,
     end: Option<Vec<u8>>,
     ends: Vec<usize>,
@@ -98,66 +101,83 @@ struct Walk {
     /// reverse: the exclusive upper end), and how many more keys to read before seeking.
     gap: Option<(Vec<u8>, u32)>,
     read_on: u32,
-    /// Whether the store checks the query's key filter itself: the walk reads every row it
+    /// The key filter the store checks itself, when it took one: the walk reads every row it
     /// hands over and never seeks.
-    filtered: bool,
+    filter: Option<KeyFilter>,
 }
+
+/// Opens a scan of a range, forward or backwards as the walk goes: through the store's own
+/// key filter when given one (`None` back: the store has none), else a plain scan (`None`
+/// back: no reverse scans).
+type Opener<'o, X> = &'o mut dyn FnMut(&KeyRange, Option<&KeyFilter>) -> Option<X>;
 
 impl Walk {
     fn new(query: &Query, reverse: bool, counters: Arc<Counters>) -> Self {
+        let mut ranges = query.key_ranges(Query::MAX_RANGES);
+        if reverse {
+            ranges.reverse();
+        }
+        let mut ranges = ranges.into_iter();
+        let (start, end) = ranges.next().unwrap_or_default();
         Walk {
-            start: query.start(),
-            end: query.end(),
+            start,
+            end,
+            ranges,
             query: query.clone(),
             reverse,
             ends: Vec::new(),
             counters,
             gap: None,
             read_on: READ_ON_FIRST,
-            filtered: false,
+            filter: None,
         }
     }
 
-    /// A walk and its first scan: one the store filters itself, opened by `filtered` with the
-    /// query's [`KeyFilter`] when there is one and the store takes it, else one opened by
-    /// `open` (forward, or backwards for a reverse walk); none when nothing can match; `None`
-    /// when the store cannot open it (no reverse scans).
+    /// A walk and its first scan, opened by `open`: one the store filters itself when the
+    /// query has a [`KeyFilter`] and the store takes it, else a plain one; none when nothing
+    /// can match; `None` when the store cannot open it (no reverse scans).
     fn open<X>(
         query: &Query,
         reverse: bool,
         counters: Arc<Counters>,
-        filtered: impl FnOnce(&KeyRange, &KeyFilter) -> Option<X>,
-        open: impl FnOnce(&KeyRange) -> Option<X>,
+        open: Opener<'_, X>,
     ) -> Option<(Walk, Option<X>)> {
         let mut walk = Walk::new(query, reverse, counters);
         if walk.query.is_empty() {
             return Some((walk, None));
         }
         let range = KeyRange::new(&walk.start, walk.end.as_deref());
-        if let Some(scan) = query.key_filter().and_then(|f| filtered(&range, &f)) {
-            walk.filtered = true;
-            walk.count(&walk.counters.filtered);
-            return Some((walk, Some(scan)));
+        if let Some(f) = query.key_filter() {
+            if let Some(scan) = open(&range, Some(&f)) {
+                walk.filter = Some(f);
+                walk.count(&walk.counters.filtered);
+                return Some((walk, Some(scan)));
+            }
         }
-        let inner = open(&range)?;
+        let inner = open(&range, None)?;
         Some((walk, Some(inner)))
     }
 
     /// The scan a walk goes on with after `action` (the current one for `ReadOn` and
-    /// `Yield`), opened by `scan` or `scan_rev`; `None` when the walk is over.
-    fn next_scan<X>(
-        &self,
-        action: &Action,
-        current: Option<X>,
-        scan: impl FnOnce(&KeyRange) -> X,
-        scan_rev: impl FnOnce(&KeyRange) -> Option<X>,
-    ) -> Option<X> {
+    /// `Yield`), opened by `open`; `None` when the walk is over.
+    fn next_scan<X>(&self, action: &Action, current: Option<X>, open: Opener<'_, X>) -> Option<X> {
         match action {
             Action::Yield | Action::ReadOn => current,
-            Action::Reopen(range) if self.reverse => scan_rev(range),
-            Action::Reopen(range) => Some(scan(range)),
+            Action::Reopen(range) => open(range, self.filter.as_ref()),
             Action::End => None,
         }
+    }
+
+    /// The scan of the next range once the current one is read (`None`: the walk is over).
+    fn next_range<X>(&mut self, open: Opener<'_, X>) -> Option<X> {
+        let (start, end) = self.ranges.next()?;
+        self.start = start;
+        self.end = end;
+        self.gap = None;
+        open(
+            &KeyRange::new(&self.start, self.end.as_deref()),
+            self.filter.as_ref(),
+        )
     }
 
     fn count(&self, c: &AtomicU64) {
@@ -191,7 +211,7 @@ impl Walk {
         } else {
             self.query.seek(key, &mut self.ends)
         };
-        if self.filtered {
+        if self.filter.is_some() {
             // The store hands over only rows near a match: read on, never reopen.
             return match step {
                 Step::Match => {
@@ -202,7 +222,7 @@ impl Walk {
                     self.count(&self.counters.foreign);
                     Action::ReadOn
                 }
-                Step::Done => Action::End,
+                Step::Done => self.finish(),
                 Step::Seek(_) | Step::FromEnd => Action::ReadOn,
             };
         }
@@ -215,13 +235,19 @@ impl Walk {
                 self.count(&self.counters.foreign);
                 Action::ReadOn
             }
-            Step::Done => Action::End,
+            Step::Done => self.finish(),
             Step::Seek(target) => {
                 self.gap = Some((target, self.read_on));
                 Action::ReadOn
             }
             step @ Step::FromEnd => self.reopen(key, step),
         }
+    }
+
+    /// No key matches past this one, in any range.
+    fn finish(&mut self) -> Action {
+        self.ranges = Vec::new().into_iter();
+        Action::End
     }
 
     /// Starts again after `key`, which did not match, where `step` says: always past `key`
@@ -265,6 +291,18 @@ pub struct SkipScan<'a, S: Store + ?Sized + 'a> {
     inner: Option<S::Scan<'a>>,
 }
 
+/// Opens one of a blocking walk's scans.
+fn open_blocking<'a, S: Store + ?Sized>(
+    store: &'a S,
+    reverse: bool,
+) -> impl FnMut(&KeyRange, Option<&KeyFilter>) -> Option<S::Scan<'a>> {
+    move |range, filter| match filter {
+        Some(f) => store.scan_filtered(range, f, reverse),
+        None if reverse => store.scan_rev(range),
+        None => Some(store.scan(range)),
+    }
+}
+
 impl<'a, S: Store + ?Sized + 'a> SkipScan<'a, S> {
     /// A forward walk of `query` over `store`.
     pub fn new(store: &'a S, query: &Query) -> Self {
@@ -277,14 +315,8 @@ impl<'a, S: Store + ?Sized + 'a> SkipScan<'a, S> {
     }
 
     pub(crate) fn counted(store: &'a S, query: &Query, counters: Arc<Counters>) -> Self {
-        let (walk, inner) = Walk::open(
-            query,
-            false,
-            counters,
-            |r, f| store.scan_filtered(r, f, false),
-            |r| Some(store.scan(r)),
-        )
-        .unwrap_or_else(|| (Walk::new(query, false, Arc::default()), None));
+        let (walk, inner) = Walk::open(query, false, counters, &mut open_blocking(store, false))
+            .unwrap_or_else(|| (Walk::new(query, false, Arc::default()), None));
         SkipScan { store, walk, inner }
     }
 
@@ -293,13 +325,7 @@ impl<'a, S: Store + ?Sized + 'a> SkipScan<'a, S> {
         query: &Query,
         counters: Arc<Counters>,
     ) -> Option<Self> {
-        let (walk, inner) = Walk::open(
-            query,
-            true,
-            counters,
-            |r, f| store.scan_filtered(r, f, true),
-            |r| store.scan_rev(r),
-        )?;
+        let (walk, inner) = Walk::open(query, true, counters, &mut open_blocking(store, true))?;
         Some(SkipScan { store, walk, inner })
     }
 
@@ -313,11 +339,12 @@ impl<'a, S: Store + ?Sized + 'a> Iterator for SkipScan<'a, S> {
     type Item = Result<Row, S::Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        let mut open = open_blocking(self.store, self.walk.reverse);
         loop {
             let row = match self.inner.as_mut()?.next() {
                 None => {
-                    self.inner = None;
-                    return None;
+                    self.inner = self.walk.next_range(&mut open);
+                    continue;
                 }
                 Some(Err(e)) => {
                     self.inner = None;
@@ -326,16 +353,10 @@ impl<'a, S: Store + ?Sized + 'a> Iterator for SkipScan<'a, S> {
                 Some(Ok(row)) => row,
             };
             let action = self.walk.on_row(&row.0);
-            let store = self.store;
-            self.inner = self.walk.next_scan(
-                &action,
-                self.inner.take(),
-                |r| store.scan(r),
-                |r| store.scan_rev(r),
-            );
+            self.inner = self.walk.next_scan(&action, self.inner.take(), &mut open);
             match action {
                 Action::Yield => return Some(Ok(row)),
-                Action::End => return None,
+                Action::End => self.inner = self.walk.next_range(&mut open),
                 Action::ReadOn | Action::Reopen(_) => {}
             }
         }
@@ -351,6 +372,19 @@ pub struct SkipStream<'a, S: super::AsyncStore> {
     inner: Option<super::RowStream<S::Error>>,
 }
 
+/// Opens one of an async walk's scans.
+#[cfg(feature = "async")]
+fn open_async<S: super::AsyncStore>(
+    store: &S,
+    reverse: bool,
+) -> impl FnMut(&KeyRange, Option<&KeyFilter>) -> Option<super::RowStream<S::Error>> + '_ {
+    move |range, filter| match filter {
+        Some(f) => store.scan_filtered(range, f, reverse),
+        None if reverse => store.scan_rev(range),
+        None => Some(store.scan(range)),
+    }
+}
+
 #[cfg(feature = "async")]
 impl<'a, S: super::AsyncStore> SkipStream<'a, S> {
     /// A forward walk of `query` over `store`.
@@ -364,14 +398,8 @@ impl<'a, S: super::AsyncStore> SkipStream<'a, S> {
     }
 
     pub(crate) fn counted(store: &'a S, query: &Query, counters: Arc<Counters>) -> Self {
-        let (walk, inner) = Walk::open(
-            query,
-            false,
-            counters,
-            |r, f| store.scan_filtered(r, f, false),
-            |r| Some(store.scan(r)),
-        )
-        .unwrap_or_else(|| (Walk::new(query, false, Arc::default()), None));
+        let (walk, inner) = Walk::open(query, false, counters, &mut open_async(store, false))
+            .unwrap_or_else(|| (Walk::new(query, false, Arc::default()), None));
         SkipStream { store, walk, inner }
     }
 
@@ -380,13 +408,7 @@ impl<'a, S: super::AsyncStore> SkipStream<'a, S> {
         query: &Query,
         counters: Arc<Counters>,
     ) -> Option<Self> {
-        let (walk, inner) = Walk::open(
-            query,
-            true,
-            counters,
-            |r, f| store.scan_filtered(r, f, true),
-            |r| store.scan_rev(r),
-        )?;
+        let (walk, inner) = Walk::open(query, true, counters, &mut open_async(store, true))?;
         Some(SkipStream { store, walk, inner })
     }
 
@@ -407,6 +429,7 @@ impl<S: super::AsyncStore> futures_util::Stream for SkipStream<'_, S> {
         use futures_util::StreamExt;
         use std::task::Poll;
         let this = &mut *self;
+        let mut open = open_async(this.store, this.walk.reverse);
         loop {
             let Some(inner) = this.inner.as_mut() else {
                 return Poll::Ready(None);
@@ -414,8 +437,8 @@ impl<S: super::AsyncStore> futures_util::Stream for SkipStream<'_, S> {
             let row = match inner.poll_next_unpin(cx) {
                 Poll::Pending => return Poll::Pending,
                 Poll::Ready(None) => {
-                    this.inner = None;
-                    return Poll::Ready(None);
+                    this.inner = this.walk.next_range(&mut open);
+                    continue;
                 }
                 Poll::Ready(Some(Err(e))) => {
                     this.inner = None;
@@ -424,16 +447,10 @@ impl<S: super::AsyncStore> futures_util::Stream for SkipStream<'_, S> {
                 Poll::Ready(Some(Ok(row))) => row,
             };
             let action = this.walk.on_row(&row.0);
-            let store = this.store;
-            this.inner = this.walk.next_scan(
-                &action,
-                this.inner.take(),
-                |r| store.scan(r),
-                |r| store.scan_rev(r),
-            );
+            this.inner = this.walk.next_scan(&action, this.inner.take(), &mut open);
             match action {
                 Action::Yield => return Poll::Ready(Some(Ok(row))),
-                Action::End => return Poll::Ready(None),
+                Action::End => this.inner = this.walk.next_range(&mut open),
                 Action::ReadOn | Action::Reopen(_) => {}
             }
         }
