@@ -115,9 +115,22 @@ impl KeyFilter {
                 }),
                 Constraint::Nothing => return None,
             };
-            match piece {
-                Some(p) => pieces.push(p),
-                None => break,
+            match (piece, pieces.last_mut()) {
+                // Open fixed-width segments in a row are one run of any bytes.
+                (
+                    Some(KeyPiece::Bytes {
+                        width,
+                        prefix,
+                        next: None,
+                    }),
+                    Some(KeyPiece::Bytes {
+                        width: run,
+                        prefix: run_prefix,
+                        next: None,
+                    }),
+                ) if prefix.is_empty() && run_prefix.is_empty() => *run += width,
+                (Some(p), _) => pieces.push(p),
+                (None, _) => break,
             }
         }
         while pieces.last().is_some_and(|p| !p.constrains()) {
