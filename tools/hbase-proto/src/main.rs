@@ -53,6 +53,10 @@ const ROOTS: &[&str] = &[
     "hbase.pb.FuzzyRowFilter",
     "hbase.pb.RowFilter",
     "hbase.pb.RegexStringComparator",
+    // HFiles the native store writes for bulk loads (HFile.proto): the file info block and the
+    // fixed trailer.
+    "hbase.pb.FileInfoProto",
+    "hbase.pb.FileTrailerProto",
     // Administration over the master (Master.proto).
     "hbase.pb.CreateTableRequest",
     "hbase.pb.CreateTableResponse",
@@ -87,6 +91,7 @@ fn main() {
         "Master.proto",
         "ZooKeeper.proto",
         "ClusterId.proto",
+        "HFile.proto",
     ];
     let mut fds = protox::compile(files, [&dir]).unwrap_or_else(|e| {
         eprintln!("cannot compile HBase's .proto files in {}: {e}", dir.display());

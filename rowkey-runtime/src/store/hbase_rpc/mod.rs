@@ -31,12 +31,15 @@ mod cluster;
 mod config;
 mod conn;
 mod error;
+mod hfile;
 mod ops;
 mod scan;
 mod wire;
 mod zk;
 
 use crate::store::net::hbase_pb as pb;
+
+pub use hfile::{HFileCell, HFileCellType, HFileError, HFileOptions, HFileSummary, HFileWriter};
 
 use std::future::Future;
 use std::sync::Arc;

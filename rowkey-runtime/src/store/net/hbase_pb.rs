@@ -1623,3 +1623,39 @@ pub struct Master {
     #[prost(uint32, optional, tag = "3")]
     pub info_port: ::core::option::Option<u32>,
 }
+/// Map of name/values
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct FileInfoProto {
+    #[prost(message, repeated, tag = "1")]
+    pub map_entry: ::prost::alloc::vec::Vec<BytesBytesPair>,
+}
+/// HFile file trailer
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct FileTrailerProto {
+    #[prost(uint64, optional, tag = "1")]
+    pub file_info_offset: ::core::option::Option<u64>,
+    #[prost(uint64, optional, tag = "2")]
+    pub load_on_open_data_offset: ::core::option::Option<u64>,
+    #[prost(uint64, optional, tag = "3")]
+    pub uncompressed_data_index_size: ::core::option::Option<u64>,
+    #[prost(uint64, optional, tag = "4")]
+    pub total_uncompressed_bytes: ::core::option::Option<u64>,
+    #[prost(uint32, optional, tag = "5")]
+    pub data_index_count: ::core::option::Option<u32>,
+    #[prost(uint32, optional, tag = "6")]
+    pub meta_index_count: ::core::option::Option<u32>,
+    #[prost(uint64, optional, tag = "7")]
+    pub entry_count: ::core::option::Option<u64>,
+    #[prost(uint32, optional, tag = "8")]
+    pub num_data_index_levels: ::core::option::Option<u32>,
+    #[prost(uint64, optional, tag = "9")]
+    pub first_data_block_offset: ::core::option::Option<u64>,
+    #[prost(uint64, optional, tag = "10")]
+    pub last_data_block_offset: ::core::option::Option<u64>,
+    #[prost(string, optional, tag = "11")]
+    pub comparator_class_name: ::core::option::Option<::prost::alloc::string::String>,
+    #[prost(uint32, optional, tag = "12")]
+    pub compression_codec: ::core::option::Option<u32>,
+    #[prost(bytes = "bytes", optional, tag = "13")]
+    pub encryption_key: ::core::option::Option<::prost::bytes::Bytes>,
+}

@@ -68,6 +68,12 @@ import org.apache.hadoop.hbase.util.Bytes;
  *     5000, reads N keys spread over the file (default 0) with one Get each, one after another,
  *     and prints: BENCH r rows put_rows_per_s scan_rows_per_s gets_per_s; then drops T_r.
  *     With W > 0, a round 0 of the first W keys (no gets, not printed) warms the JVM first.
+ * hfile --file PATH
+ *     reads an HFile on the local file system with HBase's own reader, every cell in order:
+ *     HFILE cells sha256 first_row_hex last_row_hex trailer_entry_count  (sha256 over each
+ *     cell's row, family, qualifier (each after its 4-byte length), timestamp (8 bytes), type
+ *     byte and value (after its 4-byte length)); then HFilePrettyPrinter's report of the file
+ *     (-k -m -v: key order checked, meta printed), one line each: PP line
  * </pre>
  */
 public final class Tool {
@@ -179,6 +185,9 @@ public final class Tool {
           out.println("WROTE 3");
         }
         break;
+      case "hfile":
+        hfile(opts.get("--file").get(0), out);
+        break;
       case "bench":
         try (Connection c = connect(opts)) {
           int gets = opts.containsKey("--gets") ? Integer.parseInt(opts.get("--gets").get(0)) : 0;
@@ -196,6 +205,57 @@ public final class Tool {
     out.flush();
     // HBase's client leaves non-daemon threads behind.
     System.exit(0);
+  }
+
+  /** Reads an HFile with HBase's reader and its pretty printer (see the class comment). */
+  private static void hfile(String file, PrintStream out) throws Exception {
+    Configuration conf = HBaseConfiguration.create();
+    org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file);
+    org.apache.hadoop.fs.FileSystem fs = org.apache.hadoop.fs.FileSystem.getLocal(conf);
+    java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+    long cells = 0;
+    byte[] first = null;
+    byte[] last = null;
+    long entries;
+    try (org.apache.hadoop.hbase.io.hfile.HFile.Reader reader =
+        org.apache.hadoop.hbase.io.hfile.HFile.createReader(fs, path,
+            org.apache.hadoop.hbase.io.hfile.CacheConfig.DISABLED, true, conf)) {
+      entries = reader.getTrailer().getEntryCount();
+      org.apache.hadoop.hbase.io.hfile.HFileScanner scanner = reader.getScanner(conf, false, false);
+      if (scanner.seekTo()) {
+        do {
+          Cell c = scanner.getCell();
+          byte[] row = CellUtil.cloneRow(c);
+          if (first == null) {
+            first = row;
+          }
+          last = row;
+          for (byte[] part : new byte[][] {row, CellUtil.cloneFamily(c), CellUtil.cloneQualifier(c)}) {
+            sha.update(Bytes.toBytes(part.length));
+            sha.update(part);
+          }
+          sha.update(Bytes.toBytes(c.getTimestamp()));
+          sha.update(c.getTypeByte());
+          byte[] value = CellUtil.cloneValue(c);
+          sha.update(Bytes.toBytes(value.length));
+          sha.update(value);
+          cells++;
+        } while (scanner.next());
+      }
+    }
+    out.println("HFILE " + cells + " " + Bytes.toHex(sha.digest()) + " "
+        + (first == null ? "-" : Bytes.toHex(first)) + " "
+        + (last == null ? "-" : Bytes.toHex(last)) + " " + entries);
+    java.io.ByteArrayOutputStream report = new java.io.ByteArrayOutputStream();
+    PrintStream to = new PrintStream(report, true, StandardCharsets.UTF_8);
+    org.apache.hadoop.hbase.io.hfile.HFilePrettyPrinter printer =
+        new org.apache.hadoop.hbase.io.hfile.HFilePrettyPrinter(conf);
+    printer.setPrintStreams(to, to);
+    int status = printer.run(new String[] {"-k", "-m", "-v", "-f", file});
+    for (String line : report.toString(StandardCharsets.UTF_8).split("\n")) {
+      out.println("PP " + line);
+    }
+    out.println("PP status " + status);
   }
 
   private static void usage() {

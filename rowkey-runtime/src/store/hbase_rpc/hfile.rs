@@ -1,0 +1,547 @@
+//! HFiles, HBase's store files, written from Rust: what a bulk load hands to the region servers
+//! instead of sending puts (no WAL, no memstore, no compaction of small files).
+//!
+//! The format is HFile version 3 as HBase 2.4-2.6 write and read it (`HFileWriterImpl`,
+//! `HFileBlock`, `HFileBlockIndex`, `FixedFileTrailer` in `hbase-server`):
+//!
+//! - data blocks of cells in HBase's order (row, family, qualifier ascending; timestamp and
+//!   type descending), each cell `key length (i32) | value length (i32) | key | value | tags
+//!   length (i16, 0: no tags)`, the key `row length (i16) | row | family length (u8) | family |
+//!   qualifier | timestamp (i64) | type (u8)`; a block is cut once it holds `block_size` bytes;
+//! - every block framed by a 33-byte header (magic, on-disk size without header, uncompressed
+//!   size without header, the previous block of its type's offset, checksum type, bytes per
+//!   checksum, on-disk data size with header) and followed by a CRC32C of each
+//!   `bytes_per_checksum` bytes of header and data;
+//! - the load-on-open section: the root data index (each block's offset, on-disk size and first
+//!   key: one level), an empty meta index, the file info (`PBUF` and a length-delimited
+//!   `FileInfoProto`: last key, average key and value lengths, creation time, the biggest cell,
+//!   tags' maximum length, and the caller's own entries);
+//! - the fixed trailer: `TRABLK"$`, a length-delimited `FileTrailerProto`, zeros to 4,096
+//!   bytes, the version (minor 3, major 3).
+//!
+//! No compression or block encoding yet (the trailer says `NONE`), no Bloom filter, one index
+//! level (HBase reads a root of any size; it splits large roots into levels itself).
+
+use std::io::Write;
+
+use bytes::Bytes;
+use prost::Message;
+
+use crate::store::net::hbase_pb as pb;
+
+/// A cell's type byte, as HBase's `KeyValue.Type` numbers it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum HFileCellType {
+    /// A value.
+    Put = 4,
+    /// Deletes one version of a column.
+    Delete = 8,
+    /// Deletes every version of a column up to the timestamp.
+    DeleteColumn = 12,
+    /// Deletes every column of a family up to the timestamp.
+    DeleteFamily = 14,
+}
+
+/// One cell to write: borrowed parts, as HBase's `KeyValue` holds them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HFileCell<'a> {
+    /// The row key (1 to 32,767 bytes).
+    pub row: &'a [u8],
+    /// The column family (at most 127 bytes; every cell of one file has the same).
+    pub family: &'a [u8],
+    /// The column qualifier.
+    pub qualifier: &'a [u8],
+    /// The version, milliseconds since the epoch (non-negative).
+    pub timestamp: i64,
+    /// What the cell is.
+    pub kind: HFileCellType,
+    /// The value.
+    pub value: &'a [u8],
+}
+
+/// How an [`HFileWriter`] writes.
+#[derive(Clone, Debug)]
+pub struct HFileOptions {
+    /// A data block is closed once it holds this many bytes of cells (HBase's family
+    /// `BLOCKSIZE`; default 64 KiB).
+    pub block_size: usize,
+    /// Bytes per CRC32C checksum (HBase's `hbase.bytes.per.checksum`; default 16 KiB).
+    pub bytes_per_checksum: u32,
+    /// The file's creation time, milliseconds since the epoch (`CREATE_TIME_TS`).
+    pub create_time_ms: i64,
+    /// More file info entries (HBase's bulk load reads `BULKLOAD_TIME_KEY`, for one).
+    pub file_info: Vec<(Vec<u8>, Vec<u8>)>,
+}
+
+impl Default for HFileOptions {
+    fn default() -> Self {
+        HFileOptions {
+            block_size: 64 * 1024,
+            bytes_per_checksum: 16 * 1024,
+            create_time_ms: 0,
+            file_info: Vec::new(),
+        }
+    }
+}
+
+/// Why a cell or a file could not be written; nothing written after it is valid.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum HFileError {
+    /// Cells must come in HBase's order, each after the one before.
+    OutOfOrder {
+        /// The cell's position among those appended.
+        index: u64,
+        /// Its key, in HBase's binary notation.
+        key: String,
+        /// The previous cell's key.
+        previous: String,
+    },
+    /// A cell HBase cannot store.
+    InvalidCell {
+        /// The cell's position among those appended.
+        index: u64,
+        /// What is wrong.
+        problem: String,
+    },
+    /// Writing to the output failed.
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for HFileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HFileError::OutOfOrder {
+                index,
+                key,
+                previous,
+            } => write!(
+                f,
+                "cell {index} is not after the cell before it in HBase's order (row, family, \
+                 qualifier ascending; timestamp, type descending): {key} after {previous}"
+            ),
+            HFileError::InvalidCell { index, problem } => write!(f, "cell {index}: {problem}"),
+            HFileError::Io(e) => write!(f, "writing the HFile: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for HFileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            HFileError::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<std::io::Error> for HFileError {
+    fn from(e: std::io::Error) -> Self {
+        HFileError::Io(e)
+    }
+}
+
+/// What a finished file holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HFileSummary {
+    /// Cells written.
+    pub cells: u64,
+    /// Data blocks written.
+    pub blocks: usize,
+    /// The file's size in bytes.
+    pub bytes: u64,
+    /// The first and last cells' rows (`None`: an empty file).
+    pub first_row: Option<Vec<u8>>,
+    /// The last cell's row.
+    pub last_row: Option<Vec<u8>>,
+}
+
+const HEADER: usize = 33;
+const TRAILER_SIZE: usize = 4096;
+const CHECKSUM_CRC32C: u8 = 2;
+/// `Compression.Algorithm.NONE`'s ordinal.
+const COMPRESSION_NONE: u32 = 2;
+const NO_OFFSET: i64 = -1;
+const COMPARATOR: &str = "org.apache.hadoop.hbase.CellComparatorImpl";
+
+mod magic {
+    pub const DATA: &[u8; 8] = b"DATABLK*";
+    pub const ROOT_INDEX: &[u8; 8] = b"IDXROOT2";
+    pub const FILE_INFO: &[u8; 8] = b"FILEINF2";
+    pub const TRAILER: &[u8; 8] = b"TRABLK\"$";
+}
+
+/// Writes one HFile to `out`, cell by cell, in HBase's cell order; [`HFileWriter::finish`]
+/// writes the index, file info and trailer.
+pub struct HFileWriter<W: Write> {
+    out: W,
+    options: HFileOptions,
+    /// Bytes written so far (the next block's offset).
+    pos: u64,
+    /// The open data block's cells.
+    block: Vec<u8>,
+    /// Its first cell's key.
+    block_first_key: Vec<u8>,
+    /// The root index: each data block's offset, on-disk size (with header) and first key.
+    index: Vec<(u64, u32, Vec<u8>)>,
+    prev_data_block: i64,
+    last_key: Vec<u8>,
+    first_row: Option<Vec<u8>>,
+    cells: u64,
+    key_bytes: u64,
+    value_bytes: u64,
+    uncompressed: u64,
+    biggest: (u64, Vec<u8>),
+}
+
+impl<W: Write> HFileWriter<W> {
+    /// A writer of one file to `out` (a file, or any byte sink).
+    pub fn new(out: W, options: HFileOptions) -> Self {
+        HFileWriter {
+            out,
+            block: Vec::with_capacity(options.block_size + 1024),
+            options,
+            pos: 0,
+            block_first_key: Vec::new(),
+            index: Vec::new(),
+            prev_data_block: NO_OFFSET,
+            last_key: Vec::new(),
+            first_row: None,
+            cells: 0,
+            key_bytes: 0,
+            value_bytes: 0,
+            uncompressed: 0,
+            biggest: (0, Vec::new()),
+        }
+    }
+
+    /// Appends one cell; it must sort after the one before.
+    pub fn append(&mut self, cell: &HFileCell<'_>) -> Result<(), HFileError> {
+        let index = self.cells;
+        let invalid = |problem: String| HFileError::InvalidCell { index, problem };
+        if cell.row.is_empty() || cell.row.len() > i16::MAX as usize {
+            return Err(invalid(format!(
+                "a row key of {} bytes (HBase takes 1 to 32,767)",
+                cell.row.len()
+            )));
+        }
+        if cell.family.is_empty() || cell.family.len() > i8::MAX as usize {
+            return Err(invalid(format!(
+                "a family name of {} bytes (HBase takes 1 to 127)",
+                cell.family.len()
+            )));
+        }
+        if cell.timestamp < 0 {
+            return Err(invalid(format!(
+                "a negative timestamp ({})",
+                cell.timestamp
+            )));
+        }
+        let key = flat_key(cell);
+        if key.len() > i32::MAX as usize || cell.value.len() > i32::MAX as usize {
+            return Err(invalid("a key or value over 2 GiB".into()));
+        }
+        if self.cells > 0 && compare_keys(&self.last_key, &key) != std::cmp::Ordering::Less {
+            return Err(HFileError::OutOfOrder {
+                index,
+                key: crate::fmt::binary(&key),
+                previous: crate::fmt::binary(&self.last_key),
+            });
+        }
+        // A new block starts at a new row or column only when the open one is full (HBase
+        // cuts at a cell boundary; a block may end inside a row).
+        if self.block.len() >= self.options.block_size {
+            self.finish_data_block()?;
+        }
+        if self.block.is_empty() {
+            self.block_first_key = key.clone();
+        }
+        self.block
+            .extend_from_slice(&(key.len() as u32).to_be_bytes());
+        self.block
+            .extend_from_slice(&(cell.value.len() as u32).to_be_bytes());
+        self.block.extend_from_slice(&key);
+        self.block.extend_from_slice(cell.value);
+        // Tags: none (HFile version 3 always writes their length).
+        self.block.extend_from_slice(&0u16.to_be_bytes());
+        let size = (key.len() + cell.value.len() + 8) as u64;
+        if size > self.biggest.0 {
+            self.biggest = (size, key.clone());
+        }
+        self.key_bytes += key.len() as u64;
+        self.value_bytes += cell.value.len() as u64;
+        if self.first_row.is_none() {
+            self.first_row = Some(cell.row.to_vec());
+        }
+        self.last_key = key;
+        self.cells += 1;
+        Ok(())
+    }
+
+    fn finish_data_block(&mut self) -> Result<(), HFileError> {
+        if self.block.is_empty() {
+            return Ok(());
+        }
+        let offset = self.pos;
+        let data = std::mem::take(&mut self.block);
+        let on_disk = self.write_block(magic::DATA, &data, self.prev_data_block)?;
+        self.prev_data_block = offset as i64;
+        self.index
+            .push((offset, on_disk, std::mem::take(&mut self.block_first_key)));
+        self.block = data;
+        self.block.clear();
+        Ok(())
+    }
+
+    /// Writes one block: header, `data`, checksums. Returns its on-disk size with header.
+    fn write_block(&mut self, magic: &[u8; 8], data: &[u8], prev: i64) -> Result<u32, HFileError> {
+        let with_header = HEADER + data.len();
+        let per = self.options.bytes_per_checksum.max(1) as usize;
+        let checksums = with_header.div_ceil(per) * 4;
+        let mut block = Vec::with_capacity(with_header + checksums);
+        block.extend_from_slice(magic);
+        block.extend_from_slice(&((data.len() + checksums) as u32).to_be_bytes());
+        block.extend_from_slice(&(data.len() as u32).to_be_bytes());
+        block.extend_from_slice(&prev.to_be_bytes());
+        block.push(CHECKSUM_CRC32C);
+        block.extend_from_slice(&(per as u32).to_be_bytes());
+        block.extend_from_slice(&(with_header as u32).to_be_bytes());
+        block.extend_from_slice(data);
+        let sums: Vec<u8> = block
+            .chunks(per)
+            .flat_map(|chunk| crc32c::crc32c(chunk).to_be_bytes())
+            .collect();
+        block.extend_from_slice(&sums);
+        self.out.write_all(&block)?;
+        self.pos += block.len() as u64;
+        self.uncompressed += with_header as u64;
+        Ok(block.len() as u32)
+    }
+
+    /// Writes the last data block, the index, the file info and the trailer.
+    pub fn finish(mut self) -> Result<(HFileSummary, W), HFileError> {
+        self.finish_data_block()?;
+        let first_data = self.index.first().map_or(0, |(o, _, _)| *o);
+        let last_data = self.index.last().map_or(0, |(o, _, _)| *o);
+
+        // The root data index: one level.
+        let mut root = Vec::new();
+        for (offset, size, key) in &self.index {
+            root.extend_from_slice(&offset.to_be_bytes());
+            root.extend_from_slice(&size.to_be_bytes());
+            write_vint(&mut root, key.len() as i64);
+            root.extend_from_slice(key);
+        }
+        let root_offset = self.pos;
+        self.write_block(magic::ROOT_INDEX, &root, NO_OFFSET)?;
+        // The meta index: empty.
+        self.write_block(magic::ROOT_INDEX, &[], NO_OFFSET)?;
+
+        // The file info.
+        let avg = |total: u64| total.checked_div(self.cells).unwrap_or(0) as i32;
+        let mut info: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+        if self.cells > 0 {
+            info.push((b"hfile.LASTKEY".to_vec(), self.last_key.clone()));
+        }
+        info.push((
+            b"hfile.AVG_KEY_LEN".to_vec(),
+            avg(self.key_bytes).to_be_bytes().to_vec(),
+        ));
+        info.push((
+            b"hfile.CREATE_TIME_TS".to_vec(),
+            self.options.create_time_ms.to_be_bytes().to_vec(),
+        ));
+        info.push((
+            b"hfile.AVG_VALUE_LEN".to_vec(),
+            avg(self.value_bytes).to_be_bytes().to_vec(),
+        ));
+        if self.cells > 0 {
+            info.push((
+                b"hfile.KEY_OF_BIGGEST_CELL".to_vec(),
+                self.biggest.1.clone(),
+            ));
+            info.push((
+                b"hfile.LEN_OF_BIGGEST_CELL".to_vec(),
+                self.biggest.0.to_be_bytes().to_vec(),
+            ));
+        }
+        info.push((b"hfile.MAX_TAGS_LEN".to_vec(), 0i32.to_be_bytes().to_vec()));
+        info.push((b"hfile.TAGS_COMPRESSED".to_vec(), vec![0]));
+        info.extend(self.options.file_info.iter().cloned());
+        let proto = pb::FileInfoProto {
+            map_entry: info
+                .into_iter()
+                .map(|(first, second)| pb::BytesBytesPair {
+                    first: Bytes::from(first),
+                    second: Bytes::from(second),
+                })
+                .collect(),
+        };
+        let mut file_info = b"PBUF".to_vec();
+        proto
+            .encode_length_delimited(&mut file_info)
+            .expect("a Vec grows");
+        let file_info_offset = self.pos;
+        self.write_block(magic::FILE_INFO, &file_info, NO_OFFSET)?;
+
+        // The trailer.
+        let trailer = pb::FileTrailerProto {
+            file_info_offset: Some(file_info_offset),
+            load_on_open_data_offset: Some(root_offset),
+            uncompressed_data_index_size: Some(root.len() as u64),
+            total_uncompressed_bytes: Some(self.uncompressed + TRAILER_SIZE as u64),
+            data_index_count: Some(self.index.len() as u32),
+            meta_index_count: Some(0),
+            entry_count: Some(self.cells),
+            num_data_index_levels: Some(1),
+            first_data_block_offset: Some(first_data),
+            last_data_block_offset: Some(last_data),
+            comparator_class_name: Some(COMPARATOR.into()),
+            compression_codec: Some(COMPRESSION_NONE),
+            encryption_key: None,
+        };
+        let mut tail = magic::TRAILER.to_vec();
+        trailer
+            .encode_length_delimited(&mut tail)
+            .expect("a Vec grows");
+        tail.resize(TRAILER_SIZE - 4, 0);
+        // Minor version 3 in the top byte, major version 3 below.
+        tail.extend_from_slice(&((3u32 << 24) | 3).to_be_bytes());
+        self.out.write_all(&tail)?;
+        self.pos += tail.len() as u64;
+        self.out.flush()?;
+        let last_row = (self.cells > 0).then(|| key_row(&self.last_key).to_vec());
+        let summary = HFileSummary {
+            cells: self.cells,
+            blocks: self.index.len(),
+            bytes: self.pos,
+            first_row: self.first_row.take(),
+            last_row,
+        };
+        Ok((summary, self.out))
+    }
+}
+
+/// A cell's key as HBase serializes it.
+fn flat_key(c: &HFileCell<'_>) -> Vec<u8> {
+    let mut k = Vec::with_capacity(2 + c.row.len() + 1 + c.family.len() + c.qualifier.len() + 9);
+    k.extend_from_slice(&(c.row.len() as u16).to_be_bytes());
+    k.extend_from_slice(c.row);
+    k.push(c.family.len() as u8);
+    k.extend_from_slice(c.family);
+    k.extend_from_slice(c.qualifier);
+    k.extend_from_slice(&c.timestamp.to_be_bytes());
+    k.push(c.kind as u8);
+    k
+}
+
+/// The row of a serialized key.
+fn key_row(key: &[u8]) -> &[u8] {
+    let len = u16::from_be_bytes([key[0], key[1]]) as usize;
+    &key[2..2 + len]
+}
+
+/// HBase's cell order on serialized keys: row, family, qualifier ascending; timestamp and type
+/// descending.
+fn compare_keys(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    key_parts(a).cmp(&key_parts(b))
+}
+
+/// A serialized key's parts in comparison order.
+type KeyParts<'k> = (
+    &'k [u8],
+    &'k [u8],
+    &'k [u8],
+    std::cmp::Reverse<i64>,
+    std::cmp::Reverse<u8>,
+);
+
+fn key_parts(k: &[u8]) -> KeyParts<'_> {
+    let row_len = u16::from_be_bytes([k[0], k[1]]) as usize;
+    let row = &k[2..2 + row_len];
+    let fam_len = k[2 + row_len] as usize;
+    let fam_start = 3 + row_len;
+    let family = &k[fam_start..fam_start + fam_len];
+    let qualifier = &k[fam_start + fam_len..k.len() - 9];
+    let ts = i64::from_be_bytes(k[k.len() - 9..k.len() - 1].try_into().expect("8 bytes"));
+    let kind = k[k.len() - 1];
+    (
+        row,
+        family,
+        qualifier,
+        std::cmp::Reverse(ts),
+        std::cmp::Reverse(kind),
+    )
+}
+
+/// Hadoop's `WritableUtils.writeVLong`: a value in -112..=127 is one byte; otherwise a length
+/// byte, then the value's big-endian bytes without leading zeros.
+fn write_vint(out: &mut Vec<u8>, v: i64) {
+    if (-112..=127).contains(&v) {
+        out.push(v as u8);
+        return;
+    }
+    let (mut len, v) = if v < 0 { (-120i64, !v) } else { (-112i64, v) };
+    let mut tmp = v;
+    while tmp != 0 {
+        tmp >>= 8;
+        len -= 1;
+    }
+    out.push(len as u8);
+    let bytes = if len < -120 {
+        -(len + 120)
+    } else {
+        -(len + 112)
+    };
+    for i in (0..bytes).rev() {
+        out.push((v >> (i * 8)) as u8);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vints_are_hadoops() {
+        let enc = |v| {
+            let mut o = Vec::new();
+            write_vint(&mut o, v);
+            o
+        };
+        assert_eq!(enc(5), [5]);
+        assert_eq!(enc(127), [127]);
+        assert_eq!(enc(128), [0x8F, 0x80]);
+        assert_eq!(enc(300), [0x8E, 0x01, 0x2C]);
+        assert_eq!(enc(-1), [0xFF]);
+    }
+
+    #[test]
+    fn cells_out_of_order_are_refused() {
+        let mut w = HFileWriter::new(Vec::new(), HFileOptions::default());
+        let cell = |row: &'static [u8], ts| HFileCell {
+            row,
+            family: b"d",
+            qualifier: b"v",
+            timestamp: ts,
+            kind: HFileCellType::Put,
+            value: b"x",
+        };
+        w.append(&cell(b"b", 5)).unwrap();
+        w.append(&cell(b"b", 4)).unwrap(); // older version: after
+        assert!(matches!(
+            w.append(&cell(b"a", 9)),
+            Err(HFileError::OutOfOrder { index: 2, .. })
+        ));
+        assert!(matches!(
+            w.append(&cell(b"b", 4)),
+            Err(HFileError::OutOfOrder { .. })
+        ));
+        let (summary, bytes) = w.finish().unwrap();
+        assert_eq!(summary.cells, 2);
+        assert_eq!(&bytes[..8], b"DATABLK*");
+        assert_eq!(bytes.len() as u64, summary.bytes);
+        assert_eq!(&bytes[bytes.len() - 4..], &[3, 0, 0, 3]);
+    }
+}
