@@ -268,6 +268,66 @@ fn skip_scans_are_filtered_by_the_region_servers_on_hbase_rpc() {
     });
 }
 
+/// Rows bulk loaded through HFiles (one per region of a four-region table, written to a
+/// staging directory the local cluster reads) are every one readable, with their values, by a
+/// scan and by gets; the staging directory is left empty; a
+/// second load of the same keys replaces the values.
+#[test]
+fn rows_bulk_loaded_through_hfiles_are_all_read_back_on_hbase_rpc() {
+    let Some(m) = master() else { return };
+    let n: u32 = 200_000;
+    let key = |i: u32| rowkey::bytes::Bytes::from(format!("bulk{i:08}").into_bytes());
+    let store = new_table(&m, "rpc_bulk", &[key(n / 4), key(n / 2), key(n / 4 * 3)]);
+    let rows: Vec<rowkey::store::Row> = (0..n)
+        .rev() // any order: the load sorts
+        .map(|i| (key(i), rowkey::bytes::Bytes::from(i.to_be_bytes().to_vec())))
+        .collect();
+    let staging = tempfile::tempdir().unwrap();
+    let t = Instant::now();
+    let report = store.bulk_load(rows, staging.path()).unwrap();
+    eprintln!("bulk load of {n} rows: {report:?} in {:.2?}", t.elapsed());
+    assert_eq!(report.rows, u64::from(n));
+    assert_eq!(report.files, 4, "one file per region");
+    let mut seen = 0u32;
+    for (i, row) in store.scan(&rowkey::KeyRange::new(b"", None)).enumerate() {
+        let (k, v) = row.unwrap();
+        assert_eq!(k, key(i as u32));
+        assert_eq!(v[..], (i as u32).to_be_bytes());
+        seen += 1;
+    }
+    assert_eq!(seen, n, "every row is read back");
+    for i in [0, 1, n / 4 - 1, n / 4, n - 1] {
+        assert_eq!(store.get(&key(i)).unwrap().unwrap()[..], i.to_be_bytes());
+    }
+    assert_eq!(
+        std::fs::read_dir(staging.path()).unwrap().count(),
+        0,
+        "the staged files are gone (moved in by the region servers, or removed once loaded)"
+    );
+    // Loaded again with other values, after the first region split behind the store's
+    // cache: the file written for the old region is refused, and its rows go again to the
+    // regions that hold them now. The newer load wins.
+    if let Some(control) = cluster().and_then(|g| g.control.clone()) {
+        let _alone = meta_moves();
+        let name = store.inner().config().table.clone();
+        change_region(&control, "split", &name, &key(n / 8));
+        let again: Vec<rowkey::store::Row> = (0..n / 4)
+            .step_by(7)
+            .map(|i| (key(i), rowkey::bytes::Bytes::from_static(b"new")))
+            .collect();
+        let report = store.bulk_load(again, staging.path()).unwrap();
+        eprintln!("after a split: {report:?}");
+        assert!(
+            report.files >= 2,
+            "the split region's rows went to both halves"
+        );
+        assert_eq!(store.get(&key(7)).unwrap().unwrap()[..], b"new"[..]);
+        let past = (n / 8 / 7 + 1) * 7; // the first reloaded key after the split
+        assert_eq!(store.get(&key(past)).unwrap().unwrap()[..], b"new"[..]);
+        assert_eq!(store.get(&key(8)).unwrap().unwrap()[..], 8u32.to_be_bytes());
+    }
+}
+
 #[test]
 fn the_async_store_inside_a_service() {
     let Some(m) = master() else { return };

@@ -42,6 +42,13 @@ const ROOTS: &[&str] = &[
     "hbase.pb.ScanResponse",
     "hbase.pb.MultiRequest",
     "hbase.pb.MultiResponse",
+    // Bulk loads (Client.proto): a staging token, each region's HFiles, the staging cleaned.
+    "hbase.pb.PrepareBulkLoadRequest",
+    "hbase.pb.PrepareBulkLoadResponse",
+    "hbase.pb.BulkLoadHFileRequest",
+    "hbase.pb.BulkLoadHFileResponse",
+    "hbase.pb.CleanupBulkLoadRequest",
+    "hbase.pb.CleanupBulkLoadResponse",
     // Filters and comparators the client sends (serialized inside `Filter`/`Comparator`).
     "hbase.pb.FilterList",
     "hbase.pb.FirstKeyOnlyFilter",

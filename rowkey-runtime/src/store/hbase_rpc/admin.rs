@@ -79,7 +79,7 @@ pub(super) fn family_of(s: &pb::ColumnFamilySchema) -> Family {
     f
 }
 
-fn table_name(table: &str) -> pb::TableName {
+pub(super) fn table_name(table: &str) -> pb::TableName {
     let (ns, q) = table.split_once(':').unwrap_or(("default", table));
     pb::TableName {
         namespace: Bytes::copy_from_slice(ns.as_bytes()),

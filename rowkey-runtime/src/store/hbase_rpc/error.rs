@@ -124,6 +124,14 @@ pub(crate) fn conn(op: &'static str, e: ConnError) -> Failure {
     }
 }
 
+/// A step on this machine that failed (a bulk load's files).
+pub(crate) fn local(message: impl Into<String>) -> NetError {
+    NetError::Local {
+        store: STORE,
+        message: message.into(),
+    }
+}
+
 pub(crate) fn protocol(message: impl Into<String>) -> NetError {
     NetError::Protocol {
         store: STORE,

@@ -27,6 +27,7 @@
 //! the server refused them before running them (a region not served there, a busy region).
 
 mod admin;
+mod bulk;
 mod cluster;
 mod config;
 mod conn;
@@ -39,6 +40,7 @@ mod zk;
 
 use crate::store::net::hbase_pb as pb;
 
+pub use bulk::BulkLoadReport;
 pub use hfile::{HFileCell, HFileCellType, HFileError, HFileOptions, HFileSummary, HFileWriter};
 
 use std::future::Future;

@@ -115,6 +115,13 @@ pub enum NetError {
         /// What failed.
         message: String,
     },
+    /// A step on this machine failed (writing a bulk load's files to its staging directory).
+    Local {
+        /// The backend.
+        store: &'static str,
+        /// What failed, with the path.
+        message: String,
+    },
 }
 
 impl NetError {
@@ -131,7 +138,8 @@ impl NetError {
             | NetError::MissingTable { store, .. }
             | NetError::MissingFamily { store, .. }
             | NetError::InvalidKey { store, .. }
-            | NetError::Runtime { store, .. } => store,
+            | NetError::Runtime { store, .. }
+            | NetError::Local { store, .. } => store,
         }
     }
 
@@ -199,6 +207,7 @@ impl fmt::Display for NetError {
                 "{store}: a row key of {len} bytes cannot be stored (keys are 1 to {max} bytes)"
             ),
             NetError::Runtime { message, .. } => write!(f, "{store}: store runtime: {message}"),
+            NetError::Local { message, .. } => write!(f, "{store}: {message}"),
         }
     }
 }

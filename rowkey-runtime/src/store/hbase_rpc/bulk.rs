@@ -1,0 +1,306 @@
+//! Bulk loads: rows written as HFiles ([`HFileWriter`]), one per region, into a staging
+//! directory the region servers can read, then handed to the regions with HBase's own calls
+//! (`PrepareBulkLoad`, `BulkLoadHFile` per region, `CleanupBulkLoad`), as HBase's
+//! `BulkLoadHFiles` tool does: no WAL, no memstore, no compaction of small files.
+//!
+//! A region's file is loaded atomically (all or none of its rows become visible); a region
+//! that split or moved since its file was written refuses it, and its rows are written again
+//! for the regions that hold them now. Rows of regions not loaded when the retry budget runs
+//! out are listed in the error: loading them again is safe.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use prost::Message;
+
+use super::cluster::{Locate, RegionLoc};
+use super::error::{self, Failure};
+use super::hfile::{HFileCell, HFileCellType, HFileOptions, HFileWriter};
+use super::{ops, pb, AsyncHbaseRpcStore, Budget};
+use crate::store::net::batch;
+use crate::store::{BatchError, Blocking, NetError, Row};
+
+/// What a bulk load did, and how long each part took.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BulkLoadReport {
+    /// Rows loaded (after keeping the last of rows with the same key).
+    pub rows: u64,
+    /// HFiles written (one per region, more when regions split during the load).
+    pub files: usize,
+    /// Their total size in bytes.
+    pub bytes: u64,
+    /// Writing the HFiles.
+    pub writing: Duration,
+    /// Handing them to the regions (`BulkLoadHFile` calls, region lookups included).
+    pub loading: Duration,
+}
+
+impl AsyncHbaseRpcStore {
+    /// Loads `rows` (raw rows, as [`AsyncStore::write_batch`](crate::store::AsyncStore::write_batch)
+    /// writes them: the value in `family:v`, one timestamp for the whole load) through HFiles
+    /// written to `staging`, a directory the region servers can read at the same path (the
+    /// local file system for `hbase-local`, a shared mount otherwise; the region servers move
+    /// each file into the table, so it must be writable by them too). Of rows with the same key
+    /// the last wins. On failure the error lists every row not loaded; the rest are visible.
+    pub async fn bulk_load(
+        &self,
+        rows: Vec<Row>,
+        staging: &Path,
+    ) -> Result<BulkLoadReport, BatchError<NetError>> {
+        let all_failed = |rows: &[Row], source| BatchError {
+            failed: rows.iter().map(|(k, _)| k.to_vec()).collect(),
+            source,
+        };
+        let mut rows = batch::last_of_each(&rows).into_owned();
+        rows.sort_by(|a, b| a.0.cmp(&b.0));
+        for (key, _) in &rows {
+            super::check_key(key).map_err(|e| all_failed(&rows, e))?;
+        }
+        self.ensure_schema()
+            .await
+            .map_err(|e| all_failed(&rows, e))?;
+        let staging = std::path::absolute(staging)
+            .map_err(|e| all_failed(&rows, error::local(format!("staging directory: {e}"))))?;
+        std::fs::create_dir_all(&staging)
+            .and_then(|()| open_to_all(&staging, 0o777))
+            .map_err(|e| {
+                all_failed(
+                    &rows,
+                    error::local(format!("staging directory {}: {e}", staging.display())),
+                )
+            })?;
+        let timestamp = self.inner.clock.put();
+        let mut report = BulkLoadReport {
+            rows: rows.len() as u64,
+            ..BulkLoadReport::default()
+        };
+        if rows.is_empty() {
+            return Ok(report);
+        }
+        let token = self
+            .prepare_bulk_load(&rows[0].0)
+            .await
+            .map_err(|e| all_failed(&rows, e))?;
+        let result = self
+            .load_regions(&rows, &staging, timestamp, &token, &mut report)
+            .await;
+        // Best effort: a token not cleaned up leaves an empty staging directory behind.
+        let _ = self.cleanup_bulk_load(&rows[0].0, &token).await;
+        match result {
+            Ok(()) => Ok(report),
+            Err((from, e)) => Err(all_failed(&rows[from..], e)),
+        }
+    }
+
+    /// Writes and loads one HFile per region, from the first row on; on failure, the index of
+    /// the first row not loaded.
+    async fn load_regions(
+        &self,
+        rows: &[Row],
+        staging: &Path,
+        timestamp: i64,
+        token: &str,
+        report: &mut BulkLoadReport,
+    ) -> Result<(), (usize, NetError)> {
+        let family = Bytes::copy_from_slice(self.inner.config.family.as_bytes());
+        let mut at = 0;
+        let mut budget = Budget::new(&self.inner.config.options.retry);
+        while at < rows.len() {
+            let t = Instant::now();
+            let loc = match self
+                .inner
+                .cluster
+                .locate(&self.inner.regions, self.table(), &rows[at].0, Locate::At)
+                .await
+            {
+                Ok(loc) => loc,
+                Err(f) => {
+                    if budget.again(&f).await {
+                        continue;
+                    }
+                    return Err((at, f.into_error()));
+                }
+            };
+            let end = at + rows[at..].partition_point(|(k, _)| loc.contains(k));
+            report.loading += t.elapsed();
+            let t = Instant::now();
+            let path = staging.join(format!("{}-{}-{at}.hfile", std::process::id(), timestamp));
+            let (written, bytes) = write_hfile(&rows[at..end], &family, timestamp, path.clone())
+                .await
+                .map_err(|e| (at, e))?;
+            report.writing += t.elapsed();
+            report.files += 1;
+            report.bytes += bytes;
+            let t = Instant::now();
+            let outcome = self.load_file(&loc, &family, &written, token).await;
+            report.loading += t.elapsed();
+            match outcome {
+                Ok(()) => {
+                    // The region servers moved the file in, or copied it (a file system other
+                    // than the table's): either way it is no longer needed.
+                    let _ = std::fs::remove_file(&written);
+                    at = end;
+                    budget = Budget::new(&self.inner.config.options.retry);
+                }
+                Err(f) => {
+                    // Not loaded: the file is still ours. The region may have split or moved:
+                    // its rows are located and written again.
+                    let _ = std::fs::remove_file(&written);
+                    self.inner.regions.forget(&loc);
+                    if !budget.again(&f).await {
+                        return Err((at, f.into_error()));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `PrepareBulkLoad` at the region of `row`: the token naming the staging area.
+    async fn prepare_bulk_load(&self, row: &[u8]) -> Result<String, NetError> {
+        let table = super::admin::table_name(self.table());
+        self.on_region(row, Locate::At, true, |loc| {
+            let request = pb::PrepareBulkLoadRequest {
+                table_name: table.clone(),
+                region: Some(loc.specifier()),
+            };
+            async move {
+                let reply = self.region_call(&loc, "PrepareBulkLoad", &request).await?;
+                let resp = pb::PrepareBulkLoadResponse::decode(reply.body)
+                    .map_err(|e| error::decode("PrepareBulkLoad", e))?;
+                Ok(resp.bulk_token)
+            }
+        })
+        .await
+    }
+
+    /// `CleanupBulkLoad` of `token`.
+    async fn cleanup_bulk_load(&self, row: &[u8], token: &str) -> Result<(), NetError> {
+        self.on_region(row, Locate::At, true, |loc| {
+            let request = pb::CleanupBulkLoadRequest {
+                bulk_token: token.to_string(),
+                region: Some(loc.specifier()),
+            };
+            async move {
+                self.region_call(&loc, "CleanupBulkLoad", &request).await?;
+                Ok(())
+            }
+        })
+        .await
+    }
+
+    /// `BulkLoadHFile` of one file into region `loc`.
+    async fn load_file(
+        &self,
+        loc: &Arc<RegionLoc>,
+        family: &Bytes,
+        path: &Path,
+        token: &str,
+    ) -> Result<(), Failure> {
+        let request = pb::BulkLoadHFileRequest {
+            region: loc.specifier(),
+            family_path: vec![pb::bulk_load_h_file_request::FamilyPath {
+                family: family.clone(),
+                path: format!("file://{}", path.display()),
+            }],
+            assign_seq_num: Some(true),
+            fs_token: None,
+            bulk_token: Some(token.to_string()),
+            copy_file: Some(false),
+            cluster_ids: Vec::new(),
+            replicate: None,
+        };
+        let reply = self.region_call(loc, "BulkLoadHFile", &request).await?;
+        let resp = pb::BulkLoadHFileResponse::decode(reply.body)
+            .map_err(|e| error::decode("BulkLoadHFile", e))?;
+        if resp.loaded {
+            Ok(())
+        } else {
+            // HBase says no more (the region server's log has the reason).
+            Err(Failure::Other(error::local(format!(
+                "region {} did not load {}: the region servers must be able to read and move \
+                 the staging directory's files as the store's user, and the region must still \
+                 span the file's rows",
+                String::from_utf8_lossy(&loc.name),
+                path.display()
+            ))))
+        }
+    }
+}
+
+impl Blocking<AsyncHbaseRpcStore> {
+    /// [`AsyncHbaseRpcStore::bulk_load`]: rows loaded through HFiles in `staging`.
+    pub fn bulk_load(
+        &self,
+        rows: Vec<Row>,
+        staging: &Path,
+    ) -> Result<BulkLoadReport, BatchError<NetError>> {
+        let keys: Vec<Vec<u8>> = rows.iter().map(|(k, _)| k.to_vec()).collect();
+        let staging = staging.to_path_buf();
+        match self.call(|s| async move { Ok(s.bulk_load(rows, &staging).await) }) {
+            Ok(result) => result,
+            // The runtime is gone: nothing is known to be loaded.
+            Err(source) => Err(BatchError {
+                failed: keys,
+                source,
+            }),
+        }
+    }
+}
+
+/// Writes `rows` as one HFile at `path` (on a blocking thread); its path and size.
+async fn write_hfile(
+    rows: &[Row],
+    family: &Bytes,
+    timestamp: i64,
+    path: PathBuf,
+) -> Result<(PathBuf, u64), NetError> {
+    let rows = rows.to_vec();
+    let family = family.clone();
+    let failed = |what: String| error::local(format!("writing HFile {what}"));
+    tokio::task::spawn_blocking(move || {
+        let file =
+            std::fs::File::create(&path).map_err(|e| failed(format!("{}: {e}", path.display())))?;
+        let options = HFileOptions {
+            create_time_ms: timestamp,
+            ..HFileOptions::default()
+        };
+        let mut w = HFileWriter::new(std::io::BufWriter::new(file), options);
+        for (key, value) in &rows {
+            w.append(&HFileCell {
+                row: key,
+                family: &family,
+                qualifier: ops::QUALIFIER,
+                timestamp,
+                kind: HFileCellType::Put,
+                value,
+            })
+            .map_err(|e| failed(format!("{}: {e}", path.display())))?;
+        }
+        let (summary, _) = w
+            .finish()
+            .map_err(|e| failed(format!("{}: {e}", path.display())))?;
+        open_to_all(&path, 0o666).map_err(|e| failed(format!("{}: {e}", path.display())))?;
+        Ok((path, summary.bytes))
+    })
+    .await
+    .map_err(|e| error::local(format!("writing an HFile: {e}")))?
+}
+
+/// Gives everyone `mode` on `path`: the region servers read and move the staged files as their
+/// own user (HBase's bulk load tool opens its output directory the same way on a cluster
+/// without Kerberos).
+fn open_to_all(path: &Path, mode: u32) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, mode);
+        Ok(())
+    }
+}
