@@ -19,7 +19,6 @@ use super::cluster::{Locate, RegionLoc};
 use super::error::{self, Failure};
 use super::hfile::{HFileCell, HFileCellType, HFileOptions, HFileWriter};
 use super::{ops, pb, AsyncHbaseRpcStore, Budget};
-use crate::store::net::batch;
 use crate::store::{BatchError, Blocking, NetError, Row};
 
 /// What a bulk load did, and how long each part took.
@@ -31,9 +30,10 @@ pub struct BulkLoadReport {
     pub files: usize,
     /// Their total size in bytes.
     pub bytes: u64,
-    /// Writing the HFiles.
+    /// Writing the HFiles, summed over the files (several are written at once).
     pub writing: Duration,
-    /// Handing them to the regions (`BulkLoadHFile` calls, region lookups included).
+    /// Handing them to the regions (`BulkLoadHFile` calls, summed over the files; region
+    /// lookups included).
     pub loading: Duration,
 }
 
@@ -53,8 +53,7 @@ impl AsyncHbaseRpcStore {
             failed: rows.iter().map(|(k, _)| k.to_vec()).collect(),
             source,
         };
-        let mut rows = batch::last_of_each(&rows).into_owned();
-        rows.sort_by(|a, b| a.0.cmp(&b.0));
+        let rows = sorted_last_of_each(rows);
         for (key, _) in &rows {
             super::check_key(key).map_err(|e| all_failed(&rows, e))?;
         }
@@ -94,8 +93,10 @@ impl AsyncHbaseRpcStore {
         }
     }
 
-    /// Writes and loads one HFile per region, from the first row on; on failure, the index of
-    /// the first row not loaded.
+    /// Writes and loads one HFile per region, every region's at once (at most
+    /// `batch_concurrency` files written and loaded together); rows of a region that refused
+    /// its file are located and written again, as the retry budget allows. On failure, the
+    /// first row not loaded and the error.
     async fn load_regions(
         &self,
         rows: &[Row],
@@ -104,56 +105,95 @@ impl AsyncHbaseRpcStore {
         token: &str,
         report: &mut BulkLoadReport,
     ) -> Result<(), (usize, NetError)> {
+        use futures_util::StreamExt;
         let family = Bytes::copy_from_slice(self.inner.config.family.as_bytes());
-        let mut at = 0;
+        let concurrency = self.inner.config.options.batch_concurrency.max(1);
+        // The ranges of rows still to load, in key order.
+        let mut pending: Vec<std::ops::Range<usize>> = vec![0..rows.len()];
         let mut budget = Budget::new(&self.inner.config.options.retry);
-        while at < rows.len() {
+        let mut round = 0usize;
+        while !pending.is_empty() {
+            // Each pending range cut at the regions that hold its rows now.
             let t = Instant::now();
-            let loc = match self
-                .inner
-                .cluster
-                .locate(&self.inner.regions, self.table(), &rows[at].0, Locate::At)
-                .await
-            {
-                Ok(loc) => loc,
-                Err(f) => {
-                    if budget.again(&f).await {
-                        continue;
-                    }
-                    return Err((at, f.into_error()));
-                }
-            };
-            let end = at + rows[at..].partition_point(|(k, _)| loc.contains(k));
-            report.loading += t.elapsed();
-            let t = Instant::now();
-            let path = staging.join(format!("{}-{}-{at}.hfile", std::process::id(), timestamp));
-            let (written, bytes) = write_hfile(&rows[at..end], &family, timestamp, path.clone())
-                .await
-                .map_err(|e| (at, e))?;
-            report.writing += t.elapsed();
-            report.files += 1;
-            report.bytes += bytes;
-            let t = Instant::now();
-            let outcome = self.load_file(&loc, &family, &written, token).await;
-            report.loading += t.elapsed();
-            match outcome {
-                Ok(()) => {
-                    // The region servers moved the file in, or copied it (a file system other
-                    // than the table's): either way it is no longer needed.
-                    let _ = std::fs::remove_file(&written);
+            let mut groups: Vec<(std::ops::Range<usize>, Arc<RegionLoc>)> = Vec::new();
+            for range in &pending {
+                let mut at = range.start;
+                while at < range.end {
+                    let loc = match self
+                        .inner
+                        .cluster
+                        .locate(&self.inner.regions, self.table(), &rows[at].0, Locate::At)
+                        .await
+                    {
+                        Ok(loc) => loc,
+                        Err(f) => {
+                            if budget.again(&f).await {
+                                continue;
+                            }
+                            return Err((at, f.into_error()));
+                        }
+                    };
+                    let end = at + rows[at..range.end].partition_point(|(k, _)| loc.contains(k));
+                    groups.push((at..end, loc));
                     at = end;
-                    budget = Budget::new(&self.inner.config.options.retry);
-                }
-                Err(f) => {
-                    // Not loaded: the file is still ours. The region may have split or moved:
-                    // its rows are located and written again.
-                    let _ = std::fs::remove_file(&written);
-                    self.inner.regions.forget(&loc);
-                    if !budget.again(&f).await {
-                        return Err((at, f.into_error()));
-                    }
                 }
             }
+            report.loading += t.elapsed();
+            // Every group's file written and loaded, `concurrency` at a time.
+            let outcomes: Vec<_> =
+                futures_util::stream::iter(groups.into_iter().map(|(range, loc)| {
+                    let path = staging.join(format!(
+                        "{}-{timestamp}-{round}-{}.hfile",
+                        std::process::id(),
+                        range.start
+                    ));
+                    let family = family.clone();
+                    async move {
+                        let t = Instant::now();
+                        let written =
+                            write_hfile(&rows[range.clone()], &family, timestamp, path).await;
+                        let writing = t.elapsed();
+                        let t = Instant::now();
+                        let outcome = match &written {
+                            Ok((path, _)) => self.load_file(&loc, &family, path, token).await,
+                            Err(_) => Ok(()),
+                        };
+                        (range, loc, written, outcome, writing, t.elapsed())
+                    }
+                }))
+                .buffered(concurrency)
+                .collect()
+                .await;
+            let mut failed: Option<Failure> = None;
+            pending.clear();
+            for (range, loc, written, outcome, writing, loading) in outcomes {
+                report.writing += writing;
+                report.loading += loading;
+                let (path, bytes) = match written {
+                    Ok(w) => w,
+                    // A file that could not be written here: no retry helps.
+                    Err(e) => return Err((range.start, e)),
+                };
+                report.files += 1;
+                report.bytes += bytes;
+                // Loaded, the region servers moved the file in or copied it (a file system
+                // other than the table's); refused, it is still ours: gone either way.
+                let _ = std::fs::remove_file(&path);
+                if let Err(f) = outcome {
+                    // The region may have split or moved: its rows go again.
+                    self.inner.regions.forget(&loc);
+                    pending.push(range);
+                    failed = Some(f);
+                }
+            }
+            if let Some(f) = failed {
+                if !budget.again(&f).await {
+                    return Err((pending[0].start, f.into_error()));
+                }
+            } else {
+                budget = Budget::new(&self.inner.config.options.retry);
+            }
+            round += 1;
         }
         Ok(())
     }
@@ -303,4 +343,21 @@ fn open_to_all(path: &Path, mode: u32) -> std::io::Result<()> {
         let _ = (path, mode);
         Ok(())
     }
+}
+
+/// Rows sorted by key, of rows with the same key only the last (a stable sort keeps rows with
+/// the same key in batch order, next to each other).
+fn sorted_last_of_each(mut rows: Vec<Row>) -> Vec<Row> {
+    if !rows.windows(2).all(|w| w[0].0 < w[1].0) {
+        rows.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut out: Vec<Row> = Vec::with_capacity(rows.len());
+        for row in rows {
+            match out.last_mut() {
+                Some(last) if last.0 == row.0 => *last = row,
+                _ => out.push(row),
+            }
+        }
+        rows = out;
+    }
+    rows
 }

@@ -66,6 +66,11 @@ pub struct HbaseRpcConfig {
     pub tls: Option<crate::store::Tls>,
     /// Where to dial for each server the cluster advertises (`None`: the advertised address).
     pub address_map: Option<AddressMap>,
+    /// A directory the region servers can read and write at the same path: with it,
+    /// [`Store::load`](crate::store::Store::load) (and `Table::bulk_load`) loads rows through
+    /// HFiles ([`AsyncHbaseRpcStore::bulk_load`](super::AsyncHbaseRpcStore::bulk_load)) instead
+    /// of a batch write. `None` (the default): a batch write.
+    pub bulk_load_dir: Option<std::path::PathBuf>,
     /// Retries, deadlines, page and batch sizes, the first-use check. Over HBase's RPC: scan
     /// pages of `page_rows` rows (the scanner's `caching`) and `page_bytes` bytes (its
     /// `max_result_size`); batches cut per region server into `Multi` calls of at most
@@ -95,6 +100,7 @@ impl HbaseRpcConfig {
                 .unwrap_or_else(|| "rowkey".into()),
             tls: None,
             address_map: None,
+            bulk_load_dir: None,
             #[cfg(feature = "kerberos")]
             kerberos: None,
             options: NetOptions::new(),
@@ -150,6 +156,12 @@ impl HbaseRpcConfig {
     /// Dials the address `f` gives for each advertised server ([`AddressMap`]).
     pub fn address_map(mut self, f: impl Fn(&str) -> String + Send + Sync + 'static) -> Self {
         self.address_map = Some(AddressMap::new(f));
+        self
+    }
+
+    /// Loads through HFiles staged in `dir` ([`HbaseRpcConfig::bulk_load_dir`]).
+    pub fn bulk_load_dir(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
+        self.bulk_load_dir = Some(dir.into());
         self
     }
 

@@ -187,6 +187,8 @@ pub struct HFileWriter<W: Write> {
     index: Vec<(u64, u32, Vec<u8>)>,
     prev_data_block: i64,
     last_key: Vec<u8>,
+    /// The buffer the next key is built in.
+    key: Vec<u8>,
     first_row: Option<Vec<u8>>,
     cells: u64,
     key_bytes: u64,
@@ -207,6 +209,7 @@ impl<W: Write> HFileWriter<W> {
             index: Vec::new(),
             prev_data_block: NO_OFFSET,
             last_key: Vec::new(),
+            key: Vec::new(),
             first_row: None,
             cells: 0,
             key_bytes: 0,
@@ -238,16 +241,21 @@ impl<W: Write> HFileWriter<W> {
                 cell.timestamp
             )));
         }
-        let key = flat_key(cell);
+        // The key is built in the buffer the previous one is kept in, swapped after.
+        let mut key = std::mem::take(&mut self.key);
+        flat_key(cell, &mut key);
         if key.len() > i32::MAX as usize || cell.value.len() > i32::MAX as usize {
+            self.key = key;
             return Err(invalid("a key or value over 2 GiB".into()));
         }
         if self.cells > 0 && compare_keys(&self.last_key, &key) != std::cmp::Ordering::Less {
-            return Err(HFileError::OutOfOrder {
+            let error = HFileError::OutOfOrder {
                 index,
                 key: crate::fmt::binary(&key),
                 previous: crate::fmt::binary(&self.last_key),
-            });
+            };
+            self.key = key;
+            return Err(error);
         }
         // A new block starts at a new row or column only when the open one is full (HBase
         // cuts at a cell boundary; a block may end inside a row).
@@ -255,7 +263,7 @@ impl<W: Write> HFileWriter<W> {
             self.finish_data_block()?;
         }
         if self.block.is_empty() {
-            self.block_first_key = key.clone();
+            self.block_first_key.clone_from(&key);
         }
         self.block
             .extend_from_slice(&(key.len() as u32).to_be_bytes());
@@ -267,14 +275,15 @@ impl<W: Write> HFileWriter<W> {
         self.block.extend_from_slice(&0u16.to_be_bytes());
         let size = (key.len() + cell.value.len() + 8) as u64;
         if size > self.biggest.0 {
-            self.biggest = (size, key.clone());
+            self.biggest.0 = size;
+            self.biggest.1.clone_from(&key);
         }
         self.key_bytes += key.len() as u64;
         self.value_bytes += cell.value.len() as u64;
         if self.first_row.is_none() {
             self.first_row = Some(cell.row.to_vec());
         }
-        self.last_key = key;
+        self.key = std::mem::replace(&mut self.last_key, key);
         self.cells += 1;
         Ok(())
     }
@@ -424,8 +433,8 @@ impl<W: Write> HFileWriter<W> {
 }
 
 /// A cell's key as HBase serializes it.
-fn flat_key(c: &HFileCell<'_>) -> Vec<u8> {
-    let mut k = Vec::with_capacity(2 + c.row.len() + 1 + c.family.len() + c.qualifier.len() + 9);
+fn flat_key(c: &HFileCell<'_>, k: &mut Vec<u8>) {
+    k.clear();
     k.extend_from_slice(&(c.row.len() as u16).to_be_bytes());
     k.extend_from_slice(c.row);
     k.push(c.family.len() as u8);
@@ -433,7 +442,6 @@ fn flat_key(c: &HFileCell<'_>) -> Vec<u8> {
     k.extend_from_slice(c.qualifier);
     k.extend_from_slice(&c.timestamp.to_be_bytes());
     k.push(c.kind as u8);
-    k
 }
 
 /// The row of a serialized key.

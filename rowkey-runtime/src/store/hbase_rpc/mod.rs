@@ -1218,6 +1218,15 @@ impl AsyncStore for AsyncHbaseRpcStore {
         self.write_parts(&rows).await
     }
 
+    /// Through HFiles ([`AsyncHbaseRpcStore::bulk_load`]) when the configuration names a
+    /// [`bulk_load_dir`](HbaseRpcConfig::bulk_load_dir); a batch write otherwise.
+    async fn load(&self, rows: Vec<Row>) -> Result<(), BatchError<NetError>> {
+        match self.inner.config.bulk_load_dir.clone() {
+            Some(dir) => self.bulk_load(rows, &dir).await.map(|_| ()),
+            None => self.write_batch(&rows).await,
+        }
+    }
+
     fn scan(&self, range: &KeyRange) -> RowStream<NetError> {
         let values = ops::Values::new(&self.inner.config.family);
         scan::spawn(self.clone(), range.clone(), false, values)
