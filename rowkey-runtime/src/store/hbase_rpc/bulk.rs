@@ -109,7 +109,8 @@ impl AsyncHbaseRpcStore {
         let family = Bytes::copy_from_slice(self.inner.config.family.as_bytes());
         let concurrency = self.inner.config.options.batch_concurrency.max(1);
         // The ranges of rows still to load, in key order.
-        let mut pending: Vec<std::ops::Range<usize>> = vec![0..rows.len()];
+        let mut pending: Vec<std::ops::Range<usize>> = Vec::with_capacity(1);
+        pending.push(0..rows.len());
         let mut budget = Budget::new(&self.inner.config.options.retry);
         let mut round = 0usize;
         while !pending.is_empty() {
