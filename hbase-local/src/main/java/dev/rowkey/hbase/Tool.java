@@ -221,7 +221,19 @@ public final class Tool {
         org.apache.hadoop.hbase.io.hfile.HFile.createReader(fs, path,
             org.apache.hadoop.hbase.io.hfile.CacheConfig.DISABLED, true, conf)) {
       entries = reader.getTrailer().getEntryCount();
-      org.apache.hadoop.hbase.io.hfile.HFileScanner scanner = reader.getScanner(conf, false, false);
+      // HBase 2.5 and later take the configuration first; 2.4 does not.
+      org.apache.hadoop.hbase.io.hfile.HFileScanner scanner;
+      Class<org.apache.hadoop.hbase.io.hfile.HFile.Reader> api =
+          org.apache.hadoop.hbase.io.hfile.HFile.Reader.class;
+      try {
+        scanner = (org.apache.hadoop.hbase.io.hfile.HFileScanner) api
+            .getMethod("getScanner", Configuration.class, boolean.class, boolean.class)
+            .invoke(reader, conf, false, false);
+      } catch (NoSuchMethodException e) {
+        scanner = (org.apache.hadoop.hbase.io.hfile.HFileScanner) api
+            .getMethod("getScanner", boolean.class, boolean.class)
+            .invoke(reader, false, false);
+      }
       if (scanner.seekTo()) {
         do {
           Cell c = scanner.getCell();
