@@ -304,6 +304,23 @@ fn rows_bulk_loaded_through_hfiles_are_all_read_back_on_hbase_rpc() {
         0,
         "the staged files are gone (moved in by the region servers, or removed once loaded)"
     );
+    // `Table::bulk_load` on a store configured with a `bulk_load_dir` goes through HFiles
+    // there (the directory is made by the load).
+    let dir = staging.path().join("through_table");
+    let typed = rowkey::store::Table::<_, Event>::new(
+        HbaseRpcStore::with_config(config(&m, &store.inner().config().table).bulk_load_dir(&dir))
+            .unwrap(),
+    );
+    let events = events(5_000);
+    typed
+        .bulk_load(events.iter().map(|e| (e, b"e".as_slice())))
+        .unwrap();
+    assert!(dir.is_dir(), "the typed load went through HFiles");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    for e in events.iter().step_by(997) {
+        assert_eq!(typed.get(e).unwrap().unwrap()[..], b"e"[..]);
+    }
+
     // Loaded again with other values, after the first region split behind the store's
     // cache: the file written for the old region is refused, and its rows go again to the
     // regions that hold them now. The newer load wins.

@@ -2,7 +2,7 @@
 //! reads back every cell, in order, with the same bytes (a SHA-256 over every part of every
 //! cell, computed on both sides), the trailer counts them, and `HFilePrettyPrinter -k -m -v`
 //! (key order checked, meta printed) finds nothing wrong. Files of every block-boundary case:
-//! one cell; cells larger than a block; many small blocks whose checksums span several chunks;
+//! no cell; one cell; cells larger than a block; many small blocks whose checksums span several chunks;
 //! binary rows, qualifiers and values, empty values and qualifiers, versions and delete
 //! markers. Needs Java 17 and Maven (`hbase-local/run --tool hfile`); skipped without them
 //! outside CI.
@@ -142,6 +142,9 @@ fn hbase_reads_every_cell_of_rowkeys_hfiles() {
         "{}",
         report.join("\n")
     );
+
+    // No cell at all.
+    written_and_read(&[], HFileOptions::default(), "empty").unwrap();
 
     // 30,000 rows of binary keys (every byte value in the rows, 0x00 and 0xFF in qualifiers),
     // three versions of one column and a delete marker in some rows, empty values, small

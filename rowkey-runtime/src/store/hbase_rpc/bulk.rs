@@ -43,7 +43,8 @@ impl AsyncHbaseRpcStore {
     /// written to `staging`, a directory the region servers can read at the same path (the
     /// local file system for `hbase-local`, a shared mount otherwise; the region servers move
     /// each file into the table, so it must be writable by them too). Of rows with the same key
-    /// the last wins. On failure the error lists every row not loaded; the rest are visible.
+    /// the last wins. On failure the error lists every row no region confirmed loading; the
+    /// rest are visible, and loading the listed ones again is safe.
     pub async fn bulk_load(
         &self,
         rows: Vec<Row>,
@@ -82,21 +83,35 @@ impl AsyncHbaseRpcStore {
             .prepare_bulk_load(&rows[0].0)
             .await
             .map_err(|e| all_failed(&rows, e))?;
+        let mut confirmed = Vec::new();
         let result = self
-            .load_regions(&rows, &staging, timestamp, &token, &mut report)
+            .load_regions(
+                &rows,
+                &staging,
+                timestamp,
+                &token,
+                &mut report,
+                &mut confirmed,
+            )
             .await;
         // Best effort: a token not cleaned up leaves an empty staging directory behind.
         let _ = self.cleanup_bulk_load(&rows[0].0, &token).await;
         match result {
             Ok(()) => Ok(report),
-            Err((from, e)) => Err(all_failed(&rows[from..], e)),
+            Err(source) => Err(BatchError {
+                failed: not_confirmed(rows.len(), confirmed)
+                    .flat_map(|range| rows[range].iter().map(|(k, _)| k.to_vec()))
+                    .collect(),
+                source,
+            }),
         }
     }
 
     /// Writes and loads one HFile per region, every region's at once (at most
     /// `batch_concurrency` files written and loaded together); rows of a region that refused
-    /// its file are located and written again, as the retry budget allows. On failure, the
-    /// first row not loaded and the error.
+    /// its file are located and written again, as the retry budget allows. Each range of rows
+    /// a region confirmed loaded goes to `confirmed`, failure or not: the error's rows are the
+    /// others.
     async fn load_regions(
         &self,
         rows: &[Row],
@@ -104,7 +119,8 @@ impl AsyncHbaseRpcStore {
         timestamp: i64,
         token: &str,
         report: &mut BulkLoadReport,
-    ) -> Result<(), (usize, NetError)> {
+        confirmed: &mut Vec<std::ops::Range<usize>>,
+    ) -> Result<(), NetError> {
         use futures_util::StreamExt;
         let family = Bytes::copy_from_slice(self.inner.config.family.as_bytes());
         let concurrency = self.inner.config.options.batch_concurrency.max(1);
@@ -131,7 +147,7 @@ impl AsyncHbaseRpcStore {
                             if budget.again(&f).await {
                                 continue;
                             }
-                            return Err((at, f.into_error()));
+                            return Err(f.into_error());
                         }
                     };
                     let end = at + rows[at..range.end].partition_point(|(k, _)| loc.contains(k));
@@ -166,6 +182,7 @@ impl AsyncHbaseRpcStore {
                 .collect()
                 .await;
             let mut failed: Option<Failure> = None;
+            let mut unwritable: Option<NetError> = None;
             pending.clear();
             for (range, loc, written, outcome, writing, loading) in outcomes {
                 report.writing += writing;
@@ -173,23 +190,32 @@ impl AsyncHbaseRpcStore {
                 let (path, bytes) = match written {
                     Ok(w) => w,
                     // A file that could not be written here: no retry helps.
-                    Err(e) => return Err((range.start, e)),
+                    Err(e) => {
+                        unwritable = Some(e);
+                        continue;
+                    }
                 };
                 report.files += 1;
                 report.bytes += bytes;
                 // Loaded, the region servers moved the file in or copied it (a file system
                 // other than the table's); refused, it is still ours: gone either way.
                 let _ = std::fs::remove_file(&path);
-                if let Err(f) = outcome {
-                    // The region may have split or moved: its rows go again.
-                    self.inner.regions.forget(&loc);
-                    pending.push(range);
-                    failed = Some(f);
+                match outcome {
+                    Ok(()) => confirmed.push(range),
+                    Err(f) => {
+                        // The region may have split or moved: its rows go again.
+                        self.inner.regions.forget(&loc);
+                        pending.push(range);
+                        failed = Some(f);
+                    }
                 }
+            }
+            if let Some(e) = unwritable {
+                return Err(e);
             }
             if let Some(f) = failed {
                 if !budget.again(&f).await {
-                    return Err((pending[0].start, f.into_error()));
+                    return Err(f.into_error());
                 }
             } else {
                 budget = Budget::new(&self.inner.config.options.retry);
@@ -346,6 +372,27 @@ fn open_to_all(path: &Path, mode: u32) -> std::io::Result<()> {
     }
 }
 
+/// The ranges of `0..n` that `confirmed` (disjoint ranges, in any order) does not cover, in
+/// order.
+fn not_confirmed(
+    n: usize,
+    mut confirmed: Vec<std::ops::Range<usize>>,
+) -> impl Iterator<Item = std::ops::Range<usize>> {
+    confirmed.sort_by_key(|r| r.start);
+    let mut at = 0;
+    let mut gaps = Vec::new();
+    for r in confirmed {
+        if r.start > at {
+            gaps.push(at..r.start);
+        }
+        at = at.max(r.end);
+    }
+    if at < n {
+        gaps.push(at..n);
+    }
+    gaps.into_iter()
+}
+
 /// Rows sorted by key, of rows with the same key only the last (a stable sort keeps rows with
 /// the same key in batch order, next to each other).
 fn sorted_last_of_each(mut rows: Vec<Row>) -> Vec<Row> {
@@ -361,4 +408,36 @@ fn sorted_last_of_each(mut rows: Vec<Row>) -> Vec<Row> {
         rows = out;
     }
     rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[allow(clippy::single_range_in_vec_init)] // ranges of rows, as the load keeps them
+    fn the_rows_not_confirmed_are_every_gap_between_confirmed_ranges() {
+        let gaps = |n, c: Vec<std::ops::Range<usize>>| not_confirmed(n, c).collect::<Vec<_>>();
+        assert_eq!(gaps(10, vec![]), [0..10]);
+        assert_eq!(gaps(10, vec![0..10]), []);
+        // Out of order, as concurrent loads confirm them; a failed range between two others.
+        assert_eq!(gaps(10, vec![6..10, 0..2]), [2..6]);
+        assert_eq!(gaps(10, vec![2..4, 7..8]), [0..2, 4..7, 8..10]);
+    }
+
+    #[test]
+    fn the_last_row_of_each_key_is_kept_in_key_order() {
+        let row = |k: &str, v: &str| (Bytes::from(k.to_string()), Bytes::from(v.to_string()));
+        let rows = vec![
+            row("b", "1"),
+            row("a", "1"),
+            row("b", "2"),
+            row("c", "1"),
+            row("a", "2"),
+        ];
+        assert_eq!(
+            sorted_last_of_each(rows),
+            [row("a", "2"), row("b", "2"), row("c", "1")]
+        );
+    }
 }

@@ -526,6 +526,41 @@ mod tests {
     }
 
     #[test]
+    fn cells_hbase_cannot_store_are_refused_and_the_file_goes_on() {
+        let mut w = HFileWriter::new(Vec::new(), HFileOptions::default());
+        let cell = |row: &'static [u8], family: &'static [u8], ts| HFileCell {
+            row,
+            family,
+            qualifier: b"v",
+            timestamp: ts,
+            kind: HFileCellType::Put,
+            value: b"x",
+        };
+        let refused = |r: Result<(), HFileError>, what: &str| match r {
+            Err(e @ HFileError::InvalidCell { .. }) => {
+                assert!(e.to_string().contains(what), "{e}")
+            }
+            other => panic!("{other:?}"),
+        };
+        refused(w.append(&cell(b"", b"d", 1)), "a row key of 0 bytes");
+        let long_row = vec![b'r'; 40_000].leak();
+        refused(
+            w.append(&cell(long_row, b"d", 1)),
+            "a row key of 40000 bytes",
+        );
+        let long_family = vec![b'f'; 128].leak();
+        refused(
+            w.append(&cell(b"r", long_family, 1)),
+            "a family name of 128 bytes",
+        );
+        refused(w.append(&cell(b"r", b"d", -1)), "a negative timestamp");
+        // Nothing refused was written; the file takes valid cells still.
+        w.append(&cell(b"r", b"d", 1)).unwrap();
+        let (summary, _) = w.finish().unwrap();
+        assert_eq!(summary.cells, 1);
+    }
+
+    #[test]
     fn cells_out_of_order_are_refused() {
         let mut w = HFileWriter::new(Vec::new(), HFileOptions::default());
         let cell = |row: &'static [u8], ts| HFileCell {
