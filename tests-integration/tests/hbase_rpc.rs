@@ -345,6 +345,59 @@ fn rows_bulk_loaded_through_hfiles_are_all_read_back_on_hbase_rpc() {
     }
 }
 
+/// A bulk load whose connections are all cut half-way through (by bytes: an earlier load
+/// through the same proxies, with the connections open, measures how many a load sends) and
+/// restored 300 ms later: the refused or
+/// unanswered regions' rows are written and loaded again, and every row is there.
+#[test]
+fn a_bulk_load_through_cut_connections_loads_every_row_on_hbase_rpc() {
+    let Some(m) = master() else { return };
+    let (direct, name) = cut_table(&m, "rpc_bulk_cut");
+    let patient = RetryPolicy {
+        max_attempts: 10,
+        initial_backoff: Duration::from_millis(100),
+        ..RetryPolicy::default()
+    };
+    let (through, p) = through_proxies(&m, &name, patient);
+    let staging = tempfile::tempdir().unwrap();
+    // The first load opens the connections and caches the regions; the second is measured.
+    through
+        .bulk_load(numbered_rows(30_000, 1), staging.path())
+        .unwrap();
+    let before = p.forwarded.load(Ordering::SeqCst);
+    through
+        .bulk_load(numbered_rows(30_000, 1), staging.path())
+        .unwrap();
+    let per_load = p.forwarded.load(Ordering::SeqCst) - before;
+    let rows = numbered_rows(30_000, 2);
+    let target = p.forwarded.load(Ordering::SeqCst) + per_load / 2;
+    let fired = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let cutter = {
+        let (cut, forwarded, fired) = (p.cut.clone(), p.forwarded.clone(), fired.clone());
+        std::thread::spawn(move || {
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while forwarded.load(Ordering::SeqCst) < target && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            if Instant::now() < deadline {
+                cut.store(true, Ordering::SeqCst);
+                fired.store(true, Ordering::SeqCst);
+                std::thread::sleep(Duration::from_millis(300));
+                cut.store(false, Ordering::SeqCst);
+            }
+        })
+    };
+    let report = through.bulk_load(rows.clone(), staging.path()).unwrap();
+    cutter.join().unwrap();
+    assert!(fired.load(Ordering::SeqCst), "the cut came during the load");
+    eprintln!("bulk load cut half-way ({per_load} bytes a load): {report:?}");
+    let stored: Vec<_> = direct
+        .scan(&rowkey::KeyRange::new(b"", None))
+        .map(|r| r.unwrap())
+        .collect();
+    assert!(stored == rows, "every row, with the second load's values");
+}
+
 #[test]
 fn the_async_store_inside_a_service() {
     let Some(m) = master() else { return };
