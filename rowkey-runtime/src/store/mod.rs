@@ -112,9 +112,9 @@ pub use net::Tls;
 pub use hbase::{AsyncHbaseStore, HbaseConfig, HbaseError, HbaseStore};
 #[cfg(feature = "hbase-rpc")]
 pub use hbase_rpc::{
-    AddressMap, AsyncHbaseRpcStore, BulkLoadReport, HFileCell, HFileCellType, HFileError,
-    HFileOptions, HFileSummary, HFileWriter, HbaseRpcConfig, HbaseRpcError, HbaseRpcStore,
-    ZooKeeper,
+    AddressMap, AsyncHbaseRpcStore, BulkLoadReport, HFileCell, HFileCellType, HFileCompression,
+    HFileError, HFileOptions, HFileSummary, HFileWriter, HbaseRpcConfig, HbaseRpcError,
+    HbaseRpcStore, ZooKeeper,
 };
 #[cfg(any(feature = "hbase", feature = "hbase-rpc"))]
 pub use net::hbase_rules::Region;

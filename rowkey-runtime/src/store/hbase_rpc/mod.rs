@@ -41,7 +41,9 @@ mod zk;
 use crate::store::net::hbase_pb as pb;
 
 pub use bulk::BulkLoadReport;
-pub use hfile::{HFileCell, HFileCellType, HFileError, HFileOptions, HFileSummary, HFileWriter};
+pub use hfile::{
+    HFileCell, HFileCellType, HFileCompression, HFileError, HFileOptions, HFileSummary, HFileWriter,
+};
 
 use std::future::Future;
 use std::sync::Arc;

@@ -6,6 +6,7 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -73,7 +74,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  *     HFILE cells sha256 first_row_hex last_row_hex trailer_entry_count  (sha256 over each
  *     cell's row, family, qualifier (each after its 4-byte length), timestamp (8 bytes), type
  *     byte and value (after its 4-byte length)); then HFilePrettyPrinter's report of the file
- *     (-k -m -v: key order checked, meta printed), one line each: PP line
+ *     (-k -m -v: key order checked, meta printed), one line each: PP line. Between them,
+ *     with a general Bloom filter: BLOOM rows rows_passing others_passing type (each row, and
+ *     each row with 0x5a appended, checked by HBase's own filter); without one: BLOOM none
  * </pre>
  */
 public final class Tool {
@@ -217,6 +220,8 @@ public final class Tool {
     byte[] first = null;
     byte[] last = null;
     long entries;
+    List<byte[]> rows = new ArrayList<>();
+    String bloomLine = "BLOOM none";
     try (org.apache.hadoop.hbase.io.hfile.HFile.Reader reader =
         org.apache.hadoop.hbase.io.hfile.HFile.createReader(fs, path,
             org.apache.hadoop.hbase.io.hfile.CacheConfig.DISABLED, true, conf)) {
@@ -241,6 +246,9 @@ public final class Tool {
           if (first == null) {
             first = row;
           }
+          if (last == null || !Bytes.equals(last, row)) {
+            rows.add(row);
+          }
           last = row;
           for (byte[] part : new byte[][] {row, CellUtil.cloneFamily(c), CellUtil.cloneQualifier(c)}) {
             sha.update(Bytes.toBytes(part.length));
@@ -254,10 +262,32 @@ public final class Tool {
           cells++;
         } while (scanner.next());
       }
+      // The row Bloom filter, read as a store file reads it: every row must pass; rows not in
+      // the file (each row with a byte appended) pass at the filter's error rate.
+      java.io.DataInput meta = reader.getGeneralBloomFilterMetadata();
+      if (meta != null) {
+        org.apache.hadoop.hbase.util.BloomFilter bloom =
+            org.apache.hadoop.hbase.util.BloomFilterFactory.createFromMeta(meta, reader);
+        long passed = 0;
+        long absentPassed = 0;
+        for (byte[] row : rows) {
+          if (bloom.contains(row, 0, row.length, null)) {
+            passed++;
+          }
+          byte[] other = Arrays.copyOf(row, row.length + 1);
+          other[row.length] = (byte) 0x5a;
+          if (bloom.contains(other, 0, other.length, null)) {
+            absentPassed++;
+          }
+        }
+        bloomLine = "BLOOM " + rows.size() + " " + passed + " " + absentPassed + " "
+            + Bytes.toString(reader.getHFileInfo().get(Bytes.toBytes("BLOOM_FILTER_TYPE")));
+      }
     }
     out.println("HFILE " + cells + " " + Bytes.toHex(sha.digest()) + " "
         + (first == null ? "-" : Bytes.toHex(first)) + " "
         + (last == null ? "-" : Bytes.toHex(last)) + " " + entries);
+    out.println(bloomLine);
     java.io.ByteArrayOutputStream report = new java.io.ByteArrayOutputStream();
     PrintStream to = new PrintStream(report, true, StandardCharsets.UTF_8);
     org.apache.hadoop.hbase.io.hfile.HFilePrettyPrinter printer =

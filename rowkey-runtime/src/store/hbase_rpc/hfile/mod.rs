@@ -19,8 +19,10 @@
 //! - the fixed trailer: `TRABLK"$`, a length-delimited `FileTrailerProto`, zeros to 4,096
 //!   bytes, the version (minor 3, major 3).
 //!
-//! No compression or block encoding yet (the trailer says `NONE`), no Bloom filter, one index
-//! level (HBase reads a root of any size; it splits large roots into levels itself).
+//! Blocks are compressed with `GZ` or `SNAPPY` when asked ([`HFileCompression`]; the header
+//! and checksums stay uncompressed) and a row Bloom filter is written when asked
+//! ([`HFileOptions::row_bloom`], `bloom.rs`). No data block encoding; one index level (HBase
+//! reads a root of any size).
 
 use std::io::Write;
 
@@ -28,6 +30,11 @@ use bytes::Bytes;
 use prost::Message;
 
 use crate::store::net::hbase_pb as pb;
+
+mod bloom;
+mod codec;
+
+pub use codec::HFileCompression;
 
 /// A cell's type byte, as HBase's `KeyValue.Type` numbers it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -72,6 +79,26 @@ pub struct HFileOptions {
     pub create_time_ms: i64,
     /// More file info entries (HBase's bulk load reads `BULKLOAD_TIME_KEY`, for one).
     pub file_info: Vec<(Vec<u8>, Vec<u8>)>,
+    /// How blocks are compressed (the family's `COMPRESSION`; default none).
+    pub compression: HFileCompression,
+    /// Whether to write a row Bloom filter (the family's `BLOOMFILTER => 'ROW'`): gets of
+    /// rows a file does not hold skip it. Default: no filter.
+    pub row_bloom: bool,
+}
+
+impl HFileOptions {
+    /// Options for a file of `family` as HBase's own writer would write it: its block size,
+    /// its compression when rowkey writes that codec (else none: HBase compresses the file at
+    /// its next compaction), a row Bloom filter when it declares `ROW` (no filter for the
+    /// other kinds: HBase then reads the file without one).
+    pub fn for_family(family: &crate::family::Family) -> Self {
+        HFileOptions {
+            block_size: family.block_size.max(1) as usize,
+            compression: HFileCompression::for_family(family.compression).unwrap_or_default(),
+            row_bloom: family.bloom == crate::family::Bloom::Row,
+            ..HFileOptions::default()
+        }
+    }
 }
 
 impl Default for HFileOptions {
@@ -81,6 +108,8 @@ impl Default for HFileOptions {
             bytes_per_checksum: 16 * 1024,
             create_time_ms: 0,
             file_info: Vec::new(),
+            compression: HFileCompression::None,
+            row_bloom: false,
         }
     }
 }
@@ -155,13 +184,13 @@ pub struct HFileSummary {
     pub first_row: Option<Vec<u8>>,
     /// The last cell's row.
     pub last_row: Option<Vec<u8>>,
+    /// Bloom filter chunks written (0: no filter).
+    pub bloom_chunks: usize,
 }
 
 const HEADER: usize = 33;
 const TRAILER_SIZE: usize = 4096;
 const CHECKSUM_CRC32C: u8 = 2;
-/// `Compression.Algorithm.NONE`'s ordinal.
-const COMPRESSION_NONE: u32 = 2;
 const NO_OFFSET: i64 = -1;
 const COMPARATOR: &str = "org.apache.hadoop.hbase.CellComparatorImpl";
 
@@ -169,6 +198,8 @@ mod magic {
     pub const DATA: &[u8; 8] = b"DATABLK*";
     pub const ROOT_INDEX: &[u8; 8] = b"IDXROOT2";
     pub const FILE_INFO: &[u8; 8] = b"FILEINF2";
+    pub const BLOOM_CHUNK: &[u8; 8] = b"BLMFBLK2";
+    pub const BLOOM_META: &[u8; 8] = b"BLMFMET2";
     pub const TRAILER: &[u8; 8] = b"TRABLK\"$";
 }
 
@@ -195,6 +226,12 @@ pub struct HFileWriter<W: Write> {
     value_bytes: u64,
     uncompressed: u64,
     biggest: (u64, Vec<u8>),
+    /// The row Bloom filter, when asked for.
+    bloom: Option<bloom::RowBloom>,
+    /// `DeleteFamily` cells written (`DELETE_FAMILY_COUNT`).
+    delete_families: u64,
+    /// The buffer blocks are compressed into.
+    compressed: Vec<u8>,
 }
 
 impl<W: Write> HFileWriter<W> {
@@ -202,6 +239,7 @@ impl<W: Write> HFileWriter<W> {
     pub fn new(out: W, options: HFileOptions) -> Self {
         HFileWriter {
             out,
+            bloom: options.row_bloom.then(bloom::RowBloom::new),
             block: Vec::with_capacity(options.block_size + 1024),
             options,
             pos: 0,
@@ -216,6 +254,8 @@ impl<W: Write> HFileWriter<W> {
             value_bytes: 0,
             uncompressed: 0,
             biggest: (0, Vec::new()),
+            delete_families: 0,
+            compressed: Vec::new(),
         }
     }
 
@@ -283,6 +323,14 @@ impl<W: Write> HFileWriter<W> {
         if self.first_row.is_none() {
             self.first_row = Some(cell.row.to_vec());
         }
+        if let Some(bloom) = &mut self.bloom {
+            if self.cells == 0 || key_row(&self.last_key) != cell.row {
+                bloom.add(cell.row);
+            }
+        }
+        if cell.kind == HFileCellType::DeleteFamily {
+            self.delete_families += 1;
+        }
         self.key = std::mem::replace(&mut self.last_key, key);
         self.cells += 1;
         Ok(())
@@ -300,23 +348,48 @@ impl<W: Write> HFileWriter<W> {
             .push((offset, on_disk, std::mem::take(&mut self.block_first_key)));
         self.block = data;
         self.block.clear();
+        // HBase writes its inline blocks (the Bloom filter's full chunks) after a data block.
+        self.write_bloom_chunks(false)
+    }
+
+    /// Writes the Bloom filter's closed chunks (and the open one when `closing`).
+    fn write_bloom_chunks(&mut self, closing: bool) -> Result<(), HFileError> {
+        let Some(bloom) = &mut self.bloom else {
+            return Ok(());
+        };
+        let chunks = bloom.take_ready(closing);
+        for chunk in chunks {
+            let offset = self.pos;
+            let on_disk = self.write_block(magic::BLOOM_CHUNK, &chunk.bits, NO_OFFSET)?;
+            if let Some(bloom) = &mut self.bloom {
+                bloom.written(offset, on_disk, chunk.first_row);
+            }
+        }
         Ok(())
     }
 
-    /// Writes one block: header, `data`, checksums. Returns its on-disk size with header.
+    /// Writes one block: header, `data` (compressed as the options say), checksums. Returns
+    /// its on-disk size with header.
     fn write_block(&mut self, magic: &[u8; 8], data: &[u8], prev: i64) -> Result<u32, HFileError> {
-        let with_header = HEADER + data.len();
+        let mut compressed = std::mem::take(&mut self.compressed);
+        let on_disk = if self.options.compression.compress(data, &mut compressed)? {
+            &compressed[..]
+        } else {
+            data
+        };
+        let with_header = HEADER + on_disk.len();
         let per = self.options.bytes_per_checksum.max(1) as usize;
         let checksums = with_header.div_ceil(per) * 4;
         let mut block = Vec::with_capacity(with_header + checksums);
         block.extend_from_slice(magic);
-        block.extend_from_slice(&((data.len() + checksums) as u32).to_be_bytes());
+        block.extend_from_slice(&((on_disk.len() + checksums) as u32).to_be_bytes());
         block.extend_from_slice(&(data.len() as u32).to_be_bytes());
         block.extend_from_slice(&prev.to_be_bytes());
         block.push(CHECKSUM_CRC32C);
         block.extend_from_slice(&(per as u32).to_be_bytes());
         block.extend_from_slice(&(with_header as u32).to_be_bytes());
-        block.extend_from_slice(data);
+        block.extend_from_slice(on_disk);
+        self.compressed = compressed;
         let sums: Vec<u8> = block
             .chunks(per)
             .flat_map(|chunk| crc32c::crc32c(chunk).to_be_bytes())
@@ -324,13 +397,14 @@ impl<W: Write> HFileWriter<W> {
         block.extend_from_slice(&sums);
         self.out.write_all(&block)?;
         self.pos += block.len() as u64;
-        self.uncompressed += with_header as u64;
+        self.uncompressed += (HEADER + data.len()) as u64;
         Ok(block.len() as u32)
     }
 
     /// Writes the last data block, the index, the file info and the trailer.
     pub fn finish(mut self) -> Result<(HFileSummary, W), HFileError> {
         self.finish_data_block()?;
+        self.write_bloom_chunks(true)?;
         let first_data = self.index.first().map_or(0, |(o, _, _)| *o);
         let last_data = self.index.last().map_or(0, |(o, _, _)| *o);
 
@@ -377,6 +451,17 @@ impl<W: Write> HFileWriter<W> {
         }
         info.push((b"hfile.MAX_TAGS_LEN".to_vec(), 0i32.to_be_bytes().to_vec()));
         info.push((b"hfile.TAGS_COMPRESSED".to_vec(), vec![0]));
+        // What HBase's store file writer adds: the filter's kind and last row (a get of a later
+        // row skips the file), and the count of family deletes (none: gets skip the check).
+        let bloom = self.bloom.take().filter(|b| !b.is_empty());
+        if let Some(bloom) = &bloom {
+            info.push((b"BLOOM_FILTER_TYPE".to_vec(), b"ROW".to_vec()));
+            info.push((b"LAST_BLOOM_KEY".to_vec(), bloom.last_row().to_vec()));
+        }
+        info.push((
+            b"DELETE_FAMILY_COUNT".to_vec(),
+            self.delete_families.to_be_bytes().to_vec(),
+        ));
         info.extend(self.options.file_info.iter().cloned());
         let proto = pb::FileInfoProto {
             map_entry: info
@@ -393,6 +478,11 @@ impl<W: Write> HFileWriter<W> {
             .expect("a Vec grows");
         let file_info_offset = self.pos;
         self.write_block(magic::FILE_INFO, &file_info, NO_OFFSET)?;
+        // The Bloom filter's meta, read after the file info.
+        let bloom_chunks = bloom.as_ref().map_or(0, |b| b.chunks());
+        if let Some(bloom) = &bloom {
+            self.write_block(magic::BLOOM_META, &bloom.meta(), NO_OFFSET)?;
+        }
 
         // The trailer.
         let trailer = pb::FileTrailerProto {
@@ -407,7 +497,7 @@ impl<W: Write> HFileWriter<W> {
             first_data_block_offset: Some(first_data),
             last_data_block_offset: Some(last_data),
             comparator_class_name: Some(COMPARATOR.into()),
-            compression_codec: Some(COMPRESSION_NONE),
+            compression_codec: Some(self.options.compression.ordinal()),
             encryption_key: None,
         };
         let mut tail = magic::TRAILER.to_vec();
@@ -427,6 +517,7 @@ impl<W: Write> HFileWriter<W> {
             bytes: self.pos,
             first_row: self.first_row.take(),
             last_row,
+            bloom_chunks,
         };
         Ok((summary, self.out))
     }
