@@ -17,7 +17,7 @@ use prost::Message;
 
 use super::cluster::{Locate, RegionLoc};
 use super::error::{self, Failure};
-use super::hfile::{HFileCell, HFileCellType, HFileOptions, HFileWriter};
+use super::hfile::{HFileCell, HFileCellType, HFileCompression, HFileOptions, HFileWriter};
 use super::{ops, pb, AsyncHbaseRpcStore, Budget};
 use crate::store::{BatchError, Blocking, NetError, Row};
 
@@ -26,7 +26,10 @@ use crate::store::{BatchError, Blocking, NetError, Row};
 pub struct BulkLoadReport {
     /// Rows loaded (after keeping the last of rows with the same key).
     pub rows: u64,
-    /// HFiles written (one per region, more when regions split during the load).
+    /// HFiles written (one per region and [`HbaseRpcConfig::bulk_file_bytes`] of its rows,
+    /// more when regions split during the load).
+    ///
+    /// [`HbaseRpcConfig::bulk_file_bytes`]: super::HbaseRpcConfig::bulk_file_bytes
     pub files: usize,
     /// Their total size in bytes.
     pub bytes: u64,
@@ -35,6 +38,12 @@ pub struct BulkLoadReport {
     /// Handing them to the regions (`BulkLoadHFile` calls, summed over the files; region
     /// lookups included).
     pub loading: Duration,
+    /// How the files' blocks were compressed: the family's `COMPRESSION` when rowkey writes
+    /// that codec (`GZ`, `SNAPPY`), otherwise none (HBase compresses them when it next
+    /// compacts the region).
+    pub compression: HFileCompression,
+    /// Whether the files carry a row Bloom filter (the family's `BLOOMFILTER` is `ROW`).
+    pub row_bloom: bool,
 }
 
 impl AsyncHbaseRpcStore {
@@ -42,8 +51,10 @@ impl AsyncHbaseRpcStore {
     /// writes them: the value in `family:v`, one timestamp for the whole load) through HFiles
     /// written to `staging`, a directory the region servers can read at the same path (the
     /// local file system for `hbase-local`, a shared mount otherwise; the region servers move
-    /// each file into the table, so it must be writable by them too). Of rows with the same key
-    /// the last wins. On failure the error lists every row no region confirmed loading; the
+    /// each file into the table, so it must be writable by them too). The files are written
+    /// as the live family declares (its block size, `GZ` or `SNAPPY` compression, a row Bloom
+    /// filter) and cut at [`HbaseRpcConfig::bulk_file_bytes`](super::HbaseRpcConfig::bulk_file_bytes).
+    /// Of rows with the same key the last wins. On failure the error lists every row no region confirmed loading; the
     /// rest are visible, and loading the listed ones again is safe.
     pub async fn bulk_load(
         &self,
@@ -71,9 +82,32 @@ impl AsyncHbaseRpcStore {
                     error::local(format!("staging directory {}: {e}", staging.display())),
                 )
             })?;
+        // The family's options, as the table has them now.
+        let families = self.families().await.map_err(|e| all_failed(&rows, e))?;
+        let Some(family) = families
+            .iter()
+            .find(|f| f.name == self.inner.config.family)
+            .cloned()
+        else {
+            return Err(all_failed(
+                &rows,
+                NetError::MissingFamily {
+                    store: super::STORE,
+                    table: self.inner.config.table.clone(),
+                    family: self.inner.config.family.clone(),
+                    families: families.into_iter().map(|f| f.name.into_owned()).collect(),
+                },
+            ));
+        };
         let timestamp = self.inner.clock.put();
+        let options = HFileOptions {
+            create_time_ms: timestamp,
+            ..HFileOptions::for_family(&family)
+        };
         let mut report = BulkLoadReport {
             rows: rows.len() as u64,
+            compression: options.compression,
+            row_bloom: options.row_bloom,
             ..BulkLoadReport::default()
         };
         if rows.is_empty() {
@@ -88,7 +122,7 @@ impl AsyncHbaseRpcStore {
             .load_regions(
                 &rows,
                 &staging,
-                timestamp,
+                &options,
                 &token,
                 &mut report,
                 &mut confirmed,
@@ -116,7 +150,7 @@ impl AsyncHbaseRpcStore {
         &self,
         rows: &[Row],
         staging: &Path,
-        timestamp: i64,
+        options: &HFileOptions,
         token: &str,
         report: &mut BulkLoadReport,
         confirmed: &mut Vec<std::ops::Range<usize>>,
@@ -124,6 +158,9 @@ impl AsyncHbaseRpcStore {
         use futures_util::StreamExt;
         let family = Bytes::copy_from_slice(self.inner.config.family.as_bytes());
         let concurrency = self.inner.config.options.batch_concurrency.max(1);
+        let max_bytes = self.inner.config.bulk_file_bytes.max(1);
+        // One timestamp for the whole load: the files' creation time.
+        let timestamp = options.create_time_ms;
         // The ranges of rows still to load, in key order.
         let mut pending: Vec<std::ops::Range<usize>> = Vec::with_capacity(1);
         pending.push(0..rows.len());
@@ -159,20 +196,28 @@ impl AsyncHbaseRpcStore {
             // Every group's file written and loaded, `concurrency` at a time.
             let outcomes: Vec<_> =
                 futures_util::stream::iter(groups.into_iter().map(|(range, loc)| {
-                    let path = staging.join(format!(
-                        "{}-{timestamp}-{round}-{}.hfile",
+                    let base = staging.join(format!(
+                        "{}-{timestamp}-{round}-{}",
                         std::process::id(),
                         range.start
                     ));
                     let family = family.clone();
+                    let options = options.clone();
                     async move {
                         let t = Instant::now();
-                        let written =
-                            write_hfile(&rows[range.clone()], &family, timestamp, path).await;
+                        let written = write_hfiles(
+                            &rows[range.clone()],
+                            &family,
+                            timestamp,
+                            base,
+                            options,
+                            max_bytes,
+                        )
+                        .await;
                         let writing = t.elapsed();
                         let t = Instant::now();
                         let outcome = match &written {
-                            Ok((path, _)) => self.load_file(&loc, &family, path, token).await,
+                            Ok(files) => self.load_files(&loc, &family, files, token).await,
                             Err(_) => Ok(()),
                         };
                         (range, loc, written, outcome, writing, t.elapsed())
@@ -187,19 +232,22 @@ impl AsyncHbaseRpcStore {
             for (range, loc, written, outcome, writing, loading) in outcomes {
                 report.writing += writing;
                 report.loading += loading;
-                let (path, bytes) = match written {
-                    Ok(w) => w,
+                let files = match written {
+                    Ok(files) => files,
                     // A file that could not be written here: no retry helps.
                     Err(e) => {
                         unwritable = Some(e);
                         continue;
                     }
                 };
-                report.files += 1;
-                report.bytes += bytes;
-                // Loaded, the region servers moved the file in or copied it (a file system
-                // other than the table's); refused, it is still ours: gone either way.
-                let _ = std::fs::remove_file(&path);
+                for (path, bytes) in files {
+                    report.files += 1;
+                    report.bytes += bytes;
+                    // Loaded, the region servers moved the file in or copied it (a file
+                    // system other than the table's); refused, it is still ours: gone either
+                    // way.
+                    let _ = std::fs::remove_file(&path);
+                }
                 match outcome {
                     Ok(()) => confirmed.push(range),
                     Err(f) => {
@@ -258,20 +306,24 @@ impl AsyncHbaseRpcStore {
         .await
     }
 
-    /// `BulkLoadHFile` of one file into region `loc`.
-    async fn load_file(
+    /// `BulkLoadHFile` of a region's files into region `loc`: one call, so all or none of
+    /// them become visible.
+    async fn load_files(
         &self,
         loc: &Arc<RegionLoc>,
         family: &Bytes,
-        path: &Path,
+        files: &[(PathBuf, u64)],
         token: &str,
     ) -> Result<(), Failure> {
         let request = pb::BulkLoadHFileRequest {
             region: loc.specifier(),
-            family_path: vec![pb::bulk_load_h_file_request::FamilyPath {
-                family: family.clone(),
-                path: format!("file://{}", path.display()),
-            }],
+            family_path: files
+                .iter()
+                .map(|(path, _)| pb::bulk_load_h_file_request::FamilyPath {
+                    family: family.clone(),
+                    path: format!("file://{}", path.display()),
+                })
+                .collect(),
             assign_seq_num: Some(true),
             fs_token: None,
             bulk_token: Some(token.to_string()),
@@ -287,11 +339,15 @@ impl AsyncHbaseRpcStore {
         } else {
             // HBase says no more (the region server's log has the reason).
             Err(Failure::Other(error::local(format!(
-                "region {} did not load {}: the region servers must be able to read and move \
-                 the staging directory's files as the store's user, and the region must still \
-                 span the file's rows",
+                "region {} did not load {} file(s) from {}: the region servers must be able \
+                 to read and move the staging directory's files as the store's user, and the \
+                 region must still span the files' rows",
                 String::from_utf8_lossy(&loc.name),
-                path.display()
+                files.len(),
+                files
+                    .first()
+                    .and_then(|(p, _)| p.parent())
+                    .map_or_else(String::new, |d| d.display().to_string())
             ))))
         }
     }
@@ -317,43 +373,75 @@ impl Blocking<AsyncHbaseRpcStore> {
     }
 }
 
-/// Writes `rows` as one HFile at `path` (on a blocking thread); its path and size.
-async fn write_hfile(
+/// Writes `rows` as HFiles `{base}-{n}.hfile`, a new file once one holds `max_bytes` (on a
+/// blocking thread); their paths and sizes. A file that fails is removed with the ones before.
+async fn write_hfiles(
     rows: &[Row],
     family: &Bytes,
     timestamp: i64,
-    path: PathBuf,
-) -> Result<(PathBuf, u64), NetError> {
+    base: PathBuf,
+    options: HFileOptions,
+    max_bytes: u64,
+) -> Result<Vec<(PathBuf, u64)>, NetError> {
     let rows = rows.to_vec();
     let family = family.clone();
-    let failed = |what: String| error::local(format!("writing HFile {what}"));
     tokio::task::spawn_blocking(move || {
-        let file =
-            std::fs::File::create(&path).map_err(|e| failed(format!("{}: {e}", path.display())))?;
-        let options = HFileOptions {
-            create_time_ms: timestamp,
-            ..HFileOptions::default()
-        };
-        let mut w = HFileWriter::new(std::io::BufWriter::new(file), options);
-        for (key, value) in &rows {
+        let mut files = Vec::new();
+        let result = write_cut(
+            &rows, &family, timestamp, &base, &options, max_bytes, &mut files,
+        );
+        if result.is_err() {
+            for (path, _) in &files {
+                let _ = std::fs::remove_file(path);
+            }
+        }
+        result.map(|()| files)
+    })
+    .await
+    .map_err(|e| error::local(format!("writing an HFile: {e}")))?
+}
+
+/// [`write_hfiles`]' work: every file written goes to `files` as soon as it is begun.
+fn write_cut(
+    rows: &[Row],
+    family: &[u8],
+    timestamp: i64,
+    base: &Path,
+    options: &HFileOptions,
+    max_bytes: u64,
+    files: &mut Vec<(PathBuf, u64)>,
+) -> Result<(), NetError> {
+    let failed = |path: &Path, e: &dyn std::fmt::Display| {
+        error::local(format!("writing HFile {}: {e}", path.display()))
+    };
+    let mut rest = rows;
+    while !rest.is_empty() {
+        let path = PathBuf::from(format!("{}-{}.hfile", base.display(), files.len()));
+        files.push((path.clone(), 0));
+        let file = std::fs::File::create(&path).map_err(|e| failed(&path, &e))?;
+        let mut w = HFileWriter::new(std::io::BufWriter::new(file), options.clone());
+        let mut taken = 0;
+        for (key, value) in rest {
             w.append(&HFileCell {
                 row: key,
-                family: &family,
+                family,
                 qualifier: ops::QUALIFIER,
                 timestamp,
                 kind: HFileCellType::Put,
                 value,
             })
-            .map_err(|e| failed(format!("{}: {e}", path.display())))?;
+            .map_err(|e| failed(&path, &e))?;
+            taken += 1;
+            if w.bytes_written() >= max_bytes {
+                break;
+            }
         }
-        let (summary, _) = w
-            .finish()
-            .map_err(|e| failed(format!("{}: {e}", path.display())))?;
-        open_to_all(&path, 0o666).map_err(|e| failed(format!("{}: {e}", path.display())))?;
-        Ok((path, summary.bytes))
-    })
-    .await
-    .map_err(|e| error::local(format!("writing an HFile: {e}")))?
+        rest = &rest[taken..];
+        let (summary, _) = w.finish().map_err(|e| failed(&path, &e))?;
+        open_to_all(&path, 0o666).map_err(|e| failed(&path, &e))?;
+        files.last_mut().expect("pushed above").1 = summary.bytes;
+    }
+    Ok(())
 }
 
 /// Gives everyone `mode` on `path`: the region servers read and move the staged files as their

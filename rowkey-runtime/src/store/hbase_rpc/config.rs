@@ -71,6 +71,10 @@ pub struct HbaseRpcConfig {
     /// HFiles ([`AsyncHbaseRpcStore::bulk_load`](super::AsyncHbaseRpcStore::bulk_load)) instead
     /// of a batch write. `None` (the default): a batch write.
     pub bulk_load_dir: Option<std::path::PathBuf>,
+    /// A bulk load's HFiles are cut at this size (at a row boundary; default 1 GiB): a region's
+    /// rows go into as many files as they fill, handed to the region in one call (all or none
+    /// become visible). Smaller files are written in parallel and retried at less cost.
+    pub bulk_file_bytes: u64,
     /// Retries, deadlines, page and batch sizes, the first-use check. Over HBase's RPC: scan
     /// pages of `page_rows` rows (the scanner's `caching`) and `page_bytes` bytes (its
     /// `max_result_size`); batches cut per region server into `Multi` calls of at most
@@ -101,6 +105,7 @@ impl HbaseRpcConfig {
             tls: None,
             address_map: None,
             bulk_load_dir: None,
+            bulk_file_bytes: 1 << 30,
             #[cfg(feature = "kerberos")]
             kerberos: None,
             options: NetOptions::new(),
@@ -162,6 +167,12 @@ impl HbaseRpcConfig {
     /// Loads through HFiles staged in `dir` ([`HbaseRpcConfig::bulk_load_dir`]).
     pub fn bulk_load_dir(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
         self.bulk_load_dir = Some(dir.into());
+        self
+    }
+
+    /// Cuts bulk loads' HFiles at `bytes` ([`HbaseRpcConfig::bulk_file_bytes`]).
+    pub fn bulk_file_bytes(mut self, bytes: u64) -> Self {
+        self.bulk_file_bytes = bytes;
         self
     }
 

@@ -259,6 +259,12 @@ impl<W: Write> HFileWriter<W> {
         }
     }
 
+    /// Bytes written so far, with the open data block's (before compression): where a caller
+    /// cutting files by size stands.
+    pub fn bytes_written(&self) -> u64 {
+        self.pos + self.block.len() as u64
+    }
+
     /// Appends one cell; it must sort after the one before.
     pub fn append(&mut self, cell: &HFileCell<'_>) -> Result<(), HFileError> {
         let index = self.cells;

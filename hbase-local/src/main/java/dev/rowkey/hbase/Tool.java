@@ -52,6 +52,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  *     java-counter (Increment of 5, three times) in d:v
  * raw --zk HOST:PORT --table T
  *     every cell of the table, one line each: RAW row_hex family qualifier_hex value_hex
+ * checksum --zk HOST:PORT --table T
+ *     scans the whole table: SUM rows cells sha256  (sha256 over each cell's row, family,
+ *     qualifier and value, each after its 4-byte length, in scan order)
  * cells --zk HOST:PORT --table T --row HEX
  *     every cell of the row, one line each, with what HBase's Bytes makes of the value:
  *     CELL family qualifier_hex value_hex string=Bytes.toString [long= double=] [int= float=]
@@ -152,6 +155,28 @@ public final class Tool {
               }
             }
           }
+        }
+        break;
+      case "checksum":
+        try (Connection c = connect(opts); Table t = c.getTable(table(opts))) {
+          java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+          long rows = 0;
+          long cells = 0;
+          try (ResultScanner s = t.getScanner(new Scan().setCaching(5000))) {
+            for (Result r : s) {
+              rows++;
+              for (Cell cell : r.rawCells()) {
+                for (byte[] part : new byte[][] {CellUtil.cloneRow(cell),
+                    CellUtil.cloneFamily(cell), CellUtil.cloneQualifier(cell),
+                    CellUtil.cloneValue(cell)}) {
+                  sha.update(Bytes.toBytes(part.length));
+                  sha.update(part);
+                }
+                cells++;
+              }
+            }
+          }
+          out.println("SUM " + rows + " " + cells + " " + Bytes.toHex(sha.digest()));
         }
         break;
       case "cells":
