@@ -234,7 +234,7 @@ fn foldable_bytes(bits: u64, fold: u32) -> u64 {
 
 /// Whether a chunk's `bits` may hold `row` (HBase's `BloomFilterUtil.contains`).
 #[cfg(test)]
-fn contains(bits: &[u8], hash_count: u32, row: &[u8]) -> bool {
+pub(super) fn contains(bits: &[u8], hash_count: u32, row: &[u8]) -> bool {
     positions(row, hash_count, bits.len() as u64 * 8)
         .all(|pos| bits[(pos / 8) as usize] & (1 << (pos % 8)) != 0)
 }
