@@ -126,6 +126,24 @@ fn written_and_read(cells: &[Cell], options: HFileOptions, name: &str) -> Option
     } else {
         assert_eq!(bloom[1..], ["none"], "{name}: a filter nobody asked for");
     }
+    // Seeks through the block index find every sampled cell; the mid key is one of the rows.
+    let seek = lines
+        .iter()
+        .find(|l| l.first().map(String::as_str) == Some("SEEK"))
+        .unwrap_or_else(|| panic!("no SEEK line: {lines:?}"));
+    assert_eq!(
+        seek[1],
+        cells.len().div_ceil(37).to_string(),
+        "{name}: cells sampled"
+    );
+    assert_eq!(seek[2], seek[1], "{name}: seeks that missed: {seek:?}");
+    if !cells.is_empty() {
+        assert!(
+            rows.iter().any(|r| hex(r) == seek[3]),
+            "{name}: the mid key {} is no row of the file",
+            seek[3]
+        );
+    }
     let report: Vec<String> = lines
         .iter()
         .filter(|l| l.first().map(String::as_str) == Some("PP"))
@@ -245,6 +263,22 @@ fn hbase_reads_every_cell_of_rowkeys_hfiles() {
         })
         .collect();
     written_and_read(&big, HFileOptions::default(), "big_cells").unwrap();
+
+    // The same cells under a multi-level block index (leaf and intermediate index blocks among
+    // the data, small index chunks), compressed, with a filter: HBase seeks through it.
+    let levels = HFileOptions {
+        block_size: 1024,
+        index_block_size: 1024,
+        row_bloom: true,
+        compression: HFileCompression::Gz,
+        ..HFileOptions::default()
+    };
+    let report = written_and_read(&all, levels, "index_levels").unwrap();
+    assert!(
+        report.iter().any(|l| l.contains("numDataIndexLevels=3")),
+        "{}",
+        report.join("\n")
+    );
 
     // The same cells compressed with each codec rowkey writes, with a row Bloom filter.
     for compression in [HFileCompression::Gz, HFileCompression::Snappy] {

@@ -12,8 +12,10 @@
 //!   size without header, the previous block of its type's offset, checksum type, bytes per
 //!   checksum, on-disk data size with header) and followed by a CRC32C of each
 //!   `bytes_per_checksum` bytes of header and data;
+//! - leaf index blocks among the data blocks once a file has more than one chunk of index
+//!   entries (`index.rs`), and Bloom filter chunks (`bloom.rs`);
 //! - the load-on-open section: the root data index (each block's offset, on-disk size and first
-//!   key: one level), an empty meta index, the file info (`PBUF` and a length-delimited
+//!   key, or each leaf's), an empty meta index, the file info (`PBUF` and a length-delimited
 //!   `FileInfoProto`: last key, average key and value lengths, creation time, the biggest cell,
 //!   tags' maximum length, and the caller's own entries);
 //! - the fixed trailer: `TRABLK"$`, a length-delimited `FileTrailerProto`, zeros to 4,096
@@ -21,8 +23,8 @@
 //!
 //! Blocks are compressed with `GZ` or `SNAPPY` when asked ([`HFileCompression`]; the header
 //! and checksums stay uncompressed) and a row Bloom filter is written when asked
-//! ([`HFileOptions::row_bloom`], `bloom.rs`). No data block encoding; one index level (HBase
-//! reads a root of any size).
+//! ([`HFileOptions::row_bloom`], `bloom.rs`). The data block index grows levels as HBase's does
+//! (`index.rs`). No data block encoding.
 
 use std::io::Write;
 
@@ -33,6 +35,7 @@ use crate::store::net::hbase_pb as pb;
 
 mod bloom;
 mod codec;
+mod index;
 #[cfg(test)]
 mod read;
 
@@ -86,6 +89,11 @@ pub struct HFileOptions {
     /// Whether to write a row Bloom filter (the family's `BLOOMFILTER => 'ROW'`): gets of
     /// rows a file does not hold skip it. Default: no filter.
     pub row_bloom: bool,
+    /// An index block is closed once it holds this many bytes (HBase's
+    /// `hfile.index.block.max.size`; default 128 KiB): a file with more data blocks than fit
+    /// gets a multi-level index (leaf blocks among the data, the root in the load-on-open
+    /// section), as HBase's writer makes it.
+    pub index_block_size: usize,
 }
 
 impl HFileOptions {
@@ -112,6 +120,7 @@ impl Default for HFileOptions {
             file_info: Vec::new(),
             compression: HFileCompression::None,
             row_bloom: false,
+            index_block_size: index::DEFAULT_CHUNK,
         }
     }
 }
@@ -188,6 +197,8 @@ pub struct HFileSummary {
     pub last_row: Option<Vec<u8>>,
     /// Bloom filter chunks written (0: no filter).
     pub bloom_chunks: usize,
+    /// Levels of the data block index (1: the root lists the data blocks).
+    pub index_levels: u32,
 }
 
 const HEADER: usize = 33;
@@ -199,6 +210,8 @@ const COMPARATOR: &str = "org.apache.hadoop.hbase.CellComparatorImpl";
 mod magic {
     pub const DATA: &[u8; 8] = b"DATABLK*";
     pub const ROOT_INDEX: &[u8; 8] = b"IDXROOT2";
+    pub const LEAF_INDEX: &[u8; 8] = b"IDXLEAF2";
+    pub const INTERMEDIATE_INDEX: &[u8; 8] = b"IDXINTE2";
     pub const FILE_INFO: &[u8; 8] = b"FILEINF2";
     pub const BLOOM_CHUNK: &[u8; 8] = b"BLMFBLK2";
     pub const BLOOM_META: &[u8; 8] = b"BLMFMET2";
@@ -216,8 +229,10 @@ pub struct HFileWriter<W: Write> {
     block: Vec<u8>,
     /// Its first cell's key.
     block_first_key: Vec<u8>,
-    /// The root index: each data block's offset, on-disk size (with header) and first key.
-    index: Vec<(u64, u32, Vec<u8>)>,
+    /// The data block index.
+    index: Option<index::BlockIndex>,
+    /// The first and last data blocks' offsets.
+    data_offsets: Option<(u64, u64)>,
     prev_data_block: i64,
     last_key: Vec<u8>,
     /// The buffer the next key is built in.
@@ -239,6 +254,7 @@ pub struct HFileWriter<W: Write> {
 impl<W: Write> HFileWriter<W> {
     /// A writer of one file to `out` (a file, or any byte sink).
     pub fn new(out: W, options: HFileOptions) -> Self {
+        let index = index::BlockIndex::new(options.index_block_size);
         HFileWriter {
             out,
             bloom: options.row_bloom.then(bloom::RowBloom::new),
@@ -246,7 +262,8 @@ impl<W: Write> HFileWriter<W> {
             options,
             pos: 0,
             block_first_key: Vec::new(),
-            index: Vec::new(),
+            index: Some(index),
+            data_offsets: None,
             prev_data_block: NO_OFFSET,
             last_key: Vec::new(),
             key: Vec::new(),
@@ -352,12 +369,33 @@ impl<W: Write> HFileWriter<W> {
         let data = std::mem::take(&mut self.block);
         let on_disk = self.write_block(magic::DATA, &data, self.prev_data_block)?;
         self.prev_data_block = offset as i64;
-        self.index
-            .push((offset, on_disk, std::mem::take(&mut self.block_first_key)));
         self.block = data;
         self.block.clear();
+        let first = self.data_offsets.map_or(offset, |(first, _)| first);
+        self.data_offsets = Some((first, offset));
+        let key = std::mem::take(&mut self.block_first_key);
+        self.with_index(|index, write| index.add(offset, on_disk, key, write))?;
         // HBase writes its inline blocks (the Bloom filter's full chunks) after a data block.
         self.write_bloom_chunks(false)
+    }
+
+    /// Runs `f` on the index with a writer of its blocks.
+    fn with_index<T>(
+        &mut self,
+        f: impl FnOnce(&mut index::BlockIndex, &mut index::WriteBlock<'_>) -> Result<T, HFileError>,
+    ) -> Result<T, HFileError> {
+        let mut index = self
+            .index
+            .take()
+            .expect("the index is put back after each use");
+        let mut write = |magic: &[u8; 8], data: &[u8]| {
+            let offset = self.pos;
+            let size = self.write_block(magic, data, NO_OFFSET)?;
+            Ok((offset, size))
+        };
+        let result = f(&mut index, &mut write);
+        self.index = Some(index);
+        result
     }
 
     /// Writes the Bloom filter's closed chunks (and the open one when `closing`).
@@ -412,20 +450,16 @@ impl<W: Write> HFileWriter<W> {
     /// Writes the last data block, the index, the file info and the trailer.
     pub fn finish(mut self) -> Result<(HFileSummary, W), HFileError> {
         self.finish_data_block()?;
+        // The inline blocks still open: the last leaf index block, the last Bloom chunk.
+        self.with_index(|index, write| index.close_inline(write))?;
         self.write_bloom_chunks(true)?;
-        let first_data = self.index.first().map_or(0, |(o, _, _)| *o);
-        let last_data = self.index.last().map_or(0, |(o, _, _)| *o);
+        let (first_data, last_data) = self.data_offsets.unwrap_or((0, 0));
+        let data_blocks = self.index.as_ref().map_or(0, |i| i.data_blocks());
 
-        // The root data index: one level.
-        let mut root = Vec::new();
-        for (offset, size, key) in &self.index {
-            root.extend_from_slice(&offset.to_be_bytes());
-            root.extend_from_slice(&size.to_be_bytes());
-            write_vint(&mut root, key.len() as i64);
-            root.extend_from_slice(key);
-        }
-        let root_offset = self.pos;
-        self.write_block(magic::ROOT_INDEX, &root, NO_OFFSET)?;
+        // The data index's intermediate levels, if any, and its root.
+        let index = self.with_index(|index, write| {
+            std::mem::replace(index, index::BlockIndex::new(1)).finish(write)
+        })?;
         // The meta index: empty.
         self.write_block(magic::ROOT_INDEX, &[], NO_OFFSET)?;
 
@@ -495,13 +529,13 @@ impl<W: Write> HFileWriter<W> {
         // The trailer.
         let trailer = pb::FileTrailerProto {
             file_info_offset: Some(file_info_offset),
-            load_on_open_data_offset: Some(root_offset),
-            uncompressed_data_index_size: Some(root.len() as u64),
+            load_on_open_data_offset: Some(index.root_offset),
+            uncompressed_data_index_size: Some(index.bytes),
             total_uncompressed_bytes: Some(self.uncompressed + TRAILER_SIZE as u64),
-            data_index_count: Some(self.index.len() as u32),
+            data_index_count: Some(index.root_entries),
             meta_index_count: Some(0),
             entry_count: Some(self.cells),
-            num_data_index_levels: Some(1),
+            num_data_index_levels: Some(index.levels),
             first_data_block_offset: Some(first_data),
             last_data_block_offset: Some(last_data),
             comparator_class_name: Some(COMPARATOR.into()),
@@ -521,11 +555,12 @@ impl<W: Write> HFileWriter<W> {
         let last_row = (self.cells > 0).then(|| key_row(&self.last_key).to_vec());
         let summary = HFileSummary {
             cells: self.cells,
-            blocks: self.index.len(),
+            blocks: data_blocks as usize,
             bytes: self.pos,
             first_row: self.first_row.take(),
             last_row,
             bloom_chunks,
+            index_levels: index.levels,
         };
         Ok((summary, self.out))
     }
@@ -650,6 +685,44 @@ mod tests {
         })
     }
 
+    /// 5,000 one-cell blocks (150 KB of entries) under index chunks of 200 bytes, 2, 8, 128 and
+    /// 1,024 KiB: four levels (leaves of 6 entries, intermediate levels cut after 17), three,
+    /// two, two, one; each read back.
+    #[test]
+    fn indexes_grow_levels_as_hbases_do() {
+        for (chunk, levels) in [
+            (200, 4),
+            (2_048, 3),
+            (8_192, 2),
+            (index::DEFAULT_CHUNK, 2),
+            (1 << 20, 1),
+        ] {
+            let options = HFileOptions {
+                block_size: 1,
+                index_block_size: chunk,
+                ..HFileOptions::default()
+            };
+            let mut w = HFileWriter::new(Vec::new(), options);
+            for i in 0u32..5_000 {
+                let row = i.to_be_bytes();
+                w.append(&HFileCell {
+                    row: &row,
+                    family: b"f",
+                    qualifier: b"q",
+                    timestamp: 1,
+                    kind: HFileCellType::Put,
+                    value: b"v",
+                })
+                .unwrap();
+            }
+            let (summary, bytes) = w.finish().unwrap();
+            assert_eq!((summary.blocks, summary.index_levels), (5_000, levels));
+            let file = read::read(&bytes).unwrap();
+            assert_eq!(file.cells.len(), 5_000);
+            assert_eq!(file.trailer.num_data_index_levels, Some(levels));
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(96))]
 
@@ -661,6 +734,7 @@ mod tests {
             cells in cells(),
             block_size in 1usize..6_000,
             per in 1u32..3_000,
+            index_block_size in prop_oneof![1usize..400, Just(index::DEFAULT_CHUNK)],
             codec in 0usize..3,
             row_bloom in any::<bool>(),
         ) {
@@ -671,7 +745,8 @@ mod tests {
                 bytes_per_checksum: per,
                 compression,
                 row_bloom,
-                ..HFileOptions::default()
+                index_block_size,
+            ..HFileOptions::default()
             };
             let mut w = HFileWriter::new(Vec::new(), options);
             for c in &cells {
@@ -690,6 +765,7 @@ mod tests {
             let file = read::read(&bytes).map_err(TestCaseError::fail)?;
             prop_assert_eq!(&file.cells, &cells);
             prop_assert_eq!(file.index_keys.len(), summary.blocks);
+            prop_assert_eq!(file.trailer.num_data_index_levels, Some(summary.index_levels));
             prop_assert_eq!(summary.first_row.as_ref(), cells.first().map(|c| &c.row));
             prop_assert_eq!(summary.last_row.as_ref(), cells.last().map(|c| &c.row));
             let has = |k: &[u8]| file.file_info.iter().any(|(key, _)| key == k);

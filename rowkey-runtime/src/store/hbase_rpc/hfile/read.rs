@@ -138,8 +138,13 @@ fn read_vint(b: &[u8], at: &mut usize) -> i64 {
 
 /// Root index entries: offset, size, key.
 fn root_index(data: &[u8], count: usize) -> Vec<(usize, usize, Vec<u8>)> {
+    root_index_len(data, count).0
+}
+
+/// Root index entries, and the bytes they take.
+fn root_index_len(data: &[u8], count: usize) -> (Vec<(usize, usize, Vec<u8>)>, usize) {
     let mut at = 0;
-    (0..count)
+    let entries = (0..count)
         .map(|_| {
             let offset = u64::from_be_bytes(data[at..at + 8].try_into().expect("8")) as usize;
             let size = u32::from_be_bytes(data[at + 8..at + 12].try_into().expect("4")) as usize;
@@ -149,7 +154,63 @@ fn root_index(data: &[u8], count: usize) -> Vec<(usize, usize, Vec<u8>)> {
             at += len;
             (offset, size, key)
         })
+        .collect();
+    (entries, at)
+}
+
+/// A non-root index block's entries, its secondary index checked.
+fn non_root(data: &[u8]) -> Res<Vec<(usize, usize, Vec<u8>)>> {
+    let int = |i: usize| i32::from_be_bytes(data[i..i + 4].try_into().expect("4")) as usize;
+    let n = int(0);
+    let base = 4 + 4 * (n + 1);
+    if base + int(4 * (n + 1)) != data.len() {
+        return Err("a non-root index block of the wrong size".into());
+    }
+    (0..n)
+        .map(|i| {
+            let (start, end) = (base + int(4 + 4 * i), base + int(8 + 4 * i));
+            let e = &data[start..end];
+            Ok((
+                u64::from_be_bytes(e[..8].try_into().expect("8")) as usize,
+                u32::from_be_bytes(e[8..12].try_into().expect("4")) as usize,
+                e[12..].to_vec(),
+            ))
+        })
         .collect()
+}
+
+/// The data blocks below `entries` of an index with `levels` levels, each child block's
+/// first key checked against its parent's entry.
+fn descend(
+    file: &[u8],
+    codec: HFileCompression,
+    entries: Vec<(usize, usize, Vec<u8>)>,
+    levels: usize,
+) -> Res<Vec<(usize, usize, Vec<u8>)>> {
+    if levels <= 1 {
+        return Ok(entries);
+    }
+    let expected = if levels == 2 {
+        super::magic::LEAF_INDEX
+    } else {
+        super::magic::INTERMEDIATE_INDEX
+    };
+    let mut below = Vec::new();
+    for (offset, size, key) in entries {
+        let (magic, data, end) = block(file, offset, codec)?;
+        if &magic != expected || end - offset != size {
+            return Err(format!(
+                "no {} block at {offset}",
+                String::from_utf8_lossy(expected)
+            ));
+        }
+        let children = non_root(&data)?;
+        if children.first().map(|c| &c.2) != Some(&key) {
+            return Err("an index block's first key is not its parent's".into());
+        }
+        below.extend(children);
+    }
+    descend(file, codec, below, levels - 1)
 }
 
 /// Reads the whole file.
@@ -173,10 +234,34 @@ pub(super) fn read(file: &[u8]) -> Res<ReadFile> {
         .load_on_open_data_offset
         .ok_or("no load-on-open offset")? as usize;
     let (magic, root, at) = block(file, at, codec)?;
-    if &magic != super::magic::ROOT_INDEX || trailer.num_data_index_levels != Some(1) {
-        return Err("no one-level root index".into());
+    if &magic != super::magic::ROOT_INDEX {
+        return Err("no root index".into());
     }
-    let index = root_index(&root, trailer.data_index_count.unwrap_or(0) as usize);
+    let levels = trailer.num_data_index_levels.ok_or("no index levels")? as usize;
+    let roots = trailer.data_index_count.unwrap_or(0) as usize;
+    let (root_entries, used) = root_index_len(&root, roots);
+    let mid = &root[used..];
+    let index = descend(file, codec, root_entries, levels)?;
+    if levels > 1 {
+        // The mid-key metadata: the leaf holding data block (n - 1) / 2, and its place there.
+        if mid.len() != 16 {
+            return Err(format!("{} bytes of mid-key metadata", mid.len()));
+        }
+        let offset = u64::from_be_bytes(mid[..8].try_into().expect("8")) as usize;
+        let size = u32::from_be_bytes(mid[8..12].try_into().expect("4")) as usize;
+        let entry = i32::from_be_bytes(mid[12..].try_into().expect("4")) as usize;
+        let (magic, leaf, end) = block(file, offset, codec)?;
+        if &magic != super::magic::LEAF_INDEX || end - offset != size {
+            return Err("the mid key names no leaf".into());
+        }
+        let entries = non_root(&leaf)?;
+        let key = &entries.get(entry).ok_or("the mid key is past its leaf")?.2;
+        if *key != index[(index.len() - 1) / 2].2 {
+            return Err("the mid key is not the middle data block's".into());
+        }
+    } else if !mid.is_empty() {
+        return Err("bytes after a one-level root".into());
+    }
     let (_, meta_index, at) = block(file, at, codec)?;
     if !meta_index.is_empty() {
         return Err("a meta index with entries".into());
@@ -221,7 +306,12 @@ pub(super) fn read(file: &[u8]) -> Res<ReadFile> {
     }
     let mut cells = Vec::new();
     let mut index_keys = Vec::new();
+    let mut data_end = 0;
     for (offset, size, first) in index {
+        if offset < data_end {
+            return Err("data blocks out of order".into());
+        }
+        data_end = offset + size;
         let (magic, data, end) = block(file, offset, codec)?;
         if &magic != super::magic::DATA || end - offset != size {
             return Err(format!("no data block of {size} bytes at {offset}"));

@@ -79,7 +79,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  *     byte and value (after its 4-byte length)); then HFilePrettyPrinter's report of the file
  *     (-k -m -v: key order checked, meta printed), one line each: PP line. Between them,
  *     with a general Bloom filter: BLOOM rows rows_passing others_passing type (each row, and
- *     each row with 0x5a appended, checked by HBase's own filter); without one: BLOOM none
+ *     each row with 0x5a appended, checked by HBase's own filter); without one: BLOOM none;
+ *     then SEEK sampled found mid_row_hex: every 37th cell sought through the block index
+ *     (HFileScanner.seekTo), how many were found exactly, and the reader's midKey's row
  * </pre>
  */
 public final class Tool {
@@ -246,7 +248,9 @@ public final class Tool {
     byte[] last = null;
     long entries;
     List<byte[]> rows = new ArrayList<>();
+    List<Cell> sampled = new ArrayList<>();
     String bloomLine = "BLOOM none";
+    String seekLine = "SEEK 0 0 -";
     try (org.apache.hadoop.hbase.io.hfile.HFile.Reader reader =
         org.apache.hadoop.hbase.io.hfile.HFile.createReader(fs, path,
             org.apache.hadoop.hbase.io.hfile.CacheConfig.DISABLED, true, conf)) {
@@ -284,8 +288,25 @@ public final class Tool {
           byte[] value = CellUtil.cloneValue(c);
           sha.update(Bytes.toBytes(value.length));
           sha.update(value);
+          if (cells % 37 == 0) {
+            sampled.add(org.apache.hadoop.hbase.KeyValueUtil.copyToNewKeyValue(c));
+          }
           cells++;
         } while (scanner.next());
+      }
+      // Seeks through the block index (every level of it) to every 37th cell, and the mid key
+      // HBase splits a region at.
+      if (cells > 0) {
+        long exact = 0;
+        for (Cell want : sampled) {
+          if (scanner.seekTo(want) == 0 && CellUtil.equals(scanner.getCell(), want)
+              && CellUtil.matchingValue(scanner.getCell(), want)) {
+            exact++;
+          }
+        }
+        Cell mid = reader.midKey().orElse(null);
+        seekLine = "SEEK " + sampled.size() + " " + exact + " "
+            + (mid == null ? "-" : Bytes.toHex(CellUtil.cloneRow(mid)));
       }
       // The row Bloom filter, read as a store file reads it: every row must pass; rows not in
       // the file (each row with a byte appended) pass at the filter's error rate.
@@ -313,6 +334,7 @@ public final class Tool {
         + (first == null ? "-" : Bytes.toHex(first)) + " "
         + (last == null ? "-" : Bytes.toHex(last)) + " " + entries);
     out.println(bloomLine);
+    out.println(seekLine);
     java.io.ByteArrayOutputStream report = new java.io.ByteArrayOutputStream();
     PrintStream to = new PrintStream(report, true, StandardCharsets.UTF_8);
     org.apache.hadoop.hbase.io.hfile.HFilePrettyPrinter printer =
