@@ -32,6 +32,9 @@ pub struct Gateways {
     /// (`ROWKEY_HBASE_SCANNER_LEASE_MS`, or the READY line's `scanner_lease_ms`; HBase's 60 s
     /// when neither says).
     pub scanner_lease: Duration,
+    /// The HDFS HBase's root directory is on, `hdfs://host:port`, for a cluster on HDFS
+    /// (`ROWKEY_HBASE_HDFS`, or the READY line's `hdfs=`): bulk loads stage files there.
+    pub hdfs: Option<String>,
     /// What the local HBase said when ready.
     pub ready: Option<String>,
     // The local HBase started here: it stops when its stdin, held here, closes (when this
@@ -69,6 +72,7 @@ impl Gateways {
                 control: std::env::var("ROWKEY_HBASE_CONTROL").ok(),
                 master: std::env::var("ROWKEY_HBASE_MASTER").ok(),
                 scanner_lease: lease(std::env::var("ROWKEY_HBASE_SCANNER_LEASE_MS").ok()),
+                hdfs: std::env::var("ROWKEY_HBASE_HDFS").ok(),
                 ready: None,
                 child: None,
             });
@@ -101,6 +105,46 @@ impl Gateways {
             "--scanner-lease-ms".into(),
             "10000".into(),
         ])?;
+        Some(Self::from_ready(
+            child,
+            ready,
+            format!("127.0.0.1:{plain}"),
+            Some(format!("127.0.0.1:{framed}")),
+            Some(format!("127.0.0.1:{http}")),
+            Some(format!("127.0.0.1:{https}")),
+        ))
+    }
+
+    /// Starts a local HBase of `region_servers` on a mini HDFS of its own (`--hdfs`), with one
+    /// unframed gateway: for the tests of bulk loads staged on HDFS.
+    pub fn start_on_hdfs(region_servers: usize) -> Option<Gateways> {
+        let plain = free_port();
+        let (child, ready) = start_hbase_local(&[
+            "--hdfs".into(),
+            "--port".into(),
+            plain.to_string(),
+            "--region-servers".into(),
+            region_servers.to_string(),
+        ])?;
+        Some(Self::from_ready(
+            child,
+            ready,
+            format!("127.0.0.1:{plain}"),
+            None,
+            None,
+            None,
+        ))
+    }
+
+    /// The cluster a READY line describes, its gateways at these addresses.
+    fn from_ready(
+        child: Child,
+        ready: String,
+        plain: String,
+        framed: Option<String>,
+        http: Option<String>,
+        https: Option<String>,
+    ) -> Gateways {
         let field = |name: &str| {
             ready
                 .split_whitespace()
@@ -111,18 +155,19 @@ impl Gateways {
         let control = field("control=").map(|p| format!("127.0.0.1:{p}"));
         let master = field("master=");
         let scanner_lease = lease(field("scanner_lease_ms="));
-        Some(Gateways {
-            plain: format!("127.0.0.1:{plain}"),
-            framed: Some(format!("127.0.0.1:{framed}")),
-            http: Some(format!("127.0.0.1:{http}")),
-            https: field("tls_ca=").map(|ca| (format!("127.0.0.1:{https}"), ca)),
+        Gateways {
+            plain,
+            framed,
+            http,
+            https: https.zip(field("tls_ca=")),
             zk,
             control,
             master,
             scanner_lease,
+            hdfs: field("hdfs="),
             ready: Some(ready),
             child: Some(child),
-        })
+        }
     }
 }
 

@@ -356,11 +356,16 @@ fn rows_bulk_loaded_through_hfiles_are_all_read_back_on_hbase_rpc() {
     }
 }
 
-/// HBase's Java client scans table `name` and finds exactly `rows` (key, value in `d:v`), cell
-/// for cell (a SHA-256 over every cell's parts, computed on both sides). Skipped without a
-/// ZooKeeper address for the client.
+/// HBase's Java client scans table `name` of the shared cluster and finds exactly `rows`
+/// (key, value in `d:v`), cell for cell (a SHA-256 over every cell's parts, computed on both
+/// sides). Skipped without a ZooKeeper address for the client.
 fn java_reads_exactly(name: &str, rows: &[(Vec<u8>, Vec<u8>)]) {
-    let Some(zk) = cluster().and_then(|g| g.zk.clone()) else {
+    java_reads_exactly_on(cluster().and_then(|g| g.zk.as_deref()), name, rows);
+}
+
+/// [`java_reads_exactly`] on the cluster whose ZooKeeper is `zk`.
+fn java_reads_exactly_on(zk: Option<&str>, name: &str, rows: &[(Vec<u8>, Vec<u8>)]) {
+    let Some(zk) = zk else {
         eprintln!("SKIPPED: no ZooKeeper address for the Java client");
         return;
     };
@@ -372,7 +377,7 @@ fn java_reads_exactly(name: &str, rows: &[(Vec<u8>, Vec<u8>)]) {
         }
     }
     let sum = hex(ctx.finish().as_ref());
-    let lines = gateways::java(&["checksum", "--zk", &zk, "--table", name], "", "SUM ")
+    let lines = gateways::java(&["checksum", "--zk", zk, "--table", name], "", "SUM ")
         .unwrap_or_else(|e| panic!("HBase's Java client: {e}"));
     assert_eq!(
         lines,
@@ -434,6 +439,87 @@ fn a_bulk_load_follows_the_familys_options_and_survives_compaction_and_splits() 
         change_region(&control, "split", &name, &key(n / 8));
         read_back("split");
     }
+}
+
+/// A bulk load staged on HDFS, on a cluster whose root directory is on HDFS (the shared one
+/// when `ROWKEY_HBASE_HDFS` names its HDFS, otherwise a local HBase started here with
+/// `--hdfs`): the files are written locally, copied to the staging directory through
+/// hdfs-native, moved into the table by the region servers, and every row reads back, through
+/// rowkey and through HBase's Java client. A staging directory on a name node that does not
+/// answer fails the load with every row listed, and nothing loaded.
+#[cfg(feature = "hdfs")]
+#[test]
+fn a_bulk_load_staged_on_hdfs_reads_back_on_hbase_rpc() {
+    let own;
+    let g = match cluster().filter(|g| g.hdfs.is_some()) {
+        Some(g) => g,
+        None => {
+            own = gateways::Gateways::start_on_hdfs(2);
+            match own.as_ref() {
+                Some(g) => g,
+                None => {
+                    assert!(std::env::var_os("CI").is_none(), "no HBase on HDFS started");
+                    eprintln!("SKIPPED: no local HBase on HDFS");
+                    return;
+                }
+            }
+        }
+    };
+    let (Some(m), Some(hdfs)) = (g.master.clone(), g.hdfs.clone()) else {
+        panic!(
+            "a cluster on HDFS names its master and its HDFS: {:?}",
+            g.ready
+        );
+    };
+    let n: u32 = 100_000;
+    let key = |i: u32| rowkey::bytes::Bytes::from(format!("hdfs{i:08}").into_bytes());
+    let value = |i: u32| i.to_be_bytes().to_vec();
+    let name = unique("rpc_bulk_hdfs");
+    let store = HbaseRpcStore::with_config(config(&m, &name)).unwrap();
+    store
+        .create_table(&[key(n / 4), key(n / 2), key(n / 4 * 3)])
+        .unwrap();
+    let rows: Vec<rowkey::store::Row> = (0..n)
+        .map(|i| (key(i), rowkey::bytes::Bytes::from(value(i))))
+        .collect();
+    let staging = format!("{hdfs}/rowkey-staging/{name}");
+    let report = store.bulk_load(rows.clone(), staging.as_str()).unwrap();
+    eprintln!("bulk load staged on {staging}: {report:?}");
+    assert_eq!((report.rows, report.files), (u64::from(n), 4));
+    assert!(
+        report.staging > Duration::ZERO,
+        "the files were copied to HDFS"
+    );
+    let expected: Vec<(Vec<u8>, Vec<u8>)> = (0..n).map(|i| (key(i).to_vec(), value(i))).collect();
+    let scanned: Vec<(Vec<u8>, Vec<u8>)> = store
+        .scan(&rowkey::KeyRange::new(b"", None))
+        .map(|r| {
+            let (k, v) = r.unwrap();
+            (k.to_vec(), v.to_vec())
+        })
+        .collect();
+    assert!(scanned == expected, "every row reads back");
+    for i in (0..n).step_by(1_013) {
+        assert_eq!(store.get(&key(i)).unwrap().unwrap()[..], value(i));
+    }
+    java_reads_exactly_on(g.zk.as_deref(), &name, &expected);
+
+    // A name node nobody answers at: the load fails before anything is written, every row
+    // listed.
+    let dead = format!("hdfs://127.0.0.1:{}/rowkey-staging", free_port());
+    let err = store.bulk_load(rows, dead.as_str()).unwrap_err();
+    assert_eq!(err.failed.len(), n as usize, "{err}");
+    assert!(err.to_string().contains("HDFS"), "{err}");
+}
+
+/// A loopback port nothing listens on (bound, then released).
+#[cfg(feature = "hdfs")]
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 /// The key `rekey_through_hfiles` moves `Event` rows to: by kind, then time (no salt).

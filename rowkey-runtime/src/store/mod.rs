@@ -114,7 +114,7 @@ pub use hbase::{AsyncHbaseStore, HbaseConfig, HbaseError, HbaseStore};
 pub use hbase_rpc::{
     AddressMap, AsyncHbaseRpcStore, BulkLoadReport, HFileCell, HFileCellType, HFileCompression,
     HFileError, HFileOptions, HFileSummary, HFileWriter, HbaseRpcConfig, HbaseRpcError,
-    HbaseRpcStore, ZooKeeper,
+    HbaseRpcStore, Staging, ZooKeeper,
 };
 #[cfg(any(feature = "hbase", feature = "hbase-rpc"))]
 pub use net::hbase_rules::Region;

@@ -18,6 +18,7 @@ use prost::Message;
 use super::cluster::{Locate, RegionLoc};
 use super::error::{self, Failure};
 use super::hfile::{HFileCell, HFileCellType, HFileCompression, HFileOptions, HFileWriter};
+use super::staging::{Stage, Staging};
 use super::{ops, pb, AsyncHbaseRpcStore, Budget};
 use crate::store::{BatchError, Blocking, NetError, Row};
 
@@ -35,6 +36,9 @@ pub struct BulkLoadReport {
     pub bytes: u64,
     /// Writing the HFiles, summed over the files (several are written at once).
     pub writing: Duration,
+    /// Copying them to the staging directory on HDFS, summed over the files (zero for a local
+    /// staging directory, which they are written to directly).
+    pub staging: Duration,
     /// Handing them to the regions (`BulkLoadHFile` calls, summed over the files; region
     /// lookups included).
     pub loading: Duration,
@@ -49,9 +53,11 @@ pub struct BulkLoadReport {
 impl AsyncHbaseRpcStore {
     /// Loads `rows` (raw rows, as [`AsyncStore::write_batch`](crate::store::AsyncStore::write_batch)
     /// writes them: the value in `family:v`, one timestamp for the whole load) through HFiles
-    /// written to `staging`, a directory the region servers can read at the same path (the
-    /// local file system for `hbase-local`, a shared mount otherwise; the region servers move
-    /// each file into the table, so it must be writable by them too). The files are written
+    /// staged in `staging` ([`Staging`]): a directory on HDFS (`hdfs://namenode:port/path`,
+    /// with the `hdfs` feature: the files are written locally, then copied up), or a local
+    /// directory the region servers read at the same path (one machine, a shared mount). The
+    /// region servers move each file into the table, so they must be able to write there too
+    /// (rowkey opens the directory to everyone, as HBase's own tool does without Kerberos). The files are written
     /// as the live family declares (its block size, `GZ` or `SNAPPY` compression, a row Bloom
     /// filter) and cut at [`HbaseRpcConfig::bulk_file_bytes`](super::HbaseRpcConfig::bulk_file_bytes).
     /// Of rows with the same key the last wins. On failure the error lists every row no region confirmed loading; the
@@ -59,8 +65,9 @@ impl AsyncHbaseRpcStore {
     pub async fn bulk_load(
         &self,
         rows: Vec<Row>,
-        staging: &Path,
+        staging: impl Into<Staging>,
     ) -> Result<BulkLoadReport, BatchError<NetError>> {
+        let staging = staging.into();
         let all_failed = |rows: &[Row], source| BatchError {
             failed: rows.iter().map(|(k, _)| k.to_vec()).collect(),
             source,
@@ -72,16 +79,6 @@ impl AsyncHbaseRpcStore {
         self.ensure_schema()
             .await
             .map_err(|e| all_failed(&rows, e))?;
-        let staging = std::path::absolute(staging)
-            .map_err(|e| all_failed(&rows, error::local(format!("staging directory: {e}"))))?;
-        std::fs::create_dir_all(&staging)
-            .and_then(|()| open_to_all(&staging, 0o777))
-            .map_err(|e| {
-                all_failed(
-                    &rows,
-                    error::local(format!("staging directory {}: {e}", staging.display())),
-                )
-            })?;
         // The family's options, as the table has them now.
         let families = self.families().await.map_err(|e| all_failed(&rows, e))?;
         let Some(family) = families
@@ -113,23 +110,34 @@ impl AsyncHbaseRpcStore {
         if rows.is_empty() {
             return Ok(report);
         }
-        let token = self
-            .prepare_bulk_load(&rows[0].0)
+        // On a cluster without Kerberos, HBase acts as the user the store names: the staged
+        // files must be that user's.
+        #[cfg(feature = "kerberos")]
+        let user = self
+            .inner
+            .config
+            .kerberos
+            .is_none()
+            .then_some(self.inner.config.user.as_str());
+        #[cfg(not(feature = "kerberos"))]
+        let user = Some(self.inner.config.user.as_str());
+        let stage = Stage::open(&staging, user, &self.inner.config.options.retry)
             .await
             .map_err(|e| all_failed(&rows, e))?;
+        let token = match self.prepare_bulk_load(&rows[0].0).await {
+            Ok(token) => token,
+            Err(e) => {
+                stage.close();
+                return Err(all_failed(&rows, e));
+            }
+        };
         let mut confirmed = Vec::new();
         let result = self
-            .load_regions(
-                &rows,
-                &staging,
-                &options,
-                &token,
-                &mut report,
-                &mut confirmed,
-            )
+            .load_regions(&rows, &stage, &options, &token, &mut report, &mut confirmed)
             .await;
         // Best effort: a token not cleaned up leaves an empty staging directory behind.
         let _ = self.cleanup_bulk_load(&rows[0].0, &token).await;
+        stage.close();
         match result {
             Ok(()) => Ok(report),
             Err(source) => Err(BatchError {
@@ -149,7 +157,7 @@ impl AsyncHbaseRpcStore {
     async fn load_regions(
         &self,
         rows: &[Row],
-        staging: &Path,
+        stage: &Stage,
         options: &HFileOptions,
         token: &str,
         report: &mut BulkLoadReport,
@@ -196,7 +204,7 @@ impl AsyncHbaseRpcStore {
             // Every group's file written and loaded, `concurrency` at a time.
             let outcomes: Vec<_> =
                 futures_util::stream::iter(groups.into_iter().map(|(range, loc)| {
-                    let base = staging.join(format!(
+                    let base = stage.local_dir().join(format!(
                         "{}-{timestamp}-{round}-{}",
                         std::process::id(),
                         range.start
@@ -215,12 +223,36 @@ impl AsyncHbaseRpcStore {
                         )
                         .await;
                         let writing = t.elapsed();
+                        // Staged: the paths the region servers are given, in order.
+                        let t = Instant::now();
+                        let mut staged = Vec::new();
+                        let written = match written {
+                            Ok(files) => {
+                                let mut failed = None;
+                                for (path, _) in &files {
+                                    match stage.stage(path).await {
+                                        Ok(url) => staged.push(url),
+                                        Err(e) => {
+                                            failed = Some(e);
+                                            break;
+                                        }
+                                    }
+                                }
+                                match failed {
+                                    None => Ok(files),
+                                    Some(e) => Err((files, e)),
+                                }
+                            }
+                            Err(e) => Err((Vec::new(), e)),
+                        };
+                        let staging = t.elapsed();
                         let t = Instant::now();
                         let outcome = match &written {
-                            Ok(files) => self.load_files(&loc, &family, files, token).await,
+                            Ok(_) => self.load_files(&loc, &family, &staged, token).await,
                             Err(_) => Ok(()),
                         };
-                        (range, loc, written, outcome, writing, t.elapsed())
+                        let times = (writing, staging, t.elapsed());
+                        (range, loc, written, staged, outcome, times)
                     }
                 }))
                 .buffered(concurrency)
@@ -229,24 +261,28 @@ impl AsyncHbaseRpcStore {
             let mut failed: Option<Failure> = None;
             let mut unwritable: Option<NetError> = None;
             pending.clear();
-            for (range, loc, written, outcome, writing, loading) in outcomes {
+            for (range, loc, written, staged, outcome, (writing, staging, loading)) in outcomes {
                 report.writing += writing;
+                report.staging += staging;
                 report.loading += loading;
                 let files = match written {
                     Ok(files) => files,
-                    // A file that could not be written here: no retry helps.
-                    Err(e) => {
+                    // A file that could not be written or staged: no retry helps.
+                    Err((files, e)) => {
+                        for (i, (path, _)) in files.iter().enumerate() {
+                            stage.remove(path, staged.get(i).map(String::as_str)).await;
+                        }
                         unwritable = Some(e);
                         continue;
                     }
                 };
-                for (path, bytes) in files {
+                for (i, (path, bytes)) in files.iter().enumerate() {
                     report.files += 1;
                     report.bytes += bytes;
                     // Loaded, the region servers moved the file in or copied it (a file
                     // system other than the table's); refused, it is still ours: gone either
                     // way.
-                    let _ = std::fs::remove_file(&path);
+                    stage.remove(path, staged.get(i).map(String::as_str)).await;
                 }
                 match outcome {
                     Ok(()) => confirmed.push(range),
@@ -306,22 +342,22 @@ impl AsyncHbaseRpcStore {
         .await
     }
 
-    /// `BulkLoadHFile` of a region's files into region `loc`: one call, so all or none of
-    /// them become visible.
+    /// `BulkLoadHFile` of a region's staged files into region `loc`: one call, so all or none
+    /// of them become visible.
     async fn load_files(
         &self,
         loc: &Arc<RegionLoc>,
         family: &Bytes,
-        files: &[(PathBuf, u64)],
+        staged: &[String],
         token: &str,
     ) -> Result<(), Failure> {
         let request = pb::BulkLoadHFileRequest {
             region: loc.specifier(),
-            family_path: files
+            family_path: staged
                 .iter()
-                .map(|(path, _)| pb::bulk_load_h_file_request::FamilyPath {
+                .map(|path| pb::bulk_load_h_file_request::FamilyPath {
                     family: family.clone(),
-                    path: format!("file://{}", path.display()),
+                    path: path.clone(),
                 })
                 .collect(),
             assign_seq_num: Some(true),
@@ -343,11 +379,11 @@ impl AsyncHbaseRpcStore {
                  to read and move the staging directory's files as the store's user, and the \
                  region must still span the files' rows",
                 String::from_utf8_lossy(&loc.name),
-                files.len(),
-                files
+                staged.len(),
+                staged
                     .first()
-                    .and_then(|(p, _)| p.parent())
-                    .map_or_else(String::new, |d| d.display().to_string())
+                    .and_then(|p| p.rsplit_once('/'))
+                    .map_or("", |(dir, _)| dir)
             ))))
         }
     }
@@ -358,11 +394,11 @@ impl Blocking<AsyncHbaseRpcStore> {
     pub fn bulk_load(
         &self,
         rows: Vec<Row>,
-        staging: &Path,
+        staging: impl Into<Staging>,
     ) -> Result<BulkLoadReport, BatchError<NetError>> {
         let keys: Vec<Vec<u8>> = rows.iter().map(|(k, _)| k.to_vec()).collect();
-        let staging = staging.to_path_buf();
-        match self.call(|s| async move { Ok(s.bulk_load(rows, &staging).await) }) {
+        let staging = staging.into();
+        match self.call(|s| async move { Ok(s.bulk_load(rows, staging).await) }) {
             Ok(result) => result,
             // The runtime is gone: nothing is known to be loaded.
             Err(source) => Err(BatchError {
@@ -438,26 +474,9 @@ fn write_cut(
         }
         rest = &rest[taken..];
         let (summary, _) = w.finish().map_err(|e| failed(&path, &e))?;
-        open_to_all(&path, 0o666).map_err(|e| failed(&path, &e))?;
         files.last_mut().expect("pushed above").1 = summary.bytes;
     }
     Ok(())
-}
-
-/// Gives everyone `mode` on `path`: the region servers read and move the staged files as their
-/// own user (HBase's bulk load tool opens its output directory the same way on a cluster
-/// without Kerberos).
-fn open_to_all(path: &Path, mode: u32) -> std::io::Result<()> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = (path, mode);
-        Ok(())
-    }
 }
 
 /// The ranges of `0..n` that `confirmed` (disjoint ranges, in any order) does not cover, in
@@ -507,7 +526,7 @@ mod tests {
     fn the_rows_not_confirmed_are_every_gap_between_confirmed_ranges() {
         let gaps = |n, c: Vec<std::ops::Range<usize>>| not_confirmed(n, c).collect::<Vec<_>>();
         assert_eq!(gaps(10, vec![]), [0..10]);
-        assert_eq!(gaps(10, vec![0..10]), []);
+        assert!(gaps(10, vec![0..10]).is_empty());
         // Out of order, as concurrent loads confirm them; a failed range between two others.
         assert_eq!(gaps(10, vec![6..10, 0..2]), [2..6]);
         assert_eq!(gaps(10, vec![2..4, 7..8]), [0..2, 4..7, 8..10]);

@@ -66,11 +66,12 @@ pub struct HbaseRpcConfig {
     pub tls: Option<crate::store::Tls>,
     /// Where to dial for each server the cluster advertises (`None`: the advertised address).
     pub address_map: Option<AddressMap>,
-    /// A directory the region servers can read and write at the same path: with it,
+    /// Where bulk loads stage their HFiles ([`Staging`](super::Staging): a directory on HDFS,
+    /// or one the region servers can read and write at the same path): with it,
     /// [`Store::load`](crate::store::Store::load) (and `Table::bulk_load`) loads rows through
     /// HFiles ([`AsyncHbaseRpcStore::bulk_load`](super::AsyncHbaseRpcStore::bulk_load)) instead
     /// of a batch write. `None` (the default): a batch write.
-    pub bulk_load_dir: Option<std::path::PathBuf>,
+    pub bulk_load_dir: Option<super::Staging>,
     /// A bulk load's HFiles are cut at this size (at a row boundary; default 1 GiB): a region's
     /// rows go into as many files as they fill, handed to the region in one call (all or none
     /// become visible). Smaller files are written in parallel and retried at less cost.
@@ -164,8 +165,9 @@ impl HbaseRpcConfig {
         self
     }
 
-    /// Loads through HFiles staged in `dir` ([`HbaseRpcConfig::bulk_load_dir`]).
-    pub fn bulk_load_dir(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
+    /// Loads through HFiles staged in `dir` ([`HbaseRpcConfig::bulk_load_dir`]): a local
+    /// path, or `hdfs://namenode:port/path` with the `hdfs` feature.
+    pub fn bulk_load_dir(mut self, dir: impl Into<super::Staging>) -> Self {
         self.bulk_load_dir = Some(dir.into());
         self
     }

@@ -35,6 +35,7 @@ mod error;
 mod hfile;
 mod ops;
 mod scan;
+mod staging;
 mod wire;
 mod zk;
 
@@ -44,6 +45,7 @@ pub use bulk::BulkLoadReport;
 pub use hfile::{
     HFileCell, HFileCellType, HFileCompression, HFileError, HFileOptions, HFileSummary, HFileWriter,
 };
+pub use staging::Staging;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -1224,7 +1226,7 @@ impl AsyncStore for AsyncHbaseRpcStore {
     /// [`bulk_load_dir`](HbaseRpcConfig::bulk_load_dir); a batch write otherwise.
     async fn load(&self, rows: Vec<Row>) -> Result<(), BatchError<NetError>> {
         match self.inner.config.bulk_load_dir.clone() {
-            Some(dir) => self.bulk_load(rows, &dir).await.map(|_| ()),
+            Some(dir) => self.bulk_load(rows, dir).await.map(|_| ()),
             None => self.write_batch(&rows).await,
         }
     }

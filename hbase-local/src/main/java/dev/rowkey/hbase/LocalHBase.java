@@ -72,6 +72,7 @@ public final class LocalHBase {
     int httpPort = -1;
     int httpsPort = -1;
     boolean phoenix = false;
+    boolean hdfs = false;
     int phoenixPort = 0;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -88,6 +89,7 @@ public final class LocalHBase {
         case "--privacy-port": privacyPort = Integer.parseInt(args[++i]); break;
         case "--integrity-port": integrityPort = Integer.parseInt(args[++i]); break;
         case "--tls": tls = true; break;
+        case "--hdfs": hdfs = true; break;
         case "--http-port": httpPort = Integer.parseInt(args[++i]); break;
         case "--https-port": httpsPort = Integer.parseInt(args[++i]); break;
         case "--phoenix": phoenix = true; break;
@@ -98,7 +100,7 @@ public final class LocalHBase {
               + " [--framed-port P2] [--ready-file F] [--dir D] [--scanner-lease-ms MS] [--secure]"
               + " [--rpc-protection LIST] [--privacy-port P3] [--integrity-port P6] [--tls]"
               + " [--http-port P4]"
-              + " [--https-port P5] [--phoenix] [--phoenix-port P7]");
+              + " [--https-port P5] [--phoenix] [--phoenix-port P7] [--hdfs]");
           System.exit(2);
       }
     }
@@ -164,6 +166,16 @@ public final class LocalHBase {
     }
 
     HBaseTestingUtility util = new HBaseTestingUtility(conf);
+    // --hdfs: HBase's root directory on a mini HDFS (one name node, one data node, in this
+    // JVM), as on a real cluster: bulk loads stage their files there and the region servers
+    // move them into the table.
+    String hdfsField = "";
+    if (hdfs) {
+      var dfs = util.startMiniDFSCluster(1);
+      dfs.getFileSystem().setPermission(new org.apache.hadoop.fs.Path("/"),
+          new org.apache.hadoop.fs.permission.FsPermission((short) 0777));
+      hdfsField = " hdfs=" + dfs.getFileSystem().getUri();
+    }
     util.startMiniZKCluster();
     util.startMiniHBaseCluster(StartMiniClusterOption.builder()
         .numMasters(1).numRegionServers(regionServers).createRootDir(true).createWALDir(true)
@@ -232,7 +244,7 @@ public final class LocalHBase {
         + (httpPort > 0 ? " http_thrift=" + httpPort : "")
         + (httpsPort > 0 ? " https_thrift=" + httpsPort : "") + " control=" + controlPort
         + " transport=" + (framed ? "framed" : "buffered") + " region_servers=" + regionServers
-        + " scanner_lease_ms=" + lease + kerberos + phoenixFields
+        + " scanner_lease_ms=" + lease + kerberos + phoenixFields + hdfsField
         + " hbase_version=" + org.apache.hadoop.hbase.util.VersionInfo.getVersion()
         + " start_ms=" + ms + " heap_used_mb=" + heapMb + " rss_mb=" + rssMb() + " pid="
         + ManagementFactory.getRuntimeMXBean().getPid();

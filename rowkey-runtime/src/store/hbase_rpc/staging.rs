@@ -1,0 +1,371 @@
+//! Where a bulk load stages its HFiles ([`Staging`]): a directory the region servers read and
+//! write at the same path (the local file system for one machine, a shared mount), or a
+//! directory on HDFS, as on a real cluster, written through `hdfs-native` (a maintained HDFS
+//! client in Rust, no JVM; the `hdfs` feature). Files are always written to a local directory
+//! first (the staging directory itself, or a temporary one), then, for HDFS, copied up; the
+//! region servers move them into the table.
+
+use std::path::{Path, PathBuf};
+
+use super::error;
+use crate::store::NetError;
+
+/// Where a bulk load stages its HFiles: strings starting with `hdfs://` name a directory on
+/// HDFS (`hdfs://namenode:8020/tmp/rowkey-staging`; needs rowkey's `hdfs` feature), anything
+/// else a directory of the local file system.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Staging {
+    /// A directory the region servers read and write at the same path.
+    Local(PathBuf),
+    /// A directory on HDFS: `hdfs://namenode:port/path`.
+    Hdfs(String),
+}
+
+impl From<&str> for Staging {
+    fn from(s: &str) -> Self {
+        if s.starts_with("hdfs://") {
+            Staging::Hdfs(s.to_string())
+        } else {
+            Staging::Local(PathBuf::from(s))
+        }
+    }
+}
+
+impl From<String> for Staging {
+    fn from(s: String) -> Self {
+        Staging::from(s.as_str())
+    }
+}
+
+impl From<PathBuf> for Staging {
+    fn from(p: PathBuf) -> Self {
+        Staging::Local(p)
+    }
+}
+
+impl From<&Path> for Staging {
+    fn from(p: &Path) -> Self {
+        Staging::Local(p.to_path_buf())
+    }
+}
+
+impl From<&PathBuf> for Staging {
+    fn from(p: &PathBuf) -> Self {
+        Staging::Local(p.clone())
+    }
+}
+
+impl std::fmt::Display for Staging {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Staging::Local(p) => write!(f, "{}", p.display()),
+            Staging::Hdfs(url) => f.write_str(url),
+        }
+    }
+}
+
+/// An open staging area for one load.
+pub(super) enum Stage {
+    Local(PathBuf),
+    #[cfg(feature = "hdfs")]
+    Hdfs(hdfs::Hdfs),
+}
+
+impl Stage {
+    /// Makes the directory (open to everyone: the region servers act as their own user).
+    /// Files on HDFS are written as `user` (the user HBase's calls name, which the region
+    /// servers act as when they move the files: it must own them), or, with `None`, as the
+    /// Kerberos ticket says.
+    /// Calls to HDFS retry as `retry` says (attempts, backoff, each attempt's deadline).
+    pub async fn open(
+        staging: &Staging,
+        user: Option<&str>,
+        retry: &crate::store::RetryPolicy,
+    ) -> Result<Stage, NetError> {
+        match staging {
+            Staging::Local(dir) => {
+                let dir = std::path::absolute(dir)
+                    .map_err(|e| error::local(format!("staging directory: {e}")))?;
+                std::fs::create_dir_all(&dir)
+                    .and_then(|()| open_to_all(&dir, 0o777))
+                    .map_err(|e| {
+                        error::local(format!("staging directory {}: {e}", dir.display()))
+                    })?;
+                Ok(Stage::Local(dir))
+            }
+            #[cfg(feature = "hdfs")]
+            Staging::Hdfs(url) => Ok(Stage::Hdfs(hdfs::Hdfs::open(url, user, retry).await?)),
+            #[cfg(not(feature = "hdfs"))]
+            Staging::Hdfs(url) => {
+                let _ = (user, retry);
+                Err(error::local(format!(
+                    "staging on HDFS ({url}) needs rowkey's `hdfs` feature"
+                )))
+            }
+        }
+    }
+
+    /// The local directory HFiles are written to.
+    pub fn local_dir(&self) -> &Path {
+        match self {
+            Stage::Local(dir) => dir,
+            #[cfg(feature = "hdfs")]
+            Stage::Hdfs(h) => h.local_dir(),
+        }
+    }
+
+    /// Stages the written file `local`: the path the region servers are given.
+    pub async fn stage(&self, local: &Path) -> Result<String, NetError> {
+        match self {
+            Stage::Local(_) => {
+                open_to_all(local, 0o666)
+                    .map_err(|e| error::local(format!("{}: {e}", local.display())))?;
+                Ok(format!("file://{}", local.display()))
+            }
+            #[cfg(feature = "hdfs")]
+            Stage::Hdfs(h) => h.upload(local).await,
+        }
+    }
+
+    /// Removes a file's local copy and its staged one (best effort: a loaded file was moved
+    /// into the table already).
+    pub async fn remove(&self, local: &Path, staged: Option<&str>) {
+        let _ = std::fs::remove_file(local);
+        #[cfg(feature = "hdfs")]
+        if let (Stage::Hdfs(h), Some(staged)) = (self, staged) {
+            h.remove(staged).await;
+        }
+        #[cfg(not(feature = "hdfs"))]
+        let _ = staged;
+    }
+
+    /// Ends the load: the temporary local directory of an HDFS load goes.
+    pub fn close(self) {
+        #[cfg(feature = "hdfs")]
+        if let Stage::Hdfs(h) = self {
+            let _ = std::fs::remove_dir_all(h.local_dir());
+        }
+    }
+}
+
+/// Gives everyone `mode` on `path`: the region servers read and move the staged files as their
+/// own user (HBase's bulk load tool opens its output directory the same way on a cluster
+/// without Kerberos).
+pub(super) fn open_to_all(path: &Path, mode: u32) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, mode);
+        Ok(())
+    }
+}
+
+#[cfg(feature = "hdfs")]
+mod hdfs {
+    use std::path::{Path, PathBuf};
+
+    use super::error;
+    use crate::store::NetError;
+
+    /// Bytes read from the local file per HDFS write.
+    const CHUNK: usize = 4 << 20;
+
+    /// A staging directory on HDFS, and the local one files are written to first.
+    pub struct Hdfs {
+        client: hdfs_native::Client,
+        /// `hdfs://namenode:port`.
+        base: String,
+        /// The directory's path on HDFS.
+        dir: String,
+        local: PathBuf,
+    }
+
+    fn failed(what: &str, e: impl std::fmt::Display) -> NetError {
+        error::local(format!("HDFS staging, {what}: {e}"))
+    }
+
+    impl Hdfs {
+        pub async fn open(
+            url: &str,
+            user: Option<&str>,
+            retry: &crate::store::RetryPolicy,
+        ) -> Result<Hdfs, NetError> {
+            let rest = url.strip_prefix("hdfs://").unwrap_or(url);
+            let (authority, dir) = match rest.find('/') {
+                Some(i) => (&rest[..i], &rest[i..]),
+                None => (rest, "/"),
+            };
+            let base = format!("hdfs://{authority}");
+            let dir = dir.trim_end_matches('/').to_string();
+            if dir.is_empty() {
+                return Err(failed(url, "name a directory, not the root"));
+            }
+            // The store's retry policy, not HDFS's own (15 attempts, sleeps growing to 15 s:
+            // minutes before a dead name node is reported). Settings the cluster's
+            // configuration files give (HADOOP_CONF_DIR: name services, HA) still apply.
+            let config = [
+                (
+                    "dfs.client.failover.max.attempts",
+                    retry.max_attempts.saturating_sub(1).to_string(),
+                ),
+                (
+                    "dfs.client.failover.sleep.base.millis",
+                    retry.initial_backoff.as_millis().to_string(),
+                ),
+                (
+                    "dfs.client.failover.sleep.max.millis",
+                    retry.max_backoff.as_millis().to_string(),
+                ),
+                (
+                    "dfs.client.socket-timeout",
+                    retry.attempt_timeout.as_millis().to_string(),
+                ),
+            ];
+            let mut builder = hdfs_native::ClientBuilder::new()
+                .with_url(base.clone())
+                .with_config(config);
+            if let Some(user) = user {
+                builder = builder.with_user(user);
+            }
+            let client = builder.build().map_err(|e| failed(url, e))?;
+            client
+                .mkdirs(&dir, 0o777, true)
+                .await
+                .map_err(|e| failed(&format!("making {url}"), e))?;
+            // mkdirs applies the name node's umask: open it to the region servers' user.
+            client
+                .set_permission(&dir, 0o777)
+                .await
+                .map_err(|e| failed(&format!("opening {url} to all"), e))?;
+            let local = std::env::temp_dir().join(format!(
+                "rowkey-bulk-{}-{}",
+                std::process::id(),
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos())
+            ));
+            std::fs::create_dir_all(&local)
+                .map_err(|e| failed(&format!("local directory {}", local.display()), e))?;
+            Ok(Hdfs {
+                client,
+                base,
+                dir,
+                local,
+            })
+        }
+
+        pub fn local_dir(&self) -> &Path {
+            &self.local
+        }
+
+        /// Copies `local` into the directory; its full URL.
+        pub async fn upload(&self, local: &Path) -> Result<String, NetError> {
+            use tokio::io::AsyncReadExt;
+            let name = local
+                .file_name()
+                .and_then(|n| n.to_str())
+                .ok_or_else(|| failed("a file name", local.display()))?;
+            let path = format!("{}/{name}", self.dir);
+            let url = format!("{}{path}", self.base);
+            let mut file = tokio::fs::File::open(local)
+                .await
+                .map_err(|e| failed(&local.display().to_string(), e))?;
+            let options = hdfs_native::WriteOptions::default()
+                .overwrite(true)
+                .permission(0o666);
+            let mut writer = self
+                .client
+                .create(&path, options)
+                .await
+                .map_err(|e| failed(&format!("creating {url}"), e))?;
+            let mut buf = vec![0u8; CHUNK];
+            loop {
+                let n = file
+                    .read(&mut buf)
+                    .await
+                    .map_err(|e| failed(&local.display().to_string(), e))?;
+                if n == 0 {
+                    break;
+                }
+                writer
+                    .write_bytes(bytes::Bytes::copy_from_slice(&buf[..n]))
+                    .await
+                    .map_err(|e| failed(&format!("writing {url}"), e))?;
+            }
+            writer
+                .close()
+                .await
+                .map_err(|e| failed(&format!("closing {url}"), e))?;
+            Ok(url)
+        }
+
+        pub async fn remove(&self, url: &str) {
+            if let Some(path) = url.strip_prefix(&self.base) {
+                let _ = self.client.delete(path, false).await;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hdfs_urls_and_paths_name_their_staging() {
+        assert_eq!(
+            Staging::from("hdfs://nn:8020/tmp/s"),
+            Staging::Hdfs("hdfs://nn:8020/tmp/s".into())
+        );
+        assert_eq!(
+            Staging::from("/tmp/s".to_string()),
+            Staging::Local(PathBuf::from("/tmp/s"))
+        );
+        // A local directory named like a scheme stays local.
+        assert_eq!(
+            Staging::from(Path::new("hdfs:/x")),
+            Staging::Local(PathBuf::from("hdfs:/x"))
+        );
+    }
+
+    #[cfg(not(feature = "hdfs"))]
+    #[tokio::test]
+    async fn hdfs_without_the_feature_is_a_clear_error() {
+        let err = Stage::open(
+            &Staging::from("hdfs://nn:8020/s"),
+            None,
+            &crate::store::RetryPolicy::default(),
+        )
+        .await
+        .err()
+        .expect("refused");
+        assert!(err.to_string().contains("`hdfs` feature"), "{err}");
+    }
+
+    #[test]
+    fn a_local_staging_directory_is_made_open_to_all() {
+        let dir = std::env::temp_dir().join(format!("rowkey-staging-test-{}", std::process::id()));
+        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let stage = rt
+            .block_on(Stage::open(
+                &Staging::from(&dir),
+                None,
+                &crate::store::RetryPolicy::default(),
+            ))
+            .unwrap();
+        assert_eq!(stage.local_dir(), dir);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&dir).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o777);
+        }
+        stage.close();
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
