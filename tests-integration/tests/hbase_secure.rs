@@ -395,6 +395,26 @@ fn a_batch_meeting_an_expired_ticket_lists_every_row_not_written() {
     check.drop_table().unwrap();
 }
 
+/// A bulk load on the Kerberized cluster: HBase's secure bulk load (PrepareBulkLoad's token,
+/// the files moved in as the Kerberos user), staged on the local file system. Every row reads
+/// back, in two regions.
+#[test]
+fn a_bulk_load_on_a_kerberized_cluster_reads_back() {
+    let Some(s) = secure() else { return };
+    let table = unique("krb_bulk");
+    let store = HbaseRpcStore::with_config(rpc(s, &table, s.keytab_login())).unwrap();
+    store.create_table(&[Bytes::from("row00010000")]).unwrap();
+    let staging = tempdir("krb_bulk");
+    let report = store.bulk_load(rows(0..20_000), &staging).unwrap();
+    assert_eq!((report.rows, report.files), (20_000, 2), "{report:?}");
+    let back: Vec<Row> = store
+        .scan(&rowkey::KeyRange::new(b"", None))
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(back == rows(0..20_000), "every row reads back");
+    store.drop_table().unwrap();
+}
+
 fn rows(range: std::ops::Range<usize>) -> Vec<Row> {
     range
         .map(|i| {
