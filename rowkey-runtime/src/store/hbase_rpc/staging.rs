@@ -350,7 +350,9 @@ mod tests {
     #[test]
     fn a_local_staging_directory_is_made_open_to_all() {
         let dir = std::env::temp_dir().join(format!("rowkey-staging-test-{}", std::process::id()));
-        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
         let stage = rt
             .block_on(Stage::open(
                 &Staging::from(&dir),
