@@ -356,6 +356,17 @@ fn rows_bulk_loaded_through_hfiles_are_all_read_back_on_hbase_rpc() {
     }
 }
 
+/// Every row of the store's table, in order, owned.
+fn whole_table(store: &HbaseRpcStore) -> Vec<(Vec<u8>, Vec<u8>)> {
+    store
+        .scan(&rowkey::KeyRange::new(b"", None))
+        .map(|r| {
+            let (k, v) = r.unwrap();
+            (k.to_vec(), v.to_vec())
+        })
+        .collect()
+}
+
 /// HBase's Java client scans table `name` of the shared cluster and finds exactly `rows`
 /// (key, value in `d:v`), cell for cell (a SHA-256 over every cell's parts, computed on both
 /// sides). Skipped without a ZooKeeper address for the client.
@@ -431,14 +442,10 @@ fn a_bulk_load_follows_the_familys_options_and_survives_compaction_and_splits() 
     );
     let expected: Vec<(Vec<u8>, Vec<u8>)> = (0..n).map(|i| (key(i).to_vec(), value(i))).collect();
     let read_back = |when: &str| {
-        let scanned: Vec<(Vec<u8>, Vec<u8>)> = store
-            .scan(&rowkey::KeyRange::new(b"", None))
-            .map(|r| {
-                let (k, v) = r.unwrap();
-                (k.to_vec(), v.to_vec())
-            })
-            .collect();
-        assert!(scanned == expected, "{when}: the scan reads every row back");
+        assert!(
+            whole_table(&store) == expected,
+            "{when}: the scan reads every row back"
+        );
         for i in (0..n).step_by(997).chain([n - 1]) {
             assert_eq!(store.get(&key(i)).unwrap().unwrap()[..], value(i), "{when}");
         }
@@ -504,14 +511,7 @@ fn a_bulk_load_staged_on_hdfs_reads_back_on_hbase_rpc() {
         "the files were copied to HDFS"
     );
     let expected: Vec<(Vec<u8>, Vec<u8>)> = (0..n).map(|i| (key(i).to_vec(), value(i))).collect();
-    let scanned: Vec<(Vec<u8>, Vec<u8>)> = store
-        .scan(&rowkey::KeyRange::new(b"", None))
-        .map(|r| {
-            let (k, v) = r.unwrap();
-            (k.to_vec(), v.to_vec())
-        })
-        .collect();
-    assert!(scanned == expected, "every row reads back");
+    assert!(whole_table(&store) == expected, "every row reads back");
     for i in (0..n).step_by(1_013) {
         assert_eq!(store.get(&key(i)).unwrap().unwrap()[..], value(i));
     }

@@ -72,8 +72,9 @@ impl AsyncHbaseRpcStore {
             failed: rows.iter().map(|(k, _)| k.to_vec()).collect(),
             source,
         };
-        let rows = sorted_last_of_each(rows);
-        for (key, _) in &rows {
+        // Shared with the writer threads, not copied per region.
+        let rows = Arc::new(sorted_last_of_each(rows));
+        for (key, _) in rows.iter() {
             super::check_key(key).map_err(|e| all_failed(&rows, e))?;
         }
         self.ensure_schema()
@@ -156,7 +157,7 @@ impl AsyncHbaseRpcStore {
     /// others.
     async fn load_regions(
         &self,
-        rows: &[Row],
+        rows: &Arc<Vec<Row>>,
         stage: &Stage,
         options: &HFileOptions,
         token: &str,
@@ -214,7 +215,8 @@ impl AsyncHbaseRpcStore {
                     async move {
                         let t = Instant::now();
                         let written = write_hfiles(
-                            &rows[range.clone()],
+                            rows.clone(),
+                            range.clone(),
                             &family,
                             timestamp,
                             base,
@@ -227,22 +229,10 @@ impl AsyncHbaseRpcStore {
                         let t = Instant::now();
                         let mut staged = Vec::new();
                         let written = match written {
-                            Ok(files) => {
-                                let mut failed = None;
-                                for (path, _) in &files {
-                                    match stage.stage(path).await {
-                                        Ok(url) => staged.push(url),
-                                        Err(e) => {
-                                            failed = Some(e);
-                                            break;
-                                        }
-                                    }
-                                }
-                                match failed {
-                                    None => Ok(files),
-                                    Some(e) => Err((files, e)),
-                                }
-                            }
+                            Ok(files) => match stage.stage_all(&files, &mut staged).await {
+                                Ok(()) => Ok(files),
+                                Err(e) => Err((files, e)),
+                            },
                             Err(e) => Err((Vec::new(), e)),
                         };
                         let staging = t.elapsed();
@@ -409,22 +399,28 @@ impl Blocking<AsyncHbaseRpcStore> {
     }
 }
 
-/// Writes `rows` as HFiles `{base}-{n}.hfile`, a new file once one holds `max_bytes` (on a
-/// blocking thread); their paths and sizes. A file that fails is removed with the ones before.
+/// Writes `rows[range]` as HFiles `{base}-{n}.hfile`, a new file once one holds `max_bytes` (on
+/// a blocking thread); their paths and sizes. A file that fails is removed with the ones before.
 async fn write_hfiles(
-    rows: &[Row],
+    rows: Arc<Vec<Row>>,
+    range: std::ops::Range<usize>,
     family: &Bytes,
     timestamp: i64,
     base: PathBuf,
     options: HFileOptions,
     max_bytes: u64,
 ) -> Result<Vec<(PathBuf, u64)>, NetError> {
-    let rows = rows.to_vec();
     let family = family.clone();
     tokio::task::spawn_blocking(move || {
         let mut files = Vec::new();
         let result = write_cut(
-            &rows, &family, timestamp, &base, &options, max_bytes, &mut files,
+            &rows[range],
+            &family,
+            timestamp,
+            &base,
+            &options,
+            max_bytes,
+            &mut files,
         );
         if result.is_err() {
             for (path, _) in &files {

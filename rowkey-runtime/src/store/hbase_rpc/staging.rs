@@ -128,6 +128,19 @@ impl Stage {
         }
     }
 
+    /// Stages each of `files` in turn, their paths going to `staged`; stops at the first that
+    /// fails (the ones staged before it are in `staged`, to be removed).
+    pub async fn stage_all(
+        &self,
+        files: &[(PathBuf, u64)],
+        staged: &mut Vec<String>,
+    ) -> Result<(), NetError> {
+        for (path, _) in files {
+            staged.push(self.stage(path).await?);
+        }
+        Ok(())
+    }
+
     /// Removes a file's local copy and its staged one (best effort: a loaded file was moved
     /// into the table already).
     pub async fn remove(&self, local: &Path, staged: Option<&str>) {
