@@ -97,8 +97,9 @@ fn main() {
                 let report = t.store().bulk_load(encoded, staging.path()).unwrap();
                 let secs = start.elapsed().as_secs_f64();
                 println!(
-                    "round {round} bulk load: {:>9.0} rows/s ({secs:.2} s: keys encoded in {encoding:.2} s; per file, summed: writing {:.2} s, loading {:.2} s; {} files, {} MiB)",
+                    "round {round} bulk load: {:>9.0} rows/s ({secs:.2} s: keys encoded in {encoding:.2} s, sorted in {:.2} s; per file, summed: writing {:.2} s, loading {:.2} s; {} files, {} MiB)",
                     n as f64 / secs,
+                    report.sorting.as_secs_f64(),
                     report.writing.as_secs_f64(),
                     report.loading.as_secs_f64(),
                     report.files,
