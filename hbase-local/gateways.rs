@@ -253,12 +253,18 @@ pub fn free_port() -> u16 {
 }
 
 /// Runs HBase's Java client (`hbase-local/run --tool ARGS`, see `Tool.java`) with `stdin`, and
-/// returns the fields of its output lines that start with `tag` (the tag removed).
+/// returns the fields of its output lines that start with `tag` (the tag removed). The client
+/// of HBase `ROWKEY_HBASE_VERSION` when set (`hbase-local/matrix` sets it), else 2.6's.
 pub fn java(args: &[&str], stdin: &str, tag: &str) -> Result<Vec<Vec<String>>, String> {
     use std::io::Write;
     let run = run_script();
+    let version: Vec<String> = match std::env::var("ROWKEY_HBASE_VERSION") {
+        Ok(v) => vec!["--hbase-version".into(), v],
+        Err(_) => Vec::new(),
+    };
     let mut child = Command::new("bash")
         .arg(run)
+        .args(&version)
         .arg("--tool")
         .args(args)
         .stdin(Stdio::piped())

@@ -60,11 +60,23 @@ fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
-/// Writes `cells` to a file and has HBase read it; returns the pretty printer's report.
-fn written_and_read(cells: &[Cell], options: HFileOptions, name: &str) -> Option<Vec<String>> {
+/// A file written for HBase to read, and what it should find there.
+struct Written<'a> {
+    name: String,
+    cells: &'a [Cell],
+    row_bloom: bool,
+    path: std::path::PathBuf,
+}
+
+/// Writes `cells` to `dir/name`.
+fn write<'a>(
+    dir: &std::path::Path,
+    cells: &'a [Cell],
+    options: HFileOptions,
+    name: &str,
+) -> Written<'a> {
     let row_bloom = options.row_bloom;
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join(name);
+    let path = dir.join(name);
     let file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
     let mut w = HFileWriter::new(file, options);
     for c in cells {
@@ -77,7 +89,22 @@ fn written_and_read(cells: &[Cell], options: HFileOptions, name: &str) -> Option
         summary.bytes,
         "the summary's size is the file's"
     );
-    let lines = match gateways::java(&["hfile", "--file", path.to_str().unwrap()], "", "") {
+    Written {
+        name: name.to_string(),
+        cells,
+        row_bloom,
+        path,
+    }
+}
+
+/// Has HBase read every file (one JVM for them all) and checks what it found in each; their
+/// pretty printer's reports, in order. `None`: HBase's tools do not run here (outside CI).
+fn read_by_hbase(files: &[Written]) -> Option<Vec<Vec<String>>> {
+    let mut args = vec!["hfile"];
+    for f in files {
+        args.extend(["--file", f.path.to_str().unwrap()]);
+    }
+    let lines = match gateways::java(&args, "", "") {
         Ok(lines) => lines,
         Err(e) => {
             assert!(std::env::var_os("CI").is_none(), "HBase's reader: {e}");
@@ -85,6 +112,28 @@ fn written_and_read(cells: &[Cell], options: HFileOptions, name: &str) -> Option
             return None;
         }
     };
+    // Each file's lines follow its `FILE path` line.
+    let mut per_file: Vec<Vec<Vec<String>>> = Vec::new();
+    for line in lines {
+        if line.first().map(String::as_str) == Some("FILE") {
+            per_file.push(Vec::new());
+        } else if let Some(current) = per_file.last_mut() {
+            current.push(line);
+        }
+    }
+    assert_eq!(per_file.len(), files.len(), "HBase read every file");
+    Some(
+        files
+            .iter()
+            .zip(per_file)
+            .map(|(f, lines)| check(f, &lines))
+            .collect(),
+    )
+}
+
+/// What HBase found in one file, checked; the pretty printer's report.
+fn check(file: &Written, lines: &[Vec<String>]) -> Vec<String> {
+    let (name, cells, row_bloom) = (&file.name, file.cells, file.row_bloom);
     let read = lines
         .iter()
         .find(|l| l.first().map(String::as_str) == Some("HFILE"))
@@ -161,7 +210,7 @@ fn written_and_read(cells: &[Cell], options: HFileOptions, name: &str) -> Option
         "{name}:\n{}",
         report.join("\n")
     );
-    Some(report)
+    report
 }
 
 fn put(row: Vec<u8>, qualifier: &[u8], timestamp: i64, value: Vec<u8>) -> Cell {
@@ -177,19 +226,14 @@ fn put(row: Vec<u8>, qualifier: &[u8], timestamp: i64, value: Vec<u8>) -> Cell {
 
 #[test]
 fn hbase_reads_every_cell_of_rowkeys_hfiles() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
     // One cell.
     let one = [put(b"r".to_vec(), b"v", 1, b"x".to_vec())];
-    let Some(report) = written_and_read(&one, HFileOptions::default(), "one") else {
-        return;
-    };
-    assert!(
-        report.iter().any(|l| l.contains("entryCount=1")),
-        "{}",
-        report.join("\n")
-    );
+    files.push(write(dir.path(), &one, HFileOptions::default(), "one"));
 
     // No cell at all.
-    written_and_read(&[], HFileOptions::default(), "empty").unwrap();
+    files.push(write(dir.path(), &[], HFileOptions::default(), "empty"));
 
     // 30,000 rows of binary keys (every byte value in the rows, 0x00 and 0xFF in qualifiers),
     // three versions of one column and a delete marker in some rows, empty values, small
@@ -250,10 +294,7 @@ fn hbase_reads_every_cell_of_rowkeys_hfiles() {
         bytes_per_checksum: 512,
         ..HFileOptions::default()
     };
-    let report = written_and_read(&all, small, "many_blocks").unwrap();
-    if std::env::var_os("ROWKEY_SHOW_HFILE").is_some() {
-        eprintln!("{}", report.join("\n"));
-    }
+    files.push(write(dir.path(), &all, small, "many_blocks"));
 
     // Cells larger than a block (a 200 KiB value in 64 KiB blocks), around small ones.
     let big: Vec<Cell> = (0u8..20)
@@ -262,7 +303,12 @@ fn hbase_reads_every_cell_of_rowkeys_hfiles() {
             put(vec![b'k', i], b"v", 9, vec![i; len])
         })
         .collect();
-    written_and_read(&big, HFileOptions::default(), "big_cells").unwrap();
+    files.push(write(
+        dir.path(),
+        &big,
+        HFileOptions::default(),
+        "big_cells",
+    ));
 
     // The same cells under a multi-level block index (leaf and intermediate index blocks among
     // the data, small index chunks), compressed, with a filter: HBase seeks through it.
@@ -273,38 +319,49 @@ fn hbase_reads_every_cell_of_rowkeys_hfiles() {
         compression: HFileCompression::Gz,
         ..HFileOptions::default()
     };
-    let report = written_and_read(&all, levels, "index_levels").unwrap();
-    assert!(
-        report.iter().any(|l| l.contains("numDataIndexLevels=3")),
-        "{}",
-        report.join("\n")
-    );
+    files.push(write(dir.path(), &all, levels, "index_levels"));
 
     // The same cells compressed with each codec rowkey writes, with a row Bloom filter.
-    for compression in [HFileCompression::Gz, HFileCompression::Snappy] {
+    let codecs = [HFileCompression::Gz, HFileCompression::Snappy];
+    for compression in codecs {
         let options = HFileOptions {
             block_size: 4 * 1024,
             compression,
             row_bloom: true,
             ..HFileOptions::default()
         };
-        let report = written_and_read(&all, options, compression.name()).unwrap();
+        files.push(write(dir.path(), &all, options, compression.name()));
+        let options = HFileOptions {
+            compression,
+            ..HFileOptions::default()
+        };
+        let name = format!("big_{}", compression.name());
+        files.push(write(dir.path(), &big, options, &name));
+    }
+
+    let Some(reports) = read_by_hbase(&files) else {
+        return;
+    };
+    let report = |name: &str| {
+        let at = files.iter().position(|f| f.name == name).unwrap();
+        reports[at].join("\n")
+    };
+    assert!(report("one").contains("entryCount=1"), "{}", report("one"));
+    if std::env::var_os("ROWKEY_SHOW_HFILE").is_some() {
+        eprintln!("{}", report("many_blocks"));
+    }
+    assert!(
+        report("index_levels").contains("numDataIndexLevels=3"),
+        "{}",
+        report("index_levels")
+    );
+    for compression in codecs {
+        let name = compression.name();
         assert!(
-            report
-                .iter()
-                .any(|l| l.contains(&format!("compressionCodec={}", compression.name()))),
+            report(name).contains(&format!("compressionCodec={name}")),
             "{}",
-            report.join("\n")
+            report(name)
         );
-        written_and_read(
-            &big,
-            HFileOptions {
-                compression,
-                ..HFileOptions::default()
-            },
-            &format!("big_{}", compression.name()),
-        )
-        .unwrap();
     }
 }
 
@@ -327,9 +384,12 @@ fn hbase_finds_every_row_in_rowkeys_bloom_filters() {
         compression: HFileCompression::Snappy,
         ..HFileOptions::default()
     };
-    let Some(report) = written_and_read(&cells, options, "bloom_chunks") else {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), &cells, options, "bloom_chunks");
+    let Some(mut reports) = read_by_hbase(&[file]) else {
         return;
     };
+    let report = reports.remove(0);
     assert!(
         report.iter().any(|l| l.contains("Number of chunks: 3")),
         "{}",

@@ -72,8 +72,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  *     5000, reads N keys spread over the file (default 0) with one Get each, one after another,
  *     and prints: BENCH r rows put_rows_per_s scan_rows_per_s gets_per_s; then drops T_r.
  *     With W > 0, a round 0 of the first W keys (no gets, not printed) warms the JVM first.
- * hfile --file PATH
- *     reads an HFile on the local file system with HBase's own reader, every cell in order:
+ * hfile --file PATH [--file PATH ...]
+ *     per file, after a line FILE PATH (one JVM reads them all): reads an HFile on the local file system with HBase's own reader, every cell in order:
  *     HFILE cells sha256 first_row_hex last_row_hex trailer_entry_count  (sha256 over each
  *     cell's row, family, qualifier (each after its 4-byte length), timestamp (8 bytes), type
  *     byte and value (after its 4-byte length)); then HFilePrettyPrinter's report of the file
@@ -216,7 +216,10 @@ public final class Tool {
         }
         break;
       case "hfile":
-        hfile(opts.get("--file").get(0), out);
+        for (String file : opts.get("--file")) {
+          out.println("FILE " + file);
+          hfile(file, out);
+        }
         break;
       case "bench":
         try (Connection c = connect(opts)) {
@@ -253,7 +256,11 @@ public final class Tool {
     String seekLine = "SEEK 0 0 -";
     try (org.apache.hadoop.hbase.io.hfile.HFile.Reader reader =
         org.apache.hadoop.hbase.io.hfile.HFile.createReader(fs, path,
-            org.apache.hadoop.hbase.io.hfile.CacheConfig.DISABLED, true, conf)) {
+            // A block cache, as a store file has: without one, each Bloom filter check
+            // read and decompressed its 128 KiB chunk again (minutes for a test's files).
+            new org.apache.hadoop.hbase.io.hfile.CacheConfig(conf,
+                new org.apache.hadoop.hbase.io.hfile.LruBlockCache(256L << 20, 64 << 10)),
+            true, conf)) {
       entries = reader.getTrailer().getEntryCount();
       // HBase 2.5 and later take the configuration first; 2.4 does not.
       org.apache.hadoop.hbase.io.hfile.HFileScanner scanner;
