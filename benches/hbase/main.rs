@@ -8,13 +8,19 @@
 //! the Java client's one `Scan` with caching 5,000, and the merged scan of the 16 buckets in
 //! key order), and single-row gets one after another. First the region servers are warmed up
 //! by both rowkey stores (a fifth of the rows, at most 200,000; not reported); then each round
-//! runs the three clients, starting with another one each round, the Java client in a JVM of
-//! its own that warms up on the same number of rows before it is measured. The table printed
-//! at the end gives every figure and each rowkey store's share of the Java client's rate per
-//! round, so the spread between rounds is visible.
+//! runs the clients, each on a fresh table, the Java client in a JVM of its own that warms up
+//! on the same number of rows before it is measured.
+//!
+//! Fairness: a client that went first once measured 2x below its rate when it went last
+//! (the cluster's state, not the client). So each round starts with another client and the
+//! rounds are a multiple of the clients (each goes first equally often), and between two
+//! clients the cluster settles: the last table dropped, compactions drained, the region
+//! servers' JVM collected (`settle` on hbase-local's control port). The table printed at the
+//! end gives every round's figure, the median, the spread (lowest..highest), and each rowkey
+//! store's median as a share of the Java client's.
 //!
 //! `cargo bench --features hbase,hbase-rpc --bench hbase -- [--rows N] [--gets N] [--rounds R]
-//! [--clients native,thrift2,java]` (defaults 1,000,000 rows, 10,000 gets, 2 rounds, all three
+//! [--clients native,thrift2,java]` (defaults 1,000,000 rows, 10,000 gets, 3 rounds, all three
 //! clients). Uses the HBase that `ROWKEY_HBASE_THRIFT`,
 //! `ROWKEY_HBASE_MASTER` and `ROWKEY_HBASE_ZK` name, or starts `hbase-local/run`.
 
@@ -119,7 +125,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let n = arg(&args, "--rows", 1_000_000);
     let gets = arg(&args, "--gets", 10_000);
-    let rounds = arg(&args, "--rounds", 2).max(1);
+    let rounds = arg(&args, "--rounds", 3).max(1);
     // `--clients native,thrift2,java` (the default: all three) for profiling one alone.
     let clients: Vec<String> = args
         .iter()
@@ -130,6 +136,10 @@ fn main() {
         .map(str::to_string)
         .collect();
     let wanted = |c: &str| clients.iter().any(|w| w == c);
+    let all = ["native", "thrift2", "java"];
+    let order: Vec<&str> = all.into_iter().filter(|c| wanted(c)).collect();
+    // Every client first equally often.
+    let rounds = rounds.div_ceil(order.len().max(1)) * order.len().max(1);
     let g = gateways::Gateways::from_env_or_start().expect(
         "no HBase: set ROWKEY_HBASE_THRIFT, ROWKEY_HBASE_MASTER and ROWKEY_HBASE_ZK, or \
          install Java 17 and Maven for hbase-local/run",
@@ -223,15 +233,21 @@ fn main() {
             gets: num(4),
         }
     };
+    // The cluster as the next client should find it: nothing queued, the JVM collected.
+    let settle = || {
+        if let Some(control) = &g.control {
+            if let Err(e) = gateways::control(control, "settle") {
+                eprintln!("settle: {e} (an older hbase-local?)");
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_secs(2));
+    };
     let mut results: BTreeMap<(&str, usize), Rates> = BTreeMap::new();
-    let all = ["native", "thrift2", "java"];
     for round in 1..=rounds {
         // Each round starts with another client.
-        for k in 0..all.len() {
-            let client = all[(round - 1 + k) % all.len()];
-            if !wanted(client) {
-                continue;
-            }
+        for k in 0..order.len() {
+            let client = order[(round - 1 + k) % order.len()];
+            settle();
             let rates = if client == "java" {
                 java(round)
             } else {
@@ -253,18 +269,35 @@ fn main() {
         return;
     }
 
-    // The table: one row per client and measure, one column per round.
+    // The table: one row per client and measure, one column per round, then the median and
+    // the spread.
     let per_round = |client: &str, f: Measure| -> Vec<f64> {
         (1..=rounds)
             .map(|r| results.get(&(client, r)).map(f).unwrap_or(0.0))
             .collect()
     };
-    let cols: Vec<String> = (1..=rounds).map(|r| format!("run {r}")).collect();
+    let median = |mut v: Vec<f64>| -> f64 {
+        v.sort_by(f64::total_cmp);
+        let mid = v.len() / 2;
+        if v.len() % 2 == 0 {
+            (v[mid - 1] + v[mid]) / 2.0
+        } else {
+            v[mid]
+        }
+    };
+    let spread = |v: &[f64]| -> String {
+        let lo = v.iter().copied().fold(f64::MAX, f64::min);
+        let hi = v.iter().copied().fold(f64::MIN, f64::max);
+        format!("{lo:.0}..{hi:.0}")
+    };
+    let cols: Vec<String> = (1..=rounds)
+        .map(|r| format!("round {r} ({} first)", order[(r - 1) % order.len()]))
+        .collect();
     println!(
-        "\n| rows/s ({n} rows, {gets} gets) | {} |",
+        "\n| rows/s ({n} rows, {gets} gets) | {} | median | spread |",
         cols.join(" | ")
     );
-    println!("|---|{}", "---|".repeat(rounds));
+    println!("|---|{}", "---|".repeat(rounds + 2));
     let measures: [(&str, Measure); 4] = [
         ("put", |r| r.put),
         ("full scan", |r| r.scan),
@@ -276,35 +309,50 @@ fn main() {
         "thrift2" => "rowkey HbaseStore (Thrift2 gateway)",
         _ => "HBase Java client",
     };
+    let mut shares = Vec::new();
     for (m, f) in measures {
         for client in ["native", "thrift2", "java"] {
-            if client == "java" && m.starts_with("merged") {
+            if !wanted(client) || (client == "java" && m.starts_with("merged")) {
                 continue;
             }
-            let v: Vec<String> = per_round(client, f)
-                .iter()
-                .map(|x| format!("{x:.0}"))
-                .collect();
-            println!("| {m}: {} | {} |", label(client), v.join(" | "));
+            let runs = per_round(client, f);
+            let v: Vec<String> = runs.iter().map(|x| format!("{x:.0}")).collect();
+            println!(
+                "| {m}: {} | {} | {:.0} | {} |",
+                label(client),
+                v.join(" | "),
+                median(runs.clone()),
+                spread(&runs)
+            );
         }
         if m.starts_with("merged") {
             continue;
         }
-        for client in ["native", "thrift2"] {
-            let share: Vec<String> = per_round(client, f)
+        for client in ["native", "thrift2"].into_iter().filter(|c| wanted(c)) {
+            let per: Vec<f64> = per_round(client, f)
                 .iter()
                 .zip(per_round("java", f))
-                .map(|(a, b)| format!("{:.0}%", 100.0 * a / b.max(1.0)))
+                .map(|(a, b)| a / b.max(1.0))
                 .collect();
+            let of_medians = median(per_round(client, f)) / median(per_round("java", f)).max(1.0);
+            let v: Vec<String> = per.iter().map(|x| format!("{:.0}%", 100.0 * x)).collect();
             println!(
-                "| {m}: {} share of Java's | {} |",
+                "| {m}: {} median / Java's median | {} | **{:.2}x** | {:.0}%..{:.0}% |",
                 if client == "native" {
                     "native"
                 } else {
                     "Thrift2"
                 },
-                share.join(" | ")
+                v.join(" | "),
+                of_medians,
+                100.0 * per.iter().copied().fold(f64::MAX, f64::min),
+                100.0 * per.iter().copied().fold(f64::MIN, f64::max),
             );
+            shares.push((m, client, of_medians));
         }
+    }
+    println!();
+    for (m, client, x) in shares {
+        println!("median {m}: {client} {x:.2}x the Java client");
     }
 }

@@ -498,6 +498,23 @@ public final class LocalHBase {
             org.apache.hadoop.hbase.TableName.valueOf(command.substring(14).trim()), true);
         return "OK";
       }
+      // `settle`: waits (at most a minute) until no region server has a compaction queued,
+      // then collects the garbage of this JVM, which every region server shares; replies with
+      // the heap in use, in MiB. Benchmarks settle the cluster between clients, so the next
+      // one does not pay for what the last one left behind.
+      if (command.trim().equals("settle")) {
+        long deadline = System.currentTimeMillis() + 60_000;
+        for (var rs : live) {
+          var server = rs.getRegionServer();
+          while (server.getCompactSplitThread().getCompactionQueueSize() > 0
+              && System.currentTimeMillis() < deadline) {
+            Thread.sleep(100);
+          }
+        }
+        System.gc();
+        Runtime rt = Runtime.getRuntime();
+        return "OK " + ((rt.totalMemory() - rt.freeMemory()) >> 20);
+      }
       // `protect-znode PATH`: PATH and the records HBase keeps under its parent (master,
       // meta-region-server, hbaseid), readable only with a digest identity this JVM holds: a
       // secured ZooKeeper's view for a client without SASL, on the cluster's own quorum.
