@@ -279,7 +279,7 @@ fn main() {
     let median = |mut v: Vec<f64>| -> f64 {
         v.sort_by(f64::total_cmp);
         let mid = v.len() / 2;
-        if v.len() % 2 == 0 {
+        if v.len().is_multiple_of(2) {
             (v[mid - 1] + v[mid]) / 2.0
         } else {
             v[mid]

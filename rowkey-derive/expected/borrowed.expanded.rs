@@ -234,53 +234,41 @@ impl<'a> ::rowkey::__private::ScanArg<HostLog<'a>> for HostLog<'a> {
 }
 #[doc(hidden)]
 const _: () = {
+    use ::rowkey::__private as __rowkey;
     #[automatically_derived]
-    impl<'a> ::rowkey::__private::Encode for HostLog<'a> {
-        const FIXED_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::sum(
+    impl<'a> __rowkey::Encode for HostLog<'a> {
+        const FIXED_WIDTH: __rowkey::Option<__rowkey::usize> = __rowkey::sum(
             &[
-                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                    &'a str,
-                >>::FIXED_WIDTH,
-                <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
-                    i64,
-                >>::FIXED_WIDTH,
-                <::rowkey::__private::Desc<
-                    ::rowkey::__private::Natural,
-                > as ::rowkey::__private::Codec<
-                    ::std::borrow::Cow<'a, [u8]>,
-                >>::FIXED_WIDTH,
+                <__rowkey::Natural as __rowkey::Codec<&'a str>>::FIXED_WIDTH,
+                <__rowkey::ReverseTs as __rowkey::Codec<i64>>::FIXED_WIDTH,
+                <__rowkey::Desc<
+                    __rowkey::Natural,
+                > as __rowkey::Codec<::std::borrow::Cow<'a, [u8]>>>::FIXED_WIDTH,
             ],
         );
-        const MAX_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::sum(
+        const MAX_WIDTH: __rowkey::Option<__rowkey::usize> = __rowkey::sum(
             &[
-                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                    &'a str,
-                >>::MAX_WIDTH,
-                <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
-                    i64,
-                >>::MAX_WIDTH,
-                <::rowkey::__private::Desc<
-                    ::rowkey::__private::Natural,
-                > as ::rowkey::__private::Codec<::std::borrow::Cow<'a, [u8]>>>::MAX_WIDTH,
+                <__rowkey::Natural as __rowkey::Codec<&'a str>>::MAX_WIDTH,
+                <__rowkey::ReverseTs as __rowkey::Codec<i64>>::MAX_WIDTH,
+                <__rowkey::Desc<
+                    __rowkey::Natural,
+                > as __rowkey::Codec<::std::borrow::Cow<'a, [u8]>>>::MAX_WIDTH,
             ],
         );
-        const ENCODING: &'static ::rowkey::__private::str = "nested key `HostLog`";
-        const NESTED: ::rowkey::__private::Option<
-            &'static ::rowkey::__private::Schema,
-        > = ::rowkey::__private::Some(<Self as ::rowkey::__private::RowKey>::SCHEMA);
-        const DOMAIN: ::rowkey::__private::Domain = <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+        const ENCODING: &'static __rowkey::str = "nested key `HostLog`";
+        const NESTED: __rowkey::Option<&'static __rowkey::Schema> = __rowkey::Some(
+            <Self as __rowkey::RowKey>::SCHEMA,
+        );
+        const DOMAIN: __rowkey::Domain = <__rowkey::Natural as __rowkey::Codec<
             &'a str,
         >>::DOMAIN;
-        const LAYOUT: ::rowkey::__private::TypeLayout = ::rowkey::__private::TypeLayout::key(
-            <Self as ::rowkey::__private::RowKey>::FINGERPRINT,
+        const LAYOUT: __rowkey::TypeLayout = __rowkey::TypeLayout::key(
+            <Self as __rowkey::RowKey>::FINGERPRINT,
         );
         #[inline]
         fn encoded_width(
             &self,
-        ) -> ::rowkey::__private::Result<
-            ::rowkey::__private::usize,
-            ::rowkey::__private::EncodeError,
-        > {
+        ) -> __rowkey::Result<__rowkey::usize, __rowkey::EncodeError> {
             let mut __rowkey_n = 0usize;
             let Self {
                 host: __rowkey_f_host,
@@ -288,46 +276,42 @@ const _: () = {
                 kind: __rowkey_f_kind,
                 ..
             } = self;
-            __rowkey_n = ::rowkey::__private::width::<
-                ::rowkey::__private::Natural,
+            __rowkey_n = __rowkey::width::<
+                __rowkey::Natural,
                 &'a str,
             >(__rowkey_f_host, __rowkey_n, "host")?;
-            __rowkey_n = ::rowkey::__private::width::<
-                ::rowkey::__private::ReverseTs,
+            __rowkey_n = __rowkey::width::<
+                __rowkey::ReverseTs,
                 i64,
             >(__rowkey_f_ts, __rowkey_n, "ts")?;
-            __rowkey_n = ::rowkey::__private::width::<
-                ::rowkey::__private::Desc<::rowkey::__private::Natural>,
+            __rowkey_n = __rowkey::width::<
+                __rowkey::Desc<__rowkey::Natural>,
                 ::std::borrow::Cow<'a, [u8]>,
             >(__rowkey_f_kind, __rowkey_n, "kind")?;
-            ::rowkey::__private::Ok(__rowkey_n)
+            __rowkey::Ok(__rowkey_n)
         }
         #[inline]
-        fn write<S: ::rowkey::__private::Sink>(&self, sink: &mut S) {
-            ::rowkey::__private::RowKey::__write_head(self, sink);
-            ::rowkey::__private::RowKey::__write_tail(self, sink);
+        fn write<S: __rowkey::Sink>(&self, sink: &mut S) {
+            __rowkey::RowKey::__write_head(self, sink);
+            __rowkey::RowKey::__write_tail(self, sink);
         }
     }
     #[automatically_derived]
-    impl<'de: 'a, 'a> ::rowkey::__private::Decode<'de> for HostLog<'a> {
+    impl<'de: 'a, 'a> __rowkey::Decode<'de> for HostLog<'a> {
         #[inline(always)]
-        fn read<R: ::rowkey::__private::Source<'de>>(
+        fn read<R: __rowkey::Source<'de>>(
             src: &mut R,
-        ) -> ::rowkey::__private::Result<Self, ::rowkey::__private::DecodeError> {
+        ) -> __rowkey::Result<Self, __rowkey::DecodeError> {
             let __rowkey_src = src;
-            ::rowkey::__private::Ok(Self {
-                host: ::rowkey::__private::read::<
-                    ::rowkey::__private::Natural,
+            __rowkey::Ok(Self {
+                host: __rowkey::read::<
+                    __rowkey::Natural,
                     &'a str,
                     _,
                 >(__rowkey_src, "host")?,
-                ts: ::rowkey::__private::read::<
-                    ::rowkey::__private::ReverseTs,
-                    i64,
-                    _,
-                >(__rowkey_src, "ts")?,
-                kind: ::rowkey::__private::read::<
-                    ::rowkey::__private::Desc<::rowkey::__private::Natural>,
+                ts: __rowkey::read::<__rowkey::ReverseTs, i64, _>(__rowkey_src, "ts")?,
+                kind: __rowkey::read::<
+                    __rowkey::Desc<__rowkey::Natural>,
                     ::std::borrow::Cow<'a, [u8]>,
                     _,
                 >(__rowkey_src, "kind")?,
@@ -335,52 +319,52 @@ const _: () = {
         }
     }
     #[automatically_derived]
-    impl<'a> ::rowkey::__private::RowKey for HostLog<'a> {
-        const MAX_LEN: ::rowkey::__private::usize = ::rowkey::__private::max_len(
+    impl<'a> __rowkey::RowKey for HostLog<'a> {
+        const MAX_LEN: __rowkey::usize = __rowkey::max_len(
             false,
-            <Self as ::rowkey::__private::Encode>::MAX_WIDTH,
+            <Self as __rowkey::Encode>::MAX_WIDTH,
             32767usize,
         );
-        const FIXED_LEN: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
-            ::rowkey::__private::Some(0usize),
-            <Self as ::rowkey::__private::Encode>::FIXED_WIDTH,
+        const FIXED_LEN: __rowkey::Option<__rowkey::usize> = __rowkey::add(
+            __rowkey::Some(0usize),
+            <Self as __rowkey::Encode>::FIXED_WIDTH,
         );
-        const SCHEMA: &'static ::rowkey::__private::Schema = &::rowkey::__private::Schema {
+        const SCHEMA: &'static __rowkey::Schema = &__rowkey::Schema {
             name: "HostLog",
-            fields: &::rowkey::__private::with_offsets(
+            fields: &__rowkey::with_offsets(
                 [
-                    ::rowkey::__private::field::<
-                        ::rowkey::__private::Natural,
+                    __rowkey::field::<
+                        __rowkey::Natural,
                         &'a str,
                     >("host", "&'a str", &[], false),
-                    ::rowkey::__private::field::<
-                        ::rowkey::__private::ReverseTs,
+                    __rowkey::field::<
+                        __rowkey::ReverseTs,
                         i64,
                     >("ts", "i64", &["reverse_ts"], false),
-                    ::rowkey::__private::field::<
-                        ::rowkey::__private::Desc<::rowkey::__private::Natural>,
+                    __rowkey::field::<
+                        __rowkey::Desc<__rowkey::Natural>,
                         ::std::borrow::Cow<'a, [u8]>,
                     >("kind", "::std::borrow::Cow<'a, [u8]>", &["desc"], false),
                 ],
-                ::rowkey::__private::Some(0usize),
+                __rowkey::Some(0usize),
             ),
             variants: &[],
-            salt: ::rowkey::__private::None,
-            fixed_len: <Self as ::rowkey::__private::RowKey>::FIXED_LEN,
-            max_len: <Self as ::rowkey::__private::RowKey>::MAX_LEN,
+            salt: __rowkey::None,
+            fixed_len: <Self as __rowkey::RowKey>::FIXED_LEN,
+            max_len: <Self as __rowkey::RowKey>::MAX_LEN,
             limit: 32767usize,
             allow_hotspot: false,
         };
-        const FINGERPRINT: ::rowkey::__private::u64 = 603223702842134394u64;
-        const __SALT_BUCKETS: ::rowkey::__private::u16 = 0u16;
-        const __LIMIT: ::rowkey::__private::usize = 32767usize;
+        const FINGERPRINT: __rowkey::u64 = 603223702842134394u64;
+        const __SALT_BUCKETS: __rowkey::u16 = 0u16;
+        const __LIMIT: __rowkey::usize = 32767usize;
         #[inline(always)]
-        fn __write_head<__RowkeySink: ::rowkey::__private::Sink>(
+        fn __write_head<__RowkeySink: __rowkey::Sink>(
             &self,
             __rowkey_sink: &mut __RowkeySink,
         ) {}
         #[inline(always)]
-        fn __write_tail<__RowkeySink: ::rowkey::__private::Sink>(
+        fn __write_tail<__RowkeySink: __rowkey::Sink>(
             &self,
             __rowkey_sink: &mut __RowkeySink,
         ) {
@@ -390,23 +374,23 @@ const _: () = {
                 kind: __rowkey_f_kind,
                 ..
             } = self;
-            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+            <__rowkey::Natural as __rowkey::Codec<
                 &'a str,
             >>::write(__rowkey_f_host, __rowkey_sink);
-            <::rowkey::__private::ReverseTs as ::rowkey::__private::Codec<
+            <__rowkey::ReverseTs as __rowkey::Codec<
                 i64,
             >>::write(__rowkey_f_ts, __rowkey_sink);
-            <::rowkey::__private::Desc<
-                ::rowkey::__private::Natural,
-            > as ::rowkey::__private::Codec<
+            <__rowkey::Desc<
+                __rowkey::Natural,
+            > as __rowkey::Codec<
                 ::std::borrow::Cow<'a, [u8]>,
             >>::write(__rowkey_f_kind, __rowkey_sink);
         }
     }
     const _: () = {
-        if let ::rowkey::__private::Some(__rowkey_len) = <HostLog<
+        if let __rowkey::Some(__rowkey_len) = <HostLog<
             'static,
-        > as ::rowkey::__private::RowKey>::FIXED_LEN {
+        > as __rowkey::RowKey>::FIXED_LEN {
             if __rowkey_len > 32767usize {
                 ::core::panic!(
                     "every `HostLog` key is longer than its key limit of 32767 bytes; shorten the fields or raise `#[rowkey(key_limit = N)]`",
@@ -420,26 +404,26 @@ const _: () = {
         #[must_use]
         #[inline]
         fn explain<'de>(bytes: &'de [::core::primitive::u8]) -> ::std::string::String {
-            let mut __rowkey_ex = ::rowkey::__private::Explainer::new(
+            let mut __rowkey_ex = __rowkey::Explainer::new(
                 bytes,
-                <Self as ::rowkey::__private::RowKey>::SCHEMA,
+                <Self as __rowkey::RowKey>::SCHEMA,
             );
             __rowkey_ex
                 .field::<
-                    ::rowkey::__private::Natural,
+                    __rowkey::Natural,
                     ::std::borrow::Cow<'de, ::core::primitive::str>,
                 >();
-            __rowkey_ex.field::<::rowkey::__private::ReverseTs, i64>();
+            __rowkey_ex.field::<__rowkey::ReverseTs, i64>();
             __rowkey_ex
                 .field::<
-                    ::rowkey::__private::Desc<::rowkey::__private::Natural>,
+                    __rowkey::Desc<__rowkey::Natural>,
                     ::std::borrow::Cow<'de, [::core::primitive::u8]>,
                 >();
             __rowkey_ex.finish()
         }
     }
     #[automatically_derived]
-    impl<'a> ::rowkey::__private::Explain for HostLog<'a> {
+    impl<'a> __rowkey::Explain for HostLog<'a> {
         #[inline]
         fn explain(&self, out: &mut ::std::string::String) {
             let __rowkey_out = out;
@@ -451,17 +435,14 @@ const _: () = {
             } = self;
             __rowkey_out.push_str("HostLog { ");
             __rowkey_out.push_str("host: ");
-            <&'a str as ::rowkey::__private::Explain>::explain(
-                __rowkey_f_host,
-                __rowkey_out,
-            );
+            <&'a str as __rowkey::Explain>::explain(__rowkey_f_host, __rowkey_out);
             __rowkey_out.push_str(", ts: ");
-            <i64 as ::rowkey::__private::Explain>::explain(__rowkey_f_ts, __rowkey_out);
+            <i64 as __rowkey::Explain>::explain(__rowkey_f_ts, __rowkey_out);
             __rowkey_out.push_str(", kind: ");
             <::std::borrow::Cow<
                 'a,
                 [u8],
-            > as ::rowkey::__private::Explain>::explain(__rowkey_f_kind, __rowkey_out);
+            > as __rowkey::Explain>::explain(__rowkey_f_kind, __rowkey_out);
             __rowkey_out.push_str(" }");
         }
     }

@@ -224,51 +224,37 @@ impl ::rowkey::__private::ScanArg<Outer> for Outer {
 }
 #[doc(hidden)]
 const _: () = {
+    use ::rowkey::__private as __rowkey;
     #[automatically_derived]
-    impl ::rowkey::__private::Encode for Outer {
-        const FIXED_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::sum(
+    impl __rowkey::Encode for Outer {
+        const FIXED_WIDTH: __rowkey::Option<__rowkey::usize> = __rowkey::sum(
             &[
-                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                    u64,
-                >>::FIXED_WIDTH,
-                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                    Inner,
-                >>::FIXED_WIDTH,
-                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                    Option<bool>,
-                >>::FIXED_WIDTH,
+                <__rowkey::Natural as __rowkey::Codec<u64>>::FIXED_WIDTH,
+                <__rowkey::Natural as __rowkey::Codec<Inner>>::FIXED_WIDTH,
+                <__rowkey::Natural as __rowkey::Codec<Option<bool>>>::FIXED_WIDTH,
             ],
         );
-        const MAX_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::sum(
+        const MAX_WIDTH: __rowkey::Option<__rowkey::usize> = __rowkey::sum(
             &[
-                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                    u64,
-                >>::MAX_WIDTH,
-                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                    Inner,
-                >>::MAX_WIDTH,
-                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                    Option<bool>,
-                >>::MAX_WIDTH,
+                <__rowkey::Natural as __rowkey::Codec<u64>>::MAX_WIDTH,
+                <__rowkey::Natural as __rowkey::Codec<Inner>>::MAX_WIDTH,
+                <__rowkey::Natural as __rowkey::Codec<Option<bool>>>::MAX_WIDTH,
             ],
         );
-        const ENCODING: &'static ::rowkey::__private::str = "nested key `Outer`";
-        const NESTED: ::rowkey::__private::Option<
-            &'static ::rowkey::__private::Schema,
-        > = ::rowkey::__private::Some(<Self as ::rowkey::__private::RowKey>::SCHEMA);
-        const DOMAIN: ::rowkey::__private::Domain = <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+        const ENCODING: &'static __rowkey::str = "nested key `Outer`";
+        const NESTED: __rowkey::Option<&'static __rowkey::Schema> = __rowkey::Some(
+            <Self as __rowkey::RowKey>::SCHEMA,
+        );
+        const DOMAIN: __rowkey::Domain = <__rowkey::Natural as __rowkey::Codec<
             u64,
         >>::DOMAIN;
-        const LAYOUT: ::rowkey::__private::TypeLayout = ::rowkey::__private::TypeLayout::key(
-            <Self as ::rowkey::__private::RowKey>::FINGERPRINT,
+        const LAYOUT: __rowkey::TypeLayout = __rowkey::TypeLayout::key(
+            <Self as __rowkey::RowKey>::FINGERPRINT,
         );
         #[inline]
         fn encoded_width(
             &self,
-        ) -> ::rowkey::__private::Result<
-            ::rowkey::__private::usize,
-            ::rowkey::__private::EncodeError,
-        > {
+        ) -> __rowkey::Result<__rowkey::usize, __rowkey::EncodeError> {
             let mut __rowkey_n = 0usize;
             let Self {
                 at: __rowkey_f_at,
@@ -276,46 +262,42 @@ const _: () = {
                 flag: __rowkey_f_flag,
                 ..
             } = self;
-            __rowkey_n = ::rowkey::__private::width::<
-                ::rowkey::__private::Natural,
+            __rowkey_n = __rowkey::width::<
+                __rowkey::Natural,
                 u64,
             >(__rowkey_f_at, __rowkey_n, "at")?;
-            __rowkey_n = ::rowkey::__private::width::<
-                ::rowkey::__private::Natural,
+            __rowkey_n = __rowkey::width::<
+                __rowkey::Natural,
                 Inner,
             >(__rowkey_f_inner, __rowkey_n, "inner")?;
-            __rowkey_n = ::rowkey::__private::width::<
-                ::rowkey::__private::Natural,
+            __rowkey_n = __rowkey::width::<
+                __rowkey::Natural,
                 Option<bool>,
             >(__rowkey_f_flag, __rowkey_n, "flag")?;
-            ::rowkey::__private::Ok(__rowkey_n)
+            __rowkey::Ok(__rowkey_n)
         }
         #[inline]
-        fn write<S: ::rowkey::__private::Sink>(&self, sink: &mut S) {
-            ::rowkey::__private::RowKey::__write_head(self, sink);
-            ::rowkey::__private::RowKey::__write_tail(self, sink);
+        fn write<S: __rowkey::Sink>(&self, sink: &mut S) {
+            __rowkey::RowKey::__write_head(self, sink);
+            __rowkey::RowKey::__write_tail(self, sink);
         }
     }
     #[automatically_derived]
-    impl<'de> ::rowkey::__private::Decode<'de> for Outer {
+    impl<'de> __rowkey::Decode<'de> for Outer {
         #[inline(always)]
-        fn read<R: ::rowkey::__private::Source<'de>>(
+        fn read<R: __rowkey::Source<'de>>(
             src: &mut R,
-        ) -> ::rowkey::__private::Result<Self, ::rowkey::__private::DecodeError> {
+        ) -> __rowkey::Result<Self, __rowkey::DecodeError> {
             let __rowkey_src = src;
-            ::rowkey::__private::Ok(Self {
-                at: ::rowkey::__private::read::<
-                    ::rowkey::__private::Natural,
-                    u64,
-                    _,
-                >(__rowkey_src, "at")?,
-                inner: ::rowkey::__private::read::<
-                    ::rowkey::__private::Natural,
+            __rowkey::Ok(Self {
+                at: __rowkey::read::<__rowkey::Natural, u64, _>(__rowkey_src, "at")?,
+                inner: __rowkey::read::<
+                    __rowkey::Natural,
                     Inner,
                     _,
                 >(__rowkey_src, "inner")?,
-                flag: ::rowkey::__private::read::<
-                    ::rowkey::__private::Natural,
+                flag: __rowkey::read::<
+                    __rowkey::Natural,
                     Option<bool>,
                     _,
                 >(__rowkey_src, "flag")?,
@@ -323,67 +305,65 @@ const _: () = {
         }
     }
     #[automatically_derived]
-    impl ::rowkey::__private::RowKey for Outer {
-        const MAX_LEN: ::rowkey::__private::usize = ::rowkey::__private::max_len(
+    impl __rowkey::RowKey for Outer {
+        const MAX_LEN: __rowkey::usize = __rowkey::max_len(
             false,
-            <Self as ::rowkey::__private::Encode>::MAX_WIDTH,
+            <Self as __rowkey::Encode>::MAX_WIDTH,
             32767usize,
         );
-        const FIXED_LEN: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
-            ::rowkey::__private::Some(0usize),
-            <Self as ::rowkey::__private::Encode>::FIXED_WIDTH,
+        const FIXED_LEN: __rowkey::Option<__rowkey::usize> = __rowkey::add(
+            __rowkey::Some(0usize),
+            <Self as __rowkey::Encode>::FIXED_WIDTH,
         );
-        const SCHEMA: &'static ::rowkey::__private::Schema = &::rowkey::__private::Schema {
+        const SCHEMA: &'static __rowkey::Schema = &__rowkey::Schema {
             name: "Outer",
-            fields: &::rowkey::__private::with_offsets(
+            fields: &__rowkey::with_offsets(
                 [
-                    ::rowkey::__private::field::<
-                        ::rowkey::__private::Natural,
+                    __rowkey::field::<
+                        __rowkey::Natural,
                         u64,
                     >("at", "u64", &["timestamp"], false),
-                    ::rowkey::__private::field::<
-                        ::rowkey::__private::Natural,
+                    __rowkey::field::<
+                        __rowkey::Natural,
                         Inner,
                     >("inner", "Inner", &[], false),
-                    ::rowkey::__private::field::<
-                        ::rowkey::__private::Natural,
+                    __rowkey::field::<
+                        __rowkey::Natural,
                         Option<bool>,
                     >("flag", "Option<bool>", &[], false),
                 ],
-                ::rowkey::__private::Some(0usize),
+                __rowkey::Some(0usize),
             ),
             variants: &[],
-            salt: ::rowkey::__private::None,
-            fixed_len: <Self as ::rowkey::__private::RowKey>::FIXED_LEN,
-            max_len: <Self as ::rowkey::__private::RowKey>::MAX_LEN,
+            salt: __rowkey::None,
+            fixed_len: <Self as __rowkey::RowKey>::FIXED_LEN,
+            max_len: <Self as __rowkey::RowKey>::MAX_LEN,
             limit: 32767usize,
             allow_hotspot: true,
         };
-        const FINGERPRINT: ::rowkey::__private::u64 = ::rowkey::__private::fingerprint(
+        const FINGERPRINT: __rowkey::u64 = __rowkey::fingerprint(
             &[
-                &[::rowkey::__private::LayoutPiece::Text("no salt")],
-                &[::rowkey::__private::LayoutPiece::Text("0: u64 natural")],
+                &[__rowkey::LayoutPiece::Text("no salt")],
+                &[__rowkey::LayoutPiece::Text("0: u64 natural")],
                 &[
-                    ::rowkey::__private::LayoutPiece::Text("1: "),
-                    ::rowkey::__private::LayoutPiece::Type(
-                        <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                            Inner,
-                        >>::LAYOUT,
+                    __rowkey::LayoutPiece::Text("1: "),
+                    __rowkey::LayoutPiece::Type(
+                        <__rowkey::Natural as __rowkey::Codec<Inner>>::LAYOUT,
                     ),
-                    ::rowkey::__private::LayoutPiece::Text(" natural"),
+                    __rowkey::LayoutPiece::Text(" natural"),
                 ],
-                &[::rowkey::__private::LayoutPiece::Text("2: option(bool) natural")],
+                &[__rowkey::LayoutPiece::Text("2: option(bool) natural")],
             ],
         );
-        const __SALT_BUCKETS: ::rowkey::__private::u16 = 0u16;
-        const __LIMIT: ::rowkey::__private::usize = 32767usize;
+        const __SALT_BUCKETS: __rowkey::u16 = 0u16;
+        const __LIMIT: __rowkey::usize = 32767usize;
         #[inline(always)]
-        fn __write_head<__RowkeySink: ::rowkey::__private::Sink>(
+        fn __write_head<__RowkeySink: __rowkey::Sink>(
             &self,
             __rowkey_sink: &mut __RowkeySink,
         ) {}
         #[inline(always)]
-        fn __write_tail<__RowkeySink: ::rowkey::__private::Sink>(
+        fn __write_tail<__RowkeySink: __rowkey::Sink>(
             &self,
             __rowkey_sink: &mut __RowkeySink,
         ) {
@@ -393,19 +373,19 @@ const _: () = {
                 flag: __rowkey_f_flag,
                 ..
             } = self;
-            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+            <__rowkey::Natural as __rowkey::Codec<
                 u64,
             >>::write(__rowkey_f_at, __rowkey_sink);
-            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+            <__rowkey::Natural as __rowkey::Codec<
                 Inner,
             >>::write(__rowkey_f_inner, __rowkey_sink);
-            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+            <__rowkey::Natural as __rowkey::Codec<
                 Option<bool>,
             >>::write(__rowkey_f_flag, __rowkey_sink);
         }
     }
     const _: () = {
-        if let ::rowkey::__private::Some(__rowkey_len) = <Outer as ::rowkey::__private::RowKey>::FIXED_LEN {
+        if let __rowkey::Some(__rowkey_len) = <Outer as __rowkey::RowKey>::FIXED_LEN {
             if __rowkey_len > 32767usize {
                 ::core::panic!(
                     "every `Outer` key is longer than its key limit of 32767 bytes; shorten the fields or raise `#[rowkey(key_limit = N)]`",
@@ -419,18 +399,18 @@ const _: () = {
         #[must_use]
         #[inline]
         fn explain<'de>(bytes: &'de [::core::primitive::u8]) -> ::std::string::String {
-            let mut __rowkey_ex = ::rowkey::__private::Explainer::new(
+            let mut __rowkey_ex = __rowkey::Explainer::new(
                 bytes,
-                <Self as ::rowkey::__private::RowKey>::SCHEMA,
+                <Self as __rowkey::RowKey>::SCHEMA,
             );
-            __rowkey_ex.field::<::rowkey::__private::Natural, u64>();
-            __rowkey_ex.field::<::rowkey::__private::Natural, Inner>();
-            __rowkey_ex.field::<::rowkey::__private::Natural, Option<bool>>();
+            __rowkey_ex.field::<__rowkey::Natural, u64>();
+            __rowkey_ex.field::<__rowkey::Natural, Inner>();
+            __rowkey_ex.field::<__rowkey::Natural, Option<bool>>();
             __rowkey_ex.finish()
         }
     }
     #[automatically_derived]
-    impl ::rowkey::__private::Explain for Outer {
+    impl __rowkey::Explain for Outer {
         #[inline]
         fn explain(&self, out: &mut ::std::string::String) {
             let __rowkey_out = out;
@@ -442,16 +422,11 @@ const _: () = {
             } = self;
             __rowkey_out.push_str("Outer { ");
             __rowkey_out.push_str("at: ");
-            <u64 as ::rowkey::__private::Explain>::explain(__rowkey_f_at, __rowkey_out);
+            <u64 as __rowkey::Explain>::explain(__rowkey_f_at, __rowkey_out);
             __rowkey_out.push_str(", inner: ");
-            <Inner as ::rowkey::__private::Explain>::explain(
-                __rowkey_f_inner,
-                __rowkey_out,
-            );
+            <Inner as __rowkey::Explain>::explain(__rowkey_f_inner, __rowkey_out);
             __rowkey_out.push_str(", flag: ");
-            <Option<
-                bool,
-            > as ::rowkey::__private::Explain>::explain(__rowkey_f_flag, __rowkey_out);
+            <Option<bool> as __rowkey::Explain>::explain(__rowkey_f_flag, __rowkey_out);
             __rowkey_out.push_str(" }");
         }
     }

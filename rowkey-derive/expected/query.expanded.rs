@@ -315,51 +315,37 @@ impl InstallQuery {
 }
 #[doc(hidden)]
 const _: () = {
+    use ::rowkey::__private as __rowkey;
     #[automatically_derived]
-    impl ::rowkey::__private::Encode for Install {
-        const FIXED_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::sum(
+    impl __rowkey::Encode for Install {
+        const FIXED_WIDTH: __rowkey::Option<__rowkey::usize> = __rowkey::sum(
             &[
-                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                    u64,
-                >>::FIXED_WIDTH,
-                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                    String,
-                >>::FIXED_WIDTH,
-                <::rowkey::__private::Reverse as ::rowkey::__private::Codec<
-                    u32,
-                >>::FIXED_WIDTH,
+                <__rowkey::Natural as __rowkey::Codec<u64>>::FIXED_WIDTH,
+                <__rowkey::Natural as __rowkey::Codec<String>>::FIXED_WIDTH,
+                <__rowkey::Reverse as __rowkey::Codec<u32>>::FIXED_WIDTH,
             ],
         );
-        const MAX_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::sum(
+        const MAX_WIDTH: __rowkey::Option<__rowkey::usize> = __rowkey::sum(
             &[
-                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                    u64,
-                >>::MAX_WIDTH,
-                <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                    String,
-                >>::MAX_WIDTH,
-                <::rowkey::__private::Reverse as ::rowkey::__private::Codec<
-                    u32,
-                >>::MAX_WIDTH,
+                <__rowkey::Natural as __rowkey::Codec<u64>>::MAX_WIDTH,
+                <__rowkey::Natural as __rowkey::Codec<String>>::MAX_WIDTH,
+                <__rowkey::Reverse as __rowkey::Codec<u32>>::MAX_WIDTH,
             ],
         );
-        const ENCODING: &'static ::rowkey::__private::str = "nested key `Install`";
-        const NESTED: ::rowkey::__private::Option<
-            &'static ::rowkey::__private::Schema,
-        > = ::rowkey::__private::Some(<Self as ::rowkey::__private::RowKey>::SCHEMA);
-        const DOMAIN: ::rowkey::__private::Domain = <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+        const ENCODING: &'static __rowkey::str = "nested key `Install`";
+        const NESTED: __rowkey::Option<&'static __rowkey::Schema> = __rowkey::Some(
+            <Self as __rowkey::RowKey>::SCHEMA,
+        );
+        const DOMAIN: __rowkey::Domain = <__rowkey::Natural as __rowkey::Codec<
             u64,
         >>::DOMAIN;
-        const LAYOUT: ::rowkey::__private::TypeLayout = ::rowkey::__private::TypeLayout::key(
-            <Self as ::rowkey::__private::RowKey>::FINGERPRINT,
+        const LAYOUT: __rowkey::TypeLayout = __rowkey::TypeLayout::key(
+            <Self as __rowkey::RowKey>::FINGERPRINT,
         );
         #[inline]
         fn encoded_width(
             &self,
-        ) -> ::rowkey::__private::Result<
-            ::rowkey::__private::usize,
-            ::rowkey::__private::EncodeError,
-        > {
+        ) -> __rowkey::Result<__rowkey::usize, __rowkey::EncodeError> {
             let mut __rowkey_n = 0usize;
             let Self {
                 user: __rowkey_f_user,
@@ -367,122 +353,114 @@ const _: () = {
                 seq: __rowkey_f_seq,
                 ..
             } = self;
-            __rowkey_n = ::rowkey::__private::width::<
-                ::rowkey::__private::Natural,
+            __rowkey_n = __rowkey::width::<
+                __rowkey::Natural,
                 u64,
             >(__rowkey_f_user, __rowkey_n, "user")?;
-            __rowkey_n = ::rowkey::__private::width::<
-                ::rowkey::__private::Natural,
+            __rowkey_n = __rowkey::width::<
+                __rowkey::Natural,
                 String,
             >(__rowkey_f_app, __rowkey_n, "app")?;
-            __rowkey_n = ::rowkey::__private::width::<
-                ::rowkey::__private::Reverse,
+            __rowkey_n = __rowkey::width::<
+                __rowkey::Reverse,
                 u32,
             >(__rowkey_f_seq, __rowkey_n, "seq")?;
-            ::rowkey::__private::Ok(__rowkey_n)
+            __rowkey::Ok(__rowkey_n)
         }
         #[inline]
-        fn write<S: ::rowkey::__private::Sink>(&self, sink: &mut S) {
-            ::rowkey::__private::RowKey::__write_head(self, sink);
-            ::rowkey::__private::RowKey::__write_tail(self, sink);
+        fn write<S: __rowkey::Sink>(&self, sink: &mut S) {
+            __rowkey::RowKey::__write_head(self, sink);
+            __rowkey::RowKey::__write_tail(self, sink);
         }
     }
     #[automatically_derived]
-    impl<'de> ::rowkey::__private::Decode<'de> for Install {
+    impl<'de> __rowkey::Decode<'de> for Install {
         #[inline(always)]
-        fn read<R: ::rowkey::__private::Source<'de>>(
+        fn read<R: __rowkey::Source<'de>>(
             src: &mut R,
-        ) -> ::rowkey::__private::Result<Self, ::rowkey::__private::DecodeError> {
+        ) -> __rowkey::Result<Self, __rowkey::DecodeError> {
             let __rowkey_src = src;
-            ::rowkey::__private::Ok(Self {
-                user: ::rowkey::__private::read::<
-                    ::rowkey::__private::Natural,
-                    u64,
-                    _,
-                >(__rowkey_src, "user")?,
-                app: ::rowkey::__private::read::<
-                    ::rowkey::__private::Natural,
+            __rowkey::Ok(Self {
+                user: __rowkey::read::<__rowkey::Natural, u64, _>(__rowkey_src, "user")?,
+                app: __rowkey::read::<
+                    __rowkey::Natural,
                     String,
                     _,
                 >(__rowkey_src, "app")?,
-                seq: ::rowkey::__private::read::<
-                    ::rowkey::__private::Reverse,
-                    u32,
-                    _,
-                >(__rowkey_src, "seq")?,
+                seq: __rowkey::read::<__rowkey::Reverse, u32, _>(__rowkey_src, "seq")?,
             })
         }
     }
     #[automatically_derived]
-    impl ::rowkey::__private::RowKey for Install {
-        const MAX_LEN: ::rowkey::__private::usize = ::rowkey::__private::max_len(
+    impl __rowkey::RowKey for Install {
+        const MAX_LEN: __rowkey::usize = __rowkey::max_len(
             true,
-            <Self as ::rowkey::__private::Encode>::MAX_WIDTH,
+            <Self as __rowkey::Encode>::MAX_WIDTH,
             32767usize,
         );
-        const FIXED_LEN: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
-            ::rowkey::__private::Some(1usize),
-            <Self as ::rowkey::__private::Encode>::FIXED_WIDTH,
+        const FIXED_LEN: __rowkey::Option<__rowkey::usize> = __rowkey::add(
+            __rowkey::Some(1usize),
+            <Self as __rowkey::Encode>::FIXED_WIDTH,
         );
-        const SCHEMA: &'static ::rowkey::__private::Schema = &::rowkey::__private::Schema {
+        const SCHEMA: &'static __rowkey::Schema = &__rowkey::Schema {
             name: "Install",
-            fields: &::rowkey::__private::with_offsets(
+            fields: &__rowkey::with_offsets(
                 [
-                    ::rowkey::__private::field::<
-                        ::rowkey::__private::Natural,
+                    __rowkey::field::<
+                        __rowkey::Natural,
                         u64,
                     >("user", "u64", &["salt(buckets = 8)"], true),
-                    ::rowkey::__private::field::<
-                        ::rowkey::__private::Natural,
+                    __rowkey::field::<
+                        __rowkey::Natural,
                         String,
                     >("app", "String", &[], false),
-                    ::rowkey::__private::field::<
-                        ::rowkey::__private::Reverse,
+                    __rowkey::field::<
+                        __rowkey::Reverse,
                         u32,
                     >("seq", "u32", &["reverse"], false),
                 ],
-                ::rowkey::__private::Some(1usize),
+                __rowkey::Some(1usize),
             ),
             variants: &[],
-            salt: ::rowkey::__private::Some(::rowkey::__private::SaltSchema {
+            salt: __rowkey::Some(__rowkey::SaltSchema {
                 buckets: 8u16,
                 hash: "md5",
                 fields: &["user"],
             }),
-            fixed_len: <Self as ::rowkey::__private::RowKey>::FIXED_LEN,
-            max_len: <Self as ::rowkey::__private::RowKey>::MAX_LEN,
+            fixed_len: <Self as __rowkey::RowKey>::FIXED_LEN,
+            max_len: <Self as __rowkey::RowKey>::MAX_LEN,
             limit: 32767usize,
             allow_hotspot: false,
         };
-        const FINGERPRINT: ::rowkey::__private::u64 = 529594361227269304u64;
-        const __SALT_BUCKETS: ::rowkey::__private::u16 = 8u16;
-        const __LIMIT: ::rowkey::__private::usize = 32767usize;
+        const FINGERPRINT: __rowkey::u64 = 529594361227269304u64;
+        const __SALT_BUCKETS: __rowkey::u16 = 8u16;
+        const __LIMIT: __rowkey::usize = 32767usize;
         #[inline(always)]
-        fn __write_head<__RowkeySink: ::rowkey::__private::Sink>(
+        fn __write_head<__RowkeySink: __rowkey::Sink>(
             &self,
             __rowkey_sink: &mut __RowkeySink,
         ) {
             let Self { user: __rowkey_f_user, .. } = self;
-            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+            <__rowkey::Natural as __rowkey::Codec<
                 u64,
             >>::write(__rowkey_f_user, __rowkey_sink);
         }
         #[inline(always)]
-        fn __write_tail<__RowkeySink: ::rowkey::__private::Sink>(
+        fn __write_tail<__RowkeySink: __rowkey::Sink>(
             &self,
             __rowkey_sink: &mut __RowkeySink,
         ) {
             let Self { app: __rowkey_f_app, seq: __rowkey_f_seq, .. } = self;
-            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+            <__rowkey::Natural as __rowkey::Codec<
                 String,
             >>::write(__rowkey_f_app, __rowkey_sink);
-            <::rowkey::__private::Reverse as ::rowkey::__private::Codec<
+            <__rowkey::Reverse as __rowkey::Codec<
                 u32,
             >>::write(__rowkey_f_seq, __rowkey_sink);
         }
     }
     const _: () = {
-        if let ::rowkey::__private::Some(__rowkey_len) = <Install as ::rowkey::__private::RowKey>::FIXED_LEN {
+        if let __rowkey::Some(__rowkey_len) = <Install as __rowkey::RowKey>::FIXED_LEN {
             if __rowkey_len > 32767usize {
                 ::core::panic!(
                     "every `Install` key is longer than its key limit of 32767 bytes; shorten the fields or raise `#[rowkey(key_limit = N)]`",
@@ -498,22 +476,22 @@ const _: () = {
         pub fn explain<'de>(
             bytes: &'de [::core::primitive::u8],
         ) -> ::std::string::String {
-            let mut __rowkey_ex = ::rowkey::__private::Explainer::new(
+            let mut __rowkey_ex = __rowkey::Explainer::new(
                 bytes,
-                <Self as ::rowkey::__private::RowKey>::SCHEMA,
+                <Self as __rowkey::RowKey>::SCHEMA,
             );
-            __rowkey_ex.field::<::rowkey::__private::Natural, u64>();
+            __rowkey_ex.field::<__rowkey::Natural, u64>();
             __rowkey_ex
                 .field::<
-                    ::rowkey::__private::Natural,
+                    __rowkey::Natural,
                     ::std::borrow::Cow<'de, ::core::primitive::str>,
                 >();
-            __rowkey_ex.field::<::rowkey::__private::Reverse, u32>();
+            __rowkey_ex.field::<__rowkey::Reverse, u32>();
             __rowkey_ex.finish()
         }
     }
     #[automatically_derived]
-    impl ::rowkey::__private::Explain for Install {
+    impl __rowkey::Explain for Install {
         #[inline]
         fn explain(&self, out: &mut ::std::string::String) {
             let __rowkey_out = out;
@@ -525,17 +503,11 @@ const _: () = {
             } = self;
             __rowkey_out.push_str("Install { ");
             __rowkey_out.push_str("user: ");
-            <u64 as ::rowkey::__private::Explain>::explain(
-                __rowkey_f_user,
-                __rowkey_out,
-            );
+            <u64 as __rowkey::Explain>::explain(__rowkey_f_user, __rowkey_out);
             __rowkey_out.push_str(", app: ");
-            <String as ::rowkey::__private::Explain>::explain(
-                __rowkey_f_app,
-                __rowkey_out,
-            );
+            <String as __rowkey::Explain>::explain(__rowkey_f_app, __rowkey_out);
             __rowkey_out.push_str(", seq: ");
-            <u32 as ::rowkey::__private::Explain>::explain(__rowkey_f_seq, __rowkey_out);
+            <u32 as __rowkey::Explain>::explain(__rowkey_f_seq, __rowkey_out);
             __rowkey_out.push_str(" }");
         }
     }

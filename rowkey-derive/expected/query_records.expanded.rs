@@ -628,72 +628,47 @@ impl CustomerRowQueryOrder {
 }
 #[doc(hidden)]
 const _: () = {
+    use ::rowkey::__private as __rowkey;
     #[automatically_derived]
-    impl ::rowkey::__private::Encode for CustomerRow {
-        const FIXED_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
-            ::rowkey::__private::sum(
-                &[
-                    <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::FIXED_WIDTH,
-                ],
-            ),
-            ::rowkey::__private::add(
-                ::rowkey::__private::Some(1usize),
-                ::rowkey::__private::same(
-                    ::rowkey::__private::sum(&[]),
-                    ::rowkey::__private::sum(
-                        &[
-                            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                                u64,
-                            >>::FIXED_WIDTH,
-                        ],
+    impl __rowkey::Encode for CustomerRow {
+        const FIXED_WIDTH: __rowkey::Option<__rowkey::usize> = __rowkey::add(
+            __rowkey::sum(&[<__rowkey::Natural as __rowkey::Codec<u64>>::FIXED_WIDTH]),
+            __rowkey::add(
+                __rowkey::Some(1usize),
+                __rowkey::same(
+                    __rowkey::sum(&[]),
+                    __rowkey::sum(
+                        &[<__rowkey::Natural as __rowkey::Codec<u64>>::FIXED_WIDTH],
                     ),
                 ),
             ),
         );
-        const MAX_WIDTH: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
-            ::rowkey::__private::sum(
-                &[
-                    <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                        u64,
-                    >>::MAX_WIDTH,
-                ],
-            ),
-            ::rowkey::__private::add(
-                ::rowkey::__private::Some(1usize),
-                ::rowkey::__private::most(
-                    ::rowkey::__private::most(
-                        ::rowkey::__private::Some(0usize),
-                        ::rowkey::__private::sum(&[]),
-                    ),
-                    ::rowkey::__private::sum(
-                        &[
-                            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                                u64,
-                            >>::MAX_WIDTH,
-                        ],
+        const MAX_WIDTH: __rowkey::Option<__rowkey::usize> = __rowkey::add(
+            __rowkey::sum(&[<__rowkey::Natural as __rowkey::Codec<u64>>::MAX_WIDTH]),
+            __rowkey::add(
+                __rowkey::Some(1usize),
+                __rowkey::most(
+                    __rowkey::most(__rowkey::Some(0usize), __rowkey::sum(&[])),
+                    __rowkey::sum(
+                        &[<__rowkey::Natural as __rowkey::Codec<u64>>::MAX_WIDTH],
                     ),
                 ),
             ),
         );
-        const ENCODING: &'static ::rowkey::__private::str = "nested key `CustomerRow`";
-        const NESTED: ::rowkey::__private::Option<
-            &'static ::rowkey::__private::Schema,
-        > = ::rowkey::__private::Some(<Self as ::rowkey::__private::RowKey>::SCHEMA);
-        const DOMAIN: ::rowkey::__private::Domain = <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+        const ENCODING: &'static __rowkey::str = "nested key `CustomerRow`";
+        const NESTED: __rowkey::Option<&'static __rowkey::Schema> = __rowkey::Some(
+            <Self as __rowkey::RowKey>::SCHEMA,
+        );
+        const DOMAIN: __rowkey::Domain = <__rowkey::Natural as __rowkey::Codec<
             u64,
         >>::DOMAIN;
-        const LAYOUT: ::rowkey::__private::TypeLayout = ::rowkey::__private::TypeLayout::key(
-            <Self as ::rowkey::__private::RowKey>::FINGERPRINT,
+        const LAYOUT: __rowkey::TypeLayout = __rowkey::TypeLayout::key(
+            <Self as __rowkey::RowKey>::FINGERPRINT,
         );
         #[inline]
         fn encoded_width(
             &self,
-        ) -> ::rowkey::__private::Result<
-            ::rowkey::__private::usize,
-            ::rowkey::__private::EncodeError,
-        > {
+        ) -> __rowkey::Result<__rowkey::usize, __rowkey::EncodeError> {
             let mut __rowkey_n = 0usize;
             let (__rowkey_f_customer_id,) = match self {
                 Self::Customer { customer_id: __rowkey_f_customer_id, .. } => {
@@ -703,152 +678,140 @@ const _: () = {
                     (__rowkey_f_customer_id,)
                 }
             };
-            __rowkey_n = ::rowkey::__private::width::<
-                ::rowkey::__private::Natural,
+            __rowkey_n = __rowkey::width::<
+                __rowkey::Natural,
                 u64,
             >(__rowkey_f_customer_id, __rowkey_n, "customer_id")?;
             __rowkey_n += 1;
             match self {
                 Self::Customer { .. } => {}
                 Self::Order { order_id: __rowkey_f_order_id, .. } => {
-                    __rowkey_n = ::rowkey::__private::width::<
-                        ::rowkey::__private::Natural,
+                    __rowkey_n = __rowkey::width::<
+                        __rowkey::Natural,
                         u64,
                     >(__rowkey_f_order_id, __rowkey_n, "order_id")?;
                 }
             }
-            ::rowkey::__private::Ok(__rowkey_n)
+            __rowkey::Ok(__rowkey_n)
         }
         #[inline]
-        fn write<S: ::rowkey::__private::Sink>(&self, sink: &mut S) {
-            ::rowkey::__private::RowKey::__write_head(self, sink);
-            ::rowkey::__private::RowKey::__write_tail(self, sink);
+        fn write<S: __rowkey::Sink>(&self, sink: &mut S) {
+            __rowkey::RowKey::__write_head(self, sink);
+            __rowkey::RowKey::__write_tail(self, sink);
         }
     }
     #[automatically_derived]
-    impl<'de> ::rowkey::__private::Decode<'de> for CustomerRow {
+    impl<'de> __rowkey::Decode<'de> for CustomerRow {
         #[inline(always)]
-        fn read<R: ::rowkey::__private::Source<'de>>(
+        fn read<R: __rowkey::Source<'de>>(
             src: &mut R,
-        ) -> ::rowkey::__private::Result<Self, ::rowkey::__private::DecodeError> {
+        ) -> __rowkey::Result<Self, __rowkey::DecodeError> {
             let __rowkey_src = src;
-            let __rowkey_f_customer_id = ::rowkey::__private::read::<
-                ::rowkey::__private::Natural,
+            let __rowkey_f_customer_id = __rowkey::read::<
+                __rowkey::Natural,
                 u64,
                 _,
             >(__rowkey_src, "customer_id")?;
-            let (__rowkey_at, __rowkey_tag) = ::rowkey::__private::read_tag(
-                __rowkey_src,
-            )?;
+            let (__rowkey_at, __rowkey_tag) = __rowkey::read_tag(__rowkey_src)?;
             match __rowkey_tag {
                 1u8 => {
-                    ::rowkey::__private::Ok(Self::Customer {
+                    __rowkey::Ok(Self::Customer {
                         customer_id: __rowkey_f_customer_id,
                     })
                 }
                 2u8 => {
-                    ::rowkey::__private::Ok(Self::Order {
+                    __rowkey::Ok(Self::Order {
                         customer_id: __rowkey_f_customer_id,
-                        order_id: ::rowkey::__private::read::<
-                            ::rowkey::__private::Natural,
+                        order_id: __rowkey::read::<
+                            __rowkey::Natural,
                             u64,
                             _,
                         >(__rowkey_src, "order_id")?,
                     })
                 }
                 __rowkey_tag => {
-                    ::rowkey::__private::Err(
-                        ::rowkey::__private::unknown_tag(__rowkey_at, __rowkey_tag),
-                    )
+                    __rowkey::Err(__rowkey::unknown_tag(__rowkey_at, __rowkey_tag))
                 }
             }
         }
     }
     #[automatically_derived]
-    impl ::rowkey::__private::RowKey for CustomerRow {
-        const MAX_LEN: ::rowkey::__private::usize = ::rowkey::__private::max_len(
+    impl __rowkey::RowKey for CustomerRow {
+        const MAX_LEN: __rowkey::usize = __rowkey::max_len(
             false,
-            <Self as ::rowkey::__private::Encode>::MAX_WIDTH,
+            <Self as __rowkey::Encode>::MAX_WIDTH,
             32767usize,
         );
-        const FIXED_LEN: ::rowkey::__private::Option<::rowkey::__private::usize> = ::rowkey::__private::add(
-            ::rowkey::__private::Some(0usize),
-            <Self as ::rowkey::__private::Encode>::FIXED_WIDTH,
+        const FIXED_LEN: __rowkey::Option<__rowkey::usize> = __rowkey::add(
+            __rowkey::Some(0usize),
+            <Self as __rowkey::Encode>::FIXED_WIDTH,
         );
-        const SCHEMA: &'static ::rowkey::__private::Schema = &::rowkey::__private::Schema {
+        const SCHEMA: &'static __rowkey::Schema = &__rowkey::Schema {
             name: "CustomerRow",
-            fields: &::rowkey::__private::with_offsets(
+            fields: &__rowkey::with_offsets(
                 [
-                    ::rowkey::__private::field::<
-                        ::rowkey::__private::Natural,
+                    __rowkey::field::<
+                        __rowkey::Natural,
                         u64,
                     >("customer_id", "u64", &[], false),
                 ],
-                ::rowkey::__private::Some(0usize),
+                __rowkey::Some(0usize),
             ),
             variants: &[
-                ::rowkey::__private::VariantSchema {
+                __rowkey::VariantSchema {
                     name: "Customer",
                     tag: 1u8,
-                    fields: &::rowkey::__private::with_offsets(
+                    fields: &__rowkey::with_offsets(
                         [],
-                        ::rowkey::__private::add(
-                            ::rowkey::__private::add(
-                                ::rowkey::__private::Some(0usize),
-                                ::rowkey::__private::sum(
-                                    &[
-                                        <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                                            u64,
-                                        >>::FIXED_WIDTH,
-                                    ],
+                        __rowkey::add(
+                            __rowkey::add(
+                                __rowkey::Some(0usize),
+                                __rowkey::sum(
+                                    &[<__rowkey::Natural as __rowkey::Codec<u64>>::FIXED_WIDTH],
                                 ),
                             ),
-                            ::rowkey::__private::Some(1usize),
+                            __rowkey::Some(1usize),
                         ),
                     ),
                 },
-                ::rowkey::__private::VariantSchema {
+                __rowkey::VariantSchema {
                     name: "Order",
                     tag: 2u8,
-                    fields: &::rowkey::__private::with_offsets(
+                    fields: &__rowkey::with_offsets(
                         [
-                            ::rowkey::__private::field::<
-                                ::rowkey::__private::Natural,
+                            __rowkey::field::<
+                                __rowkey::Natural,
                                 u64,
                             >("order_id", "u64", &[], false),
                         ],
-                        ::rowkey::__private::add(
-                            ::rowkey::__private::add(
-                                ::rowkey::__private::Some(0usize),
-                                ::rowkey::__private::sum(
-                                    &[
-                                        <::rowkey::__private::Natural as ::rowkey::__private::Codec<
-                                            u64,
-                                        >>::FIXED_WIDTH,
-                                    ],
+                        __rowkey::add(
+                            __rowkey::add(
+                                __rowkey::Some(0usize),
+                                __rowkey::sum(
+                                    &[<__rowkey::Natural as __rowkey::Codec<u64>>::FIXED_WIDTH],
                                 ),
                             ),
-                            ::rowkey::__private::Some(1usize),
+                            __rowkey::Some(1usize),
                         ),
                     ),
                 },
             ],
-            salt: ::rowkey::__private::None,
-            fixed_len: <Self as ::rowkey::__private::RowKey>::FIXED_LEN,
-            max_len: <Self as ::rowkey::__private::RowKey>::MAX_LEN,
+            salt: __rowkey::None,
+            fixed_len: <Self as __rowkey::RowKey>::FIXED_LEN,
+            max_len: <Self as __rowkey::RowKey>::MAX_LEN,
             limit: 32767usize,
             allow_hotspot: false,
         };
-        const FINGERPRINT: ::rowkey::__private::u64 = 8546444298621596346u64;
-        const __SALT_BUCKETS: ::rowkey::__private::u16 = 0u16;
-        const __LIMIT: ::rowkey::__private::usize = 32767usize;
+        const FINGERPRINT: __rowkey::u64 = 8546444298621596346u64;
+        const __SALT_BUCKETS: __rowkey::u16 = 0u16;
+        const __LIMIT: __rowkey::usize = 32767usize;
         #[inline(always)]
-        fn __write_head<__RowkeySink: ::rowkey::__private::Sink>(
+        fn __write_head<__RowkeySink: __rowkey::Sink>(
             &self,
             __rowkey_sink: &mut __RowkeySink,
         ) {}
         #[inline(always)]
-        fn __write_tail<__RowkeySink: ::rowkey::__private::Sink>(
+        fn __write_tail<__RowkeySink: __rowkey::Sink>(
             &self,
             __rowkey_sink: &mut __RowkeySink,
         ) {
@@ -860,16 +823,16 @@ const _: () = {
                     (__rowkey_f_customer_id,)
                 }
             };
-            <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+            <__rowkey::Natural as __rowkey::Codec<
                 u64,
             >>::write(__rowkey_f_customer_id, __rowkey_sink);
             match self {
                 Self::Customer { .. } => {
-                    ::rowkey::__private::Sink::put_array(__rowkey_sink, [1u8]);
+                    __rowkey::Sink::put_array(__rowkey_sink, [1u8]);
                 }
                 Self::Order { order_id: __rowkey_f_order_id, .. } => {
-                    ::rowkey::__private::Sink::put_array(__rowkey_sink, [2u8]);
-                    <::rowkey::__private::Natural as ::rowkey::__private::Codec<
+                    __rowkey::Sink::put_array(__rowkey_sink, [2u8]);
+                    <__rowkey::Natural as __rowkey::Codec<
                         u64,
                     >>::write(__rowkey_f_order_id, __rowkey_sink);
                 }
@@ -877,7 +840,7 @@ const _: () = {
         }
     }
     const _: () = {
-        if let ::rowkey::__private::Some(__rowkey_len) = <CustomerRow as ::rowkey::__private::RowKey>::FIXED_LEN {
+        if let __rowkey::Some(__rowkey_len) = <CustomerRow as __rowkey::RowKey>::FIXED_LEN {
             if __rowkey_len > 32767usize {
                 ::core::panic!(
                     "every `CustomerRow` key is longer than its key limit of 32767 bytes; shorten the fields or raise `#[rowkey(key_limit = N)]`",
@@ -893,15 +856,15 @@ const _: () = {
         pub fn explain<'de>(
             bytes: &'de [::core::primitive::u8],
         ) -> ::std::string::String {
-            let mut __rowkey_ex = ::rowkey::__private::Explainer::new(
+            let mut __rowkey_ex = __rowkey::Explainer::new(
                 bytes,
-                <Self as ::rowkey::__private::RowKey>::SCHEMA,
+                <Self as __rowkey::RowKey>::SCHEMA,
             );
-            __rowkey_ex.field::<::rowkey::__private::Natural, u64>();
+            __rowkey_ex.field::<__rowkey::Natural, u64>();
             match __rowkey_ex.tag() {
-                ::rowkey::__private::Some(1u8) => {}
-                ::rowkey::__private::Some(2u8) => {
-                    __rowkey_ex.field::<::rowkey::__private::Natural, u64>();
+                __rowkey::Some(1u8) => {}
+                __rowkey::Some(2u8) => {
+                    __rowkey_ex.field::<__rowkey::Natural, u64>();
                 }
                 _ => {}
             }
@@ -909,7 +872,7 @@ const _: () = {
         }
     }
     #[automatically_derived]
-    impl ::rowkey::__private::Explain for CustomerRow {
+    impl __rowkey::Explain for CustomerRow {
         #[inline]
         fn explain(&self, out: &mut ::std::string::String) {
             let __rowkey_out = out;
@@ -917,7 +880,7 @@ const _: () = {
                 Self::Customer { customer_id: __rowkey_f_customer_id, .. } => {
                     __rowkey_out.push_str("CustomerRow::Customer { ");
                     __rowkey_out.push_str("customer_id: ");
-                    <u64 as ::rowkey::__private::Explain>::explain(
+                    <u64 as __rowkey::Explain>::explain(
                         __rowkey_f_customer_id,
                         __rowkey_out,
                     );
@@ -930,12 +893,12 @@ const _: () = {
                 } => {
                     __rowkey_out.push_str("CustomerRow::Order { ");
                     __rowkey_out.push_str("customer_id: ");
-                    <u64 as ::rowkey::__private::Explain>::explain(
+                    <u64 as __rowkey::Explain>::explain(
                         __rowkey_f_customer_id,
                         __rowkey_out,
                     );
                     __rowkey_out.push_str(", order_id: ");
-                    <u64 as ::rowkey::__private::Explain>::explain(
+                    <u64 as __rowkey::Explain>::explain(
                         __rowkey_f_order_id,
                         __rowkey_out,
                     );

@@ -68,7 +68,13 @@ fn expand(input: &DeriveInput) -> proc_macro2::TokenStream {
     let cx = ctxt::Ctxt::new();
     let key = ast::Input::from_syn(&cx, input).inspect(|ast| validate::check(&cx, ast));
     match (cx.check(), key) {
-        (Ok(()), Some(ast)) => codegen::expand(&model::Key::from_ast(&ast)),
+        (Ok(()), Some(ast)) => {
+            let alias = codegen::alias_path();
+            codegen::expand(
+                &model::Key::from_ast(&ast, ast.attrs.crate_path.as_ref()),
+                &model::Key::from_ast(&ast, Some(&alias)),
+            )
+        }
         (Err(e), ast) => {
             let krate = ast.as_ref().and_then(|a| a.attrs.crate_path.as_ref());
             fallback::expand(input, krate, Some(e))

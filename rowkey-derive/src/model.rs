@@ -107,8 +107,9 @@ fn lower<'a>(krate: Krate<'a>, f: &Field<'a>) -> KeyField<'a> {
 }
 
 impl<'a> Key<'a> {
-    pub fn from_ast(input: &'a Input<'a>) -> Self {
-        let krate = input.attrs.crate_path.as_ref();
+    /// The key of `input`, its generated code naming the runtime through `krate` (the user's
+    /// crate path, or the `const _` block's alias: see `codegen::expand`).
+    pub fn from_ast(input: &'a Input<'a>, krate: Krate<'a>) -> Self {
         let lead = input.lead_fields();
         let fields: Vec<KeyField<'a>> = lead.iter().map(|f| lower(krate, f)).collect();
         let salt = lead.iter().enumerate().find_map(|(i, f)| {

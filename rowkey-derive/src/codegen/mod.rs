@@ -39,7 +39,8 @@ pub fn type_name(ty: &syn::Type) -> String {
 }
 
 /// The runtime's hidden module, as generated code names it: `::rowkey::__private`, or under
-/// the path `#[rowkey(crate = "...")]` gives (passed explicitly, as zerocopy's `Ctx`).
+/// the path `#[rowkey(crate = "...")]` gives (passed explicitly, as zerocopy's `Ctx`); inside
+/// the derive's `const _` block, the block's alias of it ([`ALIAS`]).
 pub fn private(krate: Krate) -> TokenStream {
     private_at(krate, proc_macro2::Span::call_site())
 }
@@ -47,9 +48,26 @@ pub fn private(krate: Krate) -> TokenStream {
 /// The same path with every token spanned at `span`, so errors land there.
 pub fn private_at(krate: Krate, span: proc_macro2::Span) -> TokenStream {
     match krate {
+        Some(path) if path.is_ident(ALIAS) => {
+            let alias = Ident::new(ALIAS, span);
+            quote!(#alias)
+        }
         Some(path) => quote_spanned!(span=> #path::__private),
         None => quote_spanned!(span=> ::rowkey::__private),
     }
+}
+
+/// The name the derive's `const _` block gives the runtime's hidden module
+/// (`use ::rowkey::__private as __rowkey;`). Code generated for the block is lowered with this
+/// as its crate path (see [`alias_path`]), so each per-field call there names
+/// `__rowkey::read::<__rowkey::Natural, u64, _>` and fits on one line of `cargo expand`,
+/// where the full path took four or five (the issue of generated lines per field). A name
+/// with the derive's reserved prefix: no user item can be shadowed by it.
+pub const ALIAS: &str = "__rowkey";
+
+/// [`ALIAS`] as a crate path, to lower a key for the `const _` block with.
+pub fn alias_path() -> syn::Path {
+    Ident::new(ALIAS, proc_macro2::Span::call_site()).into()
 }
 
 pub use crate::ast::Krate;
@@ -159,15 +177,23 @@ pub fn variant_match(
     quote!(match self { #(#arms)* })
 }
 
-pub fn expand(key: &Key) -> TokenStream {
-    let encode = encode::expand(key);
-    let decode = decode::expand(key);
-    let rowkey = schema::expand(key);
+/// The derive's output: `key` lowered with the user's crate path for the items at the user's
+/// module level (the scan and query builders), and `local`, the same key lowered with
+/// [`ALIAS`], for the `const _` block that holds the trait impls.
+pub fn expand(key: &Key, local: &Key) -> TokenStream {
+    let runtime = private(key.krate);
+    let encode = encode::expand(local);
+    let decode = decode::expand(local);
+    let rowkey = schema::expand(local);
+    // The builders stay at the user's module level, with full paths: the compiler names
+    // their methods in errors (`OrderScan::<'scan, 0>::customer`), which an impl inside the
+    // block would make `_::<impl OrderScan<'scan, 0>>::customer`.
     let scan = scan::expand(key);
     let query = query::expand(key);
-    let explain = explain::expand(key);
-    let index = index_of(key);
-    let rows_as_columns = rows_as_columns(key);
+    let explain = explain::expand(local);
+    let index = index_of(local);
+    let rows_as_columns = rows_as_columns(local);
+    let alias = Ident::new(ALIAS, proc_macro2::Span::call_site());
     let deprecated = key.deprecated_max_len.map(|span| {
         // A proc macro cannot warn on stable; using a deprecated item, spanned at the old
         // key, makes rustc warn there.
@@ -186,6 +212,7 @@ pub fn expand(key: &Key) -> TokenStream {
 
         #[doc(hidden)]
         const _: () = {
+            use #runtime as #alias;
             #encode
             #decode
             #rowkey
