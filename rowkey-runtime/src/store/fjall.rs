@@ -309,7 +309,7 @@ impl Store for FjallStore {
     ) -> Option<super::LentScan<'a, T, CellError<fjall::Error>>>
     where
         T: 'a,
-        F: FnMut(&[u8], &str, &[u8], Bytes) -> T + 'a,
+        F: FnMut(&[u8], &str, &[u8], &[u8]) -> T + 'a,
     {
         let iter = self
             .keyspace
@@ -323,7 +323,7 @@ impl Store for FjallStore {
             match composite::split_cell_key(&k) {
                 Ok(p) => columns
                     .contains(&p.family, p.qualifier)
-                    .then(|| Ok(make(&p.row, &p.family, p.qualifier, from_fjall(v)))),
+                    .then(|| Ok(make(&p.row, &p.family, p.qualifier, &v))),
                 Err(m) => Some(Err(CellError::Malformed(m))),
             }
         };

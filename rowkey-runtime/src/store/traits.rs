@@ -199,10 +199,10 @@ pub trait Store {
 
     /// The selected cells of the rows in one range, one by one in stored order (reversed with
     /// `reverse`: rows and their cells backwards; `None` when the store has no reverse
-    /// scans), each made into a `T` by `make` from its row key, family and qualifier, lent,
-    /// and its value. What rows-as-columns tables read with, one record per cell: a store that
+    /// scans), each made into a `T` by `make` from its row key, family, qualifier and value,
+    /// all lent. What rows-as-columns tables read with, one record per cell: a store that
     /// keeps cells in buffers of its own (fjall's composite keys) lends their parts instead of
-    /// building a [`CellRow`] of copies. The default flattens [`Store::scan_rows`]; a store
+    /// building a [`CellRow`] of copies, and a record decoded in `make` copies nothing. The default flattens [`Store::scan_rows`]; a store
     /// error ends the scan (cells of the row it cut may have been handed out before it).
     #[doc(hidden)]
     fn scan_cells_lent<'a, T, F>(
@@ -214,7 +214,7 @@ pub trait Store {
     ) -> Option<LentScan<'a, T, CellError<Self::Error>>>
     where
         T: 'a,
-        F: FnMut(&[u8], &str, &[u8], Bytes) -> T + 'a,
+        F: FnMut(&[u8], &str, &[u8], &[u8]) -> T + 'a,
     {
         let rows = if reverse {
             self.scan_rows_rev(range, columns)?
@@ -229,7 +229,7 @@ pub trait Store {
                 }
                 cells
                     .into_iter()
-                    .map(|c| Ok(make(&row.key, &c.family, &c.qualifier, c.value)))
+                    .map(|c| Ok(make(&row.key, &c.family, &c.qualifier, &c.value)))
                     .collect()
             }
             Err(e) => vec![Err(e)],
@@ -377,7 +377,7 @@ impl<S: Store + ?Sized> Store for &S {
     ) -> Option<LentScan<'a, T, CellError<S::Error>>>
     where
         T: 'a,
-        F: FnMut(&[u8], &str, &[u8], Bytes) -> T + 'a,
+        F: FnMut(&[u8], &str, &[u8], &[u8]) -> T + 'a,
     {
         (**self).scan_cells_lent(range, columns, reverse, make)
     }

@@ -215,7 +215,16 @@ pub(super) fn decode_record<K: RowsAsColumns + for<'de> Decode<'de>, V: ColumnVa
     family: &'static str,
     (key, value): Row,
 ) -> Result<(K, V), TableError<E>> {
-    let decoded = match K::decode_trusted(&key) {
+    decode_parts(family, &key, &value)
+}
+
+/// A record from its whole key and value, lent (copied only into an error).
+fn decode_parts<K: RowsAsColumns + for<'de> Decode<'de>, V: ColumnValue, E>(
+    family: &'static str,
+    key: &[u8],
+    value: &[u8],
+) -> Result<(K, V), TableError<E>> {
+    let decoded = match K::decode_trusted(key) {
         Ok(k) => k,
         Err(error) => {
             return Err(TableError::Decode {
@@ -224,7 +233,7 @@ pub(super) fn decode_record<K: RowsAsColumns + for<'de> Decode<'de>, V: ColumnVa
             })
         }
     };
-    match V::decode_value(&value) {
+    match V::decode_value(value) {
         Ok(v) => Ok((decoded, v)),
         Err(kind) => Err(value_error::<V, E>(family, key.to_vec(), kind)),
     }
@@ -251,35 +260,83 @@ fn value_error<V, E>(family: &'static str, key: Vec<u8>, kind: ValueErrorKind) -
     }
 }
 
-/// One range's records, piece after piece, each cell a record under its whole key.
-struct WideRange<'a, S: Store + 'a> {
+/// One range's records, piece after piece, each cell made a `T` by the range's `open`: a
+/// record under its whole key (a [`Row`], for the merge of several ranges), or, for a single
+/// range, the record decoded where the store lends its parts.
+struct WideRange<'a, S: Store + 'a, T> {
     store: &'a S,
     family: &'static str,
     reverse: bool,
     pieces: VecDeque<Piece>,
-    current: Option<LentScan<'a, Row, CellError<S::Error>>>,
+    current: Option<LentScan<'a, T, CellError<S::Error>>>,
+    open: Open<'a, S, T>,
 }
+
+/// How a [`WideRange`] opens a piece: its cells (only the table's family: [`piece_columns`]
+/// selects it) made into `T`s.
+type Open<'a, S, T> = fn(&'a S, &Piece, &'static str, bool) -> Opened<'a, S, T>;
+
+/// A piece's cells made `T`s; `None` for a reverse scan of a store without them.
+type Opened<'a, S, T> = Option<LentScan<'a, T, CellError<<S as Store>::Error>>>;
 
 /// A record from a cell: its row key and qualifier make the whole key (in a buffer of exactly
 /// its size, which the `Bytes` takes over).
-fn record(row: &[u8], _family: &str, qualifier: &[u8], value: Bytes) -> Row {
+fn record(row: &[u8], _family: &str, qualifier: &[u8], value: &[u8]) -> Row {
     let mut full = Vec::with_capacity(row.len() + qualifier.len());
     full.extend_from_slice(row);
     full.extend_from_slice(qualifier);
-    (full.into(), value)
+    (full.into(), Bytes::copy_from_slice(value))
 }
 
-impl<'a, S: Store + 'a> WideRange<'a, S> {
-    /// A piece's cells (only the table's family: [`piece_columns`] selects it) as records.
-    fn open(&self, piece: &Piece) -> Option<LentScan<'a, Row, CellError<S::Error>>> {
-        let columns = piece_columns(self.family, piece);
-        self.store
-            .scan_cells_lent(&piece.rows, &columns, self.reverse, record)
+/// A piece's cells as records under their whole keys.
+fn open_rows<'a, S: Store + 'a>(
+    store: &'a S,
+    piece: &Piece,
+    family: &'static str,
+    reverse: bool,
+) -> Opened<'a, S, Row> {
+    store.scan_cells_lent(&piece.rows, &piece_columns(family, piece), reverse, record)
+}
+
+/// A record decoded where the store lent its parts, or why it could not be.
+type Decoded<S, K, V> = Result<(K, V), TableError<<S as Store>::Error>>;
+
+/// A piece's cells decoded as they are lent: each whole key put together in one buffer, reused,
+/// and decoded there, the value decoded in the store's buffer. Nothing is allocated for a
+/// record but what its key and value own.
+fn open_decoded<'a, S, K, V>(
+    store: &'a S,
+    piece: &Piece,
+    family: &'static str,
+    reverse: bool,
+) -> Opened<'a, S, Decoded<S, K, V>>
+where
+    S: Store + 'a,
+    K: RowsAsColumns + for<'de> Decode<'de> + 'a,
+    V: ColumnValue + 'a,
+{
+    let mut key = Vec::new();
+    store.scan_cells_lent(
+        &piece.rows,
+        &piece_columns(family, piece),
+        reverse,
+        move |row, _family, qualifier, value| {
+            key.clear();
+            key.extend_from_slice(row);
+            key.extend_from_slice(qualifier);
+            decode_parts(family, &key, value)
+        },
+    )
+}
+
+impl<'a, S: Store + 'a, T> WideRange<'a, S, T> {
+    fn open(&self, piece: &Piece) -> Opened<'a, S, T> {
+        (self.open)(self.store, piece, self.family, self.reverse)
     }
 }
 
-impl<'a, S: Store + 'a> Iterator for WideRange<'a, S> {
-    type Item = Result<Row, TableError<S::Error>>;
+impl<'a, S: Store + 'a, T> Iterator for WideRange<'a, S, T> {
+    type Item = Result<T, TableError<S::Error>>;
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
@@ -313,40 +370,79 @@ impl<'a, S: Store + 'a> Iterator for WideRange<'a, S> {
 /// The merged, decoded records of a [`WideTable`] scan.
 pub struct WideMerged<'a, S: Store + 'a, K, V> {
     family: &'static str,
-    rows: MergeIter<WideRange<'a, S>, Row>,
+    records: Records<'a, S, K, V>,
     _types: PhantomData<fn() -> (K, V)>,
 }
 
-impl<'a, S: Store + 'a, K: RowsAsColumns + for<'de> Decode<'de>, V: ColumnValue>
-    WideMerged<'a, S, K, V>
+/// A single range's records, decoded as the store lends them (no salt buckets to merge: a
+/// query that fixes the salted fields, or an unsalted key); or several ranges' records under
+/// their whole keys, merged in key order and decoded after.
+enum Records<'a, S: Store + 'a, K, V> {
+    One(WideRange<'a, S, Decoded<S, K, V>>),
+    Merged(MergeIter<WideRange<'a, S, Row>, Row>),
+}
+
+impl<'a, S, K, V> WideMerged<'a, S, K, V>
+where
+    S: Store + 'a,
+    K: RowsAsColumns + for<'de> Decode<'de> + 'a,
+    V: ColumnValue + 'a,
 {
     /// The merge of `ranges`; `None` when a reverse scan is asked of a store without them
     /// (each range's first piece is opened here, so the store says so at once).
     fn new(table: &'a WideTable<S, K, V>, ranges: &KeyRanges, reverse: bool) -> Option<Self> {
-        let mut opened = Vec::new();
-        for r in ranges.iter() {
-            let mut range = WideRange {
-                store: &table.store,
-                family: table.family,
+        let records = if ranges.len() == 1 {
+            let r = ranges.iter().next().expect("one range");
+            Records::One(WideRange::first(
+                table,
+                r,
                 reverse,
-                pieces: K::plan(r).into(),
-                current: None,
-            };
-            let first = if reverse {
-                range.pieces.pop_back()
-            } else {
-                range.pieces.pop_front()
-            };
-            if let Some(piece) = first {
-                range.current = Some(range.open(&piece)?);
+                open_decoded::<S, K, V>,
+            )?)
+        } else {
+            let mut opened = Vec::new();
+            for r in ranges.iter() {
+                opened.push(WideRange::first(table, r, reverse, open_rows::<S>)?);
             }
-            opened.push(range);
-        }
+            Records::Merged(MergeIter::new(
+                opened,
+                usize::from(K::SCHEMA.salt.is_some()),
+                reverse,
+            ))
+        };
         Some(WideMerged {
             family: table.family,
-            rows: MergeIter::new(opened, usize::from(K::SCHEMA.salt.is_some()), reverse),
+            records,
             _types: PhantomData,
         })
+    }
+}
+
+impl<'a, S: Store + 'a, T> WideRange<'a, S, T> {
+    /// The records of range `r` of `table`, its first piece opened.
+    fn first<K: RowsAsColumns, V>(
+        table: &'a WideTable<S, K, V>,
+        r: &crate::scan::KeyRange,
+        reverse: bool,
+        open: Open<'a, S, T>,
+    ) -> Option<Self> {
+        let mut range = WideRange {
+            store: &table.store,
+            family: table.family,
+            reverse,
+            pieces: K::plan(r).into(),
+            current: None,
+            open,
+        };
+        let first = if reverse {
+            range.pieces.pop_back()
+        } else {
+            range.pieces.pop_front()
+        };
+        if let Some(piece) = first {
+            range.current = Some(range.open(&piece)?);
+        }
+        Some(range)
     }
 }
 
@@ -356,9 +452,15 @@ impl<'a, S: Store + 'a, K: RowsAsColumns + for<'de> Decode<'de>, V: ColumnValue>
     type Item = Result<(K, V), TableError<S::Error>>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        Some(match self.rows.next()? {
-            Ok(row) => decode_record(self.family, row),
-            Err(e) => Err(e),
+        Some(match &mut self.records {
+            Records::One(range) => match range.next()? {
+                Ok(record) => record,
+                Err(e) => Err(e),
+            },
+            Records::Merged(rows) => match rows.next()? {
+                Ok(row) => decode_record(self.family, row),
+                Err(e) => Err(e),
+            },
         })
     }
 }
