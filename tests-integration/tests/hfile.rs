@@ -213,6 +213,18 @@ fn check(file: &Written, lines: &[Vec<String>]) -> Vec<String> {
     report
 }
 
+/// The codecs the reader of this run can read: HBase 2.4 runs on Hadoop 2.10, whose Snappy
+/// codec needs Hadoop's native library (`buildSupportsSnappy`), absent here; its reader gets
+/// `GZ` files only (the bulk-load family test falls back the same way).
+fn readable_codecs() -> Vec<HFileCompression> {
+    let hadoop2 = std::env::var("ROWKEY_HBASE_VERSION").is_ok_and(|v| v.starts_with("2.4"));
+    if hadoop2 {
+        vec![HFileCompression::Gz]
+    } else {
+        vec![HFileCompression::Gz, HFileCompression::Snappy]
+    }
+}
+
 fn put(row: Vec<u8>, qualifier: &[u8], timestamp: i64, value: Vec<u8>) -> Cell {
     Cell {
         row,
@@ -322,8 +334,8 @@ fn hbase_reads_every_cell_of_rowkeys_hfiles() {
     files.push(write(dir.path(), &all, levels, "index_levels"));
 
     // The same cells compressed with each codec rowkey writes, with a row Bloom filter.
-    let codecs = [HFileCompression::Gz, HFileCompression::Snappy];
-    for compression in codecs {
+    let codecs = readable_codecs();
+    for &compression in &codecs {
         let options = HFileOptions {
             block_size: 4 * 1024,
             compression,
@@ -355,7 +367,7 @@ fn hbase_reads_every_cell_of_rowkeys_hfiles() {
         "{}",
         report("index_levels")
     );
-    for compression in codecs {
+    for &compression in &codecs {
         let name = compression.name();
         assert!(
             report(name).contains(&format!("compressionCodec={name}")),
@@ -381,7 +393,7 @@ fn hbase_finds_every_row_in_rowkeys_bloom_filters() {
         .collect();
     let options = HFileOptions {
         row_bloom: true,
-        compression: HFileCompression::Snappy,
+        compression: *readable_codecs().last().expect("a codec"),
         ..HFileOptions::default()
     };
     let dir = tempfile::tempdir().unwrap();
