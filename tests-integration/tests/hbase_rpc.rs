@@ -643,25 +643,14 @@ fn a_bulk_load_through_cut_connections_loads_every_row_on_hbase_rpc() {
     let per_load = p.forwarded.load(Ordering::SeqCst) - before;
     let rows = numbered_rows(30_000, 2);
     let target = p.forwarded.load(Ordering::SeqCst) + per_load / 2;
-    let fired = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let cutter = {
-        let (cut, forwarded, fired) = (p.cut.clone(), p.forwarded.clone(), fired.clone());
-        std::thread::spawn(move || {
-            let deadline = Instant::now() + Duration::from_secs(20);
-            while forwarded.load(Ordering::SeqCst) < target && Instant::now() < deadline {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-            if Instant::now() < deadline {
-                cut.store(true, Ordering::SeqCst);
-                fired.store(true, Ordering::SeqCst);
-                std::thread::sleep(Duration::from_millis(300));
-                cut.store(false, Ordering::SeqCst);
-            }
-        })
-    };
+    let cutter = cut_within(
+        &p,
+        target,
+        Some(Duration::from_millis(300)),
+        Some(Duration::from_secs(20)),
+    );
     let report = through.bulk_load(rows.clone(), staging.path()).unwrap();
-    cutter.join().unwrap();
-    assert!(fired.load(Ordering::SeqCst), "the cut came during the load");
+    assert!(cutter.join().unwrap(), "the cut came during the load");
     eprintln!("bulk load cut half-way ({per_load} bytes a load): {report:?}");
     let stored: Vec<_> = direct
         .scan(&rowkey::KeyRange::new(b"", None))
@@ -699,18 +688,12 @@ fn a_bulk_load_cut_for_good_leaves_whole_regions_and_lists_the_rest_on_hbase_rpc
         let fill = 2 + attempt as u8;
         let rows = numbered_rows(30_000, fill);
         let target = p.forwarded.load(Ordering::SeqCst) + (per_load as f64 * fraction) as usize;
-        let cutter = {
-            let (cut, forwarded) = (p.cut.clone(), p.forwarded.clone());
-            std::thread::spawn(move || {
-                let deadline = Instant::now() + Duration::from_secs(20);
-                while forwarded.load(Ordering::SeqCst) < target && Instant::now() < deadline {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                cut.store(true, Ordering::SeqCst);
-            })
-        };
+        // Cut for good (or, past the deadline, after the load): restored below.
+        let cutter = cut_within(&p, target, None, Some(Duration::from_secs(20)));
         let outcome = through.bulk_load(rows.clone(), staging.path());
-        cutter.join().unwrap();
+        if !cutter.join().unwrap() {
+            p.cut.store(true, Ordering::SeqCst);
+        }
         let failed: BTreeSet<Vec<u8>> = match &outcome {
             Ok(_) => BTreeSet::new(),
             Err(e) => e.failed.iter().cloned().collect(),

@@ -216,9 +216,27 @@ pub fn cut_after(
     bytes: usize,
     restore: Option<Duration>,
 ) -> std::thread::JoinHandle<()> {
+    let cutter = cut_within(p, bytes, restore, None);
+    std::thread::spawn(move || {
+        cutter.join().unwrap();
+    })
+}
+
+/// [`cut_after`], giving up when `bytes` have not gone through by `deadline` (from now); the
+/// thread's result says whether it cut.
+pub fn cut_within(
+    p: &Proxy,
+    bytes: usize,
+    restore: Option<Duration>,
+    deadline: Option<Duration>,
+) -> std::thread::JoinHandle<bool> {
     let (cut, forwarded) = (Arc::clone(&p.cut), Arc::clone(&p.forwarded));
     std::thread::spawn(move || {
+        let deadline = deadline.map(|d| std::time::Instant::now() + d);
         while forwarded.load(Ordering::SeqCst) < bytes {
+            if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                return false;
+            }
             std::thread::sleep(Duration::from_millis(1));
         }
         cut.store(true, Ordering::SeqCst);
@@ -226,6 +244,7 @@ pub fn cut_after(
             std::thread::sleep(after);
             cut.store(false, Ordering::SeqCst);
         }
+        true
     })
 }
 
