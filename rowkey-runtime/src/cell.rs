@@ -76,6 +76,94 @@ impl CellRow {
     }
 }
 
+/// The cells of one row as [`Store::scan_rows_lent`] lends them: read in place, from a
+/// [`CellRow`]'s cells or from one buffer the store refills row after row (so a row read this
+/// way and decoded allocates nothing of its own).
+///
+/// [`Store::scan_rows_lent`]: crate::store::Store::scan_rows_lent
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct LentCells<'a>(LentRepr<'a>);
+
+#[derive(Clone, Copy)]
+enum LentRepr<'a> {
+    Cells(&'a [Cell]),
+    Packed {
+        bytes: &'a [u8],
+        cells: &'a [PackedCell],
+    },
+}
+
+/// Where one cell lies in a buffer of packed cells: its family, qualifier and value, one after
+/// the other, from `start` to `end`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PackedCell {
+    start: usize,
+    family_end: usize,
+    qualifier_end: usize,
+    end: usize,
+}
+
+impl PackedCell {
+    /// Appends a cell to `bytes`, returning where it lies.
+    pub(crate) fn push(bytes: &mut Vec<u8>, family: &[u8], qualifier: &[u8], value: &[u8]) -> Self {
+        let start = bytes.len();
+        bytes.extend_from_slice(family);
+        let family_end = bytes.len();
+        bytes.extend_from_slice(qualifier);
+        let qualifier_end = bytes.len();
+        bytes.extend_from_slice(value);
+        PackedCell {
+            start,
+            family_end,
+            qualifier_end,
+            end: bytes.len(),
+        }
+    }
+}
+
+impl<'a> LentCells<'a> {
+    /// A row's cells, lent.
+    pub fn cells(cells: &'a [Cell]) -> Self {
+        LentCells(LentRepr::Cells(cells))
+    }
+
+    /// Cells packed in `bytes` where `cells` says.
+    pub(crate) fn packed(bytes: &'a [u8], cells: &'a [PackedCell]) -> Self {
+        LentCells(LentRepr::Packed { bytes, cells })
+    }
+
+    /// The number of cells.
+    pub fn len(&self) -> usize {
+        match self.0 {
+            LentRepr::Cells(c) => c.len(),
+            LentRepr::Packed { cells, .. } => cells.len(),
+        }
+    }
+
+    /// Whether the row has no cell.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The value of column `family:qualifier`, if the row has that cell.
+    pub fn value(&self, family: &str, qualifier: &[u8]) -> Option<&'a [u8]> {
+        match self.0 {
+            LentRepr::Cells(c) => c
+                .iter()
+                .find(|c| c.is(family, qualifier))
+                .map(|c| &c.value[..]),
+            LentRepr::Packed { bytes, cells } => cells
+                .iter()
+                .find(|c| {
+                    &bytes[c.start..c.family_end] == family.as_bytes()
+                        && &bytes[c.family_end..c.qualifier_end] == qualifier
+                })
+                .map(|c| &bytes[c.qualifier_end..c.end]),
+        }
+    }
+}
+
 /// A write to one row: cells to set (replacing those columns' values) and columns to clear
 /// (a typed value's `None` fields). Columns named in neither stay as they are, as in HBase.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]

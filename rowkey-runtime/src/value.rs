@@ -13,7 +13,7 @@
 
 use std::fmt;
 
-use crate::cell::{Cell, CellRow, Column, Columns, RowWrite};
+use crate::cell::{Cell, CellRow, Column, Columns, LentCells, RowWrite};
 
 /// One column's value encoding.
 pub trait ColumnValue: Sized {
@@ -326,22 +326,28 @@ pub trait RowValue: Sized {
 
 /// A row's cells as a [`RowValue`] reads them, column by column (the derive's helper).
 pub struct CellReader<'a> {
-    cells: &'a [Cell],
+    cells: LentCells<'a>,
     schema: &'a ValueSchema,
 }
 
 impl<'a> CellReader<'a> {
     /// The cells of a row, read as `schema`'s columns.
     pub fn new(cells: &'a [Cell], schema: &'a ValueSchema) -> Self {
+        CellReader {
+            cells: LentCells::cells(cells),
+            schema,
+        }
+    }
+
+    /// The cells of a row as a store lends them, read as `schema`'s columns.
+    #[doc(hidden)]
+    pub fn lent(cells: LentCells<'a>, schema: &'a ValueSchema) -> Self {
         CellReader { cells, schema }
     }
 
     fn find(&self, column: usize) -> Option<&'a [u8]> {
         let c = self.schema.columns.get(column)?;
-        self.cells
-            .iter()
-            .find(|cell| cell.is(c.family, c.qualifier.as_bytes()))
-            .map(|cell| &cell.value[..])
+        self.cells.value(c.family, c.qualifier.as_bytes())
     }
 
     fn error(&self, column: usize, kind: ValueErrorKind) -> ValueError {

@@ -173,6 +173,9 @@ fn expected(model: &Model, start: &[u8], end: Option<&[u8]>, columns: &Columns) 
         .collect()
 }
 
+/// A row's value of a column, however the row is held.
+type Lookup<'a> = dyn Fn(&str, &[u8]) -> Option<Vec<u8>> + 'a;
+
 fn check(store: &impl Store, model: &Model, start: &[u8], end: Option<&[u8]>, columns: &Columns) {
     let range = KeyRange::new(start, end);
     let want = expected(model, start, end, columns);
@@ -192,6 +195,45 @@ fn check(store: &impl Store, model: &Model, start: &[u8], end: Option<&[u8]>, co
         back, want_back,
         "reverse scan {start:?}..{end:?} {columns:?}"
     );
+    // The rows as the store lends them (gathered in buffers it refills, for fjall): the same
+    // keys, the same number of cells, the same value in every column the model has.
+    let universe: Vec<(String, Vec<u8>)> = model
+        .values()
+        .flat_map(|cells| cells.keys().cloned())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let seen = |key: &[u8], len: usize, value: &Lookup<'_>| {
+        let values: Vec<_> = universe.iter().map(|(f, q)| value(f, q)).collect();
+        (key.to_vec(), len, values)
+    };
+    let want_seen: Vec<_> = want
+        .iter()
+        .map(|r| {
+            seen(&r.key, r.cells.len(), &|f, q| {
+                r.value(f, q).map(<[u8]>::to_vec)
+            })
+        })
+        .collect();
+    for reverse in [false, true] {
+        let lent: Vec<_> = store
+            .scan_rows_lent(&range, columns, reverse, |k, cells| {
+                seen(k, cells.len(), &|f, q| {
+                    cells.value(f, q).map(<[u8]>::to_vec)
+                })
+            })
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let mut want_seen = want_seen.clone();
+        if reverse {
+            want_seen.reverse();
+        }
+        assert_eq!(
+            lent, want_seen,
+            "lent scan {start:?}..{end:?} {columns:?} reverse {reverse}"
+        );
+    }
     for k in model.keys().chain(std::iter::once(&start.to_vec())) {
         let one = expected(model, k, None, columns)
             .into_iter()

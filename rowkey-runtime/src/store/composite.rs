@@ -21,7 +21,7 @@ use std::fmt;
 
 use bytes::Bytes;
 
-use crate::cell::{Cell, CellRow, Columns, Pick};
+use crate::cell::{Cell, CellRow, Columns, LentCells, PackedCell, Pick};
 use crate::scan::KeyRange;
 
 /// A cell read from a store holds a key the composite layout cannot take apart: the store's
@@ -174,8 +174,35 @@ pub(crate) fn rows_range(range: &KeyRange) -> KeyRange {
     KeyRange::new(&start, end.as_deref())
 }
 
+/// Finds one escaped, terminated component at the start of `bytes`: the component as stored
+/// (still escaped) and the rest after its terminator; `None` when it is not terminated or
+/// holds a `00` that neither escapes a zero nor terminates.
+fn escaped_component(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
+    let mut from = 0;
+    loop {
+        let at = from + bytes[from..].iter().position(|&b| b == ESC)?;
+        match bytes.get(at + 1) {
+            Some(&END) => return Some((&bytes[..at], &bytes[at + 2..])),
+            Some(&ESCAPED_ZERO) => from = at + 2,
+            _ => return None,
+        }
+    }
+}
+
+/// Appends `escaped` (an escaped component, checked by [`escaped_component`]) unescaped.
+fn unescape_into(out: &mut Vec<u8>, escaped: &[u8]) {
+    out.reserve(escaped.len());
+    let mut i = 0;
+    while let Some(&b) = escaped.get(i) {
+        out.push(b);
+        // `00 FF` is one zero.
+        i += if b == ESC { 2 } else { 1 };
+    }
+}
+
 /// Reads one escaped, terminated component from `bytes`, returning it and the rest: borrowed
-/// from `bytes` when it holds no escaped zero (rowkey's keys hold few), unescaped otherwise.
+/// from `bytes` when it holds no escaped zero (rowkey's keys hold few), unescaped otherwise,
+/// in the same pass that finds its end.
 fn take_component(bytes: &[u8]) -> Option<(Cow<'_, [u8]>, &[u8])> {
     let first = bytes.iter().position(|&b| b == ESC)?;
     match bytes.get(first + 1) {
@@ -214,23 +241,48 @@ pub(crate) struct CellKey<'a> {
 
 /// Takes a composite key apart: row key, family, qualifier.
 pub(crate) fn split_cell_key(stored: &[u8]) -> Result<CellKey<'_>, MalformedCell> {
-    let malformed = |reason| MalformedCell {
-        key: stored.to_vec(),
-        reason,
-    };
-    let (row, rest) = take_component(stored).ok_or_else(|| malformed("no terminated row key"))?;
-    let (family, qualifier) =
-        take_component(rest).ok_or_else(|| malformed("no terminated column family"))?;
-    let not_utf8 = || malformed("the column family is not UTF-8");
-    let family = match family {
-        Cow::Borrowed(f) => Cow::Borrowed(std::str::from_utf8(f).map_err(|_| not_utf8())?),
-        Cow::Owned(f) => Cow::Owned(String::from_utf8(f).map_err(|_| not_utf8())?),
-    };
+    let (row, rest) = take_component(stored).ok_or_else(|| malformed(stored, NO_ROW))?;
+    let (family, qualifier) = split_column(stored, rest)?;
     Ok(CellKey {
         row,
         family,
         qualifier,
     })
+}
+
+/// A composite key taken apart with its row key left escaped as stored: row, family,
+/// qualifier.
+type EscapedCellKey<'a> = (&'a [u8], Cow<'a, str>, &'a [u8]);
+
+/// Takes a composite key apart, leaving its row key escaped as stored.
+fn split_escaped(stored: &[u8]) -> Result<EscapedCellKey<'_>, MalformedCell> {
+    let (row, rest) = escaped_component(stored).ok_or_else(|| malformed(stored, NO_ROW))?;
+    let (family, qualifier) = split_column(stored, rest)?;
+    Ok((row, family, qualifier))
+}
+
+const NO_ROW: &str = "no terminated row key";
+
+fn malformed(stored: &[u8], reason: &'static str) -> MalformedCell {
+    MalformedCell {
+        key: stored.to_vec(),
+        reason,
+    }
+}
+
+/// The family and qualifier of `stored`, whose row key ends where `rest` starts.
+fn split_column<'a>(
+    stored: &[u8],
+    rest: &'a [u8],
+) -> Result<(Cow<'a, str>, &'a [u8]), MalformedCell> {
+    let (family, qualifier) =
+        take_component(rest).ok_or_else(|| malformed(stored, "no terminated column family"))?;
+    let not_utf8 = || malformed(stored, "the column family is not UTF-8");
+    let family = match family {
+        Cow::Borrowed(f) => Cow::Borrowed(std::str::from_utf8(f).map_err(|_| not_utf8())?),
+        Cow::Owned(f) => Cow::Owned(String::from_utf8(f).map_err(|_| not_utf8())?),
+    };
+    Ok((family, qualifier))
 }
 
 /// Groups a composite-layout scan's entries into rows, keeping the selected cells; rows with no
@@ -325,6 +377,149 @@ where
     }
 }
 
+/// A row's key as a scan of cells keeps it: as stored (escaped), to tell the next cell's row
+/// from it without unescaping, and unescaped, as handed out; rewritten only when the row
+/// changes.
+#[derive(Default)]
+struct RowKeyBuf {
+    started: bool,
+    escaped: Vec<u8>,
+    key: Vec<u8>,
+}
+
+impl RowKeyBuf {
+    /// Whether `escaped` (as [`split_escaped`] returns it) is the row held.
+    fn holds(&self, escaped: &[u8]) -> bool {
+        self.started && self.escaped == escaped
+    }
+
+    /// Holds row `escaped`.
+    fn set(&mut self, escaped: &[u8]) {
+        self.started = true;
+        self.escaped.clear();
+        self.escaped.extend_from_slice(escaped);
+        self.key.clear();
+        unescape_into(&mut self.key, escaped);
+    }
+
+    /// Holds no row.
+    fn close(&mut self) -> bool {
+        std::mem::take(&mut self.started)
+    }
+
+    /// The key held, unescaped.
+    fn held(&self) -> &[u8] {
+        &self.key
+    }
+}
+
+/// [`Grouped`], lending: each row's selected cells are gathered into buffers the scan refills
+/// row after row, and lent with the row's key to `make`, which makes the row into a `T`. Once
+/// the buffers have grown to the largest row, a row costs no allocation here; the key is
+/// unescaped once per row (cells are matched to their row in the escaped form stored).
+pub(crate) struct LentGrouped<I, F> {
+    entries: I,
+    columns: Columns,
+    make: F,
+    /// The row being gathered, if any.
+    row: RowKeyBuf,
+    /// Its selected cells, packed in `bytes`.
+    bytes: Vec<u8>,
+    cells: Vec<PackedCell>,
+    /// An error to hand out after the row in progress.
+    pending: Option<MalformedCell>,
+    done: bool,
+}
+
+impl<I, F> LentGrouped<I, F> {
+    pub(crate) fn new(entries: I, columns: Columns, make: F) -> Self {
+        LentGrouped {
+            entries,
+            columns,
+            make,
+            row: RowKeyBuf::default(),
+            bytes: Vec::new(),
+            cells: Vec::new(),
+            pending: None,
+            done: false,
+        }
+    }
+
+    /// The row gathered so far, made into a `T` when it has a selected cell; the row is
+    /// closed either way.
+    fn close<T>(&mut self) -> Option<T>
+    where
+        F: FnMut(&[u8], LentCells<'_>) -> T,
+    {
+        let started = self.row.close();
+        (started && !self.cells.is_empty())
+            .then(|| (self.make)(self.row.held(), LentCells::packed(&self.bytes, &self.cells)))
+    }
+}
+
+impl<I, K, V, E, F, T> Iterator for LentGrouped<I, F>
+where
+    I: Iterator<Item = Result<(K, V), E>>,
+    K: AsRef<[u8]>,
+    V: AsRef<[u8]>,
+    F: FnMut(&[u8], LentCells<'_>) -> T,
+{
+    type Item = Result<T, CellError<E>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(m) = self.pending.take() {
+            return Some(Err(CellError::Malformed(m)));
+        }
+        while !self.done {
+            let (stored, value) = match self.entries.next() {
+                Some(Ok(entry)) => entry,
+                Some(Err(e)) => {
+                    // The row in progress may be incomplete: the error comes first.
+                    self.done = true;
+                    self.row.close();
+                    return Some(Err(CellError::Store(e)));
+                }
+                None => {
+                    self.done = true;
+                    break;
+                }
+            };
+            let (row, family, qualifier) = match split_escaped(stored.as_ref()) {
+                Ok(parts) => parts,
+                Err(m) => {
+                    return Some(match self.close() {
+                        Some(t) => {
+                            self.pending = Some(m);
+                            Ok(t)
+                        }
+                        None => Err(CellError::Malformed(m)),
+                    })
+                }
+            };
+            let mut made = None;
+            if !self.row.holds(row) {
+                made = self.close();
+                self.row.set(row);
+                self.bytes.clear();
+                self.cells.clear();
+            }
+            if self.columns.contains(&family, qualifier) {
+                let cell = PackedCell::push(
+                    &mut self.bytes,
+                    family.as_bytes(),
+                    qualifier,
+                    value.as_ref(),
+                );
+                self.cells.push(cell);
+            }
+            if let Some(t) = made {
+                return Some(Ok(t));
+            }
+        }
+        self.close().map(Ok)
+    }
+}
+
 /// A row's cells in family, qualifier order (a reverse scan meets them backwards).
 fn finish(mut row: CellRow, reverse: bool) -> CellRow {
     if reverse {
@@ -365,5 +560,94 @@ mod tests {
         assert!(split_cell_key(b"a\x00\x01d").is_err());
         assert!(split_cell_key(b"a\x00\xffb\x00\x01d\xff\x00\x01").is_err());
         assert!(split_cell_key(b"a\x00\x01\xff\xfe\x00\x01q").is_err());
+    }
+
+    /// What a row of cells reads as, whichever way it was gathered: its key, how many cells
+    /// it has, and the value of every column the test can name.
+    type Seen = (Vec<u8>, usize, Vec<Option<Vec<u8>>>);
+
+    const FAMILIES: [&str; 3] = ["d", "x", "x\0"];
+    const QUALIFIERS: [&[u8]; 4] = [b"", b"a", b"a\0", b"via"];
+
+    fn seen(key: &[u8], len: usize, value: impl Fn(&str, &[u8]) -> Option<Vec<u8>>) -> Seen {
+        let values = FAMILIES
+            .iter()
+            .flat_map(|f| QUALIFIERS.iter().map(move |q| (*f, *q)))
+            .map(|(f, q)| value(f, q))
+            .collect();
+        (key.to_vec(), len, values)
+    }
+
+    fn outcome<T>(r: Result<T, CellError<u8>>) -> Result<T, String> {
+        r.map_err(|e| match e {
+            CellError::Store(e) => format!("store {e}"),
+            CellError::Malformed(m) => format!("malformed {:?} {}", m.key, m.reason),
+        })
+    }
+
+    proptest::proptest! {
+        /// The lending grouper hands out exactly the rows the grouper of copies builds, with
+        /// the same errors in the same places, forward and backward, for any selection, row
+        /// keys with zero bytes, keys that are not cells, and a store error anywhere.
+        #[test]
+        fn lent_rows_are_the_rows_of_copies(
+            cells in proptest::collection::btree_set(
+                (proptest::collection::vec(proptest::sample::select(vec![0u8, 1, 0xff, b'k']), 0..4),
+                 0..FAMILIES.len(), 0..QUALIFIERS.len()),
+                0..24,
+            ),
+            junk in proptest::collection::vec(
+                proptest::collection::vec(proptest::sample::select(vec![0u8, 1, 5, 0xff, b'k']), 0..5),
+                0..3,
+            ),
+            fail_at in proptest::option::of(0usize..30),
+            pick in 0u8..4,
+            reverse in proptest::bool::ANY,
+        ) {
+            let mut entries: Vec<(Vec<u8>, Bytes)> = cells
+                .iter()
+                .map(|(row, f, q)| {
+                    let value = Bytes::from(format!("{row:?}{f}{q}"));
+                    (cell_key(row, FAMILIES[*f], QUALIFIERS[*q]), value)
+                })
+                .chain(junk.into_iter().map(|k| (k, Bytes::from_static(b"junk"))))
+                .collect();
+            entries.sort();
+            entries.dedup_by(|a, b| a.0 == b.0);
+            if reverse {
+                entries.reverse();
+            }
+            let entries: Vec<Result<(Vec<u8>, Bytes), u8>> = entries
+                .into_iter()
+                .enumerate()
+                .map(|(i, e)| if Some(i) == fail_at { Err(7) } else { Ok(e) })
+                .collect();
+            let columns = match pick {
+                0 => Columns::all(),
+                1 => Columns::families(["x"]),
+                2 => Columns::exact([
+                    crate::cell::Column::new("d", b"a".to_vec()),
+                    crate::cell::Column::new("x\0", b"via".to_vec()),
+                ]),
+                _ => Columns::qualifier_range("d", b"a".to_vec(), None),
+            };
+            let copies: Vec<Result<Seen, String>> =
+                Grouped::new(entries.clone().into_iter(), columns.clone(), reverse)
+                    .map(|r| {
+                        outcome(r).map(|row| {
+                            seen(&row.key, row.cells.len(), |f, q| {
+                                row.value(f, q).map(<[u8]>::to_vec)
+                            })
+                        })
+                    })
+                    .collect();
+            let lent: Vec<Result<Seen, String>> =
+                LentGrouped::new(entries.into_iter(), columns, |key: &[u8], cells: LentCells<'_>| {
+                    seen(key, cells.len(), |f, q| cells.value(f, q).map(<[u8]>::to_vec))
+                })
+                .map(outcome)
+                .collect();
+            proptest::prop_assert_eq!(lent, copies);
+        }
     }
 }

@@ -334,6 +334,37 @@ impl Store for FjallStore {
         })
     }
 
+    /// Each row is gathered in buffers the scan refills and lent: no row of copies.
+    fn scan_rows_lent<'a, T, F>(
+        &'a self,
+        range: &KeyRange,
+        columns: &Columns,
+        reverse: bool,
+        make: F,
+    ) -> Option<super::LentScan<'a, T, CellError<fjall::Error>>>
+    where
+        T: 'a,
+        F: FnMut(&[u8], super::LentCells<'_>) -> T + 'a,
+    {
+        let iter = self
+            .keyspace
+            .range(Self::bounds(&composite::rows_range(range)));
+        let columns = columns.clone();
+        Some(if reverse {
+            Box::new(composite::LentGrouped::new(
+                iter.rev().map(fjall::Guard::into_inner),
+                columns,
+                make,
+            ))
+        } else {
+            Box::new(composite::LentGrouped::new(
+                iter.map(fjall::Guard::into_inner),
+                columns,
+                make,
+            ))
+        })
+    }
+
     /// Atomic: every cell of the row in one batch.
     fn delete_row(&self, key: &[u8]) -> Result<(), CellError<fjall::Error>> {
         let mut batch = self.db.batch();

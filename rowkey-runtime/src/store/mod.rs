@@ -64,6 +64,8 @@ mod hbase;
 #[cfg(feature = "hbase-rpc")]
 mod hbase_rpc;
 
+#[doc(hidden)]
+pub use crate::cell::LentCells;
 pub use crate::cell::{Cell, CellRow, CellVersion, Column, Columns, RowWrite, Versions};
 #[cfg(feature = "async")]
 pub use atomic::AsyncAtomicStore;

@@ -9,7 +9,7 @@ use super::composite;
 #[cfg(feature = "async")]
 use super::composite::CellStream;
 use super::composite::{CellError, CellScan};
-use crate::cell::{CellRow, Columns, RowWrite};
+use crate::cell::{CellRow, Columns, LentCells, RowWrite};
 use crate::scan::pushdown::KeyFilter;
 use crate::scan::KeyRange;
 
@@ -236,6 +236,34 @@ pub trait Store {
         })))
     }
 
+    /// The rows of one range with their `columns`, in key order (reversed with `reverse`;
+    /// `None` when the store has no reverse scans), each made into a `T` by `make` from its
+    /// key and its cells, both lent. What tables of cells read a single range with: a store
+    /// that keeps cells in buffers of its own (the composite layout of fjall and memory)
+    /// gathers each row into buffers it refills instead of building a [`CellRow`] of copies.
+    /// The default lends the rows of [`Store::scan_rows`]; a store error ends the scan.
+    #[doc(hidden)]
+    fn scan_rows_lent<'a, T, F>(
+        &'a self,
+        range: &KeyRange,
+        columns: &Columns,
+        reverse: bool,
+        mut make: F,
+    ) -> Option<LentScan<'a, T, CellError<Self::Error>>>
+    where
+        T: 'a,
+        F: FnMut(&[u8], LentCells<'_>) -> T + 'a,
+    {
+        let rows = if reverse {
+            self.scan_rows_rev(range, columns)?
+        } else {
+            self.scan_rows(range, columns)
+        };
+        Some(Box::new(rows.map(move |row| {
+            row.map(|row| make(&row.key, LentCells::cells(&row.cells)))
+        })))
+    }
+
     /// [`Store::scan_rows`] in reverse key order, where the store has reverse scans.
     fn scan_rows_rev(
         &self,
@@ -290,7 +318,7 @@ pub enum LentRow<'s> {
     Owned(Row),
 }
 
-/// The rows of [`Store::scan_cells_lent`], made into `T`s.
+/// The rows of [`Store::scan_cells_lent`] and [`Store::scan_rows_lent`], made into `T`s.
 #[doc(hidden)]
 pub type LentScan<'a, T, E> = Box<dyn Iterator<Item = Result<T, E>> + 'a>;
 
@@ -380,6 +408,19 @@ impl<S: Store + ?Sized> Store for &S {
         F: FnMut(&[u8], &str, &[u8], &[u8]) -> T + 'a,
     {
         (**self).scan_cells_lent(range, columns, reverse, make)
+    }
+    fn scan_rows_lent<'a, T, F>(
+        &'a self,
+        range: &KeyRange,
+        columns: &Columns,
+        reverse: bool,
+        make: F,
+    ) -> Option<LentScan<'a, T, CellError<S::Error>>>
+    where
+        T: 'a,
+        F: FnMut(&[u8], LentCells<'_>) -> T + 'a,
+    {
+        (**self).scan_rows_lent(range, columns, reverse, make)
     }
 }
 

@@ -10,8 +10,8 @@ use super::TableError;
 use crate::field::Decode;
 use crate::key::RowKey;
 use crate::scan::KeyRanges;
-use crate::store::{CellRow, CellScan, RowWrite, Store};
-use crate::value::RowValue;
+use crate::store::{CellError, CellRow, CellScan, Columns, LentCells, LentScan, RowWrite, Store};
+use crate::value::{CellReader, RowValue};
 
 /// Rows keyed by `K` whose columns are `V`'s fields, in a store `S`: Bigtable and HBase keep
 /// them as native cells (family, qualifier, value), memory and fjall in the composite layout
@@ -101,18 +101,14 @@ impl<S: Store, K: RowKey, V: RowValue> CellTable<S, K, V> {
     }
 
     /// [`CellTable::scan`] read as `P` (a projection: only `P`'s columns are read).
-    pub fn scan_as<P: RowValue>(&self, ranges: &KeyRanges) -> CellMerged<'_, S::Error, K, P>
+    pub fn scan_as<'a, P: RowValue + 'a>(
+        &'a self,
+        ranges: &KeyRanges,
+    ) -> CellMerged<'a, S::Error, K, P>
     where
         K: for<'de> Decode<'de>,
     {
-        let columns = P::columns();
-        CellMerged::new(
-            ranges
-                .iter()
-                .map(|r| self.store.scan_rows(r, &columns))
-                .collect(),
-            false,
-        )
+        CellMerged::forward(&self.store, ranges, &P::columns())
     }
 
     /// The rows of `ranges` in reverse logical order (the latest N), merged like
@@ -121,26 +117,69 @@ impl<S: Store, K: RowKey, V: RowValue> CellTable<S, K, V> {
     where
         K: for<'de> Decode<'de>,
     {
-        let columns = V::columns();
-        let scans = ranges
-            .iter()
-            .map(|r| self.store.scan_rows_rev(r, &columns))
-            .collect::<Option<Vec<_>>>()?;
-        Some(CellMerged::new(scans, true))
+        CellMerged::backward(&self.store, ranges, &V::columns())
     }
 }
 
 /// The merged, decoded rows of a [`CellTable`] scan.
 pub struct CellMerged<'a, E, K, V> {
-    rows: MergeIter<CellScan<'a, E>, CellRow>,
-    _types: PhantomData<fn() -> (K, V)>,
+    rows: Rows<'a, E, K, V>,
 }
 
-impl<'a, E, K: RowKey + for<'de> Decode<'de>, V: RowValue> CellMerged<'a, E, K, V> {
-    fn new(scans: Vec<CellScan<'a, E>>, reverse: bool) -> Self {
+/// A single range's rows, decoded as the store lends them (no salt buckets to merge: a query
+/// that fixes the salted fields, or an unsalted key); or several ranges' rows of copies,
+/// merged in key order and decoded after.
+enum Rows<'a, E, K, V> {
+    One(Option<LentRows<'a, E, K, V>>),
+    Merged(MergeIter<CellScan<'a, E>, CellRow>),
+}
+
+impl<'a, E: 'a, K: RowKey + for<'de> Decode<'de> + 'a, V: RowValue + 'a> CellMerged<'a, E, K, V> {
+    /// The rows of `ranges` with `columns`, in key order.
+    fn forward<S: Store<Error = E>>(store: &'a S, ranges: &KeyRanges, columns: &Columns) -> Self {
+        Self::lent(store, ranges, columns, false).unwrap_or_else(|| {
+            let scans = ranges.iter().map(|r| store.scan_rows(r, columns));
+            Self::merged(scans.collect(), false)
+        })
+    }
+
+    /// The rows of `ranges` with `columns`, in reverse key order; `None` when the store has no
+    /// reverse scans.
+    fn backward<S: Store<Error = E>>(
+        store: &'a S,
+        ranges: &KeyRanges,
+        columns: &Columns,
+    ) -> Option<Self> {
+        if let Some(lent) = Self::lent(store, ranges, columns, true) {
+            return Some(lent);
+        }
+        let scans = ranges.iter().map(|r| store.scan_rows_rev(r, columns));
+        Some(Self::merged(scans.collect::<Option<_>>()?, true))
+    }
+
+    /// A single range's rows as the store lends them; `None` for several ranges, or when the
+    /// store does not scan the way asked.
+    fn lent<S: Store<Error = E>>(
+        store: &'a S,
+        ranges: &KeyRanges,
+        columns: &Columns,
+        reverse: bool,
+    ) -> Option<Self> {
+        let range = ranges.iter().next().filter(|_| ranges.len() == 1)?;
+        let rows = store.scan_rows_lent(range, columns, reverse, decode_lent::<K, V, E>)?;
+        Some(CellMerged {
+            rows: Rows::One(Some(rows)),
+        })
+    }
+
+    /// Several ranges' rows merged in key order.
+    fn merged(scans: Vec<CellScan<'a, E>>, reverse: bool) -> Self {
         CellMerged {
-            rows: MergeIter::new(scans, usize::from(K::SCHEMA.salt.is_some()), reverse),
-            _types: PhantomData,
+            rows: Rows::Merged(MergeIter::new(
+                scans,
+                usize::from(K::SCHEMA.salt.is_some()),
+                reverse,
+            )),
         }
     }
 }
@@ -149,10 +188,46 @@ impl<E, K: RowKey + for<'de> Decode<'de>, V: RowValue> Iterator for CellMerged<'
     type Item = Result<(K, V), TableError<E>>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        match self.rows.next()? {
-            Ok(row) => Some(decode(row)),
-            Err(e) => Some(Err(e.into())),
+        match &mut self.rows {
+            // An error ends the scan, as it ends a merged range.
+            Rows::One(rows) => match rows.as_mut()?.next() {
+                Some(Ok(decoded)) => Some(decoded),
+                Some(Err(e)) => {
+                    *rows = None;
+                    Some(Err(e.into()))
+                }
+                None => {
+                    *rows = None;
+                    None
+                }
+            },
+            Rows::Merged(rows) => match rows.next()? {
+                Ok(row) => Some(decode(row)),
+                Err(e) => Some(Err(e.into())),
+            },
         }
+    }
+}
+
+/// A single range's rows, decoded as lent.
+type LentRows<'a, E, K, V> = LentScan<'a, Result<(K, V), TableError<E>>, CellError<E>>;
+
+/// A lent row decoded: its value, then its key (trusted: the store kept it in the range).
+fn decode_lent<K: RowKey + for<'de> Decode<'de>, V: RowValue, E>(
+    key: &[u8],
+    cells: LentCells<'_>,
+) -> Result<(K, V), TableError<E>> {
+    let value =
+        V::read_cells(&CellReader::lent(cells, &V::SCHEMA)).map_err(|error| TableError::Value {
+            key: key.to_vec(),
+            error,
+        })?;
+    match K::decode_trusted(key) {
+        Ok(k) => Ok((k, value)),
+        Err(error) => Err(TableError::Decode {
+            key: key.to_vec(),
+            error,
+        }),
     }
 }
 
