@@ -46,7 +46,6 @@ where
         }
     }
 }
-#[automatically_derived]
 impl<'scan, const STEP: ::rowkey::__private::usize> HostLogScan<'scan, STEP> {
     /// The key ranges of every key whose leading fields are the ones fixed so far, in
     /// key order.
@@ -119,7 +118,6 @@ for HostLogScan<'scan, STEP> {
         true
     }
 }
-#[automatically_derived]
 impl<'scan> HostLogScan<'scan, 0usize> {
     ///Fixes `host` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
@@ -144,7 +142,6 @@ impl<'scan> HostLogScan<'scan, 0usize> {
         )
     }
 }
-#[automatically_derived]
 impl<'scan> HostLogScan<'scan, 1usize> {
     ///Fixes `ts` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
@@ -169,7 +166,6 @@ impl<'scan> HostLogScan<'scan, 1usize> {
         )
     }
 }
-#[automatically_derived]
 impl<'scan> HostLogScan<'scan, 2usize> {
     ///Fixes `kind` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
@@ -206,7 +202,6 @@ How a `HostLog` is laid out in a row key, field by field; scan it with [`HostLog
 
 Layout fingerprint: `0x085f14c300004f7a` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0x085f14c300004f7a)]` so that a change to the stored bytes fails the build).
 */
-#[automatically_derived]
 impl<'a> HostLog<'a> {
     ///Starts a prefix scan of `HostLog` keys. With no field fixed, `ranges()` covers the whole table. The key's layout is the table above, as in [`HostLogScan`]'s docs.
     #[inline]
@@ -398,7 +393,6 @@ const _: () = {
             }
         }
     };
-    #[automatically_derived]
     impl<'a> HostLog<'a> {
         ///Explains a `HostLog` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
         #[must_use]

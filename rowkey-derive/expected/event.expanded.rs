@@ -47,7 +47,6 @@ where
         }
     }
 }
-#[automatically_derived]
 impl<'scan, const STEP: ::rowkey::__private::usize> EventScan<'scan, STEP> {
     /// The key ranges of every key whose leading fields are the ones fixed so far, in
     /// key order.
@@ -114,7 +113,6 @@ for EventScan<'scan, STEP> {
         true
     }
 }
-#[automatically_derived]
 impl<'scan> EventScan<'scan, 0usize> {
     ///Fixes `user_id` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
@@ -139,7 +137,6 @@ impl<'scan> EventScan<'scan, 0usize> {
         )
     }
 }
-#[automatically_derived]
 impl<'scan> EventScan<'scan, 1usize> {
     ///Fixes `event_type` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
@@ -164,7 +161,6 @@ impl<'scan> EventScan<'scan, 1usize> {
         )
     }
 }
-#[automatically_derived]
 impl<'scan> EventScan<'scan, 2usize> {
     ///Fixes `ts` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
@@ -202,7 +198,6 @@ How a `Event` is laid out in a row key, field by field; scan it with [`Event::sc
 
 Layout fingerprint: `0x898d96ef0000e9bf` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0x898d96ef0000e9bf)]` so that a change to the stored bytes fails the build).
 */
-#[automatically_derived]
 impl Event {
     ///Starts a prefix scan of `Event` keys. With no field fixed, `ranges()` covers the whole table (one range per salt bucket, 16). The key's layout is the table above, as in [`EventScan`]'s docs.
     #[inline]
@@ -387,7 +382,6 @@ const _: () = {
             }
         }
     };
-    #[automatically_derived]
     impl Event {
         ///Explains a `Event` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
         #[must_use]

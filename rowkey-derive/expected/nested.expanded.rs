@@ -46,7 +46,6 @@ where
         }
     }
 }
-#[automatically_derived]
 impl<'scan, const STEP: ::rowkey::__private::usize> OuterScan<'scan, STEP> {
     /// The key ranges of every key whose leading fields are the ones fixed so far, in
     /// key order.
@@ -109,7 +108,6 @@ for OuterScan<'scan, STEP> {
         true
     }
 }
-#[automatically_derived]
 impl<'scan> OuterScan<'scan, 0usize> {
     ///Fixes `at` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
@@ -134,7 +132,6 @@ impl<'scan> OuterScan<'scan, 0usize> {
         )
     }
 }
-#[automatically_derived]
 impl<'scan> OuterScan<'scan, 1usize> {
     ///Fixes `inner` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
@@ -159,7 +156,6 @@ impl<'scan> OuterScan<'scan, 1usize> {
         )
     }
 }
-#[automatically_derived]
 impl<'scan> OuterScan<'scan, 2usize> {
     ///Fixes `flag` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
@@ -196,7 +192,6 @@ How a `Outer` is laid out in a row key, field by field; scan it with [`Outer::sc
 
 Layout fingerprint: `RowKey::FINGERPRINT`, computed at compile time from the field types' own layouts (print it, then pin it with `#[rowkey(fingerprint = 0x...)]` so that a change to the stored bytes fails the build).
 */
-#[automatically_derived]
 impl Outer {
     ///Starts a prefix scan of `Outer` keys. With no field fixed, `ranges()` covers the whole table. The key's layout is the table above, as in [`OuterScan`]'s docs.
     #[inline]
@@ -393,7 +388,6 @@ const _: () = {
             }
         }
     };
-    #[automatically_derived]
     impl Outer {
         ///Explains a `Outer` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
         #[must_use]

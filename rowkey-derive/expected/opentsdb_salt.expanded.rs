@@ -47,7 +47,6 @@ where
         }
     }
 }
-#[automatically_derived]
 impl<'scan, const STEP: ::rowkey::__private::usize> PointScan<'scan, STEP> {
     /// The key ranges of every key whose leading fields are the ones fixed so far, in
     /// key order.
@@ -114,7 +113,6 @@ for PointScan<'scan, STEP> {
         true
     }
 }
-#[automatically_derived]
 impl<'scan> PointScan<'scan, 0usize> {
     ///Fixes `metric` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
@@ -139,7 +137,6 @@ impl<'scan> PointScan<'scan, 0usize> {
         )
     }
 }
-#[automatically_derived]
 impl<'scan> PointScan<'scan, 1usize> {
     ///Fixes `tags` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
@@ -164,7 +161,6 @@ impl<'scan> PointScan<'scan, 1usize> {
         )
     }
 }
-#[automatically_derived]
 impl<'scan> PointScan<'scan, 2usize> {
     ///Fixes `ts` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
@@ -202,7 +198,6 @@ How a `Point` is laid out in a row key, field by field; scan it with [`Point::sc
 
 Layout fingerprint: `0x19a66aab00005483` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0x19a66aab00005483)]` so that a change to the stored bytes fails the build).
 */
-#[automatically_derived]
 impl Point {
     ///Starts a prefix scan of `Point` keys. With no field fixed, `ranges()` covers the whole table (one range per salt bucket, 20). The key's layout is the table above, as in [`PointScan`]'s docs.
     #[inline]
@@ -388,7 +383,6 @@ const _: () = {
             }
         }
     };
-    #[automatically_derived]
     impl Point {
         ///Explains a `Point` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
         #[must_use]

@@ -47,7 +47,6 @@ where
         }
     }
 }
-#[automatically_derived]
 impl<'scan, const STEP: ::rowkey::__private::usize> InstallScan<'scan, STEP> {
     /// The key ranges of every key whose leading fields are the ones fixed so far, in
     /// key order.
@@ -114,7 +113,6 @@ for InstallScan<'scan, STEP> {
         true
     }
 }
-#[automatically_derived]
 impl<'scan> InstallScan<'scan, 0usize> {
     ///Fixes `user` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
@@ -139,7 +137,6 @@ impl<'scan> InstallScan<'scan, 0usize> {
         )
     }
 }
-#[automatically_derived]
 impl<'scan> InstallScan<'scan, 1usize> {
     ///Fixes `app` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
@@ -164,7 +161,6 @@ impl<'scan> InstallScan<'scan, 1usize> {
         )
     }
 }
-#[automatically_derived]
 impl<'scan> InstallScan<'scan, 2usize> {
     ///Fixes `seq` to a value and continues with the next field; this field does not keep order, so it takes no range.
     #[inline]
@@ -195,7 +191,6 @@ How a `Install` is laid out in a row key, field by field; scan it with [`Install
 
 Layout fingerprint: `0x07597f44000054b8` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0x07597f44000054b8)]` so that a change to the stored bytes fails the build).
 */
-#[automatically_derived]
 impl Install {
     ///Starts a prefix scan of `Install` keys. With no field fixed, `ranges()` covers the whole table (one range per salt bucket, 8). The key's layout is the table above, as in [`InstallScan`]'s docs.
     #[inline]
@@ -226,7 +221,6 @@ impl ::rowkey::__private::ScanArg<Install> for Install {
 pub struct InstallQuery {
     __rowkey_q: ::rowkey::__private::QueryBuilder,
 }
-#[automatically_derived]
 impl Install {
     ///Starts a skip-scan query of `Install` keys: every field open until constrained (see [`InstallQuery`]).
     #[inline]
@@ -241,7 +235,6 @@ impl Install {
         }
     }
 }
-#[automatically_derived]
 impl InstallQuery {
     ///Only keys whose `user` is `arg`, or lies in it when it is a range (`a..b`, `a..=b`, `a..`, `..b`). The other fields stay open unless constrained too; a field constrained twice keeps what both allow.
     #[inline]
@@ -468,7 +461,6 @@ const _: () = {
             }
         }
     };
-    #[automatically_derived]
     impl Install {
         ///Explains a `Install` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
         #[must_use]

@@ -58,7 +58,6 @@ where
         }
     }
 }
-#[automatically_derived]
 impl<'scan, const STEP: ::rowkey::__private::usize> CustomerRowScan<'scan, STEP> {
     /// The key ranges of every key whose leading fields are the ones fixed so far, in
     /// key order.
@@ -120,7 +119,6 @@ for CustomerRowScan<'scan, STEP> {
         true
     }
 }
-#[automatically_derived]
 impl<'scan> CustomerRowScan<'scan, 0usize> {
     ///Fixes `customer_id` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
@@ -145,7 +143,6 @@ impl<'scan> CustomerRowScan<'scan, 0usize> {
         )
     }
 }
-#[automatically_derived]
 impl<'scan> CustomerRowScan<'scan, 1usize> {
     ///Narrows the scan to `Customer` records (tag 1) and continues with their own fields (none).
     #[inline]
@@ -232,7 +229,6 @@ where
         }
     }
 }
-#[automatically_derived]
 impl<
     'scan,
     const STEP: ::rowkey::__private::usize,
@@ -331,7 +327,6 @@ where
         }
     }
 }
-#[automatically_derived]
 impl<'scan, const STEP: ::rowkey::__private::usize> CustomerRowOrderScan<'scan, STEP> {
     /// The key ranges of every key whose leading fields are the ones fixed so far, in
     /// key order.
@@ -388,7 +383,6 @@ for CustomerRowOrderScan<'scan, STEP> {
         true
     }
 }
-#[automatically_derived]
 impl<'scan> CustomerRowOrderScan<'scan, 0usize> {
     ///Fixes `order_id` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
@@ -428,7 +422,6 @@ How a `CustomerRow` is laid out in a row key, field by field; scan it with [`Cus
 
 Layout fingerprint: `0x769b11cf0000b2ba` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0x769b11cf0000b2ba)]` so that a change to the stored bytes fails the build).
 */
-#[automatically_derived]
 impl CustomerRow {
     ///Starts a prefix scan of `CustomerRow` keys. With no field fixed, `ranges()` covers the whole table. The key's layout is the table above, as in [`CustomerRowScan`]'s docs.
     #[inline]
@@ -459,7 +452,6 @@ impl ::rowkey::__private::ScanArg<CustomerRow> for CustomerRow {
 pub struct CustomerRowQuery {
     __rowkey_q: ::rowkey::__private::QueryBuilder,
 }
-#[automatically_derived]
 impl CustomerRow {
     ///Starts a skip-scan query of `CustomerRow` keys: every field open until constrained (see [`CustomerRowQuery`]).
     #[inline]
@@ -474,7 +466,6 @@ impl CustomerRow {
         }
     }
 }
-#[automatically_derived]
 impl CustomerRowQuery {
     ///Only keys whose `customer_id` is `arg`, or lies in it when it is a range (`a..b`, `a..=b`, `a..`, `..b`). The other fields stay open unless constrained too; a field constrained twice keeps what both allow.
     #[inline]
@@ -552,7 +543,6 @@ impl CustomerRowQuery {
 pub struct CustomerRowQueryCustomer {
     __rowkey_q: ::rowkey::__private::QueryBuilder,
 }
-#[automatically_derived]
 impl CustomerRowQueryCustomer {
     ///Only keys whose `customer_id` is `arg`, or lies in it when it is a range (`a..b`, `a..=b`, `a..`, `..b`). The other fields stay open unless constrained too; a field constrained twice keeps what both allow.
     #[inline]
@@ -583,7 +573,6 @@ impl CustomerRowQueryCustomer {
 pub struct CustomerRowQueryOrder {
     __rowkey_q: ::rowkey::__private::QueryBuilder,
 }
-#[automatically_derived]
 impl CustomerRowQueryOrder {
     ///Only keys whose `customer_id` is `arg`, or lies in it when it is a range (`a..b`, `a..=b`, `a..`, `..b`). The other fields stay open unless constrained too; a field constrained twice keeps what both allow.
     #[inline]
@@ -848,7 +837,6 @@ const _: () = {
             }
         }
     };
-    #[automatically_derived]
     impl CustomerRow {
         ///Explains a `CustomerRow` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
         #[must_use]

@@ -59,7 +59,6 @@ where
         }
     }
 }
-#[automatically_derived]
 impl<'scan, const STEP: ::rowkey::__private::usize> CustomerRowScan<'scan, STEP> {
     /// The key ranges of every key whose leading fields are the ones fixed so far, in
     /// key order.
@@ -122,7 +121,6 @@ for CustomerRowScan<'scan, STEP> {
         true
     }
 }
-#[automatically_derived]
 impl<'scan> CustomerRowScan<'scan, 0usize> {
     ///Fixes `customer_id` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
@@ -147,7 +145,6 @@ impl<'scan> CustomerRowScan<'scan, 0usize> {
         )
     }
 }
-#[automatically_derived]
 impl<'scan> CustomerRowScan<'scan, 1usize> {
     ///Narrows the scan to `Customer` records (tag 1) and continues with their own fields (none).
     #[inline]
@@ -234,7 +231,6 @@ where
         }
     }
 }
-#[automatically_derived]
 impl<
     'scan,
     const STEP: ::rowkey::__private::usize,
@@ -335,7 +331,6 @@ where
         }
     }
 }
-#[automatically_derived]
 impl<'scan, const STEP: ::rowkey::__private::usize> CustomerRowOrderScan<'scan, STEP> {
     /// The key ranges of every key whose leading fields are the ones fixed so far, in
     /// key order.
@@ -397,7 +392,6 @@ for CustomerRowOrderScan<'scan, STEP> {
         true
     }
 }
-#[automatically_derived]
 impl<'scan> CustomerRowOrderScan<'scan, 0usize> {
     ///Fixes `note` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
     #[inline]
@@ -438,7 +432,6 @@ How a `CustomerRow` is laid out in a row key, field by field; scan it with [`Cus
 
 Layout fingerprint: `0xbf496597000092b8` (`RowKey::FINGERPRINT`; pin it with `#[rowkey(fingerprint = 0xbf496597000092b8)]` so that a change to the stored bytes fails the build).
 */
-#[automatically_derived]
 impl CustomerRow {
     ///Starts a prefix scan of `CustomerRow` keys. With no field fixed, `ranges()` covers the whole table (one range per salt bucket, 8). The key's layout is the table above, as in [`CustomerRowScan`]'s docs.
     #[inline]
@@ -699,7 +692,6 @@ const _: () = {
             }
         }
     };
-    #[automatically_derived]
     impl CustomerRow {
         ///Explains a `CustomerRow` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
         #[must_use]

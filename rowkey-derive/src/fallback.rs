@@ -106,7 +106,6 @@ pub fn expand(
                 }
             }
 
-            #[automatically_derived]
             impl #impl_generics #ident #ty_generics #where_clause {
                 #vis fn scan() -> __RowkeyScan {
                     __RowkeyScan

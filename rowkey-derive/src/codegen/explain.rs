@@ -111,7 +111,6 @@ pub fn expand(key: &Key) -> TokenStream {
          where and why a key that does not parse stops parsing."
     );
     quote! {
-        #[automatically_derived]
         impl #impl_generics #ident #ty_generics #where_clause {
             #[doc = #doc]
             #[must_use]

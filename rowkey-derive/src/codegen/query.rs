@@ -71,7 +71,6 @@ pub fn expand(key: &Key) -> TokenStream {
                         __rowkey_q: #p::QueryBuilder,
                     }
 
-                    #[automatically_derived]
                     impl #vquery {
                         #prefix
                         #own
@@ -118,7 +117,6 @@ pub fn expand(key: &Key) -> TokenStream {
             __rowkey_q: #p::QueryBuilder,
         }
 
-        #[automatically_derived]
         impl #ident {
             #[doc = #query_doc]
             #[inline]
@@ -134,7 +132,6 @@ pub fn expand(key: &Key) -> TokenStream {
             }
         }
 
-        #[automatically_derived]
         impl #query {
             #prefix
             #records

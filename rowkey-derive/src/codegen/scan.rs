@@ -175,7 +175,6 @@ fn steps(scan: &syn::Ident, fields: &[KeyField], salting: &Salting) -> TokenStre
             }
         };
         quote! {
-            #[automatically_derived]
             impl<'scan> #scan<'scan, #i> {
                 #[doc = #doc]
                 #[inline]
@@ -341,7 +340,6 @@ fn builder(
             }
         }
 
-        #[automatically_derived]
         impl<'scan, const STEP: #p::usize> #scan<'scan, STEP> {
             /// The key ranges of every key whose leading fields are the ones fixed so far, in
             /// key order.
@@ -471,7 +469,6 @@ pub fn expand(key: &Key) -> TokenStream {
             }
             let tag_doc = "Narrows the scan to one record type by its tag byte, or, given a range of tags, to several; ends the scan.";
             let selectors = quote! {
-                #[automatically_derived]
                 impl<'scan> #scan<'scan, #k> {
                     #(#selectors)*
 
@@ -548,7 +545,6 @@ pub fn expand(key: &Key) -> TokenStream {
         #records
 
         #[doc = #impl_doc]
-        #[automatically_derived]
         impl #impl_generics #ident #ty_generics #where_clause {
             #[doc = #scan_doc]
             #[inline]

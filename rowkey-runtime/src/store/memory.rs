@@ -100,6 +100,31 @@ impl Store for MemStore {
         Some(rows.into_iter().map(Ok))
     }
 
+    /// Each row is gathered in buffers the scan refills and lent, as fjall does.
+    fn scan_rows_lent<'a, T, F>(
+        &'a self,
+        range: &KeyRange,
+        columns: &super::Columns,
+        reverse: bool,
+        make: F,
+    ) -> Option<super::LentScan<'a, T, CellError<Infallible>>>
+    where
+        T: 'a,
+        F: FnMut(&[u8], super::LentCells<'_>) -> T + 'a,
+    {
+        let range = composite::rows_range(range);
+        let rows = if reverse {
+            self.scan_rev(&range)?
+        } else {
+            self.scan(&range)
+        };
+        Some(Box::new(composite::LentGrouped::new(
+            rows,
+            columns.clone(),
+            make,
+        )))
+    }
+
     /// Atomic: the whole batch under one lock.
     fn write_rows(&self, rows: &[RowWrite]) -> Result<(), BatchError<Infallible>> {
         let mut map = self.write();
