@@ -782,6 +782,24 @@ fn the_async_store_inside_a_service() {
             .unwrap();
         store.create_table(&Event::split_points(4)).await.unwrap();
         exercise_async_table(store, 5_000).await;
+        // A bulk load awaited on the service's own runtime: the sort and the files run on
+        // its blocking threads, the load's calls on its workers, and every row reads back.
+        use futures_util::StreamExt;
+        let store = AsyncHbaseRpcStore::connect(config(&m, &unique("rpc_async_bulk")))
+            .await
+            .unwrap();
+        let split: rowkey::bytes::Bytes = "row00010000".into();
+        store.create_table(&[split]).await.unwrap();
+        let staging = tempfile::tempdir().unwrap();
+        let rows = numbered_rows(20_000, 5);
+        let report = store.bulk_load(rows.clone(), staging.path()).await.unwrap();
+        assert_eq!((report.rows, report.files), (20_000, 2), "{report:?}");
+        let mut scan = rowkey::store::AsyncStore::scan(&store, &rowkey::KeyRange::new(b"", None));
+        let mut read = Vec::new();
+        while let Some(row) = scan.next().await {
+            read.push(row.unwrap());
+        }
+        assert_eq!(read, rows, "every row, in order, with its value");
     });
 }
 

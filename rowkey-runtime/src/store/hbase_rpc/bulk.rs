@@ -406,13 +406,31 @@ impl Blocking<AsyncHbaseRpcStore> {
         rows: Vec<Row>,
         staging: impl Into<Staging>,
     ) -> Result<BulkLoadReport, BatchError<NetError>> {
-        let keys: Vec<Vec<u8>> = rows.iter().map(|(k, _)| k.to_vec()).collect();
         let staging = staging.into();
-        match self.call(|s| async move { Ok(s.bulk_load(rows, staging).await) }) {
+        // The rows wait here until the load starts, so that a runtime that stops first hands
+        // them back to be listed, without a copy of every key made in case it does.
+        let slot = Arc::new(std::sync::Mutex::new(Some(rows)));
+        let waiting = Arc::clone(&slot);
+        let result = self.call(|s| async move {
+            let rows = waiting
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take()
+                .unwrap_or_default();
+            Ok(s.bulk_load(rows, staging).await)
+        });
+        match result {
             Ok(result) => result,
-            // The runtime is gone: nothing is known to be loaded.
+            // The store's runtime stopped (it runs while this handle lives, so only as the
+            // process ends). Rows it never started on are listed; once started, which rows
+            // were loaded is unknown, and loading them all again is safe.
             Err(source) => Err(BatchError {
-                failed: keys,
+                failed: slot
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .take()
+                    .map(|rows| rows.into_iter().map(|(k, _)| k.to_vec()).collect())
+                    .unwrap_or_default(),
                 source,
             }),
         }
