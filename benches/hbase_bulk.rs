@@ -2,7 +2,7 @@
 //! `bulk_load_dir`: HFiles written per region, then `BulkLoadHFile`) against the same rows
 //! written with `Table::put_batch` (the native store's `Multi` calls), on the same local HBase
 //! (`hbase-local`, 3 region servers in one JVM), each load into a fresh table pre-split in 8
-//! regions, the two methods alternating which goes first. Rows: the README's 16-bucket salted
+//! regions, the two methods alternating which goes first, the cluster settled before each. Rows: the README's 16-bucket salted
 //! `Event` key, 16-byte values. Prints each round's rows per second and the bulk load's split
 //! into writing and loading, then the medians and their ratio.
 //!
@@ -78,6 +78,8 @@ fn main() {
             ["bulk", "put"]
         };
         for method in order {
+            // Each method finds the cluster settled: the last table's compactions drained.
+            g.settle();
             let t = table(
                 &format!("bench_bulk_{run}_{round}_{method}"),
                 method == "bulk",

@@ -52,6 +52,20 @@ impl Drop for Gateways {
 }
 
 impl Gateways {
+    /// Leaves the cluster as the next measured client should find it (benchmarks): the last
+    /// table's compactions drained, the region servers' JVM collected (`settle` on the
+    /// control port), then two seconds of quiet. A cluster without a control port, or an
+    /// older `hbase-local`, is only waited for.
+    #[allow(dead_code)] // Used by the benchmarks, not by every test that includes this file.
+    pub fn settle(&self) {
+        if let Some(addr) = &self.control {
+            if let Err(e) = control(addr, "settle") {
+                eprintln!("settle: {e} (an older hbase-local?)");
+            }
+        }
+        std::thread::sleep(Duration::from_secs(2));
+    }
+
     /// `ROWKEY_HBASE_THRIFT` (unframed `host:port`), with `ROWKEY_HBASE_THRIFT_FRAMED`,
     /// `ROWKEY_HBASE_THRIFT_HTTP`, `ROWKEY_HBASE_THRIFT_HTTPS` with `ROWKEY_HBASE_TLS_CA`,
     /// `ROWKEY_HBASE_ZK`, `ROWKEY_HBASE_CONTROL` and `ROWKEY_HBASE_MASTER` when

@@ -233,21 +233,13 @@ fn main() {
             gets: num(4),
         }
     };
-    // The cluster as the next client should find it: nothing queued, the JVM collected.
-    let settle = || {
-        if let Some(control) = &g.control {
-            if let Err(e) = gateways::control(control, "settle") {
-                eprintln!("settle: {e} (an older hbase-local?)");
-            }
-        }
-        std::thread::sleep(std::time::Duration::from_secs(2));
-    };
     let mut results: BTreeMap<(&str, usize), Rates> = BTreeMap::new();
     for round in 1..=rounds {
         // Each round starts with another client.
         for k in 0..order.len() {
             let client = order[(round - 1 + k) % order.len()];
-            settle();
+            // The cluster as the next client should find it: nothing queued, the JVM collected.
+            g.settle();
             let rates = if client == "java" {
                 java(round)
             } else {
