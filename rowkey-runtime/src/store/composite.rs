@@ -233,13 +233,16 @@ fn take_component(bytes: &[u8]) -> Option<(Cow<'_, [u8]>, &[u8])> {
 }
 
 /// A composite key taken apart, borrowing from the stored key where it can.
+#[cfg(any(feature = "fjall", test))]
 pub(crate) struct CellKey<'a> {
     pub(crate) row: Cow<'a, [u8]>,
     pub(crate) family: Cow<'a, str>,
     pub(crate) qualifier: &'a [u8],
 }
 
-/// Takes a composite key apart: row key, family, qualifier.
+/// Takes a composite key apart: row key, family, qualifier (unescaped per cell: what fjall's
+/// rows as columns read, one record per cell).
+#[cfg(any(feature = "fjall", test))]
 pub(crate) fn split_cell_key(stored: &[u8]) -> Result<CellKey<'_>, MalformedCell> {
     let (row, rest) = take_component(stored).ok_or_else(|| malformed(stored, NO_ROW))?;
     let (family, qualifier) = split_column(stored, rest)?;
@@ -287,184 +290,103 @@ fn split_column<'a>(
 
 /// Groups a composite-layout scan's entries into rows, keeping the selected cells; rows with no
 /// selected cell are left out, as Bigtable and HBase leave them out. The entries' keys may be
-/// any buffer (a store lends its own): a cell's key is taken apart where it lies, and only a
-/// new row's key and a selected cell's qualifier are copied.
-pub(crate) struct Grouped<I> {
+/// any buffer (a store lends its own): a cell's key is taken apart where it lies, and its row
+/// is told from the last one in the escaped form stored, so a row's key is unescaped once.
+/// What a row is gathered into is `G`'s: a [`CellRow`] of copies ([`Grouped`]) or buffers
+/// refilled row after row and lent ([`LentGrouped`]).
+pub(crate) struct Grouper<I, G> {
     entries: I,
     columns: Columns,
-    reverse: bool,
-    /// The row being gathered.
-    current: Option<CellRow>,
+    gather: G,
+    /// Whether a row is being gathered, and its key as stored.
+    started: bool,
+    escaped: Vec<u8>,
     /// An error to hand out after the row in progress.
     pending: Option<MalformedCell>,
     done: bool,
+}
+
+/// What a [`Grouper`] gathers each row into.
+pub(crate) trait Gather<V> {
+    /// A row as handed out.
+    type Row;
+    /// Starts the row whose key is `escaped` (as stored).
+    fn start(&mut self, escaped: &[u8]);
+    /// Adds a cell of the row started, if `columns` selects it.
+    fn add(&mut self, columns: &Columns, family: &str, qualifier: &[u8], value: V);
+    /// The row started, if it has a cell.
+    fn finish(&mut self) -> Option<Self::Row>;
+}
+
+/// Rows of copies: each a [`CellRow`], the values kept as the store handed them out.
+pub(crate) type Grouped<I> = Grouper<I, Copies>;
+
+/// Rows lent to `make`, which makes each into a `T`: the row's key and its selected cells,
+/// packed into buffers refilled row after row, so that once they have grown to the largest
+/// row a row costs no allocation here.
+pub(crate) type LentGrouped<I, F> = Grouper<I, Lent<F>>;
+
+impl<I, G> Grouper<I, G> {
+    fn with(entries: I, columns: Columns, gather: G) -> Self {
+        Grouper {
+            entries,
+            columns,
+            gather,
+            started: false,
+            escaped: Vec::new(),
+            pending: None,
+            done: false,
+        }
+    }
+
+    /// The row gathered so far, if it has a selected cell; the row is closed either way.
+    fn close<V>(&mut self) -> Option<G::Row>
+    where
+        G: Gather<V>,
+    {
+        std::mem::take(&mut self.started)
+            .then(|| self.gather.finish())
+            .flatten()
+    }
 }
 
 impl<I> Grouped<I> {
     pub(crate) fn new(entries: I, columns: Columns, reverse: bool) -> Self {
-        Grouped {
+        let row_capacity = columns.row_capacity();
+        Grouper::with(
             entries,
             columns,
-            reverse,
-            current: None,
-            pending: None,
-            done: false,
-        }
+            Copies {
+                row: CellRow::default(),
+                reverse,
+                row_capacity,
+            },
+        )
     }
-}
-
-impl<I, B, E> Iterator for Grouped<I>
-where
-    I: Iterator<Item = Result<(B, Bytes), E>>,
-    B: AsRef<[u8]>,
-{
-    type Item = Result<CellRow, CellError<E>>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if let Some(m) = self.pending.take() {
-            return Some(Err(CellError::Malformed(m)));
-        }
-        while !self.done {
-            let (stored, value) = match self.entries.next() {
-                Some(Ok(entry)) => entry,
-                Some(Err(e)) => {
-                    // The row in progress may be incomplete: the error comes first.
-                    self.done = true;
-                    self.current = None;
-                    return Some(Err(CellError::Store(e)));
-                }
-                None => {
-                    self.done = true;
-                    break;
-                }
-            };
-            let parts = match split_cell_key(stored.as_ref()) {
-                Ok(parts) => parts,
-                Err(m) => match self.current.take() {
-                    Some(row) if !row.cells.is_empty() => {
-                        self.pending = Some(m);
-                        return Some(Ok(finish(row, self.reverse)));
-                    }
-                    _ => return Some(Err(CellError::Malformed(m))),
-                },
-            };
-            let cell = self
-                .columns
-                .selected_family(&parts.family, parts.qualifier)
-                .map(|family| Cell::new(family, parts.qualifier, value));
-            match &mut self.current {
-                Some(row) if row.key == *parts.row => row.cells.extend(cell),
-                slot => {
-                    let mut cells = Vec::new();
-                    if let Some(cell) = cell {
-                        cells.reserve_exact(self.columns.row_capacity());
-                        cells.push(cell);
-                    }
-                    let next = CellRow {
-                        key: parts.row.into_owned(),
-                        cells,
-                    };
-                    if let Some(row) = slot.replace(next) {
-                        if !row.cells.is_empty() {
-                            return Some(Ok(finish(row, self.reverse)));
-                        }
-                    }
-                }
-            }
-        }
-        let row = self.current.take()?;
-        (!row.cells.is_empty()).then(|| Ok(finish(row, self.reverse)))
-    }
-}
-
-/// A row's key as a scan of cells keeps it: as stored (escaped), to tell the next cell's row
-/// from it without unescaping, and unescaped, as handed out; rewritten only when the row
-/// changes.
-#[derive(Default)]
-struct RowKeyBuf {
-    started: bool,
-    escaped: Vec<u8>,
-    key: Vec<u8>,
-}
-
-impl RowKeyBuf {
-    /// Whether `escaped` (as [`split_escaped`] returns it) is the row held.
-    fn holds(&self, escaped: &[u8]) -> bool {
-        self.started && self.escaped == escaped
-    }
-
-    /// Holds row `escaped`.
-    fn set(&mut self, escaped: &[u8]) {
-        self.started = true;
-        self.escaped.clear();
-        self.escaped.extend_from_slice(escaped);
-        self.key.clear();
-        unescape_into(&mut self.key, escaped);
-    }
-
-    /// Holds no row.
-    fn close(&mut self) -> bool {
-        std::mem::take(&mut self.started)
-    }
-
-    /// The key held, unescaped.
-    fn held(&self) -> &[u8] {
-        &self.key
-    }
-}
-
-/// [`Grouped`], lending: each row's selected cells are gathered into buffers the scan refills
-/// row after row, and lent with the row's key to `make`, which makes the row into a `T`. Once
-/// the buffers have grown to the largest row, a row costs no allocation here; the key is
-/// unescaped once per row (cells are matched to their row in the escaped form stored).
-pub(crate) struct LentGrouped<I, F> {
-    entries: I,
-    columns: Columns,
-    make: F,
-    /// The row being gathered, if any.
-    row: RowKeyBuf,
-    /// Its selected cells, packed in `bytes`.
-    bytes: Vec<u8>,
-    cells: Vec<PackedCell>,
-    /// An error to hand out after the row in progress.
-    pending: Option<MalformedCell>,
-    done: bool,
 }
 
 impl<I, F> LentGrouped<I, F> {
     pub(crate) fn new(entries: I, columns: Columns, make: F) -> Self {
-        LentGrouped {
+        Grouper::with(
             entries,
             columns,
-            make,
-            row: RowKeyBuf::default(),
-            bytes: Vec::new(),
-            cells: Vec::new(),
-            pending: None,
-            done: false,
-        }
-    }
-
-    /// The row gathered so far, made into a `T` when it has a selected cell; the row is
-    /// closed either way.
-    fn close<T>(&mut self) -> Option<T>
-    where
-        F: FnMut(&[u8], LentCells<'_>) -> T,
-    {
-        let started = self.row.close();
-        (started && !self.cells.is_empty())
-            .then(|| (self.make)(self.row.held(), LentCells::packed(&self.bytes, &self.cells)))
+            Lent {
+                make,
+                key: Vec::new(),
+                bytes: Vec::new(),
+                cells: Vec::new(),
+            },
+        )
     }
 }
 
-impl<I, K, V, E, F, T> Iterator for LentGrouped<I, F>
+impl<I, K, V, E, G> Iterator for Grouper<I, G>
 where
     I: Iterator<Item = Result<(K, V), E>>,
     K: AsRef<[u8]>,
-    V: AsRef<[u8]>,
-    F: FnMut(&[u8], LentCells<'_>) -> T,
+    G: Gather<V>,
 {
-    type Item = Result<T, CellError<E>>;
+    type Item = Result<G::Row, CellError<E>>;
 
     fn next(&mut self) -> Option<Self::Item> {
         if let Some(m) = self.pending.take() {
@@ -476,7 +398,7 @@ where
                 Some(Err(e)) => {
                     // The row in progress may be incomplete: the error comes first.
                     self.done = true;
-                    self.row.close();
+                    self.started = false;
                     return Some(Err(CellError::Store(e)));
                 }
                 None => {
@@ -488,44 +410,109 @@ where
                 Ok(parts) => parts,
                 Err(m) => {
                     return Some(match self.close() {
-                        Some(t) => {
+                        Some(row) => {
                             self.pending = Some(m);
-                            Ok(t)
+                            Ok(row)
                         }
                         None => Err(CellError::Malformed(m)),
                     })
                 }
             };
             let mut made = None;
-            if !self.row.holds(row) {
+            if !(self.started && self.escaped == row) {
                 made = self.close();
-                self.row.set(row);
-                self.bytes.clear();
-                self.cells.clear();
+                self.started = true;
+                self.escaped.clear();
+                self.escaped.extend_from_slice(row);
+                self.gather.start(row);
             }
-            if self.columns.contains(&family, qualifier) {
-                let cell = PackedCell::push(
-                    &mut self.bytes,
-                    family.as_bytes(),
-                    qualifier,
-                    value.as_ref(),
-                );
-                self.cells.push(cell);
-            }
-            if let Some(t) = made {
-                return Some(Ok(t));
+            self.gather.add(&self.columns, &family, qualifier, value);
+            if let Some(row) = made {
+                return Some(Ok(row));
             }
         }
         self.close().map(Ok)
     }
 }
 
-/// A row's cells in family, qualifier order (a reverse scan meets them backwards).
-fn finish(mut row: CellRow, reverse: bool) -> CellRow {
-    if reverse {
-        row.cells.reverse();
+/// Gathers [`CellRow`]s (see [`Grouped`]).
+pub(crate) struct Copies {
+    row: CellRow,
+    /// A reverse scan meets a row's cells backwards: they are put back in family, qualifier
+    /// order.
+    reverse: bool,
+    row_capacity: usize,
+}
+
+impl Gather<Bytes> for Copies {
+    type Row = CellRow;
+
+    fn start(&mut self, escaped: &[u8]) {
+        let mut key = Vec::with_capacity(escaped.len());
+        unescape_into(&mut key, escaped);
+        self.row = CellRow {
+            key,
+            cells: Vec::new(),
+        };
     }
-    row
+
+    fn add(&mut self, columns: &Columns, family: &str, qualifier: &[u8], value: Bytes) {
+        if let Some(family) = columns.selected_family(family, qualifier) {
+            if self.row.cells.is_empty() {
+                self.row.cells.reserve_exact(self.row_capacity);
+            }
+            self.row.cells.push(Cell::new(family, qualifier, value));
+        }
+    }
+
+    fn finish(&mut self) -> Option<CellRow> {
+        let mut row = std::mem::take(&mut self.row);
+        if row.cells.is_empty() {
+            return None;
+        }
+        if self.reverse {
+            row.cells.reverse();
+        }
+        Some(row)
+    }
+}
+
+/// Gathers rows into buffers and lends them to `make` (see [`LentGrouped`]).
+pub(crate) struct Lent<F> {
+    make: F,
+    /// The row's key, unescaped.
+    key: Vec<u8>,
+    /// Its selected cells, packed in `bytes`.
+    bytes: Vec<u8>,
+    cells: Vec<PackedCell>,
+}
+
+impl<V: AsRef<[u8]>, F: FnMut(&[u8], LentCells<'_>) -> T, T> Gather<V> for Lent<F> {
+    type Row = T;
+
+    fn start(&mut self, escaped: &[u8]) {
+        self.key.clear();
+        unescape_into(&mut self.key, escaped);
+        self.bytes.clear();
+        self.cells.clear();
+    }
+
+    fn add(&mut self, columns: &Columns, family: &str, qualifier: &[u8], value: V) {
+        if columns.contains(family, qualifier) {
+            let cell = PackedCell::push(
+                &mut self.bytes,
+                family.as_bytes(),
+                qualifier,
+                value.as_ref(),
+            );
+            self.cells.push(cell);
+        }
+    }
+
+    fn finish(&mut self) -> Option<T> {
+        (!self.cells.is_empty())
+            .then(|| (self.make)(&self.key, LentCells::packed(&self.bytes, &self.cells)))
+    }
 }
 
 #[cfg(test)]

@@ -216,11 +216,7 @@ pub trait Store {
         T: 'a,
         F: FnMut(&[u8], &str, &[u8], &[u8]) -> T + 'a,
     {
-        let rows = if reverse {
-            self.scan_rows_rev(range, columns)?
-        } else {
-            self.scan_rows(range, columns)
-        };
+        let rows = rows_of(self, range, columns, reverse)?;
         Some(Box::new(rows.flat_map(move |row| match row {
             Ok(row) => {
                 let mut cells = row.cells;
@@ -254,11 +250,7 @@ pub trait Store {
         T: 'a,
         F: FnMut(&[u8], LentCells<'_>) -> T + 'a,
     {
-        let rows = if reverse {
-            self.scan_rows_rev(range, columns)?
-        } else {
-            self.scan_rows(range, columns)
-        };
+        let rows = rows_of(self, range, columns, reverse)?;
         Some(Box::new(rows.map(move |row| {
             row.map(|row| make(&row.key, LentCells::cells(&row.cells)))
         })))
@@ -276,6 +268,21 @@ pub trait Store {
             columns.clone(),
             true,
         )))
+    }
+}
+
+/// [`Store::scan_rows`], or [`Store::scan_rows_rev`] with `reverse` (`None` when the store has
+/// no reverse scans).
+fn rows_of<'a, S: Store + ?Sized>(
+    store: &'a S,
+    range: &KeyRange,
+    columns: &Columns,
+    reverse: bool,
+) -> Option<CellScan<'a, S::Error>> {
+    if reverse {
+        store.scan_rows_rev(range, columns)
+    } else {
+        Some(store.scan_rows(range, columns))
     }
 }
 
