@@ -257,15 +257,5 @@ pub(super) fn encode_writes<'r, K: RowKey + 'r, V: RowValue + 'r, E>(
 pub(super) fn decode<K: RowKey + for<'de> Decode<'de>, V: RowValue, E>(
     row: CellRow,
 ) -> Result<(K, V), TableError<E>> {
-    let value = V::from_row(&row).map_err(|error| TableError::Value {
-        key: row.key.clone(),
-        error,
-    })?;
-    match K::decode_trusted(&row.key) {
-        Ok(k) => Ok((k, value)),
-        Err(error) => Err(TableError::Decode {
-            key: row.key,
-            error,
-        }),
-    }
+    decode_lent(&row.key, LentCells::cells(&row.cells))
 }
