@@ -4,7 +4,8 @@
 //! is seen in review. `ROWKEY_BLESS=1 cargo test -p
 //! rowkey-derive` rewrites the files after a deliberate change. Every expansion is also checked
 //! for hygiene: each path it names is absolute (`::core::...`, `::rowkey::__private::...`),
-//! a name from the user's input, `Self`, or one of the derive's own `__rowkey`-prefixed names.
+//! a name from the user's input, `Self`, or one of the derive's own `__rowkey`-prefixed names;
+//! and no inherent impl is marked `#[automatically_derived]` (a trait impl's attribute).
 
 use std::collections::HashSet;
 
@@ -104,6 +105,22 @@ impl<'ast> Visit<'ast> for Hygiene<'_> {
     // shadowed by the user's code.
     fn visit_attribute(&mut self, _: &'ast syn::Attribute) {}
 
+    // `#[automatically_derived]` belongs on trait impls only: rustc warns that on an inherent
+    // impl it will become a hard error.
+    fn visit_item_impl(&mut self, i: &'ast syn::ItemImpl) {
+        if i.trait_.is_none()
+            && i.attrs
+                .iter()
+                .any(|a| a.path().is_ident("automatically_derived"))
+        {
+            self.bad.push(format!(
+                "#[automatically_derived] on inherent `impl {}`",
+                i.self_ty.to_token_stream()
+            ));
+        }
+        syn::visit::visit_item_impl(self, i);
+    }
+
     fn visit_item_struct(&mut self, s: &'ast syn::ItemStruct) {
         self.locals.insert(s.ident.to_string());
         syn::visit::visit_item_struct(self, s);
@@ -163,7 +180,7 @@ fn hygienic(input: &TokenStream, file: &syn::File) {
     h.visit_file(file);
     assert!(
         h.bad.is_empty(),
-        "relative paths in the expansion: {:?}",
+        "relative paths (or misplaced attributes) in the expansion: {:?}",
         h.bad
     );
 }
