@@ -343,6 +343,11 @@ const TICKET_EXPIRED: i32 = -1_765_328_352;
 /// moments (a service ticket never outlives it). Seen by CI's renewal test with 6 s tickets.
 const NEVER_VALID: i32 = -1_765_328_373;
 
+/// Whether a ticket was refused for its age: expired, or too near its end for a service ticket.
+fn expired(e: &libgssapi::error::Error) -> bool {
+    [TICKET_EXPIRED, NEVER_VALID].contains(&(e.minor as i32))
+}
+
 /// Tells the in-memory ticket caches of several stores in one process apart.
 static CACHES: AtomicU64 = AtomicU64::new(0);
 
@@ -481,7 +486,7 @@ impl Login {
         mech: &'static Oid,
     ) -> Result<(ClientCtx, Vec<u8>), AuthError> {
         let target = target.map_err(|e| AuthError::gss(&format!("server name {shown}"), e))?;
-        let first = |cred: Option<Cred>| {
+        let first = |cred: Option<Cred>, mech: &'static Oid| {
             let mut ctx = ClientCtx::new(cred, target.duplicate()?, flags, Some(*mech));
             let token = ctx
                 .step(None, None)?
@@ -489,18 +494,27 @@ impl Login {
                 .unwrap_or_default();
             Ok::<_, libgssapi::error::Error>((ctx, token))
         };
-        match first(self.cred()?) {
+        // A failure under SPNEGO carries no Kerberos code: MIT's GSSAPI hands out a stand-in
+        // minor code for each (mechanism, code) pair, and SPNEGO's are never Kerberos's. So the
+        // failure is asked again of Kerberos itself (the same credential and server, one more
+        // request to the KDC, on failures only), whose codes say whether the tickets expired
+        // or the KDC was unreachable.
+        let attempt = |cred: Option<Cred>| {
+            first(cred.clone(), mech).map_err(|e| {
+                if *mech == GSS_MECH_KRB5 {
+                    return e;
+                }
+                first(cred, &GSS_MECH_KRB5).err().unwrap_or(e)
+            })
+        };
+        let refused = |e| AuthError::gss(&format!("a ticket for {shown}"), e);
+        match attempt(self.cred()?) {
             Ok(started) => Ok(started),
             // A keytab's tickets expired before their renewal (a clock that jumped, a KDC that
             // shortened them), or are too near their end for a service ticket: log in again
             // once.
-            Err(e)
-                if (e.minor as i32 == TICKET_EXPIRED || e.minor as i32 == NEVER_VALID)
-                    && self.renew_now() =>
-            {
-                first(self.cred()?).map_err(|e| AuthError::gss(&format!("a ticket for {shown}"), e))
-            }
-            Err(e) => Err(AuthError::gss(&format!("a ticket for {shown}"), e)),
+            Err(e) if expired(&e) && self.renew_now() => attempt(self.cred()?).map_err(refused),
+            Err(e) => Err(refused(e)),
         }
     }
 
