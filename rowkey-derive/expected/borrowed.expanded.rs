@@ -210,23 +210,6 @@ impl<'a> HostLog<'a> {
         HostLogScan::__rowkey_new()
     }
 }
-#[automatically_derived]
-impl<'a> ::rowkey::__private::ScanArg<HostLog<'a>> for HostLog<'a> {
-    type Out<N, D> = N;
-    #[inline]
-    fn dispatch<S, N, D>(
-        self,
-        state: S,
-        eq: impl ::core::ops::FnOnce(S, Self) -> N,
-        _range: impl ::core::ops::FnOnce(
-            S,
-            ::core::ops::Bound<Self>,
-            ::core::ops::Bound<Self>,
-        ) -> D,
-    ) -> N {
-        eq(state, self)
-    }
-}
 #[doc(hidden)]
 const _: () = {
     use ::rowkey::__private as __rowkey;

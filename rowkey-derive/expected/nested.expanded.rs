@@ -200,23 +200,6 @@ impl Outer {
         OuterScan::__rowkey_new()
     }
 }
-#[automatically_derived]
-impl ::rowkey::__private::ScanArg<Outer> for Outer {
-    type Out<N, D> = N;
-    #[inline]
-    fn dispatch<S, N, D>(
-        self,
-        state: S,
-        eq: impl ::core::ops::FnOnce(S, Self) -> N,
-        _range: impl ::core::ops::FnOnce(
-            S,
-            ::core::ops::Bound<Self>,
-            ::core::ops::Bound<Self>,
-        ) -> D,
-    ) -> N {
-        eq(state, self)
-    }
-}
 #[doc(hidden)]
 const _: () = {
     use ::rowkey::__private as __rowkey;

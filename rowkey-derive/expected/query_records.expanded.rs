@@ -430,23 +430,6 @@ impl CustomerRow {
         CustomerRowScan::__rowkey_new()
     }
 }
-#[automatically_derived]
-impl ::rowkey::__private::ScanArg<CustomerRow> for CustomerRow {
-    type Out<N, D> = N;
-    #[inline]
-    fn dispatch<S, N, D>(
-        self,
-        state: S,
-        eq: impl ::core::ops::FnOnce(S, Self) -> N,
-        _range: impl ::core::ops::FnOnce(
-            S,
-            ::core::ops::Bound<Self>,
-            ::core::ops::Bound<Self>,
-        ) -> D,
-    ) -> N {
-        eq(state, self)
-    }
-}
 ///A skip-scan query over [`CustomerRow`] keys, from [`CustomerRow::query`]: any fields, in any order, each equal to a value, in a list (`field_in`) or in a range; then `build()`, and read it with `Table::query`. Keys outside the query are sought past, not read: a field left open before constrained ones costs a seek per value it holds.
 #[derive(Clone)]
 pub struct CustomerRowQuery {

@@ -522,7 +522,6 @@ pub fn expand(key: &Key) -> TokenStream {
         "# Row key layout\n\nHow a `{ident}` is laid out in a row key, field by field; scan \
          it with [`{ident}::scan`].\n\n{layout}"
     );
-    let value_arg_generics = key.generics.lifetimes().map(|l| &l.lifetime);
     let scan_lt = super::lifetime(key.generics, "'scan", "'__rowkey_a");
     let head = if key.variants.is_some() {
         Head::Tag
@@ -551,21 +550,6 @@ pub fn expand(key: &Key) -> TokenStream {
             #[must_use]
             #vis fn scan<#scan_lt>() -> #scan<#scan_lt, 0> {
                 #scan::__rowkey_new()
-            }
-        }
-
-        // A key is a value of its own in an enclosing key's scan builder.
-        #[automatically_derived]
-        impl<#(#value_arg_generics),*> #p::ScanArg<#ident #ty_generics> for #ident #ty_generics {
-            type Out<N, D> = N;
-            #[inline]
-            fn dispatch<S, N, D>(
-                self,
-                state: S,
-                eq: impl ::core::ops::FnOnce(S, Self) -> N,
-                _range: impl ::core::ops::FnOnce(S, ::core::ops::Bound<Self>, ::core::ops::Bound<Self>) -> D,
-            ) -> N {
-                eq(state, self)
             }
         }
     }

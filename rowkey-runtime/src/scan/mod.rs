@@ -363,6 +363,20 @@ pub trait ScanArg<V> {
     ) -> Self::Out<N, D>;
 }
 
+/// A key is a value of its own in an enclosing key's scan builder (a field that nests it).
+impl<K: crate::RowKey> ScanArg<K> for K {
+    type Out<N, D> = N;
+    #[inline]
+    fn dispatch<S, N, D>(
+        self,
+        state: S,
+        eq: impl FnOnce(S, K) -> N,
+        _range: impl FnOnce(S, Bound<K>, Bound<K>) -> D,
+    ) -> N {
+        eq(state, self)
+    }
+}
+
 /// A single value for a scan-builder method on a field that does not keep order (`#[reverse]`,
 /// `#[hash]`): such a field can be fixed to a value but not ranged over.
 #[diagnostic::on_unimplemented(
@@ -408,8 +422,8 @@ range_arg! {
     };
 }
 
-/// Implements [`ScanArg`] for a value type: `[generics] V, Self => |s| value;`. (The derive
-/// writes the same impl for each key type, so keys nest in scans.)
+/// Implements [`ScanArg`] for a value type: `[generics] V, Self => |s| value;`. (Keys nest in
+/// scans through the blanket impl above.)
 macro_rules! __scan_arg {
     ($([$($g:tt)*] $v:ty, $ty:ty => |$s:ident| $e:expr;)*) => {$(
         impl<$($g)*> crate::__private::ScanArg<$v> for $ty {
