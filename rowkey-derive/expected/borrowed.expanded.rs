@@ -298,15 +298,6 @@ const _: () = {
     }
     #[automatically_derived]
     impl<'a> __rowkey::RowKey for HostLog<'a> {
-        const MAX_LEN: __rowkey::usize = __rowkey::max_len(
-            false,
-            <Self as __rowkey::Encode>::MAX_WIDTH,
-            32767usize,
-        );
-        const FIXED_LEN: __rowkey::Option<__rowkey::usize> = __rowkey::add(
-            __rowkey::Some(0usize),
-            <Self as __rowkey::Encode>::FIXED_WIDTH,
-        );
         const SCHEMA: &'static __rowkey::Schema = &__rowkey::Schema {
             name: "HostLog",
             fields: &__rowkey::with_offsets(
@@ -334,8 +325,6 @@ const _: () = {
             allow_hotspot: false,
         };
         const FINGERPRINT: __rowkey::u64 = 603223702842134394u64;
-        const __SALT_BUCKETS: __rowkey::u16 = 0u16;
-        const __LIMIT: __rowkey::usize = 32767usize;
         #[inline(always)]
         fn __write_head<__RowkeySink: __rowkey::Sink>(
             &self,

@@ -284,15 +284,6 @@ const _: () = {
     }
     #[automatically_derived]
     impl __rowkey::RowKey for Outer {
-        const MAX_LEN: __rowkey::usize = __rowkey::max_len(
-            false,
-            <Self as __rowkey::Encode>::MAX_WIDTH,
-            32767usize,
-        );
-        const FIXED_LEN: __rowkey::Option<__rowkey::usize> = __rowkey::add(
-            __rowkey::Some(0usize),
-            <Self as __rowkey::Encode>::FIXED_WIDTH,
-        );
         const SCHEMA: &'static __rowkey::Schema = &__rowkey::Schema {
             name: "Outer",
             fields: &__rowkey::with_offsets(
@@ -333,8 +324,6 @@ const _: () = {
                 &[__rowkey::LayoutPiece::Text("2: option(bool) natural")],
             ],
         );
-        const __SALT_BUCKETS: __rowkey::u16 = 0u16;
-        const __LIMIT: __rowkey::usize = 32767usize;
         #[inline(always)]
         fn __write_head<__RowkeySink: __rowkey::Sink>(
             &self,

@@ -369,15 +369,6 @@ const _: () = {
     }
     #[automatically_derived]
     impl __rowkey::RowKey for Install {
-        const MAX_LEN: __rowkey::usize = __rowkey::max_len(
-            true,
-            <Self as __rowkey::Encode>::MAX_WIDTH,
-            32767usize,
-        );
-        const FIXED_LEN: __rowkey::Option<__rowkey::usize> = __rowkey::add(
-            __rowkey::Some(1usize),
-            <Self as __rowkey::Encode>::FIXED_WIDTH,
-        );
         const SCHEMA: &'static __rowkey::Schema = &__rowkey::Schema {
             name: "Install",
             fields: &__rowkey::with_offsets(
@@ -410,7 +401,6 @@ const _: () = {
         };
         const FINGERPRINT: __rowkey::u64 = 529594361227269304u64;
         const __SALT_BUCKETS: __rowkey::u16 = 8u16;
-        const __LIMIT: __rowkey::usize = 32767usize;
         #[inline(always)]
         fn __write_head<__RowkeySink: __rowkey::Sink>(
             &self,

@@ -709,15 +709,6 @@ const _: () = {
     }
     #[automatically_derived]
     impl __rowkey::RowKey for CustomerRow {
-        const MAX_LEN: __rowkey::usize = __rowkey::max_len(
-            false,
-            <Self as __rowkey::Encode>::MAX_WIDTH,
-            32767usize,
-        );
-        const FIXED_LEN: __rowkey::Option<__rowkey::usize> = __rowkey::add(
-            __rowkey::Some(0usize),
-            <Self as __rowkey::Encode>::FIXED_WIDTH,
-        );
         const SCHEMA: &'static __rowkey::Schema = &__rowkey::Schema {
             name: "CustomerRow",
             fields: &__rowkey::with_offsets(
@@ -775,8 +766,6 @@ const _: () = {
             allow_hotspot: false,
         };
         const FINGERPRINT: __rowkey::u64 = 8546444298621596346u64;
-        const __SALT_BUCKETS: __rowkey::u16 = 0u16;
-        const __LIMIT: __rowkey::usize = 32767usize;
         #[inline(always)]
         fn __write_head<__RowkeySink: __rowkey::Sink>(
             &self,

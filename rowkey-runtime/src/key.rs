@@ -37,9 +37,16 @@ pub trait RowKey: Encode + Sized {
     /// The longest key this type can encode to: fixed widths plus each variable field's
     /// `#[max_len(N)]` bound, capped by the key limit `#[rowkey(key_limit = N)]` (default 32767,
     /// HBase's limit). A longer key is an [`EncodeError`].
-    const MAX_LEN: usize;
+    const MAX_LEN: usize = crate::schema::max_len(
+        Self::__SALT_BUCKETS > 0,
+        <Self as Encode>::MAX_WIDTH,
+        Self::__LIMIT,
+    );
     /// The width of every key, when all fields are fixed width.
-    const FIXED_LEN: Option<usize>;
+    const FIXED_LEN: Option<usize> = crate::schema::add(
+        Some(if Self::__SALT_BUCKETS > 0 { 1 } else { 0 }),
+        <Self as Encode>::FIXED_WIDTH,
+    );
     /// The key's layout as data.
     const SCHEMA: &'static Schema;
 
@@ -53,13 +60,15 @@ pub trait RowKey: Encode + Sized {
     /// stable across platforms and compiler versions. A field whose type is another key (or a
     /// user type) is covered by the type's name only: pin the nested key's own fingerprint too.
     const FINGERPRINT: u64;
+    /// The salt buckets (`#[salt(buckets = N)]`, 2..=256); 0 for an unsalted key.
     #[doc(hidden)]
-    const __SALT_BUCKETS: u16;
+    const __SALT_BUCKETS: u16 = 0;
     /// The salt strategy (`#[salt(hash = "...")]`); MD5 unless the key says otherwise.
     #[doc(hidden)]
     const __SALT_HASH: crate::salt::SaltHash = crate::salt::SaltHash::Md5;
+    /// The key limit (`#[rowkey(key_limit = N)]`), HBase's 32767 by default.
     #[doc(hidden)]
-    const __LIMIT: usize;
+    const __LIMIT: usize = 32767;
     #[doc(hidden)]
     fn __write_head<S: Sink>(&self, sink: &mut S);
     #[doc(hidden)]

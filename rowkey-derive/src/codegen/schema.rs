@@ -69,6 +69,12 @@ pub fn expand(key: &Key) -> TokenStream {
         }
         _ => quote!(),
     };
+    // MAX_LEN and FIXED_LEN are the trait's defaults, computed from these two, which are
+    // spelled out only when they are not the defaults (no salt, HBase's limit): each item the
+    // derive writes costs every build of the user's crate.
+    let salt_buckets = (buckets > 0).then(|| quote!(const __SALT_BUCKETS: #p::u16 = #buckets;));
+    let key_limit =
+        (limit != crate::attr::HBASE_KEY_LIMIT).then(|| quote!(const __LIMIT: #p::usize = #limit;));
     let salt = match &key.salt {
         Some(s) => {
             let names = key.fields[..=s.field].iter().map(|f| super::name(f.ident));
@@ -105,9 +111,6 @@ pub fn expand(key: &Key) -> TokenStream {
     quote! {
         #[automatically_derived]
         impl #impl_generics #p::RowKey for #ident #ty_generics #where_clause {
-            const MAX_LEN: #p::usize = #p::max_len(#salted, <Self as #p::Encode>::MAX_WIDTH, #limit);
-            const FIXED_LEN: #p::Option<#p::usize> =
-                #p::add(#p::Some(#salt_len), <Self as #p::Encode>::FIXED_WIDTH);
             const SCHEMA: &'static #p::Schema = &#p::Schema {
                 name: #name,
                 fields: &#fields,
@@ -119,9 +122,9 @@ pub fn expand(key: &Key) -> TokenStream {
                 allow_hotspot: #allow_hotspot,
             };
             const FINGERPRINT: #p::u64 = #fingerprint;
-            const __SALT_BUCKETS: #p::u16 = #buckets;
+            #salt_buckets
             #salt_hash
-            const __LIMIT: #p::usize = #limit;
+            #key_limit
 
             #[inline(always)]
             fn __write_head<__RowkeySink: #p::Sink>(&self, __rowkey_sink: &mut __RowkeySink) {
