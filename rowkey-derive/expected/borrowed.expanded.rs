@@ -69,21 +69,6 @@ impl<'scan, const STEP: ::rowkey::__private::usize> HostLogScan<'scan, STEP> {
 }
 #[automatically_derived]
 #[doc(hidden)]
-impl<
-    'scan,
-    const STEP: ::rowkey::__private::usize,
-    const NEXT: ::rowkey::__private::usize,
-> ::rowkey::__private::ScanStep<HostLogScan<'scan, NEXT>> for HostLogScan<'scan, STEP> {
-    #[inline(always)]
-    fn step(self) -> HostLogScan<'scan, NEXT> {
-        HostLogScan {
-            __rowkey_v: self.__rowkey_v,
-            __rowkey_lt: ::rowkey::__private::PhantomData,
-        }
-    }
-}
-#[automatically_derived]
-#[doc(hidden)]
 impl<'scan, const STEP: ::rowkey::__private::usize> ::rowkey::__private::WriteScan<0u16>
 for HostLogScan<'scan, STEP> {
     const MAX_LEN: ::rowkey::__private::usize = <HostLog<
@@ -136,8 +121,12 @@ impl<'scan> HostLogScan<'scan, 0usize> {
         ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_n: &mut HostLogScan<'scan, 1usize>, __rowkey_v| {
-                __rowkey_n.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_v);
+            |mut __rowkey_s: Self, __rowkey_x| {
+                __rowkey_s.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_x);
+                HostLogScan {
+                    __rowkey_v: __rowkey_s.__rowkey_v,
+                    __rowkey_lt: ::rowkey::__private::PhantomData,
+                }
             },
         )
     }
@@ -160,8 +149,12 @@ impl<'scan> HostLogScan<'scan, 1usize> {
         ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_n: &mut HostLogScan<'scan, 2usize>, __rowkey_v| {
-                __rowkey_n.__rowkey_v.1 = ::rowkey::__private::Some(__rowkey_v);
+            |mut __rowkey_s: Self, __rowkey_x| {
+                __rowkey_s.__rowkey_v.1 = ::rowkey::__private::Some(__rowkey_x);
+                HostLogScan {
+                    __rowkey_v: __rowkey_s.__rowkey_v,
+                    __rowkey_lt: ::rowkey::__private::PhantomData,
+                }
             },
         )
     }
@@ -184,8 +177,12 @@ impl<'scan> HostLogScan<'scan, 2usize> {
         ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_n: &mut HostLogScan<'scan, 3usize>, __rowkey_v| {
-                __rowkey_n.__rowkey_v.2 = ::rowkey::__private::Some(__rowkey_v);
+            |mut __rowkey_s: Self, __rowkey_x| {
+                __rowkey_s.__rowkey_v.2 = ::rowkey::__private::Some(__rowkey_x);
+                HostLogScan {
+                    __rowkey_v: __rowkey_s.__rowkey_v,
+                    __rowkey_lt: ::rowkey::__private::PhantomData,
+                }
             },
         )
     }

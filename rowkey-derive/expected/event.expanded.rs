@@ -70,21 +70,6 @@ impl<'scan, const STEP: ::rowkey::__private::usize> EventScan<'scan, STEP> {
 }
 #[automatically_derived]
 #[doc(hidden)]
-impl<
-    'scan,
-    const STEP: ::rowkey::__private::usize,
-    const NEXT: ::rowkey::__private::usize,
-> ::rowkey::__private::ScanStep<EventScan<'scan, NEXT>> for EventScan<'scan, STEP> {
-    #[inline(always)]
-    fn step(self) -> EventScan<'scan, NEXT> {
-        EventScan {
-            __rowkey_v: self.__rowkey_v,
-            __rowkey_lt: ::rowkey::__private::PhantomData,
-        }
-    }
-}
-#[automatically_derived]
-#[doc(hidden)]
 impl<'scan, const STEP: ::rowkey::__private::usize> ::rowkey::__private::WriteScan<16u16>
 for EventScan<'scan, STEP> {
     const MAX_LEN: ::rowkey::__private::usize = <Event as ::rowkey::__private::RowKey>::MAX_LEN;
@@ -131,8 +116,12 @@ impl<'scan> EventScan<'scan, 0usize> {
         ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_n: &mut EventScan<'scan, 1usize>, __rowkey_v| {
-                __rowkey_n.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_v);
+            |mut __rowkey_s: Self, __rowkey_x| {
+                __rowkey_s.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_x);
+                EventScan {
+                    __rowkey_v: __rowkey_s.__rowkey_v,
+                    __rowkey_lt: ::rowkey::__private::PhantomData,
+                }
             },
         )
     }
@@ -155,8 +144,12 @@ impl<'scan> EventScan<'scan, 1usize> {
         ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_n: &mut EventScan<'scan, 2usize>, __rowkey_v| {
-                __rowkey_n.__rowkey_v.1 = ::rowkey::__private::Some(__rowkey_v);
+            |mut __rowkey_s: Self, __rowkey_x| {
+                __rowkey_s.__rowkey_v.1 = ::rowkey::__private::Some(__rowkey_x);
+                EventScan {
+                    __rowkey_v: __rowkey_s.__rowkey_v,
+                    __rowkey_lt: ::rowkey::__private::PhantomData,
+                }
             },
         )
     }
@@ -179,8 +172,12 @@ impl<'scan> EventScan<'scan, 2usize> {
         ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_n: &mut EventScan<'scan, 3usize>, __rowkey_v| {
-                __rowkey_n.__rowkey_v.2 = ::rowkey::__private::Some(__rowkey_v);
+            |mut __rowkey_s: Self, __rowkey_x| {
+                __rowkey_s.__rowkey_v.2 = ::rowkey::__private::Some(__rowkey_x);
+                EventScan {
+                    __rowkey_v: __rowkey_s.__rowkey_v,
+                    __rowkey_lt: ::rowkey::__private::PhantomData,
+                }
             },
         )
     }

@@ -69,21 +69,6 @@ impl<'scan, const STEP: ::rowkey::__private::usize> OuterScan<'scan, STEP> {
 }
 #[automatically_derived]
 #[doc(hidden)]
-impl<
-    'scan,
-    const STEP: ::rowkey::__private::usize,
-    const NEXT: ::rowkey::__private::usize,
-> ::rowkey::__private::ScanStep<OuterScan<'scan, NEXT>> for OuterScan<'scan, STEP> {
-    #[inline(always)]
-    fn step(self) -> OuterScan<'scan, NEXT> {
-        OuterScan {
-            __rowkey_v: self.__rowkey_v,
-            __rowkey_lt: ::rowkey::__private::PhantomData,
-        }
-    }
-}
-#[automatically_derived]
-#[doc(hidden)]
 impl<'scan, const STEP: ::rowkey::__private::usize> ::rowkey::__private::WriteScan<0u16>
 for OuterScan<'scan, STEP> {
     const MAX_LEN: ::rowkey::__private::usize = <Outer as ::rowkey::__private::RowKey>::MAX_LEN;
@@ -126,8 +111,12 @@ impl<'scan> OuterScan<'scan, 0usize> {
         ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_n: &mut OuterScan<'scan, 1usize>, __rowkey_v| {
-                __rowkey_n.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_v);
+            |mut __rowkey_s: Self, __rowkey_x| {
+                __rowkey_s.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_x);
+                OuterScan {
+                    __rowkey_v: __rowkey_s.__rowkey_v,
+                    __rowkey_lt: ::rowkey::__private::PhantomData,
+                }
             },
         )
     }
@@ -150,8 +139,12 @@ impl<'scan> OuterScan<'scan, 1usize> {
         ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_n: &mut OuterScan<'scan, 2usize>, __rowkey_v| {
-                __rowkey_n.__rowkey_v.1 = ::rowkey::__private::Some(__rowkey_v);
+            |mut __rowkey_s: Self, __rowkey_x| {
+                __rowkey_s.__rowkey_v.1 = ::rowkey::__private::Some(__rowkey_x);
+                OuterScan {
+                    __rowkey_v: __rowkey_s.__rowkey_v,
+                    __rowkey_lt: ::rowkey::__private::PhantomData,
+                }
             },
         )
     }
@@ -174,8 +167,12 @@ impl<'scan> OuterScan<'scan, 2usize> {
         ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_n: &mut OuterScan<'scan, 3usize>, __rowkey_v| {
-                __rowkey_n.__rowkey_v.2 = ::rowkey::__private::Some(__rowkey_v);
+            |mut __rowkey_s: Self, __rowkey_x| {
+                __rowkey_s.__rowkey_v.2 = ::rowkey::__private::Some(__rowkey_x);
+                OuterScan {
+                    __rowkey_v: __rowkey_s.__rowkey_v,
+                    __rowkey_lt: ::rowkey::__private::PhantomData,
+                }
             },
         )
     }

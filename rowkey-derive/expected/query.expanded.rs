@@ -70,21 +70,6 @@ impl<'scan, const STEP: ::rowkey::__private::usize> InstallScan<'scan, STEP> {
 }
 #[automatically_derived]
 #[doc(hidden)]
-impl<
-    'scan,
-    const STEP: ::rowkey::__private::usize,
-    const NEXT: ::rowkey::__private::usize,
-> ::rowkey::__private::ScanStep<InstallScan<'scan, NEXT>> for InstallScan<'scan, STEP> {
-    #[inline(always)]
-    fn step(self) -> InstallScan<'scan, NEXT> {
-        InstallScan {
-            __rowkey_v: self.__rowkey_v,
-            __rowkey_lt: ::rowkey::__private::PhantomData,
-        }
-    }
-}
-#[automatically_derived]
-#[doc(hidden)]
 impl<'scan, const STEP: ::rowkey::__private::usize> ::rowkey::__private::WriteScan<8u16>
 for InstallScan<'scan, STEP> {
     const MAX_LEN: ::rowkey::__private::usize = <Install as ::rowkey::__private::RowKey>::MAX_LEN;
@@ -131,8 +116,12 @@ impl<'scan> InstallScan<'scan, 0usize> {
         ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_n: &mut InstallScan<'scan, 1usize>, __rowkey_v| {
-                __rowkey_n.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_v);
+            |mut __rowkey_s: Self, __rowkey_x| {
+                __rowkey_s.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_x);
+                InstallScan {
+                    __rowkey_v: __rowkey_s.__rowkey_v,
+                    __rowkey_lt: ::rowkey::__private::PhantomData,
+                }
             },
         )
     }
@@ -155,8 +144,12 @@ impl<'scan> InstallScan<'scan, 1usize> {
         ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_n: &mut InstallScan<'scan, 2usize>, __rowkey_v| {
-                __rowkey_n.__rowkey_v.1 = ::rowkey::__private::Some(__rowkey_v);
+            |mut __rowkey_s: Self, __rowkey_x| {
+                __rowkey_s.__rowkey_v.1 = ::rowkey::__private::Some(__rowkey_x);
+                InstallScan {
+                    __rowkey_v: __rowkey_s.__rowkey_v,
+                    __rowkey_lt: ::rowkey::__private::PhantomData,
+                }
             },
         )
     }
@@ -169,13 +162,14 @@ impl<'scan> InstallScan<'scan, 2usize> {
         self,
         value: A,
     ) -> InstallScan<'scan, 3usize> {
-        let mut __rowkey_n: InstallScan<'scan, 3usize> = ::rowkey::__private::ScanStep::step(
-            self,
-        );
-        __rowkey_n.__rowkey_v.2 = ::rowkey::__private::Some(
+        let mut __rowkey_s = self;
+        __rowkey_s.__rowkey_v.2 = ::rowkey::__private::Some(
             ::rowkey::__private::ScanValue::into_value(value),
         );
-        __rowkey_n
+        InstallScan {
+            __rowkey_v: __rowkey_s.__rowkey_v,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
     }
 }
 /**# Row key layout

@@ -78,23 +78,6 @@ impl<'scan, const STEP: ::rowkey::__private::usize> CustomerRowScan<'scan, STEP>
 }
 #[automatically_derived]
 #[doc(hidden)]
-impl<
-    'scan,
-    const STEP: ::rowkey::__private::usize,
-    const NEXT: ::rowkey::__private::usize,
-> ::rowkey::__private::ScanStep<CustomerRowScan<'scan, NEXT>>
-for CustomerRowScan<'scan, STEP> {
-    #[inline(always)]
-    fn step(self) -> CustomerRowScan<'scan, NEXT> {
-        CustomerRowScan {
-            __rowkey_v: self.__rowkey_v,
-            __rowkey_tag: self.__rowkey_tag,
-            __rowkey_lt: ::rowkey::__private::PhantomData,
-        }
-    }
-}
-#[automatically_derived]
-#[doc(hidden)]
 impl<'scan, const STEP: ::rowkey::__private::usize> ::rowkey::__private::WriteScan<0u16>
 for CustomerRowScan<'scan, STEP> {
     const MAX_LEN: ::rowkey::__private::usize = <CustomerRow as ::rowkey::__private::RowKey>::MAX_LEN;
@@ -137,8 +120,13 @@ impl<'scan> CustomerRowScan<'scan, 0usize> {
         ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_n: &mut CustomerRowScan<'scan, 1usize>, __rowkey_v| {
-                __rowkey_n.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_v);
+            |mut __rowkey_s: Self, __rowkey_x| {
+                __rowkey_s.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_x);
+                CustomerRowScan {
+                    __rowkey_v: __rowkey_s.__rowkey_v,
+                    __rowkey_tag: __rowkey_s.__rowkey_tag,
+                    __rowkey_lt: ::rowkey::__private::PhantomData,
+                }
             },
         )
     }
@@ -148,21 +136,21 @@ impl<'scan> CustomerRowScan<'scan, 1usize> {
     #[inline]
     #[must_use]
     pub fn customer(self) -> CustomerRowCustomerScan<'scan, 0> {
-        let mut __rowkey_prefix: CustomerRowScan<'scan, { 1usize + 1 }> = ::rowkey::__private::ScanStep::step(
-            self,
-        );
-        __rowkey_prefix.__rowkey_tag = ::rowkey::__private::Some(1u8);
-        CustomerRowCustomerScan::__rowkey_new(__rowkey_prefix)
+        CustomerRowCustomerScan::__rowkey_new(CustomerRowScan::<'scan, { 1usize + 1 }> {
+            __rowkey_v: self.__rowkey_v,
+            __rowkey_tag: ::rowkey::__private::Some(1u8),
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        })
     }
     ///Narrows the scan to `Order` records (tag 2) and continues with their own fields (`order_id`).
     #[inline]
     #[must_use]
     pub fn order(self) -> CustomerRowOrderScan<'scan, 0> {
-        let mut __rowkey_prefix: CustomerRowScan<'scan, { 1usize + 1 }> = ::rowkey::__private::ScanStep::step(
-            self,
-        );
-        __rowkey_prefix.__rowkey_tag = ::rowkey::__private::Some(2u8);
-        CustomerRowOrderScan::__rowkey_new(__rowkey_prefix)
+        CustomerRowOrderScan::__rowkey_new(CustomerRowScan::<'scan, { 1usize + 1 }> {
+            __rowkey_v: self.__rowkey_v,
+            __rowkey_tag: ::rowkey::__private::Some(2u8),
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        })
     }
     ///Narrows the scan to one record type by its tag byte, or, given a range of tags, to several; ends the scan.
     #[inline]
@@ -181,8 +169,12 @@ impl<'scan> CustomerRowScan<'scan, 1usize> {
         ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_n: &mut CustomerRowScan<'scan, { 1usize + 1 }>, __rowkey_v| {
-                __rowkey_n.__rowkey_tag = ::rowkey::__private::Some(__rowkey_v)
+            |__rowkey_s: Self, __rowkey_x| {
+                CustomerRowScan {
+                    __rowkey_v: __rowkey_s.__rowkey_v,
+                    __rowkey_tag: ::rowkey::__private::Some(__rowkey_x),
+                    __rowkey_lt: ::rowkey::__private::PhantomData,
+                }
             },
         )
     }
@@ -246,23 +238,6 @@ impl<
         CustomerRowCustomerScan {
             __rowkey_prefix,
             __rowkey_v: (),
-            __rowkey_lt: ::rowkey::__private::PhantomData,
-        }
-    }
-}
-#[automatically_derived]
-#[doc(hidden)]
-impl<
-    'scan,
-    const STEP: ::rowkey::__private::usize,
-    const NEXT: ::rowkey::__private::usize,
-> ::rowkey::__private::ScanStep<CustomerRowCustomerScan<'scan, NEXT>>
-for CustomerRowCustomerScan<'scan, STEP> {
-    #[inline(always)]
-    fn step(self) -> CustomerRowCustomerScan<'scan, NEXT> {
-        CustomerRowCustomerScan {
-            __rowkey_v: self.__rowkey_v,
-            __rowkey_prefix: self.__rowkey_prefix,
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
@@ -347,23 +322,6 @@ impl<'scan, const STEP: ::rowkey::__private::usize> CustomerRowOrderScan<'scan, 
 }
 #[automatically_derived]
 #[doc(hidden)]
-impl<
-    'scan,
-    const STEP: ::rowkey::__private::usize,
-    const NEXT: ::rowkey::__private::usize,
-> ::rowkey::__private::ScanStep<CustomerRowOrderScan<'scan, NEXT>>
-for CustomerRowOrderScan<'scan, STEP> {
-    #[inline(always)]
-    fn step(self) -> CustomerRowOrderScan<'scan, NEXT> {
-        CustomerRowOrderScan {
-            __rowkey_v: self.__rowkey_v,
-            __rowkey_prefix: self.__rowkey_prefix,
-            __rowkey_lt: ::rowkey::__private::PhantomData,
-        }
-    }
-}
-#[automatically_derived]
-#[doc(hidden)]
 impl<'scan, const STEP: ::rowkey::__private::usize> ::rowkey::__private::WriteScan<0u16>
 for CustomerRowOrderScan<'scan, STEP> {
     const MAX_LEN: ::rowkey::__private::usize = <CustomerRow as ::rowkey::__private::RowKey>::MAX_LEN;
@@ -401,8 +359,13 @@ impl<'scan> CustomerRowOrderScan<'scan, 0usize> {
         ::rowkey::__private::scan_step(
             arg,
             self,
-            |__rowkey_n: &mut CustomerRowOrderScan<'scan, 1usize>, __rowkey_v| {
-                __rowkey_n.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_v);
+            |mut __rowkey_s: Self, __rowkey_x| {
+                __rowkey_s.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_x);
+                CustomerRowOrderScan {
+                    __rowkey_v: __rowkey_s.__rowkey_v,
+                    __rowkey_prefix: __rowkey_s.__rowkey_prefix,
+                    __rowkey_lt: ::rowkey::__private::PhantomData,
+                }
             },
         )
     }

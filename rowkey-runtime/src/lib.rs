@@ -82,7 +82,7 @@ pub mod __private {
     pub use crate::scan::query::{Constraint, Query, QueryBuilder};
     pub use crate::scan::{
         ranges as scan_ranges, scan_step, CloneIf, CloneOf, KeyRanges, ScanArg, ScanBuf, ScanRange,
-        ScanState, ScanStep, ScanThen, ScanValue, WriteScan,
+        ScanState, ScanThen, ScanValue, WriteScan,
     };
     pub use crate::schema::Domain;
     pub use crate::schema::{

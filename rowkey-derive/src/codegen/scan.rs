@@ -136,9 +136,10 @@ pub fn selector(ident: &syn::Ident) -> syn::Ident {
 /// One impl per field: `impl Scan<'a, i> { fn field(self, value or range) -> Scan<'a, i + 1>
 /// or ScanRange }`. A value is only kept (in the builder's slot `i`); a range ends the scan,
 /// kept as a `ScanRange` that writes it in `ranges()`. Each body is one runtime call.
-fn steps(scan: &syn::Ident, fields: &[KeyField], salting: &Salting) -> TokenStream {
+fn steps(scan: &syn::Ident, fields: &[KeyField], salting: &Salting, head: &Head) -> TokenStream {
     let p = private(salting.krate);
     let buckets = salting.buckets;
+    let head_move = head.name().map(|h| quote!(#h: __rowkey_s.#h,));
     let steps = fields.iter().enumerate().map(|(i, f)| {
         let name = f.ident;
         let slot = syn::Index::from(i);
@@ -159,9 +160,9 @@ fn steps(scan: &syn::Ident, fields: &[KeyField], salting: &Salting) -> TokenStre
                     self,
                     value: A,
                 ) -> #scan<'scan, #next> {
-                    let mut __rowkey_n: #scan<'scan, #next> = #p::ScanStep::step(self);
-                    __rowkey_n.__rowkey_v.#slot = #p::Some(#p::ScanValue::into_value(value));
-                    __rowkey_n
+                    let mut __rowkey_s = self;
+                    __rowkey_s.__rowkey_v.#slot = #p::Some(#p::ScanValue::into_value(value));
+                    #scan { __rowkey_v: __rowkey_s.__rowkey_v, #head_move __rowkey_lt: #p::PhantomData }
                 }
             }
         } else {
@@ -170,7 +171,10 @@ fn steps(scan: &syn::Ident, fields: &[KeyField], salting: &Salting) -> TokenStre
                     self,
                     arg: A,
                 ) -> #p::ScanThen<A, #arg, #scan<'scan, #next>, Self, #codec, #buckets> {
-                    #p::scan_step(arg, self, |__rowkey_n: &mut #scan<'scan, #next>, __rowkey_v| __rowkey_n.__rowkey_v.#slot = #p::Some(__rowkey_v))
+                    #p::scan_step(arg, self, |mut __rowkey_s: Self, __rowkey_x| {
+                        __rowkey_s.__rowkey_v.#slot = #p::Some(__rowkey_x);
+                        #scan { __rowkey_v: __rowkey_s.__rowkey_v, #head_move __rowkey_lt: #p::PhantomData }
+                    })
                 }
             }
         };
@@ -208,9 +212,20 @@ enum Head<'a> {
     Prefix(&'a syn::Ident, usize),
 }
 
+impl Head<'_> {
+    /// The builder's field holding what comes before its own fields, if any.
+    fn name(&self) -> Option<TokenStream> {
+        match self {
+            Head::None => None,
+            Head::Tag => Some(quote!(__rowkey_tag)),
+            Head::Prefix(..) => Some(quote!(__rowkey_prefix)),
+        }
+    }
+}
+
 /// A builder type `Scan<'a, const STEP: usize>`: the values given so far (a tuple of one
 /// `Option` per field, set in key order, named by a hidden alias so it is spelled once),
-/// `ranges()` at every step, and `ScanStep`, which the steps use to move on.
+/// `ranges()` at every step, and `WriteScan`; the steps (`steps`) build the next step themselves.
 fn builder(
     key_ty: &TokenStream,
     vis: &syn::Visibility,
@@ -243,12 +258,7 @@ fn builder(
             },
         ),
     };
-    let head_name = match head {
-        Head::None => None,
-        Head::Tag => Some(quote!(__rowkey_tag)),
-        Head::Prefix(..) => Some(quote!(__rowkey_prefix)),
-    };
-    let head_move = head_name.as_ref().map(|h| quote!(#h: self.#h,));
+    let head_name = head.name();
     // Bounded through `CloneIf` (see its docs): a builder over a value that is not `Clone` is
     // not `Clone`, rather than an error.
     let clone_of = |ty: &TokenStream| quote!(<#p::CloneIf<'scan, #ty> as #p::CloneOf<#ty>>);
@@ -354,17 +364,6 @@ fn builder(
 
         #[automatically_derived]
         #[doc(hidden)]
-        impl<'scan, const STEP: #p::usize, const NEXT: #p::usize> #p::ScanStep<#scan<'scan, NEXT>>
-            for #scan<'scan, STEP>
-        {
-            #[inline(always)]
-            fn step(self) -> #scan<'scan, NEXT> {
-                #scan { __rowkey_v: self.__rowkey_v, #head_move __rowkey_lt: #p::PhantomData }
-            }
-        }
-
-        #[automatically_derived]
-        #[doc(hidden)]
         impl<'scan, const STEP: #p::usize> #p::WriteScan<#buckets> for #scan<'scan, STEP> {
             const MAX_LEN: #p::usize = <#key_ty as #p::RowKey>::MAX_LEN;
 
@@ -420,7 +419,12 @@ pub fn expand(key: &Key) -> TokenStream {
         salt_field: None,
         hash,
     };
-    let prefix_steps = steps(&scan, &key.fields, &main_salting);
+    let main_head = if key.variants.is_some() {
+        Head::Tag
+    } else {
+        Head::None
+    };
+    let prefix_steps = steps(&scan, &key.fields, &main_salting, &main_head);
     let k = key.fields.len();
 
     let (order_doc, records) = match &key.variants {
@@ -447,9 +451,11 @@ pub fn expand(key: &Key) -> TokenStream {
                     #[inline]
                     #[must_use]
                     pub fn #method(self) -> #vscan<'scan, 0> {
-                        let mut __rowkey_prefix: #scan<'scan, { #k + 1 }> = #p::ScanStep::step(self);
-                        __rowkey_prefix.__rowkey_tag = #p::Some(#tag);
-                        #vscan::__rowkey_new(__rowkey_prefix)
+                        #vscan::__rowkey_new(#scan::<'scan, { #k + 1 }> {
+                            __rowkey_v: self.__rowkey_v,
+                            __rowkey_tag: #p::Some(#tag),
+                            __rowkey_lt: #p::PhantomData,
+                        })
                     }
                 });
                 let bdoc = format!(
@@ -465,7 +471,12 @@ pub fn expand(key: &Key) -> TokenStream {
                     Head::Prefix(&scan, k + 1),
                     &record_salting,
                 ));
-                builders.push(steps(&vscan, &v.fields, &record_salting));
+                builders.push(steps(
+                    &vscan,
+                    &v.fields,
+                    &record_salting,
+                    &Head::Prefix(&scan, k + 1),
+                ));
             }
             let tag_doc = "Narrows the scan to one record type by its tag byte, or, given a range of tags, to several; ends the scan.";
             let selectors = quote! {
@@ -479,8 +490,8 @@ pub fn expand(key: &Key) -> TokenStream {
                         self,
                         arg: A,
                     ) -> #p::ScanThen<A, #p::u8, #scan<'scan, { #k + 1 }>, Self, #p::Natural, #buckets> {
-                        #p::scan_step(arg, self, |__rowkey_n: &mut #scan<'scan, { #k + 1 }>, __rowkey_v| {
-                            __rowkey_n.__rowkey_tag = #p::Some(__rowkey_v)
+                        #p::scan_step(arg, self, |__rowkey_s: Self, __rowkey_x| {
+                            #scan { __rowkey_v: __rowkey_s.__rowkey_v, __rowkey_tag: #p::Some(__rowkey_x), __rowkey_lt: #p::PhantomData }
                         })
                     }
                 }
@@ -523,18 +534,13 @@ pub fn expand(key: &Key) -> TokenStream {
          it with [`{ident}::scan`].\n\n{layout}"
     );
     let scan_lt = super::lifetime(key.generics, "'scan", "'__rowkey_a");
-    let head = if key.variants.is_some() {
-        Head::Tag
-    } else {
-        Head::None
-    };
     let main_builder = builder(
         &key_ty,
         vis,
         &scan,
         &struct_doc,
         &key.fields,
-        head,
+        main_head,
         &main_salting,
     );
 

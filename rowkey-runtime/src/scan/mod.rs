@@ -262,40 +262,24 @@ impl<T: Clone> CloneOf<T> for CloneIf<'_, T> {
     }
 }
 
-/// A generated builder moving on to its next step `N` with the same values. The derive
-/// implements it for every builder; not meant to be implemented by hand.
-pub trait ScanStep<N> {
-    /// The same values, at the next step.
-    fn step(self) -> N;
-}
-
 /// What a step method on an ordered field returns for an argument `A`: the next step's builder
 /// `N` after a value, the [`ScanRange`] of builder `S` after a range.
 pub type ScanThen<A, T, N, S, C, const BUCKETS: u16> =
     <A as ScanArg<T>>::Out<N, ScanRange<S, C, T, BUCKETS>>;
 
-/// The body of a generated step method on an ordered field: a value moves the builder `s` to
-/// its next step `N` and `set`s the field's slot there; a range ends the scan as a
+/// The body of a generated step method on an ordered field: a value moves the builder `s` on
+/// to its next step `N` (`next` sets the field's slot and builds it); a range ends the scan as a
 /// [`ScanRange`]. Written once here, so each key field costs the derive one call.
 #[inline(always)]
 pub fn scan_step<A, T, N, S, C, const BUCKETS: u16>(
     arg: A,
     s: S,
-    set: impl FnOnce(&mut N, T),
+    next: impl FnOnce(S, T) -> N,
 ) -> ScanThen<A, T, N, S, C, BUCKETS>
 where
     A: ScanArg<T>,
-    S: ScanStep<N>,
 {
-    arg.dispatch(
-        s,
-        |s, v| {
-            let mut next = s.step();
-            set(&mut next, v);
-            next
-        },
-        ScanRange::__new,
-    )
+    arg.dispatch(s, next, ScanRange::__new)
 }
 
 /// A scan ended by a range on its last field; [`ScanRange::ranges`] gives its key ranges.
