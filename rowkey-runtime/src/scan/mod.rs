@@ -347,20 +347,6 @@ pub trait ScanArg<V> {
     ) -> Self::Out<N, D>;
 }
 
-/// A key is a value of its own in an enclosing key's scan builder (a field that nests it).
-impl<K: crate::RowKey> ScanArg<K> for K {
-    type Out<N, D> = N;
-    #[inline]
-    fn dispatch<S, N, D>(
-        self,
-        state: S,
-        eq: impl FnOnce(S, K) -> N,
-        _range: impl FnOnce(S, Bound<K>, Bound<K>) -> D,
-    ) -> N {
-        eq(state, self)
-    }
-}
-
 /// A single value for a scan-builder method on a field that does not keep order (`#[reverse]`,
 /// `#[hash]`): such a field can be fixed to a value but not ranged over.
 #[diagnostic::on_unimplemented(
@@ -406,8 +392,7 @@ range_arg! {
     };
 }
 
-/// Implements [`ScanArg`] for a value type: `[generics] V, Self => |s| value;`. (Keys nest in
-/// scans through the blanket impl above.)
+/// Implements [`ScanArg`] for a value type: `[generics] V, Self => |s| value;`.
 macro_rules! __scan_arg {
     ($([$($g:tt)*] $v:ty, $ty:ty => |$s:ident| $e:expr;)*) => {$(
         impl<$($g)*> crate::__private::ScanArg<$v> for $ty {
@@ -425,6 +410,10 @@ macro_rules! __scan_arg {
         }
     )*};
 }
+
+// A key is a value of its own in an enclosing key's scan builder (a field that nests it): one
+// blanket impl, not one per derived key.
+__scan_arg! { [K: crate::RowKey] K, K => |s| s; }
 
 /// [`ScanArg`] and [`ScanValue`] for the runtime's value types.
 macro_rules! value_arg {
