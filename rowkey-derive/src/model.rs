@@ -70,6 +70,9 @@ pub struct KeyField<'a> {
     pub krate: Krate<'a>,
     pub ident: &'a Ident,
     pub ty: &'a Type,
+    /// `ty`'s span, computed once: `Spanned::span` on a type walks its tokens, and per-field
+    /// code is spanned at the type many times over.
+    pub ty_span: proc_macro2::Span,
     pub codec: Encoding,
     pub desc: bool,
     pub order: Order,
@@ -98,6 +101,7 @@ fn lower<'a>(krate: Krate<'a>, f: &Field<'a>) -> KeyField<'a> {
         krate,
         ident: f.ident,
         ty: f.ty,
+        ty_span: syn::spanned::Spanned::span(f.ty),
         codec,
         desc: a.desc.is_some(),
         order,

@@ -3,7 +3,6 @@
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
-use syn::spanned::Spanned;
 use syn::{GenericParam, LifetimeParam};
 
 use super::{codec_ty, local, private, private_at};
@@ -15,8 +14,8 @@ fn read(field: &KeyField) -> TokenStream {
     let codec = codec_ty(field);
     let ty = field.ty;
     let label = super::name(field.ident);
-    let ps = private_at(field.krate, ty.span());
-    let call = quote_spanned!(ty.span()=> #ps::read::<#codec, #ty, _>);
+    let ps = private_at(field.krate, field.ty_span);
+    let call = quote_spanned!(field.ty_span=> #ps::read::<#codec, #ty, _>);
     quote!(#call(__rowkey_src, #label)?)
 }
 

@@ -3,7 +3,6 @@
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
-use syn::spanned::Spanned;
 
 use super::{bind, codec_of, codec_ty, local, private, variant_match, Krate};
 use crate::model::{Key, KeyField};
@@ -38,7 +37,7 @@ fn widths(krate: Krate, fields: &[KeyField]) -> TokenStream {
         let ty = f.ty;
         let l = local(f);
         let label = super::name(f.ident);
-        let call = quote_spanned!(ty.span()=> #p::width::<#codec, #ty>);
+        let call = quote_spanned!(f.ty_span=> #p::width::<#codec, #ty>);
         quote! {
             __rowkey_n = #call(#l, __rowkey_n, #label)?;
         }

@@ -2,7 +2,6 @@
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
-use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{Lifetime, Type};
 
@@ -60,9 +59,9 @@ pub fn expand(key: &Key) -> TokenStream {
                 if i == 0 { "" } else { ", " },
                 super::name(f.ident)
             );
-            let pt = private_at(f.krate, f.ty.span());
+            let pt = private_at(f.krate, f.ty_span);
             let ty = f.ty;
-            let show = quote_spanned!(ty.span()=> <#ty as #pt::Explain>::explain);
+            let show = quote_spanned!(f.ty_span=> <#ty as #pt::Explain>::explain);
             quote! {
                 __rowkey_out.push_str(#label);
                 #show(#l, __rowkey_out);

@@ -14,7 +14,6 @@ mod schema;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
-use syn::spanned::Spanned;
 
 use crate::model::{Encoding, Key, KeyField, RecordType};
 
@@ -41,19 +40,51 @@ pub fn type_name(ty: &syn::Type) -> String {
 /// The runtime's hidden module, as generated code names it: `::rowkey::__private`, or under
 /// the path `#[rowkey(crate = "...")]` gives (passed explicitly, as zerocopy's `Ctx`); inside
 /// the derive's `const _` block, the block's alias of it ([`ALIAS`]).
-pub fn private(krate: Krate) -> TokenStream {
+pub fn private(krate: Krate<'_>) -> Private<'_> {
     private_at(krate, proc_macro2::Span::call_site())
 }
 
 /// The same path with every token spanned at `span`, so errors land there.
-pub fn private_at(krate: Krate, span: proc_macro2::Span) -> TokenStream {
-    match krate {
-        Some(path) if path.is_ident(ALIAS) => {
-            let alias = Ident::new(ALIAS, span);
-            quote!(#alias)
+pub fn private_at(krate: Krate<'_>, span: proc_macro2::Span) -> Private<'_> {
+    Private { krate, span }
+}
+
+/// The runtime's hidden module path ([`private`]), appended token by token wherever it is
+/// interpolated. Generated code names it a few hundred times per key; a `TokenStream` built
+/// once and interpolated each time costs the compiler's token bridge a clone and a
+/// concatenation per use, which made it a large share of the derive's own run time.
+#[derive(Clone, Copy)]
+pub struct Private<'a> {
+    krate: Krate<'a>,
+    span: proc_macro2::Span,
+}
+
+impl quote::ToTokens for Private<'_> {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        use proc_macro2::{Punct, Spacing};
+        use quote::TokenStreamExt as _;
+        let colons = |tokens: &mut TokenStream| {
+            let mut joint = Punct::new(':', Spacing::Joint);
+            joint.set_span(self.span);
+            let mut alone = Punct::new(':', Spacing::Alone);
+            alone.set_span(self.span);
+            tokens.append(joint);
+            tokens.append(alone);
+        };
+        match self.krate {
+            Some(path) if path.is_ident(ALIAS) => tokens.append(Ident::new(ALIAS, self.span)),
+            Some(path) => {
+                path.to_tokens(tokens);
+                colons(tokens);
+                tokens.append(Ident::new("__private", self.span));
+            }
+            None => {
+                colons(tokens);
+                tokens.append(Ident::new("rowkey", self.span));
+                colons(tokens);
+                tokens.append(Ident::new("__private", self.span));
+            }
         }
-        Some(path) => quote_spanned!(span=> #path::__private),
-        None => quote_spanned!(span=> ::rowkey::__private),
     }
 }
 
@@ -74,36 +105,111 @@ pub use crate::ast::Krate;
 
 /// The codec type of a field: `Desc<Fixed<16>>` for `#[desc] #[fixed(16)]`.
 /// Every token is spanned at the field's type, so a type the codec cannot encode is reported
-/// there, wherever the codec is used.
-pub fn codec_ty(field: &KeyField) -> TokenStream {
-    let span = field.ty.span();
-    let p = private_at(field.krate, span);
-    let base = match field.codec {
-        Encoding::Natural => quote_spanned!(span=> #p::Natural),
-        Encoding::Fixed(n) => quote_spanned!(span=> #p::Fixed<#n>),
-        Encoding::MaxLen(n) => quote_spanned!(span=> #p::MaxLen<#n>),
-        Encoding::ReverseTs => quote_spanned!(span=> #p::ReverseTs),
-        Encoding::Reverse => quote_spanned!(span=> #p::Reverse),
-        Encoding::Md5(n) => quote_spanned!(span=> #p::Md5<#n>),
-        Encoding::RowSpan(n) => {
-            let n = proc_macro2::Literal::u64_suffixed(n);
-            quote_spanned!(span=> #p::RowSpan<#n>)
-        }
-    };
-    if field.desc {
-        quote_spanned!(span=> #p::Desc<#base>)
-    } else {
-        base
-    }
+/// there, wherever the codec is used. Appended token by token where it is interpolated, like
+/// [`Private`]: the derive writes it several times per field.
+pub fn codec_ty<'f>(field: &'f KeyField<'f>) -> CodecTy<'f> {
+    CodecTy(field)
 }
 
 /// `<Codec as Codec<FieldType>>`, the path every per-field call goes through. Spanned at the
 /// field's type, so a type the codec cannot encode is reported there.
-pub fn codec_of(field: &KeyField) -> TokenStream {
-    let p = private_at(field.krate, field.ty.span());
-    let c = codec_ty(field);
-    let ty = field.ty;
-    quote_spanned!(ty.span()=> <#c as #p::Codec<#ty>>)
+pub fn codec_of<'f>(field: &'f KeyField<'f>) -> CodecOf<'f> {
+    CodecOf(field)
+}
+
+/// See [`codec_ty`].
+#[derive(Clone, Copy)]
+pub struct CodecTy<'f>(&'f KeyField<'f>);
+
+/// See [`codec_of`].
+#[derive(Clone, Copy)]
+pub struct CodecOf<'f>(&'f KeyField<'f>);
+
+/// Appends tokens spanned at one span, as `quote_spanned!` writes them.
+struct SpannedOut<'t> {
+    tokens: &'t mut TokenStream,
+    span: proc_macro2::Span,
+}
+
+impl SpannedOut<'_> {
+    fn punct(&mut self, c: char, spacing: proc_macro2::Spacing) -> &mut Self {
+        let mut p = proc_macro2::Punct::new(c, spacing);
+        p.set_span(self.span);
+        quote::TokenStreamExt::append(self.tokens, p);
+        self
+    }
+
+    /// `::`, then `name`.
+    fn segment(&mut self, name: &str) -> &mut Self {
+        self.punct(':', proc_macro2::Spacing::Joint)
+            .punct(':', proc_macro2::Spacing::Alone);
+        self.ident(name)
+    }
+
+    fn ident(&mut self, name: &str) -> &mut Self {
+        quote::TokenStreamExt::append(self.tokens, Ident::new(name, self.span));
+        self
+    }
+
+    fn with(&mut self, t: &impl quote::ToTokens) -> &mut Self {
+        t.to_tokens(self.tokens);
+        self
+    }
+
+    fn lt(&mut self) -> &mut Self {
+        self.punct('<', proc_macro2::Spacing::Alone)
+    }
+
+    fn gt(&mut self) -> &mut Self {
+        self.punct('>', proc_macro2::Spacing::Alone)
+    }
+}
+
+impl quote::ToTokens for CodecTy<'_> {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let field = self.0;
+        let span = field.ty_span;
+        let p = private_at(field.krate, span);
+        let mut out = SpannedOut { tokens, span };
+        if field.desc {
+            out.with(&p).segment("Desc").lt();
+        }
+        out.with(&p);
+        match field.codec {
+            Encoding::Natural => out.segment("Natural"),
+            Encoding::Fixed(n) => out.segment("Fixed").lt().with(&n).gt(),
+            Encoding::MaxLen(n) => out.segment("MaxLen").lt().with(&n).gt(),
+            Encoding::ReverseTs => out.segment("ReverseTs"),
+            Encoding::Reverse => out.segment("Reverse"),
+            Encoding::Md5(n) => out.segment("Md5").lt().with(&n).gt(),
+            Encoding::RowSpan(n) => out
+                .segment("RowSpan")
+                .lt()
+                .with(&proc_macro2::Literal::u64_suffixed(n))
+                .gt(),
+        };
+        if field.desc {
+            out.gt();
+        }
+    }
+}
+
+impl quote::ToTokens for CodecOf<'_> {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let field = self.0;
+        let span = field.ty_span;
+        let p = private_at(field.krate, span);
+        SpannedOut { tokens, span }
+            .lt()
+            .with(&CodecTy(field))
+            .ident("as")
+            .with(&p)
+            .segment("Codec")
+            .lt()
+            .with(field.ty)
+            .punct('>', proc_macro2::Spacing::Joint)
+            .gt();
+    }
 }
 
 /// The local a field's value (or reference) is bound to.

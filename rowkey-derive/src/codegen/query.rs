@@ -147,7 +147,7 @@ pub fn expand(key: &Key) -> TokenStream {
 fn field_methods(
     fields: &[KeyField],
     offset: usize,
-    p: &TokenStream,
+    p: &super::Private<'_>,
     krate: &TokenStream,
 ) -> TokenStream {
     let methods = fields.iter().enumerate().map(|(i, f)| {

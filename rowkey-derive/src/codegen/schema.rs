@@ -3,7 +3,6 @@
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned, ToTokens};
-use syn::spanned::Spanned;
 
 use super::encode::{width_sum, writes};
 use super::{bind, codec_of, codec_ty, private, variant_match, Krate};
@@ -26,7 +25,7 @@ fn field_schemas(
         let rust_type = super::type_name(f.ty);
         let attributes = &f.attributes;
         let in_salt = i < salted;
-        let call = quote_spanned!(ty.span()=> #p::field::<#codec, #ty>);
+        let call = quote_spanned!(f.ty_span=> #p::field::<#codec, #ty>);
         quote!(#call(#fname, #rust_type, &[#(#attributes),*], #in_salt))
     });
     quote!(#p::with_offsets([#(#each),*], #start))

@@ -156,7 +156,7 @@ pub fn fallback(input: &DeriveInput, krate: Krate<'_>, error: Option<syn::Error>
 
 /// Every family the columns use, in first-use order, as a `Family` built from its
 /// `#[family(...)]` options (HBase's defaults where none are declared).
-fn families(value: &Value<'_>, p: &TokenStream) -> Vec<TokenStream> {
+fn families(value: &Value<'_>, p: &crate::codegen::Private<'_>) -> Vec<TokenStream> {
     let mut names: Vec<&str> = Vec::new();
     for column in &value.columns {
         if let Some(f) = family_of(value, column) {
