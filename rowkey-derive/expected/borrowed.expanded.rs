@@ -351,17 +351,6 @@ const _: () = {
             >>::write(__rowkey_f_kind, __rowkey_sink);
         }
     }
-    const _: () = {
-        if let __rowkey::Some(__rowkey_len) = <HostLog<
-            'static,
-        > as __rowkey::RowKey>::FIXED_LEN {
-            if __rowkey_len > 32767usize {
-                ::core::panic!(
-                    "every `HostLog` key is longer than its key limit of 32767 bytes; shorten the fields or raise `#[rowkey(key_limit = N)]`",
-                );
-            }
-        }
-    };
     impl<'a> HostLog<'a> {
         ///Explains a `HostLog` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
         #[must_use]

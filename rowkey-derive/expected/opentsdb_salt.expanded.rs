@@ -344,15 +344,6 @@ const _: () = {
             >>::write(__rowkey_f_ts, __rowkey_sink);
         }
     }
-    const _: () = {
-        if let __rowkey::Some(__rowkey_len) = <Point as __rowkey::RowKey>::FIXED_LEN {
-            if __rowkey_len > 32767usize {
-                ::core::panic!(
-                    "every `Point` key is longer than its key limit of 32767 bytes; shorten the fields or raise `#[rowkey(key_limit = N)]`",
-                );
-            }
-        }
-    };
     impl Point {
         ///Explains a `Point` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
         #[must_use]

@@ -6,7 +6,8 @@ use quote::{quote, quote_spanned, ToTokens};
 
 use super::encode::{width_sum, writes};
 use super::{bind, codec_of, codec_ty, private, variant_match, Krate};
-use crate::model::{Fingerprint, Key, KeyField, LayoutSeg};
+use crate::ast::TyClass;
+use crate::model::{Encoding, Fingerprint, Key, KeyField, LayoutSeg};
 
 /// The `FieldSchema`s of `fields`, one runtime call each, their offsets filled from the widths
 /// by the runtime starting at byte `start` (an `Option<usize>` expression). `salted` counts
@@ -107,6 +108,25 @@ pub fn expand(key: &Key) -> TokenStream {
         "every `{name}` key is longer than its key limit of {limit} bytes; shorten the fields or raise `#[rowkey(key_limit = N)]`"
     );
 
+    // Nested keys' widths are only known to the compiler: check the limit in a constant. A key
+    // with a plain text or bytes field has no fixed length, so the check could not fail and is
+    // not written (each constant costs the user's build a compile-time evaluation).
+    let variable = key.fields.iter().any(|f| {
+        matches!(f.codec, Encoding::Natural)
+            && matches!(f.class, TyClass::Text { .. } | TyClass::Bytes { .. })
+    });
+    let limit_check = (!variable).then(|| {
+        quote! {
+            const _: () = {
+                if let #p::Some(__rowkey_len) = <#static_ty as #p::RowKey>::FIXED_LEN {
+                    if __rowkey_len > #limit {
+                        ::core::panic!(#too_long);
+                    }
+                }
+            };
+        }
+    });
+
     quote! {
         #[automatically_derived]
         impl #impl_generics #p::RowKey for #ident #ty_generics #where_clause {
@@ -139,14 +159,7 @@ pub fn expand(key: &Key) -> TokenStream {
             }
         }
 
-        // Nested keys' widths are only known to the compiler: check the limit here too.
-        const _: () = {
-            if let #p::Some(__rowkey_len) = <#static_ty as #p::RowKey>::FIXED_LEN {
-                if __rowkey_len > #limit {
-                    ::core::panic!(#too_long);
-                }
-            }
-        };
+        #limit_check
         #pin_check
     }
 }
