@@ -385,17 +385,15 @@ const _: () = {
                 kind: __rowkey_f_kind,
                 ..
             } = self;
-            __rowkey_out.push_str("HostLog { ");
-            __rowkey_out.push_str("host: ");
-            <&'a str as __rowkey::Explain>::explain(__rowkey_f_host, __rowkey_out);
-            __rowkey_out.push_str(", ts: ");
-            <i64 as __rowkey::Explain>::explain(__rowkey_f_ts, __rowkey_out);
-            __rowkey_out.push_str(", kind: ");
-            <::std::borrow::Cow<
-                'a,
-                [u8],
-            > as __rowkey::Explain>::explain(__rowkey_f_kind, __rowkey_out);
-            __rowkey_out.push_str(" }");
+            __rowkey::explain_fields(
+                __rowkey_out,
+                "HostLog",
+                &[
+                    ("host", __rowkey_f_host as &dyn __rowkey::Explain),
+                    ("ts", __rowkey_f_ts as &dyn __rowkey::Explain),
+                    ("kind", __rowkey_f_kind as &dyn __rowkey::Explain),
+                ],
+            );
         }
     }
 };

@@ -382,14 +382,15 @@ const _: () = {
                 ts: __rowkey_f_ts,
                 ..
             } = self;
-            __rowkey_out.push_str("Event { ");
-            __rowkey_out.push_str("user_id: ");
-            <u64 as __rowkey::Explain>::explain(__rowkey_f_user_id, __rowkey_out);
-            __rowkey_out.push_str(", event_type: ");
-            <String as __rowkey::Explain>::explain(__rowkey_f_event_type, __rowkey_out);
-            __rowkey_out.push_str(", ts: ");
-            <u64 as __rowkey::Explain>::explain(__rowkey_f_ts, __rowkey_out);
-            __rowkey_out.push_str(" }");
+            __rowkey::explain_fields(
+                __rowkey_out,
+                "Event",
+                &[
+                    ("user_id", __rowkey_f_user_id as &dyn __rowkey::Explain),
+                    ("event_type", __rowkey_f_event_type as &dyn __rowkey::Explain),
+                    ("ts", __rowkey_f_ts as &dyn __rowkey::Explain),
+                ],
+            );
         }
     }
 };

@@ -383,14 +383,15 @@ const _: () = {
                 flag: __rowkey_f_flag,
                 ..
             } = self;
-            __rowkey_out.push_str("Outer { ");
-            __rowkey_out.push_str("at: ");
-            <u64 as __rowkey::Explain>::explain(__rowkey_f_at, __rowkey_out);
-            __rowkey_out.push_str(", inner: ");
-            <Inner as __rowkey::Explain>::explain(__rowkey_f_inner, __rowkey_out);
-            __rowkey_out.push_str(", flag: ");
-            <Option<bool> as __rowkey::Explain>::explain(__rowkey_f_flag, __rowkey_out);
-            __rowkey_out.push_str(" }");
+            __rowkey::explain_fields(
+                __rowkey_out,
+                "Outer",
+                &[
+                    ("at", __rowkey_f_at as &dyn __rowkey::Explain),
+                    ("inner", __rowkey_f_inner as &dyn __rowkey::Explain),
+                    ("flag", __rowkey_f_flag as &dyn __rowkey::Explain),
+                ],
+            );
         }
     }
 };

@@ -374,14 +374,15 @@ const _: () = {
                 ts: __rowkey_f_ts,
                 ..
             } = self;
-            __rowkey_out.push_str("Point { ");
-            __rowkey_out.push_str("metric: ");
-            <u32 as __rowkey::Explain>::explain(__rowkey_f_metric, __rowkey_out);
-            __rowkey_out.push_str(", tags: ");
-            <String as __rowkey::Explain>::explain(__rowkey_f_tags, __rowkey_out);
-            __rowkey_out.push_str(", ts: ");
-            <u64 as __rowkey::Explain>::explain(__rowkey_f_ts, __rowkey_out);
-            __rowkey_out.push_str(" }");
+            __rowkey::explain_fields(
+                __rowkey_out,
+                "Point",
+                &[
+                    ("metric", __rowkey_f_metric as &dyn __rowkey::Explain),
+                    ("tags", __rowkey_f_tags as &dyn __rowkey::Explain),
+                    ("ts", __rowkey_f_ts as &dyn __rowkey::Explain),
+                ],
+            );
         }
     }
 };

@@ -451,14 +451,15 @@ const _: () = {
                 seq: __rowkey_f_seq,
                 ..
             } = self;
-            __rowkey_out.push_str("Install { ");
-            __rowkey_out.push_str("user: ");
-            <u64 as __rowkey::Explain>::explain(__rowkey_f_user, __rowkey_out);
-            __rowkey_out.push_str(", app: ");
-            <String as __rowkey::Explain>::explain(__rowkey_f_app, __rowkey_out);
-            __rowkey_out.push_str(", seq: ");
-            <u32 as __rowkey::Explain>::explain(__rowkey_f_seq, __rowkey_out);
-            __rowkey_out.push_str(" }");
+            __rowkey::explain_fields(
+                __rowkey_out,
+                "Install",
+                &[
+                    ("user", __rowkey_f_user as &dyn __rowkey::Explain),
+                    ("app", __rowkey_f_app as &dyn __rowkey::Explain),
+                    ("seq", __rowkey_f_seq as &dyn __rowkey::Explain),
+                ],
+            );
         }
     }
 };

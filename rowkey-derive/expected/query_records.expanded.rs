@@ -801,31 +801,33 @@ const _: () = {
             let __rowkey_out = out;
             match self {
                 Self::Customer { customer_id: __rowkey_f_customer_id, .. } => {
-                    __rowkey_out.push_str("CustomerRow::Customer { ");
-                    __rowkey_out.push_str("customer_id: ");
-                    <u64 as __rowkey::Explain>::explain(
-                        __rowkey_f_customer_id,
+                    __rowkey::explain_fields(
                         __rowkey_out,
+                        "CustomerRow::Customer",
+                        &[
+                            (
+                                "customer_id",
+                                __rowkey_f_customer_id as &dyn __rowkey::Explain,
+                            ),
+                        ],
                     );
-                    __rowkey_out.push_str(" }");
                 }
                 Self::Order {
                     customer_id: __rowkey_f_customer_id,
                     order_id: __rowkey_f_order_id,
                     ..
                 } => {
-                    __rowkey_out.push_str("CustomerRow::Order { ");
-                    __rowkey_out.push_str("customer_id: ");
-                    <u64 as __rowkey::Explain>::explain(
-                        __rowkey_f_customer_id,
+                    __rowkey::explain_fields(
                         __rowkey_out,
+                        "CustomerRow::Order",
+                        &[
+                            (
+                                "customer_id",
+                                __rowkey_f_customer_id as &dyn __rowkey::Explain,
+                            ),
+                            ("order_id", __rowkey_f_order_id as &dyn __rowkey::Explain),
+                        ],
                     );
-                    __rowkey_out.push_str(", order_id: ");
-                    <u64 as __rowkey::Explain>::explain(
-                        __rowkey_f_order_id,
-                        __rowkey_out,
-                    );
-                    __rowkey_out.push_str(" }");
                 }
             }
         }

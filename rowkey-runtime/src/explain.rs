@@ -10,6 +10,22 @@ use crate::hashed::Hashed;
 use crate::schema::{Order, Schema};
 use crate::source::{Reader, Source};
 
+/// The body of a derived key's [`Explain`]: `Name { a: 1, b: "x" }`, each field shown by its
+/// own `Explain`; one call per key where the derive wrote two statements per field.
+pub fn explain_fields(out: &mut String, name: &str, fields: &[(&str, &dyn Explain)]) {
+    out.push_str(name);
+    out.push_str(" { ");
+    for (i, (label, value)) in fields.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(label);
+        out.push_str(": ");
+        value.explain(out);
+    }
+    out.push_str(" }");
+}
+
 /// How a decoded field value is shown by `explain`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a row-key field",

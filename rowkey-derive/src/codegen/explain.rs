@@ -50,27 +50,20 @@ pub fn expand(key: &Key) -> TokenStream {
         });
         quote!(#(#reads)*)
     };
+    // One runtime call per key: the name, then each field's name and value as `&dyn Explain`,
+    // the cast spanned at the field's type so a type that cannot be shown is reported there.
     let shows_of = |name: String, fields: Vec<&KeyField>| {
-        let open = format!("{name} {{ ");
-        let shows = fields.iter().enumerate().map(|(i, f)| {
-            let l = local(f);
-            let label = format!(
-                "{}{}: ",
-                if i == 0 { "" } else { ", " },
-                super::name(f.ident)
-            );
+        let shows = fields.iter().map(|f| {
+            // The local too: the cast's span runs from it to `Explain`.
+            let mut l = local(f);
+            l.set_span(f.ty_span);
+            let label = super::name(f.ident);
             let pt = private_at(f.krate, f.ty_span);
-            let ty = f.ty;
-            let show = quote_spanned!(f.ty_span=> <#ty as #pt::Explain>::explain);
-            quote! {
-                __rowkey_out.push_str(#label);
-                #show(#l, __rowkey_out);
-            }
+            let show = quote_spanned!(f.ty_span=> #l as &dyn #pt::Explain);
+            quote!((#label, #show))
         });
         quote! {
-            __rowkey_out.push_str(#open);
-            #(#shows)*
-            __rowkey_out.push_str(" }");
+            #p::explain_fields(__rowkey_out, #name, &[#(#shows),*]);
         }
     };
     let prefix_reads = reads_of(&key.fields);
