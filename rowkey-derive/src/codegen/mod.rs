@@ -61,30 +61,15 @@ pub struct Private<'a> {
 
 impl quote::ToTokens for Private<'_> {
     fn to_tokens(&self, tokens: &mut TokenStream) {
-        use proc_macro2::{Punct, Spacing};
-        use quote::TokenStreamExt as _;
-        let colons = |tokens: &mut TokenStream| {
-            let mut joint = Punct::new(':', Spacing::Joint);
-            joint.set_span(self.span);
-            let mut alone = Punct::new(':', Spacing::Alone);
-            alone.set_span(self.span);
-            tokens.append(joint);
-            tokens.append(alone);
+        let mut out = SpannedOut {
+            tokens,
+            span: self.span,
         };
         match self.krate {
-            Some(path) if path.is_ident(ALIAS) => tokens.append(Ident::new(ALIAS, self.span)),
-            Some(path) => {
-                path.to_tokens(tokens);
-                colons(tokens);
-                tokens.append(Ident::new("__private", self.span));
-            }
-            None => {
-                colons(tokens);
-                tokens.append(Ident::new("rowkey", self.span));
-                colons(tokens);
-                tokens.append(Ident::new("__private", self.span));
-            }
-        }
+            Some(path) if path.is_ident(ALIAS) => out.ident(ALIAS),
+            Some(path) => out.with(path).segment("__private"),
+            None => out.segment("rowkey").segment("__private"),
+        };
     }
 }
 
