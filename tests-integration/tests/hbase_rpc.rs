@@ -803,6 +803,33 @@ fn the_async_store_inside_a_service() {
     });
 }
 
+/// The dual-write index through the async native store, from a tokio runtime: records and
+/// entries in two tables of four regions each, failures injected between the writes, every
+/// read through the index model-checked (its gets in flight across regions), then `check`,
+/// `repair` and `rebuild_index`.
+#[test]
+fn an_index_through_the_async_store_on_hbase_rpc() {
+    let Some(m) = master() else { return };
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let records = AsyncHbaseRpcStore::connect(config(&m, &unique("records_async")))
+            .await
+            .unwrap();
+        records
+            .create_table(&store_suite::index::UserApp::split_points(4))
+            .await
+            .unwrap();
+        let index = AsyncHbaseRpcStore::connect(config(&m, &unique("app_users_async")))
+            .await
+            .unwrap();
+        index
+            .create_table(&store_suite::index::AppUser::split_points(4))
+            .await
+            .unwrap();
+        store_suite::index::exercise_index_async(records, index, 200).await;
+    });
+}
+
 #[test]
 fn errors_are_clear() {
     let Some(m) = master() else { return };

@@ -35,6 +35,12 @@ fn an_index_in_memory() {
     store_suite::index::exercise_index(MemStore::new(), MemStore::new(), 400);
 }
 
+#[cfg(feature = "async")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_index_in_memory_async() {
+    store_suite::index::exercise_index_async(MemStore::new(), MemStore::new(), 400).await;
+}
+
 #[test]
 fn repair_beside_a_writer_in_memory() {
     let (records, index) = (MemStore::new(), MemStore::new());

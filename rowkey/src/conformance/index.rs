@@ -371,3 +371,264 @@ pub fn repair_races<S: Store + Sync>(records: &S, index: &S, base: u64, batch: b
     plain.repair(&orphan(&key)).unwrap();
     assert!(entries.get(&entry).unwrap().is_none());
 }
+
+/// Any async store whose next write fails when told to: [`Flaky`] for a tokio task.
+#[cfg(feature = "async")]
+pub struct AsyncFlaky<S> {
+    pub inner: S,
+    pub fail_next: std::sync::atomic::AtomicBool,
+}
+
+#[cfg(feature = "async")]
+impl<S> AsyncFlaky<S> {
+    pub fn new(inner: S) -> Self {
+        AsyncFlaky {
+            inner,
+            fail_next: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    /// Makes the next write fail.
+    pub fn fail_next(&self) {
+        self.fail_next
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    fn failing(&self) -> bool {
+        self.fail_next
+            .swap(false, std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+#[cfg(feature = "async")]
+impl<S: rowkey::store::AsyncStore> rowkey::store::AsyncStore for AsyncFlaky<S> {
+    type Error = FlakyError<S::Error>;
+
+    async fn put(&self, key: &[u8], value: &[u8]) -> Result<(), Self::Error> {
+        if self.failing() {
+            return Err(FlakyError::Injected);
+        }
+        self.inner.put(key, value).await.map_err(FlakyError::Store)
+    }
+    async fn get(&self, key: &[u8]) -> Result<Option<rowkey::bytes::Bytes>, Self::Error> {
+        // Gets in flight together complete out of order, as a network store's do: each waits
+        // 0 to 3 polls, by its key.
+        let polls = key
+            .iter()
+            .fold(0u8, |h, b| h.wrapping_mul(31).wrapping_add(*b))
+            % 4;
+        Polls(polls).await;
+        self.inner.get(key).await.map_err(FlakyError::Store)
+    }
+    async fn delete(&self, key: &[u8]) -> Result<(), Self::Error> {
+        if self.failing() {
+            return Err(FlakyError::Injected);
+        }
+        self.inner.delete(key).await.map_err(FlakyError::Store)
+    }
+    async fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<Self::Error>> {
+        if self.failing() {
+            return Err(BatchError {
+                failed: rows.iter().map(|(k, _)| k.to_vec()).collect(),
+                source: FlakyError::Injected,
+            });
+        }
+        self.inner.write_batch(rows).await.map_err(|e| BatchError {
+            failed: e.failed,
+            source: FlakyError::Store(e.source),
+        })
+    }
+    fn scan(&self, range: &KeyRange) -> rowkey::store::RowStream<Self::Error> {
+        use futures_util::StreamExt;
+        Box::pin(self.inner.scan(range).map(|r| r.map_err(FlakyError::Store)))
+    }
+    fn scan_rev(&self, range: &KeyRange) -> Option<rowkey::store::RowStream<Self::Error>> {
+        use futures_util::StreamExt;
+        Some(Box::pin(
+            self.inner
+                .scan_rev(range)?
+                .map(|r| r.map_err(FlakyError::Store)),
+        ))
+    }
+    // The index keeps no cells: these only pass the calls on.
+    async fn write_rows(
+        &self,
+        rows: &[rowkey::store::RowWrite],
+    ) -> Result<(), BatchError<Self::Error>> {
+        self.inner.write_rows(rows).await.map_err(|e| BatchError {
+            failed: e.failed,
+            source: FlakyError::Store(e.source),
+        })
+    }
+    async fn read_row(
+        &self,
+        key: &[u8],
+        columns: &rowkey::store::Columns,
+    ) -> Result<Option<rowkey::store::CellRow>, rowkey::store::CellError<Self::Error>> {
+        self.inner.read_row(key, columns).await.map_err(cell_err)
+    }
+    async fn delete_row(&self, key: &[u8]) -> Result<(), rowkey::store::CellError<Self::Error>> {
+        self.inner.delete_row(key).await.map_err(cell_err)
+    }
+    fn scan_rows(
+        &self,
+        range: &KeyRange,
+        columns: &rowkey::store::Columns,
+    ) -> rowkey::store::CellStream<Self::Error> {
+        use futures_util::StreamExt;
+        Box::pin(
+            self.inner
+                .scan_rows(range, columns)
+                .map(|r| r.map_err(cell_err)),
+        )
+    }
+    fn scan_rows_rev(
+        &self,
+        range: &KeyRange,
+        columns: &rowkey::store::Columns,
+    ) -> Option<rowkey::store::CellStream<Self::Error>> {
+        use futures_util::StreamExt;
+        Some(Box::pin(
+            self.inner
+                .scan_rows_rev(range, columns)?
+                .map(|r| r.map_err(cell_err)),
+        ))
+    }
+}
+
+/// A future ready after its count of polls: it wakes itself each time.
+#[cfg(feature = "async")]
+struct Polls(u8);
+
+#[cfg(feature = "async")]
+impl std::future::Future for Polls {
+    type Output = ();
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<()> {
+        if self.0 == 0 {
+            return std::task::Poll::Ready(());
+        }
+        self.0 -= 1;
+        cx.waker().wake_by_ref();
+        std::task::Poll::Pending
+    }
+}
+
+/// A cell read's error with the store's own error wrapped.
+#[cfg(feature = "async")]
+fn cell_err<E>(e: rowkey::store::CellError<E>) -> rowkey::store::CellError<FlakyError<E>> {
+    match e {
+        rowkey::store::CellError::Store(e) => rowkey::store::CellError::Store(FlakyError::Store(e)),
+        rowkey::store::CellError::Malformed(m) => rowkey::store::CellError::Malformed(m),
+    }
+}
+
+/// [`exercise_index`] through [`AsyncIndexedTable`](rowkey::store::AsyncIndexedTable), from a
+/// tokio task: the same model-checked run with failures injected into the first or the second
+/// write of each pair, then `check`, `repair` and `rebuild_index`; and every read through the
+/// index (its gets in flight together) in the index's order.
+#[cfg(feature = "async")]
+pub async fn exercise_index_async<S: rowkey::store::AsyncStore>(
+    records: S,
+    index: S,
+    steps: usize,
+) {
+    use futures_util::StreamExt;
+    use rowkey::store::AsyncIndexedTable;
+
+    let t = AsyncIndexedTable::<_, UserApp, AppUser>::new(
+        AsyncFlaky::new(records),
+        AsyncFlaky::new(index),
+    );
+    let mut model: BTreeMap<UserApp, Vec<u8>> = BTreeMap::new();
+    let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    // Enough records per application that a read keeps its 16 gets in flight.
+    let first: Vec<UserApp> = (0..300u64)
+        .map(|i| UserApp {
+            user_id: i % 60,
+            app_id: (i % 5) as u32,
+        })
+        .collect();
+    t.put_batch(first.iter().map(|k| (k, b"v0".as_slice())))
+        .await
+        .unwrap();
+    for k in &first {
+        model.insert(k.clone(), b"v0".to_vec());
+    }
+    for step in 0..steps {
+        let key = UserApp {
+            user_id: next() % 70,
+            app_id: (next() % 6) as u32,
+        };
+        let delete = next() % 3 == 0;
+        let fail = next() % 5; // 0: first write fails, 1: second write fails, else none
+        let (first, second) = if delete {
+            (t.records().store(), t.index().store())
+        } else {
+            (t.index().store(), t.records().store())
+        };
+        match fail {
+            0 => first.fail_next(),
+            1 => second.fail_next(),
+            _ => {}
+        }
+        let value = format!("v{step}").into_bytes();
+        let result = if delete {
+            t.delete(&key).await
+        } else {
+            t.put(&key, &value).await
+        };
+        assert_eq!(result.is_err(), fail < 2, "step {step}");
+        match (delete, fail) {
+            (false, 2..) => {
+                model.insert(key, value);
+            }
+            (true, 1..) => {
+                model.remove(&key);
+            }
+            _ => {}
+        }
+        if step % 10 == 9 || step + 1 == steps {
+            for app_id in 0..6u32 {
+                let got: Vec<(UserApp, Vec<u8>)> = t
+                    .scan_by_index(&AppUser::scan().app_id(app_id).ranges())
+                    .map(|r| r.map(|(k, v)| (k, v.to_vec())).unwrap())
+                    .collect()
+                    .await;
+                let want: Vec<(UserApp, Vec<u8>)> = model
+                    .iter()
+                    .filter(|(k, _)| k.app_id == app_id)
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                assert_eq!(got, want, "app {app_id} after step {step}");
+            }
+        }
+    }
+    let report = t.check().await.unwrap();
+    assert!(report.missing.is_empty(), "{:?}", report.missing);
+    assert_eq!(report.records, model.len());
+    t.repair(&report).await.unwrap();
+    let clean = t.check().await.unwrap();
+    assert!(clean.is_clean(), "{clean:?}");
+    assert_eq!(clean.entries, model.len());
+    assert_eq!(t.rebuild_index(64).await.unwrap(), model.len());
+    assert!(t.check().await.unwrap().is_clean());
+    // The whole index in one read: every record once, in the index's order (application,
+    // then user), whatever order the gets in flight complete in.
+    let all: Vec<UserApp> = t
+        .scan_by_index(&AppUser::scan().ranges())
+        .map(|r| r.unwrap().0)
+        .collect()
+        .await;
+    let mut want: Vec<UserApp> = model.keys().cloned().collect();
+    want.sort_by_key(|k| (k.app_id, k.user_id));
+    assert_eq!(all, want, "a read of the whole index");
+}

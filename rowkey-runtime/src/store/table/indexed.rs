@@ -37,7 +37,7 @@
 //! - a put and a delete of the same record racing each other may leave an orphan entry
 //!   (harmless, removed by the next repair), never a record without its entry.
 
-use super::{Table, TableError};
+use super::{IndexReport, Table, TableError};
 use crate::scan::{KeyRange, KeyRanges};
 use crate::store::Store;
 use crate::{Decode, IndexOf, RowKey};
@@ -49,29 +49,8 @@ pub struct IndexedTable<S, K, I> {
     index: Table<S, I>,
 }
 
-/// What [`IndexedTable::check`] found.
-#[derive(Debug, Clone, PartialEq)]
-pub struct IndexReport<K> {
-    /// Records named by index entries that have no record (left by a failed put or delete).
-    pub orphans: Vec<K>,
-    /// Records without an index entry (never produced by `IndexedTable`; written to the
-    /// records table by other means, or an index built before the records were complete).
-    pub missing: Vec<K>,
-    /// Index entries read.
-    pub entries: usize,
-    /// Records read.
-    pub records: usize,
-}
-
-impl<K> IndexReport<K> {
-    /// Whether index and records agree.
-    pub fn is_clean(&self) -> bool {
-        self.orphans.is_empty() && self.missing.is_empty()
-    }
-}
-
 /// Rows of a whole table: one range over every key.
-fn everything() -> KeyRange {
+pub(super) fn everything() -> KeyRange {
     KeyRange::new(&[], None)
 }
 
@@ -169,7 +148,7 @@ where
         let mut entries: Vec<I> = Vec::with_capacity(batch.max(1));
         for row in self.records.store().scan(&everything()) {
             let (k, _) = row.map_err(TableError::Store)?;
-            let record = decode::<S, K>(&k)?;
+            let record = decode::<S::Error, K>(&k)?;
             entries.push(I::from_record(&record));
             if entries.len() >= batch.max(1) {
                 self.index.put_batch(entries.iter().map(|e| (e, &[][..])))?;
@@ -192,7 +171,7 @@ where
         };
         for row in self.index.store().scan(&everything()) {
             let (k, _) = row.map_err(TableError::Store)?;
-            let record = decode::<S, I>(&k)?.to_record();
+            let record = decode::<S::Error, I>(&k)?.to_record();
             report.entries += 1;
             if self.records.get(&record)?.is_none() {
                 report.orphans.push(record);
@@ -200,7 +179,7 @@ where
         }
         for row in self.records.store().scan(&everything()) {
             let (k, _) = row.map_err(TableError::Store)?;
-            let record = decode::<S, K>(&k)?;
+            let record = decode::<S::Error, K>(&k)?;
             report.records += 1;
             if self.index.get(&I::from_record(&record))?.is_none() {
                 report.missing.push(record);
@@ -234,9 +213,9 @@ where
 }
 
 /// Decodes a stored key, checking it in full (another writer's row is reported, not misread).
-fn decode<S: Store, T: RowKey + for<'de> Decode<'de>>(
+pub(super) fn decode<E, T: RowKey + for<'de> Decode<'de>>(
     bytes: &[u8],
-) -> Result<T, TableError<S::Error>> {
+) -> Result<T, TableError<E>> {
     T::decode(bytes).map_err(|error| TableError::Decode {
         key: bytes.to_vec(),
         error,

@@ -1,7 +1,7 @@
 //! Typed tables over the stores, each blocking table beside its async twin: [`Table`] and
 //! [`AsyncTable`] (a [`RowKey`](crate::RowKey) to raw values), [`CellTable`] and
 //! [`AsyncCellTable`] (typed rows of cells), [`WideTable`] and [`AsyncWideTable`] (rows as
-//! columns), the salted merge they share (`merge`), [`IndexedTable`], [`rekey`], the lookup
+//! columns), the salted merge they share (`merge`), [`IndexedTable`] and [`AsyncIndexedTable`], [`rekey`], the lookup
 //! table [`UidTable`] and [`PhoenixRows`] (rows of a Phoenix table). What both
 //! flavours share (the error, batch encoding, row decoding) is here, not in either twin.
 
@@ -29,12 +29,14 @@ mod wide;
 #[cfg(feature = "async")]
 mod cells_async;
 #[cfg(feature = "async")]
+mod indexed_async;
+#[cfg(feature = "async")]
 mod raw_async;
 #[cfg(feature = "async")]
 mod wide_async;
 
 pub use cells::{CellMerged, CellTable};
-pub use indexed::{IndexReport, IndexedTable};
+pub use indexed::IndexedTable;
 pub use phoenix::{PhoenixRows, PhoenixRowsError, PhoenixScan};
 pub use query::QueryRows;
 #[cfg(feature = "async")]
@@ -46,6 +48,8 @@ pub use wide::{WideMerged, WideTable};
 
 #[cfg(feature = "async")]
 pub use cells_async::{AsyncCellTable, CellMergedStream};
+#[cfg(feature = "async")]
+pub use indexed_async::AsyncIndexedTable;
 #[cfg(feature = "async")]
 pub use raw_async::{AsyncTable, LentStream, MergedStream, RawMergedStream};
 #[cfg(feature = "async")]
@@ -210,6 +214,27 @@ pub(crate) fn encode_batch<'r, K: RowKey + 'r, V: AsRef<[u8]> + 'r, E>(
     Ok(encoded)
 }
 
+/// What [`IndexedTable::check`] (or its async twin's) found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexReport<K> {
+    /// Records named by index entries that have no record (left by a failed put or delete).
+    pub orphans: Vec<K>,
+    /// Records without an index entry (never produced by `IndexedTable`; written to the
+    /// records table by other means, or an index built before the records were complete).
+    pub missing: Vec<K>,
+    /// Index entries read.
+    pub entries: usize,
+    /// Records read.
+    pub records: usize,
+}
+
+impl<K> IndexReport<K> {
+    /// Whether index and records agree.
+    pub fn is_clean(&self) -> bool {
+        self.orphans.is_empty() && self.missing.is_empty()
+    }
+}
+
 /// The size of the buffers a batch is encoded into (a larger row gets a buffer of its own
 /// size).
 const CHUNK: usize = 64 * 1024;
@@ -254,6 +279,11 @@ mod twins {
                 "WideTable",
                 include_str!("wide.rs"),
                 include_str!("wide_async.rs"),
+            ),
+            (
+                "IndexedTable",
+                include_str!("indexed.rs"),
+                include_str!("indexed_async.rs"),
             ),
             (
                 "Table (queries)",
