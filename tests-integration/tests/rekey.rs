@@ -5,6 +5,10 @@
 
 use std::cell::Cell;
 
+#[cfg(feature = "async")]
+#[path = "../../rowkey/src/conformance/index.rs"]
+mod index;
+
 use rowkey::bytes::Bytes;
 use rowkey::store::{rekey, BatchError, MemStore, RekeyOptions, Row, Store, Table, TableError};
 use rowkey::{KeyRange, RowKey};
@@ -353,4 +357,72 @@ fn each_checkpoint_is_handed_out_once() {
     assert_eq!(last.len(), 3);
     assert_eq!(last[2].unconverted.len(), 1);
     assert_eq!(report.read, 2_001);
+}
+
+/// `rekey_async` from a tokio task: the blocking copy's batches, checkpoints, failure report
+/// and resumption, over async stores. The target fails its fourth batch (the checkpoint
+/// callback arms the failure after the third); the copy resumed from the failure's report
+/// accounts for every row across both runs, as the blocking copy of the same source does.
+#[cfg(feature = "async")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_async_copy_cut_short_resumes_and_reports_as_the_blocking_one() {
+    use rowkey::store::{rekey_async, AsyncTable};
+
+    let source = MemStore::new();
+    let (_, refused) = source_with_refusals(&source, 12_345);
+    let from = AsyncTable::<_, Old>::new(source);
+    let to = AsyncTable::<_, New>::new(index::AsyncFlaky::new(MemStore::new()));
+    let options = RekeyOptions::default().batch(1_000);
+    let mut handed = Vec::new();
+    let err = rekey_async(&from, &to, convert, &options, |r| {
+        handed.push(r.clone());
+        if handed.len() == 3 {
+            to.store().fail_next();
+        }
+    })
+    .await
+    .unwrap_err();
+    assert!(
+        matches!(err.error, TableError::Batch(ref b) if b.failed.len() == 1_000),
+        "{err}"
+    );
+    assert_eq!(handed.len(), 3);
+    assert_eq!(Some(&*err.report), handed.last());
+    assert_eq!(err.report.copied, 3_000);
+    assert_eq!(err.report.read, 3_000 + err.report.unconverted.len());
+
+    let resumed = options.clone().resume(*err.report);
+    let mut later = Vec::new();
+    let report = rekey_async(&from, &to, convert, &resumed, |r| later.push(r.clone()))
+        .await
+        .unwrap();
+    assert!(
+        later[0].checkpoint > handed[2].checkpoint,
+        "continues after it"
+    );
+    assert_eq!(report.runs, 2);
+    assert_eq!(report.read, 12_345, "every source row, across both runs");
+    assert_eq!(
+        report.unconverted.len(),
+        refused,
+        "every refusal, across both runs"
+    );
+    assert_eq!(
+        report.target_rows,
+        Some(12_345 - refused),
+        "nothing lost, nothing twice"
+    );
+
+    // The blocking copy of the same source reports the same rows and refusals.
+    let once = rekey(
+        &Table::<_, Old>::new(from.store()),
+        &Table::<_, New>::new(MemStore::new()),
+        convert,
+        &options,
+        |_| {},
+    )
+    .unwrap();
+    assert_eq!((once.read, once.copied), (report.read, report.copied));
+    assert_eq!(once.unconverted, report.unconverted);
+    assert_eq!(once.target_rows, report.target_rows);
 }

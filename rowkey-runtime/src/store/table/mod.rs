@@ -1,7 +1,7 @@
 //! Typed tables over the stores, each blocking table beside its async twin: [`Table`] and
 //! [`AsyncTable`] (a [`RowKey`](crate::RowKey) to raw values), [`CellTable`] and
 //! [`AsyncCellTable`] (typed rows of cells), [`WideTable`] and [`AsyncWideTable`] (rows as
-//! columns), the salted merge they share (`merge`), [`IndexedTable`] and [`AsyncIndexedTable`], [`rekey`], the lookup
+//! columns), the salted merge they share (`merge`), [`IndexedTable`] and [`AsyncIndexedTable`], [`rekey`] and [`rekey_async`], the lookup
 //! table [`UidTable`] and [`PhoenixRows`] (rows of a Phoenix table). What both
 //! flavours share (the error, batch encoding, row decoding) is here, not in either twin.
 
@@ -33,6 +33,8 @@ mod indexed_async;
 #[cfg(feature = "async")]
 mod raw_async;
 #[cfg(feature = "async")]
+mod rekey_async;
+#[cfg(feature = "async")]
 mod wide_async;
 
 pub use cells::{CellMerged, CellTable};
@@ -52,6 +54,8 @@ pub use cells_async::{AsyncCellTable, CellMergedStream};
 pub use indexed_async::AsyncIndexedTable;
 #[cfg(feature = "async")]
 pub use raw_async::{AsyncTable, LentStream, MergedStream, RawMergedStream};
+#[cfg(feature = "async")]
+pub use rekey_async::rekey_async;
 #[cfg(feature = "async")]
 pub use wide_async::{AsyncWideTable, WideMergedStream};
 

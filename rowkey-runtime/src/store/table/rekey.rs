@@ -163,58 +163,15 @@ where
     K1: RowKey + for<'de> Decode<'de>,
     K2: RowKey,
 {
-    let mut report = options.resume.clone().unwrap_or_default();
-    report.target_rows = None;
-    report.runs += 1;
-    tracing::info!(
-        target: "rowkey::rekey",
-        run = report.runs,
-        resumed_after = report.read,
-        batch = options.batch,
-        "re-keying starts"
-    );
-    let start = match &report.checkpoint {
-        // The key right after the checkpoint: keys are byte strings, so `k + 0x00`.
-        Some(k) => {
-            let mut s = k.clone();
-            s.push(0);
-            s
-        }
-        None => Vec::new(),
-    };
-    // What this run has done since the last checkpoint; it joins the report when its batch is
-    // written.
-    let mut pending = Pending {
-        batch: Vec::with_capacity(options.batch.max(1)),
-        read: 0,
-        unconverted: Vec::new(),
-        last: None,
-    };
-    let fail = |error, report: &RekeyReport| RekeyFailure {
-        error,
-        report: Box::new(report.clone()),
-    };
+    let (mut report, start) = begin(options);
+    let mut pending = Pending::new(options);
     for row in from.store().scan(&KeyRange::new(&start, None)) {
         let (key, value): Row = match row {
             Ok(row) => row,
             Err(e) => return Err(fail(TableError::Store(RekeyError::Source(e)), &report)),
         };
-        pending.read += 1;
-        match K1::decode(&key) {
-            Err(e) => pending.unconverted.push(Unconverted {
-                key: key.to_vec(),
-                reason: format!("not a source key: {e}"),
-            }),
-            Ok(k1) => match convert(k1, value) {
-                Ok(row) => pending.batch.push(row),
-                Err(reason) => pending.unconverted.push(Unconverted {
-                    key: key.to_vec(),
-                    reason,
-                }),
-            },
-        }
-        pending.last = Some(key.to_vec());
-        if pending.batch.len() >= options.batch.max(1) {
+        pending.take::<K1>(key, value, &mut convert);
+        if pending.full(options) {
             pending
                 .flush(to, &mut report, &mut checkpoint, options.load)
                 .map_err(|e| fail(e, &report))?;
@@ -233,6 +190,35 @@ where
         }
         report.target_rows = Some(n);
     }
+    Ok(done(report))
+}
+
+/// A run's report to start from (the resumed one's, or a new one) and the first source key to
+/// read: the key right after the checkpoint (keys are byte strings, so `k + 0x00`).
+pub(super) fn begin(options: &RekeyOptions) -> (RekeyReport, Vec<u8>) {
+    let mut report = options.resume.clone().unwrap_or_default();
+    report.target_rows = None;
+    report.runs += 1;
+    tracing::info!(
+        target: "rowkey::rekey",
+        run = report.runs,
+        resumed_after = report.read,
+        batch = options.batch,
+        "re-keying starts"
+    );
+    let start = match &report.checkpoint {
+        Some(k) => {
+            let mut s = k.clone();
+            s.push(0);
+            s
+        }
+        None => Vec::new(),
+    };
+    (report, start)
+}
+
+/// The report of a finished run, logged.
+pub(super) fn done(report: RekeyReport) -> RekeyReport {
     tracing::info!(
         target: "rowkey::rekey",
         read = report.read,
@@ -242,19 +228,69 @@ where
         complete = report.is_complete(),
         "re-keying done"
     );
-    Ok(report)
+    report
 }
 
-/// A run's progress since its last checkpoint.
-struct Pending<K2> {
-    batch: Vec<(K2, Bytes)>,
-    read: usize,
+/// A failed run: its error and the report as of its last checkpoint.
+pub(super) fn fail<E1, E2>(
+    error: TableError<RekeyError<E1, E2>>,
+    report: &RekeyReport,
+) -> RekeyFailure<E1, E2> {
+    RekeyFailure {
+        error,
+        report: Box::new(report.clone()),
+    }
+}
+
+/// A run's progress since its last checkpoint: what it has read, converted and refused. It
+/// joins the report when its batch is written.
+pub(super) struct Pending<K2> {
+    pub(super) batch: Vec<(K2, Bytes)>,
+    pub(super) read: usize,
     unconverted: Vec<Unconverted>,
     /// The last source key read.
     last: Option<Vec<u8>>,
 }
 
 impl<K2: RowKey> Pending<K2> {
+    pub(super) fn new(options: &RekeyOptions) -> Self {
+        Pending {
+            batch: Vec::with_capacity(options.batch.max(1)),
+            read: 0,
+            unconverted: Vec::new(),
+            last: None,
+        }
+    }
+
+    /// Takes one source row: converted into the batch, or kept with the reason it was not.
+    pub(super) fn take<K1: RowKey + for<'de> Decode<'de>>(
+        &mut self,
+        key: Bytes,
+        value: Bytes,
+        convert: &mut impl FnMut(K1, Bytes) -> Result<(K2, Bytes), String>,
+    ) {
+        self.read += 1;
+        match K1::decode(&key) {
+            Err(e) => self.unconverted.push(Unconverted {
+                key: key.to_vec(),
+                reason: format!("not a source key: {e}"),
+            }),
+            Ok(k1) => match convert(k1, value) {
+                Ok(row) => self.batch.push(row),
+                Err(reason) => self.unconverted.push(Unconverted {
+                    key: key.to_vec(),
+                    reason,
+                }),
+            },
+        }
+        self.last = Some(key.to_vec());
+    }
+
+    /// Whether the batch is due to be written.
+    pub(super) fn full(&self, options: &RekeyOptions) -> bool {
+        self.batch.len() >= options.batch.max(1)
+    }
+
     /// Writes the batch and, when anything was read since the last checkpoint, moves it into
     /// the report and hands the report out (once per checkpoint).
     fn flush<S2: Store, E1>(
@@ -276,6 +312,17 @@ impl<K2: RowKey> Pending<K2> {
             }
             .map_err(map_target)?;
         }
+        self.commit(report, checkpoint);
+        Ok(())
+    }
+
+    /// Moves what was read since the last checkpoint into the report, once its batch is
+    /// written, and hands the report out.
+    pub(super) fn commit(
+        &mut self,
+        report: &mut RekeyReport,
+        checkpoint: &mut impl FnMut(&RekeyReport),
+    ) {
         report.read += std::mem::take(&mut self.read);
         report.copied += self.batch.len();
         self.batch.clear();
@@ -290,7 +337,6 @@ impl<K2: RowKey> Pending<K2> {
             "checkpoint"
         );
         checkpoint(report);
-        Ok(())
     }
 }
 
@@ -365,7 +411,7 @@ impl<E1: std::error::Error + 'static, E2: std::error::Error + 'static> std::erro
     }
 }
 
-fn map_target<E1, E2>(e: TableError<E2>) -> TableError<RekeyError<E1, E2>> {
+pub(super) fn map_target<E1, E2>(e: TableError<E2>) -> TableError<RekeyError<E1, E2>> {
     match e {
         TableError::Encode { index, error } => TableError::Encode { index, error },
         TableError::Decode { key, error } => TableError::Decode { key, error },
