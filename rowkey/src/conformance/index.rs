@@ -109,87 +109,169 @@ impl<S: Store> Store for Flaky<S> {
     }
 }
 
+/// The records a run of the index behaviours has stored, and its pseudo-random steps: what
+/// both [`exercise_index`] and its async twin check every read through the index against.
+struct Model {
+    stored: BTreeMap<UserApp, Vec<u8>>,
+    x: u64,
+    users: u64,
+    apps: u32,
+}
+
+/// One step of a run: a put or a delete of `key`, and which of its two writes fails.
+struct Step {
+    key: UserApp,
+    delete: bool,
+    /// 0: the first write fails, 1: the second, else none.
+    fail: u64,
+    value: Vec<u8>,
+}
+
+impl Step {
+    /// The stores of the step's first and second writes: a put writes the entry, then the
+    /// record; a delete removes the record, then the entry.
+    fn writes<'a, S>(&self, records: &'a S, index: &'a S) -> (&'a S, &'a S) {
+        if self.delete {
+            (records, index)
+        } else {
+            (index, records)
+        }
+    }
+
+    /// The store whose next write is to fail, if any.
+    fn failing<'a, S>(&self, records: &'a S, index: &'a S) -> Option<&'a S> {
+        let (first, second) = self.writes(records, index);
+        match self.fail {
+            0 => Some(first),
+            1 => Some(second),
+            _ => None,
+        }
+    }
+}
+
+impl Model {
+    /// A model of `users` users and `apps` applications, its steps drawn from `seed`.
+    fn new(seed: u64, users: u64, apps: u32) -> Self {
+        Model {
+            stored: BTreeMap::new(),
+            x: seed,
+            users,
+            apps,
+        }
+    }
+
+    fn next(&mut self) -> u64 {
+        self.x ^= self.x << 13;
+        self.x ^= self.x >> 7;
+        self.x ^= self.x << 17;
+        self.x
+    }
+
+    /// A first batch of `n` records (value `v0`), as stored.
+    fn first(&mut self, n: u64, users: u64, apps: u32) -> Vec<UserApp> {
+        let keys: Vec<UserApp> = (0..n)
+            .map(|i| UserApp {
+                user_id: i % users,
+                app_id: (i % u64::from(apps)) as u32,
+            })
+            .collect();
+        for k in &keys {
+            self.stored.insert(k.clone(), b"v0".to_vec());
+        }
+        keys
+    }
+
+    fn step(&mut self, step: usize) -> Step {
+        let key = UserApp {
+            user_id: self.next() % self.users,
+            app_id: (self.next() % u64::from(self.apps)) as u32,
+        };
+        let delete = self.next().is_multiple_of(3);
+        let fail = self.next() % 5;
+        Step {
+            key,
+            delete,
+            fail,
+            value: format!("v{step}").into_bytes(),
+        }
+    }
+
+    /// Checks a step's result and applies it: a put stores the record unless a write failed;
+    /// a delete removes it unless its first write (the record's) failed.
+    fn apply<E: fmt::Debug>(&mut self, n: usize, step: Step, result: Result<(), E>) {
+        assert_eq!(result.is_err(), step.fail < 2, "step {n}: {result:?}");
+        match (step.delete, step.fail) {
+            (false, 2..) => {
+                self.stored.insert(step.key, step.value);
+            }
+            (true, 1..) => {
+                self.stored.remove(&step.key);
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether the reads through the index are checked after step `n` of `steps`.
+    fn checks_after(n: usize, steps: usize) -> bool {
+        n % 10 == 9 || n + 1 == steps
+    }
+
+    /// The stored records of one application, in the index's order.
+    fn want(&self, app_id: u32) -> Vec<(UserApp, Vec<u8>)> {
+        self.stored
+            .iter()
+            .filter(|(k, _)| k.app_id == app_id)
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    }
+
+    /// Checks a `check` report taken after the run: no record without its entry.
+    fn checked(&self, report: &IndexReport<UserApp>) {
+        assert!(report.missing.is_empty(), "{:?}", report.missing);
+        assert_eq!(report.records, self.stored.len());
+    }
+
+    /// Checks the report of a `check` after `repair`: clean, an entry per record.
+    fn repaired(&self, report: &IndexReport<UserApp>) {
+        assert!(report.is_clean(), "{report:?}");
+        assert_eq!(report.entries, self.stored.len());
+    }
+}
+
 /// Runs the index behaviours on two fresh, empty stores of one kind.
 pub fn exercise_index<S: Store>(records: S, index: S, steps: usize) {
     let t = IndexedTable::<_, UserApp, AppUser>::new(Flaky::new(records), Flaky::new(index));
-    let mut model: BTreeMap<UserApp, Vec<u8>> = BTreeMap::new();
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut model = Model::new(0x9E37_79B9_7F4A_7C15, 60, 8);
     // A first batch, through put_batch.
-    let first: Vec<UserApp> = (0..200u64)
-        .map(|i| UserApp {
-            user_id: i % 50,
-            app_id: (i % 7) as u32,
-        })
-        .collect();
+    let first = model.first(200, 50, 7);
     t.put_batch(first.iter().map(|k| (k, b"v0".as_slice())))
         .unwrap();
-    for k in &first {
-        model.insert(k.clone(), b"v0".to_vec());
-    }
-    for step in 0..steps {
-        let key = UserApp {
-            user_id: next() % 60,
-            app_id: (next() % 8) as u32,
-        };
-        let delete = next() % 3 == 0;
-        let fail = next() % 5; // 0: first write fails, 1: second write fails, else none
-        let (first, second) = if delete {
-            (t.records().store(), t.index().store())
-        } else {
-            (t.index().store(), t.records().store())
-        };
-        match fail {
-            0 => first.fail_next.set(true),
-            1 => second.fail_next.set(true),
-            _ => {}
+    for n in 0..steps {
+        let step = model.step(n);
+        if let Some(store) = step.failing(t.records().store(), t.index().store()) {
+            store.fail_next.set(true);
         }
-        let value = format!("v{step}").into_bytes();
-        let result = if delete {
-            t.delete(&key)
+        let result = if step.delete {
+            t.delete(&step.key)
         } else {
-            t.put(&key, &value)
+            t.put(&step.key, &step.value)
         };
-        assert_eq!(result.is_err(), fail < 2, "step {step}");
-        // What is stored now: a put stores the record unless a write failed; a delete removes
-        // it unless its first write (the record's) failed.
-        match (delete, fail) {
-            (false, 2..) => {
-                model.insert(key, value);
-            }
-            (true, 1..) => {
-                model.remove(&key);
-            }
-            _ => {}
-        }
-        if step % 10 == 9 || step + 1 == steps {
-            for app_id in 0..8u32 {
+        model.apply(n, step, result);
+        if Model::checks_after(n, steps) {
+            for app_id in 0..model.apps {
                 let got: Vec<(UserApp, Vec<u8>)> = t
                     .scan_by_index(&AppUser::scan().app_id(app_id).ranges())
                     .map(|r| r.map(|(k, v)| (k, v.to_vec())).unwrap())
                     .collect();
-                let want: Vec<(UserApp, Vec<u8>)> = model
-                    .iter()
-                    .filter(|(k, _)| k.app_id == app_id)
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect();
-                assert_eq!(got, want, "app {app_id} after step {step}");
+                assert_eq!(got, model.want(app_id), "app {app_id} after step {n}");
             }
         }
     }
     let report = t.check().unwrap();
-    assert!(report.missing.is_empty(), "{:?}", report.missing);
-    assert_eq!(report.records, model.len());
+    model.checked(&report);
     t.repair(&report).unwrap();
-    let clean = t.check().unwrap();
-    assert!(clean.is_clean(), "{clean:?}");
-    assert_eq!(clean.entries, model.len());
-    assert_eq!(t.rebuild_index(64).unwrap(), model.len());
+    model.repaired(&t.check().unwrap());
+    assert_eq!(t.rebuild_index(64).unwrap(), model.stored.len());
     assert!(t.check().unwrap().is_clean());
 }
 
@@ -542,84 +624,39 @@ pub async fn exercise_index_async<S: rowkey::store::AsyncStore>(
         AsyncFlaky::new(records),
         AsyncFlaky::new(index),
     );
-    let mut model: BTreeMap<UserApp, Vec<u8>> = BTreeMap::new();
-    let mut x: u64 = 0x2545_F491_4F6C_DD1D;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut model = Model::new(0x2545_F491_4F6C_DD1D, 70, 6);
     // Enough records per application that a read keeps its 16 gets in flight.
-    let first: Vec<UserApp> = (0..300u64)
-        .map(|i| UserApp {
-            user_id: i % 60,
-            app_id: (i % 5) as u32,
-        })
-        .collect();
+    let first = model.first(300, 60, 5);
     t.put_batch(first.iter().map(|k| (k, b"v0".as_slice())))
         .await
         .unwrap();
-    for k in &first {
-        model.insert(k.clone(), b"v0".to_vec());
-    }
-    for step in 0..steps {
-        let key = UserApp {
-            user_id: next() % 70,
-            app_id: (next() % 6) as u32,
-        };
-        let delete = next() % 3 == 0;
-        let fail = next() % 5; // 0: first write fails, 1: second write fails, else none
-        let (first, second) = if delete {
-            (t.records().store(), t.index().store())
-        } else {
-            (t.index().store(), t.records().store())
-        };
-        match fail {
-            0 => first.fail_next(),
-            1 => second.fail_next(),
-            _ => {}
+    for n in 0..steps {
+        let step = model.step(n);
+        if let Some(store) = step.failing(t.records().store(), t.index().store()) {
+            store.fail_next();
         }
-        let value = format!("v{step}").into_bytes();
-        let result = if delete {
-            t.delete(&key).await
+        let result = if step.delete {
+            t.delete(&step.key).await
         } else {
-            t.put(&key, &value).await
+            t.put(&step.key, &step.value).await
         };
-        assert_eq!(result.is_err(), fail < 2, "step {step}");
-        match (delete, fail) {
-            (false, 2..) => {
-                model.insert(key, value);
-            }
-            (true, 1..) => {
-                model.remove(&key);
-            }
-            _ => {}
-        }
-        if step % 10 == 9 || step + 1 == steps {
-            for app_id in 0..6u32 {
+        model.apply(n, step, result);
+        if Model::checks_after(n, steps) {
+            for app_id in 0..model.apps {
                 let got: Vec<(UserApp, Vec<u8>)> = t
                     .scan_by_index(&AppUser::scan().app_id(app_id).ranges())
                     .map(|r| r.map(|(k, v)| (k, v.to_vec())).unwrap())
                     .collect()
                     .await;
-                let want: Vec<(UserApp, Vec<u8>)> = model
-                    .iter()
-                    .filter(|(k, _)| k.app_id == app_id)
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect();
-                assert_eq!(got, want, "app {app_id} after step {step}");
+                assert_eq!(got, model.want(app_id), "app {app_id} after step {n}");
             }
         }
     }
     let report = t.check().await.unwrap();
-    assert!(report.missing.is_empty(), "{:?}", report.missing);
-    assert_eq!(report.records, model.len());
+    model.checked(&report);
     t.repair(&report).await.unwrap();
-    let clean = t.check().await.unwrap();
-    assert!(clean.is_clean(), "{clean:?}");
-    assert_eq!(clean.entries, model.len());
-    assert_eq!(t.rebuild_index(64).await.unwrap(), model.len());
+    model.repaired(&t.check().await.unwrap());
+    assert_eq!(t.rebuild_index(64).await.unwrap(), model.stored.len());
     assert!(t.check().await.unwrap().is_clean());
     // The whole index in one read: every record once, in the index's order (application,
     // then user), whatever order the gets in flight complete in.
@@ -628,7 +665,7 @@ pub async fn exercise_index_async<S: rowkey::store::AsyncStore>(
         .map(|r| r.unwrap().0)
         .collect()
         .await;
-    let mut want: Vec<UserApp> = model.keys().cloned().collect();
+    let mut want: Vec<UserApp> = model.stored.keys().cloned().collect();
     want.sort_by_key(|k| (k.app_id, k.user_id));
     assert_eq!(all, want, "a read of the whole index");
 }
