@@ -230,6 +230,13 @@ fn a_lookup_table_settles_a_lost_claim_answer_and_repairs_a_lost_reverse_row() {
 
 #[cfg(feature = "async")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lookup_table_through_the_async_memory_store() {
+    let store = std::sync::Arc::new(MemStore::new());
+    store_suite::uid::exercise_uids_async(|| store.clone(), 8, 500).await;
+}
+
+#[cfg(feature = "async")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn counters_and_conditional_writes_through_the_async_memory_store() {
     store_suite::atomic::exercise_atomic_async(MemStore::new(), 8, 200).await;
 }

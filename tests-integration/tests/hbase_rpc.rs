@@ -830,6 +830,20 @@ fn an_index_through_the_async_store_on_hbase_rpc() {
     });
 }
 
+/// The lookup table through the async native store: six tables with their own caches (one
+/// client's connections) assigning overlapping names, interleaved at every call.
+#[test]
+fn a_lookup_table_through_the_async_store_on_hbase_rpc() {
+    let Some(m) = master() else { return };
+    let cfg = config(&m, &unique("rpc_uids_async")).families(store_suite::uid::families());
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let store = AsyncHbaseRpcStore::connect(cfg).await.unwrap();
+        store.create_table(&[]).await.unwrap();
+        store_suite::uid::exercise_uids_async(|| store.clone(), 6, 120).await;
+    });
+}
+
 #[test]
 fn errors_are_clear() {
     let Some(m) = master() else { return };

@@ -85,8 +85,8 @@ pub use table::{
 };
 #[cfg(feature = "async")]
 pub use table::{
-    rekey_async, AsyncCellTable, AsyncIndexedTable, AsyncTable, AsyncWideTable, CellMergedStream,
-    LentStream, MergedStream, QueryStream, RawMergedStream, WideMergedStream,
+    rekey_async, AsyncCellTable, AsyncIndexedTable, AsyncTable, AsyncUidTable, AsyncWideTable,
+    CellMergedStream, LentStream, MergedStream, QueryStream, RawMergedStream, WideMergedStream,
 };
 #[cfg(feature = "async")]
 pub use traits::{AsyncStore, RowStream};

@@ -119,4 +119,120 @@ where
         1,
         "assigned names still resolve"
     );
+    // One assigner alone: every reverse row is the winner's own write, none a repair's.
+    let report = tiny.verify(false).unwrap();
+    assert_eq!(
+        (report.names, report.ids, report.counter),
+        (255, 255, 256),
+        "{report:?}"
+    );
+}
+
+/// [`exercise_uids`] through [`AsyncUidTable`](rowkey::store::AsyncUidTable): the same
+/// behaviours alone, then `assigners` tables (each its own `client()` and cache) assigning
+/// `names` overlapping names concurrently (their futures joined on one task, so they
+/// interleave at every store call), then the width's limit.
+#[cfg(feature = "async")]
+pub async fn exercise_uids_async<S, F>(client: F, assigners: usize, names: usize)
+where
+    F: Fn() -> S,
+    S: rowkey::store::AsyncAtomicStore,
+    S::Error: std::fmt::Debug,
+{
+    use rowkey::store::AsyncUidTable;
+
+    // ---- alone ----
+    assert!(matches!(
+        AsyncUidTable::new(client(), "host", 9),
+        Err(UidError::InvalidName(_))
+    ));
+    let hosts = AsyncUidTable::new(client(), "host", 2).unwrap();
+    assert!(matches!(
+        hosts.get_or_assign("\0").await,
+        Err(UidError::InvalidName(_))
+    ));
+    assert_eq!(hosts.id("web-1").await.unwrap(), None);
+    assert_eq!(
+        hosts.get_or_assign("web-1").await.unwrap(),
+        1,
+        "ids start at 1"
+    );
+    assert_eq!(hosts.get_or_assign("web-1").await.unwrap(), 1);
+    assert_eq!(hosts.name(1).await.unwrap().as_deref(), Some("web-1"));
+    assert_eq!(hosts.name(2).await.unwrap(), None);
+    let other = AsyncUidTable::new(client(), "host", 2).unwrap();
+    assert_eq!(other.id("web-1").await.unwrap(), Some(1), "from the table");
+    let events = AsyncUidTable::new(client(), "event", 2).unwrap();
+    assert_eq!(
+        events.get_or_assign("login").await.unwrap(),
+        1,
+        "a kind counts alone"
+    );
+
+    // ---- concurrent assigners, overlapping names ----
+    let all: Vec<String> = (0..names).map(|i| format!("host-{i:04}")).collect();
+    let tables: Vec<AsyncUidTable<S>> = (0..assigners)
+        .map(|_| AsyncUidTable::new(client(), "host", 2).unwrap())
+        .collect();
+    let seen: Vec<Vec<(String, u64)>> =
+        futures_util::future::join_all(tables.iter().enumerate().map(|(t, table)| {
+            let all = &all;
+            async move {
+                let start = t * names / assigners;
+                let mut out = Vec::with_capacity(names);
+                for i in 0..names {
+                    let j = if t % 2 == 0 {
+                        (start + i) % names
+                    } else {
+                        (start + names - i) % names
+                    };
+                    out.push((all[j].clone(), table.get_or_assign(&all[j]).await.unwrap()));
+                }
+                out
+            }
+        }))
+        .await;
+    let mut agreed: BTreeMap<String, u64> = BTreeMap::new();
+    for (t, pairs) in seen.iter().enumerate() {
+        assert_eq!(pairs.len(), names);
+        for (name, id) in pairs {
+            let first = *agreed.entry(name.clone()).or_insert(*id);
+            assert_eq!(first, *id, "assigner {t} got another id for `{name}`");
+        }
+    }
+    let ids: BTreeSet<u64> = agreed.values().copied().collect();
+    assert_eq!(ids.len(), names, "no two names share an id");
+    let report = hosts.verify(false).await.unwrap();
+    assert_eq!((report.names, report.ids), (names + 1, names + 1));
+    assert!(report.missing_reverse.is_empty(), "{report:?}");
+    assert!(report.conflicts.is_empty(), "{report:?}");
+    for (name, id) in &agreed {
+        assert_eq!(
+            hosts.name(*id).await.unwrap().as_deref(),
+            Some(name.as_str())
+        );
+    }
+
+    // ---- the width's limit ----
+    let tiny = AsyncUidTable::new(client(), "tiny", 1).unwrap();
+    for i in 0..255 {
+        assert_eq!(tiny.get_or_assign(&format!("n{i}")).await.unwrap(), i + 1);
+    }
+    let err = tiny.get_or_assign("one too many").await.unwrap_err();
+    assert!(
+        matches!(err, UidError::Exhausted { width: 1, .. }),
+        "{err:?}"
+    );
+    assert_eq!(
+        tiny.id("one too many").await.unwrap(),
+        None,
+        "nothing claimed"
+    );
+    // One assigner alone: every reverse row is the winner's own write, none a repair's.
+    let report = tiny.verify(false).await.unwrap();
+    assert_eq!(
+        (report.names, report.ids, report.counter),
+        (255, 255, 256),
+        "{report:?}"
+    );
 }

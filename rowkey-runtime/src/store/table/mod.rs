@@ -2,7 +2,7 @@
 //! [`AsyncTable`] (a [`RowKey`](crate::RowKey) to raw values), [`CellTable`] and
 //! [`AsyncCellTable`] (typed rows of cells), [`WideTable`] and [`AsyncWideTable`] (rows as
 //! columns), the salted merge they share (`merge`), [`IndexedTable`] and [`AsyncIndexedTable`], [`rekey`] and [`rekey_async`], the lookup
-//! table [`UidTable`] and [`PhoenixRows`] (rows of a Phoenix table). What both
+//! table [`UidTable`] (and [`AsyncUidTable`]) and [`PhoenixRows`] (rows of a Phoenix table). What both
 //! flavours share (the error, batch encoding, row decoding) is here, not in either twin.
 
 use std::fmt;
@@ -35,6 +35,8 @@ mod raw_async;
 #[cfg(feature = "async")]
 mod rekey_async;
 #[cfg(feature = "async")]
+mod uid_async;
+#[cfg(feature = "async")]
 mod wide_async;
 
 pub use cells::{CellMerged, CellTable};
@@ -56,6 +58,8 @@ pub use indexed_async::AsyncIndexedTable;
 pub use raw_async::{AsyncTable, LentStream, MergedStream, RawMergedStream};
 #[cfg(feature = "async")]
 pub use rekey_async::rekey_async;
+#[cfg(feature = "async")]
+pub use uid_async::AsyncUidTable;
 #[cfg(feature = "async")]
 pub use wide_async::{AsyncWideTable, WideMergedStream};
 
@@ -288,6 +292,11 @@ mod twins {
                 "IndexedTable",
                 include_str!("indexed.rs"),
                 include_str!("indexed_async.rs"),
+            ),
+            (
+                "UidTable",
+                include_str!("uid.rs"),
+                include_str!("uid_async.rs"),
             ),
             (
                 "Table (queries)",

@@ -31,7 +31,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::RwLock;
 
-use crate::cell::{Cell, Column, Columns, RowWrite};
+use crate::cell::{Cell, CellRow, Column, Columns, RowWrite};
 use crate::scan::KeyRange;
 use crate::store::{AtomicError, AtomicStore, CellError};
 
@@ -40,7 +40,7 @@ pub const UID_ID_FAMILY: &str = "id";
 /// The family of reverse rows.
 pub const UID_NAME_FAMILY: &str = "name";
 /// The row of the counters.
-const COUNTER_ROW: &[u8] = &[0];
+pub(super) const COUNTER_ROW: &[u8] = &[0];
 
 /// A failed lookup or assignment.
 #[derive(Debug)]
@@ -134,20 +134,17 @@ pub struct UidReport {
     pub counter: u64,
 }
 
-/// Short fixed-width ids for the names of one kind, kept in a lookup table (see the module
-/// documentation for the layout and the guarantees).
-pub struct UidTable<S> {
-    store: S,
+/// What [`UidTable`] and its async twin hold and decide without the store: the kind, the
+/// width, the caches, the ids' encoding and the checks. Each twin only reads and writes.
+pub(super) struct UidCore {
     kind: String,
     width: usize,
     ids: RwLock<HashMap<String, u64>>,
     names: RwLock<HashMap<u64, String>>,
 }
 
-impl<S: AtomicStore> UidTable<S> {
-    /// Ids of `width` bytes (1 to 8) for names of `kind`, in `store`: a table with families
-    /// [`UID_ID_FAMILY`] and [`UID_NAME_FAMILY`] (shared by every kind).
-    pub fn new(store: S, kind: &str, width: usize) -> Result<Self, UidError<S::Error>> {
+impl UidCore {
+    pub(super) fn new<E>(kind: &str, width: usize) -> Result<Self, UidError<E>> {
         if !(1..=8).contains(&width) {
             return Err(UidError::InvalidName(format!(
                 "ids are 1 to 8 bytes wide, not {width}"
@@ -156,8 +153,7 @@ impl<S: AtomicStore> UidTable<S> {
         if kind.is_empty() {
             return Err(UidError::InvalidName("the kind is empty".into()));
         }
-        Ok(UidTable {
-            store,
+        Ok(UidCore {
             kind: kind.to_string(),
             width,
             ids: RwLock::default(),
@@ -165,27 +161,19 @@ impl<S: AtomicStore> UidTable<S> {
         })
     }
 
-    /// The kind of names.
-    pub fn kind(&self) -> &str {
+    pub(super) fn kind(&self) -> &str {
         &self.kind
     }
 
-    /// The ids' width in bytes.
-    pub fn width(&self) -> usize {
+    pub(super) fn width(&self) -> usize {
         self.width
     }
 
-    /// The store.
-    pub fn store(&self) -> &S {
-        &self.store
-    }
-
-    /// `id` as the key holds it: `width` bytes, big-endian.
-    pub fn id_bytes(&self, id: u64) -> Vec<u8> {
+    pub(super) fn id_bytes(&self, id: u64) -> Vec<u8> {
         id.to_be_bytes()[8 - self.width..].to_vec()
     }
 
-    fn id_of(&self, bytes: &[u8]) -> Result<u64, UidError<S::Error>> {
+    fn id_of<E>(&self, bytes: &[u8]) -> Result<u64, UidError<E>> {
         if bytes.len() != self.width {
             return Err(UidError::Corrupt(format!(
                 "an id of {} byte(s) where `{}` ids are {}",
@@ -197,22 +185,33 @@ impl<S: AtomicStore> UidTable<S> {
         Ok(bytes.iter().fold(0, |id, &b| id << 8 | u64::from(b)))
     }
 
-    fn check_name(name: &str) -> Result<(), UidError<S::Error>> {
+    /// A name the table can hold, or why not; and its cached id.
+    pub(super) fn check_name<E>(&self, name: &str) -> Result<Option<u64>, UidError<E>> {
         match name.as_bytes() {
             [] => Err(UidError::InvalidName("a name is not empty".into())),
             [0] => Err(UidError::InvalidName(
                 "`\\0` alone is the counters' row".into(),
             )),
-            _ => Ok(()),
+            _ => Ok(self
+                .ids
+                .read()
+                .unwrap_or_else(|p| p.into_inner())
+                .get(name)
+                .copied()),
         }
     }
 
-    fn cached_id(&self, name: &str) -> Option<u64> {
-        let ids = self.ids.read().unwrap_or_else(|p| p.into_inner());
-        ids.get(name).copied()
+    /// The cached name of `id`; `Err(true)` to look it up, `Err(false)` when no id of this
+    /// width can be `id`.
+    pub(super) fn cached_name(&self, id: u64) -> Result<String, bool> {
+        let names = self.names.read().unwrap_or_else(|p| p.into_inner());
+        match names.get(&id) {
+            Some(n) => Ok(n.clone()),
+            None => Err(id != 0 && id <= max_id(self.width)),
+        }
     }
 
-    fn remember(&self, name: &str, id: u64) {
+    pub(super) fn remember(&self, name: &str, id: u64) {
         self.ids
             .write()
             .unwrap_or_else(|p| p.into_inner())
@@ -223,58 +222,216 @@ impl<S: AtomicStore> UidTable<S> {
             .insert(id, name.to_string());
     }
 
+    /// The columns of one family's cell of this kind.
+    pub(super) fn columns(&self, family: &'static str) -> Columns {
+        Columns::exact([Column::new(family, self.kind.as_bytes())])
+    }
+
+    /// That cell's value in a row read with [`UidCore::columns`].
+    pub(super) fn value(&self, row: Option<CellRow>, family: &str) -> Option<Vec<u8>> {
+        row.and_then(|r| r.value(family, self.kind.as_bytes()).map(<[u8]>::to_vec))
+    }
+
+    /// A forward row's value as an id.
+    pub(super) fn forward<E>(&self, value: Option<Vec<u8>>) -> Result<Option<u64>, UidError<E>> {
+        value.map(|b| self.id_of(&b)).transpose()
+    }
+
+    /// The reverse row of `id`.
+    pub(super) fn reverse_row(&self, name: &str, id: u64) -> RowWrite {
+        let cell = Cell::new(
+            UID_NAME_FAMILY,
+            self.kind.as_bytes(),
+            name.as_bytes().to_vec(),
+        );
+        RowWrite::new(self.id_bytes(id), vec![cell])
+    }
+
+    /// Whether the reverse row read for `name`'s `id` must be written (a failure lost it), or
+    /// the error if it names another name.
+    pub(super) fn adopts<E>(
+        &self,
+        name: &str,
+        id: u64,
+        reverse: Option<Vec<u8>>,
+    ) -> Result<bool, UidError<E>> {
+        match reverse {
+            Some(n) if n == name.as_bytes() => Ok(false),
+            Some(n) => Err(UidError::Corrupt(format!(
+                "`{name}` has id {id}, whose reverse row names `{}`",
+                String::from_utf8_lossy(&n)
+            ))),
+            None => Ok(true),
+        }
+    }
+
+    /// The id the kind's counter handed out, if this width holds it.
+    pub(super) fn assigned<E>(&self, next: i64) -> Result<u64, UidError<E>> {
+        u64::try_from(next)
+            .ok()
+            .filter(|&id| id >= 1 && id <= max_id(self.width))
+            .ok_or_else(|| UidError::Exhausted {
+                kind: self.kind.clone(),
+                width: self.width,
+            })
+    }
+
+    /// A reverse row's value as a name, remembered.
+    pub(super) fn named<E>(&self, id: u64, bytes: Vec<u8>) -> Result<String, UidError<E>> {
+        let name = String::from_utf8(bytes)
+            .map_err(|_| UidError::Corrupt(format!("the name of id {id} is not UTF-8")))?;
+        self.remember(&name, id);
+        Ok(name)
+    }
+
+    /// The error of a claim that neither held nor failed in its tries.
+    pub(super) fn unsettled<E>(name: &str, last: Option<AtomicError<E>>) -> UidError<E> {
+        last.map_or_else(
+            || UidError::Corrupt(format!("`{name}`'s claim neither held nor failed")),
+            UidError::from,
+        )
+    }
+}
+
+/// What a verify has read of the kind's two directions: fed every row of the forward scan,
+/// then every row of the reverse one.
+#[derive(Default)]
+pub(super) struct Tally {
+    forward: HashMap<String, u64>,
+    reverse: HashMap<u64, String>,
+    report: UidReport,
+}
+
+impl Tally {
+    /// One row of the scan of the forward family.
+    pub(super) fn forward<E>(&mut self, core: &UidCore, row: CellRow) -> Result<(), UidError<E>> {
+        let Some(value) = row.value(UID_ID_FAMILY, core.kind.as_bytes()) else {
+            return Ok(());
+        };
+        if row.key == COUNTER_ROW {
+            self.report.counter = crate::store::counter_value(value)
+                .and_then(|c| u64::try_from(c).ok())
+                .ok_or_else(|| UidError::Corrupt("the counter is not a counter".into()))?;
+            return Ok(());
+        }
+        let id = core.id_of(value)?;
+        let name = String::from_utf8(row.key)
+            .map_err(|_| UidError::Corrupt("a name that is not UTF-8".into()))?;
+        self.forward.insert(name, id);
+        Ok(())
+    }
+
+    /// One row of the scan of the reverse family.
+    pub(super) fn reverse<E>(&mut self, core: &UidCore, row: CellRow) -> Result<(), UidError<E>> {
+        let Some(value) = row.value(UID_NAME_FAMILY, core.kind.as_bytes()) else {
+            return Ok(());
+        };
+        let id = core.id_of(&row.key)?;
+        let name = String::from_utf8(value.to_vec())
+            .map_err(|_| UidError::Corrupt(format!("the name of id {id} is not UTF-8")))?;
+        self.reverse.insert(id, name);
+        Ok(())
+    }
+
+    /// The report: counts, the names whose reverse row is missing, the conflicts.
+    pub(super) fn report(self) -> UidReport {
+        let mut report = self.report;
+        report.names = self.forward.len();
+        report.ids = self.reverse.len();
+        for (id, name) in &self.reverse {
+            if self.forward.get(name) != Some(id) {
+                report.conflicts.push((*id, name.clone()));
+            }
+        }
+        for (name, id) in &self.forward {
+            if !self.reverse.contains_key(id) {
+                report.missing_reverse.push((name.clone(), *id));
+            }
+        }
+        report.conflicts.sort();
+        report.missing_reverse.sort();
+        report
+    }
+}
+
+/// How many times a claim is tried before its error is returned.
+pub(super) const CLAIM_TRIES: usize = 3;
+
+/// Short fixed-width ids for the names of one kind, kept in a lookup table (see the module
+/// documentation for the layout and the guarantees).
+pub struct UidTable<S> {
+    store: S,
+    core: UidCore,
+}
+
+impl<S: AtomicStore> UidTable<S> {
+    /// Ids of `width` bytes (1 to 8) for names of `kind`, in `store`: a table with families
+    /// [`UID_ID_FAMILY`] and [`UID_NAME_FAMILY`] (shared by every kind).
+    pub fn new(store: S, kind: &str, width: usize) -> Result<Self, UidError<S::Error>> {
+        Ok(UidTable {
+            store,
+            core: UidCore::new(kind, width)?,
+        })
+    }
+
+    /// The kind of names.
+    pub fn kind(&self) -> &str {
+        self.core.kind()
+    }
+
+    /// The ids' width in bytes.
+    pub fn width(&self) -> usize {
+        self.core.width()
+    }
+
+    /// The store.
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    /// `id` as the key holds it: `width` bytes, big-endian.
+    pub fn id_bytes(&self, id: u64) -> Vec<u8> {
+        self.core.id_bytes(id)
+    }
+
     /// One cell's value.
     fn read(
         &self,
         row: &[u8],
         family: &'static str,
     ) -> Result<Option<Vec<u8>>, UidError<S::Error>> {
-        let columns = Columns::exact([Column::new(family, self.kind.as_bytes())]);
-        let row = self.store.read_row(row, &columns)?;
-        Ok(row.and_then(|r| r.value(family, self.kind.as_bytes()).map(<[u8]>::to_vec)))
+        let row = self.store.read_row(row, &self.core.columns(family))?;
+        Ok(self.core.value(row, family))
     }
 
     /// The forward row's id, if the name has one.
     fn forward(&self, name: &str) -> Result<Option<u64>, UidError<S::Error>> {
-        self.read(name.as_bytes(), UID_ID_FAMILY)?
-            .map(|b| self.id_of(&b))
-            .transpose()
+        self.core
+            .forward(self.read(name.as_bytes(), UID_ID_FAMILY)?)
     }
 
     /// Writes the reverse row of `id` (idempotent: only the claim's winner, or a repair of the
     /// same mapping, writes it).
     fn write_reverse(&self, name: &str, id: u64) -> Result<(), UidError<S::Error>> {
-        let cell = Cell::new(
-            UID_NAME_FAMILY,
-            self.kind.as_bytes(),
-            name.as_bytes().to_vec(),
-        );
         self.store
-            .write_rows(&[RowWrite::new(self.id_bytes(id), vec![cell])])
+            .write_rows(&[self.core.reverse_row(name, id)])
             .map_err(|e| UidError::Store(e.source))
     }
 
     /// A name read from the store (not from this table's cache): its reverse row is checked
     /// once, and written if a failure lost it.
     fn adopt(&self, name: &str, id: u64) -> Result<u64, UidError<S::Error>> {
-        match self.read(&self.id_bytes(id), UID_NAME_FAMILY)? {
-            Some(n) if n == name.as_bytes() => {}
-            Some(n) => {
-                return Err(UidError::Corrupt(format!(
-                    "`{name}` has id {id}, whose reverse row names `{}`",
-                    String::from_utf8_lossy(&n)
-                )))
-            }
-            None => self.write_reverse(name, id)?,
+        let reverse = self.read(&self.core.id_bytes(id), UID_NAME_FAMILY)?;
+        if self.core.adopts(name, id, reverse)? {
+            self.write_reverse(name, id)?;
         }
-        self.remember(name, id);
+        self.core.remember(name, id);
         Ok(id)
     }
 
     /// The id of `name`, if it has one.
     pub fn id(&self, name: &str) -> Result<Option<u64>, UidError<S::Error>> {
-        Self::check_name(name)?;
-        if let Some(id) = self.cached_id(name) {
+        if let Some(id) = self.core.check_name(name)? {
             return Ok(Some(id));
         }
         match self.forward(name)? {
@@ -289,123 +446,71 @@ impl<S: AtomicStore> UidTable<S> {
         if let Some(id) = self.id(name)? {
             return Ok(id);
         }
-        let next = self
-            .store
-            .increment(COUNTER_ROW, UID_ID_FAMILY, self.kind.as_bytes(), 1)?;
-        let id = u64::try_from(next)
-            .ok()
-            .filter(|&id| id >= 1 && id <= max_id(self.width))
-            .ok_or_else(|| UidError::Exhausted {
-                kind: self.kind.clone(),
-                width: self.width,
-            })?;
-        let bytes = self.id_bytes(id);
+        let kind = self.core.kind().as_bytes();
+        let id =
+            self.core
+                .assigned(self.store.increment(COUNTER_ROW, UID_ID_FAMILY, kind, 1)?)?;
+        let bytes = self.core.id_bytes(id);
         // The claim. Its answer may be lost (a cut connection): the forward row says who won.
         // Retrying with our id is safe, since no one else holds it.
         let mut last = None;
-        for _ in 0..3 {
-            match self.store.put_if_absent(
-                name.as_bytes(),
-                UID_ID_FAMILY,
-                self.kind.as_bytes(),
-                &bytes,
-            ) {
+        for _ in 0..CLAIM_TRIES {
+            match self
+                .store
+                .put_if_absent(name.as_bytes(), UID_ID_FAMILY, kind, &bytes)
+            {
                 Ok(true) => {
                     self.write_reverse(name, id)?;
-                    self.remember(name, id);
+                    self.core.remember(name, id);
                     return Ok(id);
                 }
                 Ok(false) => {}
                 Err(e) => last = Some(e),
             }
-            match self.forward(name) {
-                Ok(Some(won)) if won == id => {
+            match self.forward(name)? {
+                Some(won) if won == id => {
                     self.write_reverse(name, id)?;
-                    self.remember(name, id);
+                    self.core.remember(name, id);
                     return Ok(id);
                 }
                 // Another assigner won: ours is a gap.
-                Ok(Some(won)) => return self.adopt(name, won),
-                Ok(None) => {}
-                Err(e) => return Err(e),
+                Some(won) => return self.adopt(name, won),
+                None => {}
             }
         }
-        Err(last.map_or_else(
-            || UidError::Corrupt(format!("`{name}`'s claim neither held nor failed")),
-            UidError::from,
-        ))
+        Err(UidCore::unsettled(name, last))
     }
 
     /// The name of `id`, if it has one.
     pub fn name(&self, id: u64) -> Result<Option<String>, UidError<S::Error>> {
-        {
-            let names = self.names.read().unwrap_or_else(|p| p.into_inner());
-            if let Some(n) = names.get(&id) {
-                return Ok(Some(n.clone()));
-            }
+        match self.core.cached_name(id) {
+            Ok(name) => Ok(Some(name)),
+            Err(false) => Ok(None),
+            Err(true) => self
+                .read(&self.core.id_bytes(id), UID_NAME_FAMILY)?
+                .map(|bytes| self.core.named(id, bytes))
+                .transpose(),
         }
-        if id == 0 || id > max_id(self.width) {
-            return Ok(None);
-        }
-        let Some(bytes) = self.read(&self.id_bytes(id), UID_NAME_FAMILY)? else {
-            return Ok(None);
-        };
-        let name = String::from_utf8(bytes)
-            .map_err(|_| UidError::Corrupt(format!("the name of id {id} is not UTF-8")))?;
-        self.remember(&name, id);
-        Ok(Some(name))
     }
 
     /// Reads the kind's whole mapping, both directions, and checks that they are one bijection;
     /// with `repair`, writes the reverse rows that failures lost. A full scan of the table.
     pub fn verify(&self, repair: bool) -> Result<UidReport, UidError<S::Error>> {
-        let kind = self.kind.as_bytes();
         let all = KeyRange::new(&[], None);
-        let mut forward: HashMap<String, u64> = HashMap::new();
-        let mut report = UidReport::default();
-        let columns = Columns::exact([Column::new(UID_ID_FAMILY, kind)]);
-        for row in self.store.scan_rows(&all, &columns) {
-            let row = row?;
-            let Some(value) = row.value(UID_ID_FAMILY, kind) else {
-                continue;
-            };
-            if row.key == COUNTER_ROW {
-                let counter = crate::store::counter_value(value)
-                    .and_then(|c| u64::try_from(c).ok())
-                    .ok_or_else(|| UidError::Corrupt("the counter is not a counter".into()))?;
-                report.counter = counter;
-                continue;
-            }
-            let name = String::from_utf8(row.key.clone())
-                .map_err(|_| UidError::Corrupt("a name that is not UTF-8".into()))?;
-            forward.insert(name, self.id_of(value)?);
+        let mut tally = Tally::default();
+        for row in self
+            .store
+            .scan_rows(&all, &self.core.columns(UID_ID_FAMILY))
+        {
+            tally.forward(&self.core, row?)?;
         }
-        let mut reverse: HashMap<u64, String> = HashMap::new();
-        let columns = Columns::exact([Column::new(UID_NAME_FAMILY, kind)]);
-        for row in self.store.scan_rows(&all, &columns) {
-            let row = row?;
-            let Some(value) = row.value(UID_NAME_FAMILY, kind) else {
-                continue;
-            };
-            let id = self.id_of(&row.key)?;
-            let name = String::from_utf8(value.to_vec())
-                .map_err(|_| UidError::Corrupt(format!("the name of id {id} is not UTF-8")))?;
-            reverse.insert(id, name);
+        for row in self
+            .store
+            .scan_rows(&all, &self.core.columns(UID_NAME_FAMILY))
+        {
+            tally.reverse(&self.core, row?)?;
         }
-        report.names = forward.len();
-        report.ids = reverse.len();
-        for (id, name) in &reverse {
-            if forward.get(name) != Some(id) {
-                report.conflicts.push((*id, name.clone()));
-            }
-        }
-        for (name, id) in &forward {
-            if !reverse.contains_key(id) {
-                report.missing_reverse.push((name.clone(), *id));
-            }
-        }
-        report.conflicts.sort();
-        report.missing_reverse.sort();
+        let report = tally.report();
         if repair {
             for (name, id) in &report.missing_reverse {
                 self.write_reverse(name, *id)?;
