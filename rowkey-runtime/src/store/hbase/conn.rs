@@ -72,18 +72,22 @@ const FIRST_ANSWER: Duration = Duration::from_secs(3);
 /// How long the gateway has to answer that question.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
 
-/// The first call on a connection without SASL to the gateway at `addr`: answered, or after
-/// [`FIRST_ANSWER`] without one, refused at once if the gateway answers a SASL handshake (it
-/// requires Kerberos, and would keep the call waiting for ever); otherwise waited for as any
-/// call is.
+/// The first call on a connection without SASL to the gateway at `addr`: answered, or, when it
+/// fails or is not answered within [`FIRST_ANSWER`], refused as needing Kerberos if the
+/// gateway answers a SASL handshake (a SASL gateway keeps a plain call waiting for ever, or
+/// closes it); otherwise its own error, or waited for as any call is.
 async fn first_call(
     call: impl std::future::Future<Output = Result<usize, TransportError>>,
     addr: std::net::SocketAddr,
 ) -> Result<usize, TransportError> {
     let mut call = std::pin::pin!(call);
-    if let Ok(done) = tokio::time::timeout(FIRST_ANSWER, &mut call).await {
-        return done;
-    }
+    // A SASL gateway usually keeps a plain call waiting, but may also close it: either way
+    // it is asked, and a gateway that is not SASL keeps its own error.
+    let early = match tokio::time::timeout(FIRST_ANSWER, &mut call).await {
+        Ok(Ok(n)) => return Ok(n),
+        Ok(Err(e)) => Some(e),
+        Err(_) => None,
+    };
     if let Some(answer) = sasl_probe(addr).await {
         let feature = if cfg!(feature = "kerberos") {
             ""
@@ -93,14 +97,17 @@ async fn first_call(
         return Err(TransportError::Auth {
             message: format!(
                 "the Thrift2 gateway at {addr} requires SASL (Kerberos): it did not answer a call \
-                 without SASL within {FIRST_ANSWER:?}, and answered a SASL handshake \
+                 without SASL (it closed it, or kept it waiting {FIRST_ANSWER:?}), and answered a SASL handshake \
                  (\"{answer}\"), as a gateway with hbase.thrift.security.qop set does: see \
                  HbaseConfig::kerberos{feature}"
             ),
             transient: false,
         });
     }
-    call.await
+    match early {
+        Some(e) => Err(e),
+        None => call.await,
+    }
 }
 
 /// Asks the gateway at `addr` whether it speaks Thrift's SASL transport: a `START` for
