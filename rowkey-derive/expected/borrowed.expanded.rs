@@ -389,9 +389,12 @@ const _: () = {
                 __rowkey_out,
                 "HostLog",
                 &[
-                    ("host", __rowkey_f_host as &dyn __rowkey::Explain),
-                    ("ts", __rowkey_f_ts as &dyn __rowkey::Explain),
-                    ("kind", __rowkey_f_kind as &dyn __rowkey::Explain),
+                    ("host", __rowkey::shown::<&'a str>(__rowkey_f_host)),
+                    ("ts", __rowkey::shown::<i64>(__rowkey_f_ts)),
+                    (
+                        "kind",
+                        __rowkey::shown::<::std::borrow::Cow<'a, [u8]>>(__rowkey_f_kind),
+                    ),
                 ],
             );
         }

@@ -386,9 +386,9 @@ const _: () = {
                 __rowkey_out,
                 "Event",
                 &[
-                    ("user_id", __rowkey_f_user_id as &dyn __rowkey::Explain),
-                    ("event_type", __rowkey_f_event_type as &dyn __rowkey::Explain),
-                    ("ts", __rowkey_f_ts as &dyn __rowkey::Explain),
+                    ("user_id", __rowkey::shown::<u64>(__rowkey_f_user_id)),
+                    ("event_type", __rowkey::shown::<String>(__rowkey_f_event_type)),
+                    ("ts", __rowkey::shown::<u64>(__rowkey_f_ts)),
                 ],
             );
         }

@@ -387,9 +387,9 @@ const _: () = {
                 __rowkey_out,
                 "Outer",
                 &[
-                    ("at", __rowkey_f_at as &dyn __rowkey::Explain),
-                    ("inner", __rowkey_f_inner as &dyn __rowkey::Explain),
-                    ("flag", __rowkey_f_flag as &dyn __rowkey::Explain),
+                    ("at", __rowkey::shown::<u64>(__rowkey_f_at)),
+                    ("inner", __rowkey::shown::<Inner>(__rowkey_f_inner)),
+                    ("flag", __rowkey::shown::<Option<bool>>(__rowkey_f_flag)),
                 ],
             );
         }

@@ -378,9 +378,9 @@ const _: () = {
                 __rowkey_out,
                 "Point",
                 &[
-                    ("metric", __rowkey_f_metric as &dyn __rowkey::Explain),
-                    ("tags", __rowkey_f_tags as &dyn __rowkey::Explain),
-                    ("ts", __rowkey_f_ts as &dyn __rowkey::Explain),
+                    ("metric", __rowkey::shown::<u32>(__rowkey_f_metric)),
+                    ("tags", __rowkey::shown::<String>(__rowkey_f_tags)),
+                    ("ts", __rowkey::shown::<u64>(__rowkey_f_ts)),
                 ],
             );
         }

@@ -455,9 +455,9 @@ const _: () = {
                 __rowkey_out,
                 "Install",
                 &[
-                    ("user", __rowkey_f_user as &dyn __rowkey::Explain),
-                    ("app", __rowkey_f_app as &dyn __rowkey::Explain),
-                    ("seq", __rowkey_f_seq as &dyn __rowkey::Explain),
+                    ("user", __rowkey::shown::<u64>(__rowkey_f_user)),
+                    ("app", __rowkey::shown::<String>(__rowkey_f_app)),
+                    ("seq", __rowkey::shown::<u32>(__rowkey_f_seq)),
                 ],
             );
         }

@@ -807,7 +807,7 @@ const _: () = {
                         &[
                             (
                                 "customer_id",
-                                __rowkey_f_customer_id as &dyn __rowkey::Explain,
+                                __rowkey::shown::<u64>(__rowkey_f_customer_id),
                             ),
                         ],
                     );
@@ -823,9 +823,9 @@ const _: () = {
                         &[
                             (
                                 "customer_id",
-                                __rowkey_f_customer_id as &dyn __rowkey::Explain,
+                                __rowkey::shown::<u64>(__rowkey_f_customer_id),
                             ),
-                            ("order_id", __rowkey_f_order_id as &dyn __rowkey::Explain),
+                            ("order_id", __rowkey::shown::<u64>(__rowkey_f_order_id)),
                         ],
                     );
                 }

@@ -665,7 +665,7 @@ const _: () = {
                         &[
                             (
                                 "customer_id",
-                                __rowkey_f_customer_id as &dyn __rowkey::Explain,
+                                __rowkey::shown::<u64>(__rowkey_f_customer_id),
                             ),
                         ],
                     );
@@ -681,9 +681,9 @@ const _: () = {
                         &[
                             (
                                 "customer_id",
-                                __rowkey_f_customer_id as &dyn __rowkey::Explain,
+                                __rowkey::shown::<u64>(__rowkey_f_customer_id),
                             ),
-                            ("note", __rowkey_f_note as &dyn __rowkey::Explain),
+                            ("note", __rowkey::shown::<String>(__rowkey_f_note)),
                         ],
                     );
                 }

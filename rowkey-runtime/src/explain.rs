@@ -26,6 +26,14 @@ pub fn explain_fields(out: &mut String, name: &str, fields: &[(&str, &dyn Explai
     out.push_str(" }");
 }
 
+/// A field's value as [`explain_fields`] takes it. The derive calls it with the field's type
+/// named (`shown::<T>(value)`, spanned at the type), so a type that cannot be shown is
+/// reported at the field's type, while the value keeps the name the derive bound it to (macro
+/// hygiene compares spans).
+pub fn shown<T: Explain>(value: &T) -> &dyn Explain {
+    value
+}
+
 /// How a decoded field value is shown by `explain`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a row-key field",

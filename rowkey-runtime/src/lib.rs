@@ -69,7 +69,7 @@ pub mod __private {
         Codec, CodecDecode, Desc, Fixed, MaxLen, Md5, Natural, Reverse, ReverseTs, RowSpan,
     };
     pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
-    pub use crate::explain::{explain_fields, Explain, Explainer};
+    pub use crate::explain::{explain_fields, shown, Explain, Explainer};
     pub use crate::family::{BlockEncoding, Bloom, Compression, Family, KeepDeleted};
     pub use crate::field::{Decode, Encode};
     pub use crate::fingerprint::{fingerprint, LayoutPiece, TypeLayout};

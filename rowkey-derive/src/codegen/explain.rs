@@ -54,12 +54,15 @@ pub fn expand(key: &Key) -> TokenStream {
     // the cast spanned at the field's type so a type that cannot be shown is reported there.
     let shows_of = |name: String, fields: Vec<&KeyField>| {
         let shows = fields.iter().map(|f| {
-            // The local too: the cast's span runs from it to `Explain`.
-            let mut l = local(f);
-            l.set_span(f.ty_span);
+            // The call names the type, spanned at it, so a type that cannot be shown is
+            // reported there; the local keeps the span it was bound with (macro hygiene
+            // compares spans: a key declared in `macro_rules!` breaks if they differ).
+            let l = local(f);
             let label = super::name(f.ident);
             let pt = private_at(f.krate, f.ty_span);
-            let show = quote_spanned!(f.ty_span=> #l as &dyn #pt::Explain);
+            let ty = f.ty;
+            let call = quote_spanned!(f.ty_span=> #pt::shown::<#ty>);
+            let show = quote!(#call(#l));
             quote!((#label, #show))
         });
         quote! {
