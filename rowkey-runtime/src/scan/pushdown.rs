@@ -176,41 +176,55 @@ impl KeyFilter {
         true
     }
 
-    /// The filter as `FuzzyRowFilter` rules (HBase): one `(template, mask)` pair per
-    /// combination of the listed values, mask byte 0 where the key's byte must equal the
-    /// template's, 1 where it may be anything. `None` when a segment's width varies, when
-    /// there would be more than `cap` rules, or when they would fix no byte. A fuzzy rule lets the region server seek to the
-    /// next key that could match instead of reading the gap; it does not check a byte's range,
-    /// so it passes more keys than [`KeyFilter::matches`].
+    /// The filter as `FuzzyRowFilter` rules (HBase) that pass exactly the keys
+    /// [`KeyFilter::matches`] passes: one `(template, mask)` pair per combination of the
+    /// listed values and of the values a range's next byte may take, mask byte 0 where the
+    /// key's byte must equal the template's, 1 where it may be anything. A rule lets the region
+    /// server seek to the next key that could match instead of reading the gap.
+    ///
+    /// `None` when a segment's width varies, when there would be more than `cap` rules, or
+    /// when they would fix no byte: a store then sends the regular expression, which checks a
+    /// range's next byte as one character class (a fuzzy rule with that byte left open would
+    /// let every key of the range cross the network).
     pub fn fuzzy(&self, cap: usize) -> Option<Vec<(Vec<u8>, Vec<u8>)>> {
         let mut rules: Vec<(Vec<u8>, Vec<u8>)> = vec![(Vec::new(), Vec::new())];
+        // Appends each of `choices` (bytes fixed, then `open` bytes of any value) to every rule.
+        let extend = |rules: &mut Vec<(Vec<u8>, Vec<u8>)>, choices: &[Vec<u8>], open: usize| {
+            if rules.len() * choices.len() > cap {
+                return None;
+            }
+            *rules = rules
+                .iter()
+                .flat_map(|(t, m)| {
+                    choices.iter().map(move |v| {
+                        let (mut t, mut m) = (t.clone(), m.clone());
+                        t.extend_from_slice(v);
+                        m.resize(m.len() + v.len(), 0);
+                        t.resize(t.len() + open, 0);
+                        m.resize(m.len() + open, 1);
+                        (t, m)
+                    })
+                })
+                .collect();
+            Some(())
+        };
         for piece in &self.pieces {
             piece.width()?;
             match piece {
-                KeyPiece::OneOf(values) => {
-                    if rules.len() * values.len() > cap {
-                        return None;
+                KeyPiece::OneOf(values) => extend(&mut rules, values, 0)?,
+                KeyPiece::Bytes {
+                    width,
+                    prefix,
+                    next,
+                } => match next {
+                    Some((lo, hi)) if (*lo, *hi) != (0x00, 0xFF) => {
+                        let choices: Vec<Vec<u8>> = (*lo..=*hi)
+                            .map(|b| [prefix.as_slice(), &[b]].concat())
+                            .collect();
+                        extend(&mut rules, &choices, width - prefix.len() - 1)?
                     }
-                    rules = rules
-                        .iter()
-                        .flat_map(|(t, m)| {
-                            values.iter().map(move |v| {
-                                let (mut t, mut m) = (t.clone(), m.clone());
-                                t.extend_from_slice(v);
-                                m.resize(m.len() + v.len(), 0);
-                                (t, m)
-                            })
-                        })
-                        .collect();
-                }
-                KeyPiece::Bytes { width, prefix, .. } => {
-                    for (t, m) in &mut rules {
-                        t.extend_from_slice(prefix);
-                        m.resize(m.len() + prefix.len(), 0);
-                        t.resize(t.len() + width - prefix.len(), 0);
-                        m.resize(m.len() + width - prefix.len(), 1);
-                    }
-                }
+                    _ => extend(&mut rules, &[prefix.clone()], width - prefix.len())?,
+                },
             }
         }
         for (t, m) in &mut rules {
@@ -218,7 +232,7 @@ impl KeyFilter {
             t.truncate(keep);
             m.truncate(keep);
         }
-        // A rule that fixes no byte passes every key (a range checked only by its next byte).
+        // A rule that fixes no byte passes every key.
         rules.iter().all(|(t, _)| !t.is_empty()).then_some(rules)
     }
 
@@ -300,31 +314,49 @@ fn literal(out: &mut String, bytes: &[u8]) {
 }
 
 /// The bytes of a `width`-byte segment between `start` and `end` (exclusive, or inclusive when
-/// `inclusive`; `None`: no end): their common leading bytes fixed, the next byte's range.
+/// `inclusive`; `None`: no end): their common leading bytes fixed, the next byte's range. A
+/// next byte that can take one value only is fixed too, and the range moves on to the byte
+/// after it.
 fn bytes_between(width: usize, start: &[u8], end: Option<&[u8]>, inclusive: bool) -> KeyPiece {
     let common = end.map_or(0, |e| {
         start.iter().zip(e).take_while(|(a, b)| a == b).count()
     });
-    let p = common.min(width);
-    let prefix = start[..p.min(start.len())].to_vec();
-    let next = (p < width).then(|| {
+    let mut p = common.min(width);
+    let mut prefix = start[..p.min(start.len())].to_vec();
+    let mut end = end;
+    while p < width {
         let lo = start.get(p).copied().unwrap_or(0x00);
-        let hi = match end {
-            Some(e) => match e.get(p) {
-                Some(&b) if inclusive => b,
-                // Exclusive: a key below `end` with the same prefix has its next byte at most
-                // `end`'s (equal when later bytes are smaller).
-                Some(&b) => b,
-                None => 0xFF,
-            },
+        let hi = match end.and_then(|e| e.get(p).map(|&b| (b, e.len() == p + 1))) {
+            Some((b, _)) if inclusive => b,
+            // Exclusive, and `end` stops at this byte: a key with the same prefix and this
+            // byte equal to `end`'s is `end` or longer, so not below it.
+            Some((b, true)) => b.saturating_sub(1),
+            // Exclusive with bytes after: a key with this byte equal to `end`'s and smaller
+            // later bytes is below it.
+            Some((b, false)) => b,
             None => 0xFF,
         };
-        (lo, hi.max(lo))
-    });
+        let hi = hi.max(lo);
+        if lo != hi {
+            return KeyPiece::Bytes {
+                width,
+                prefix,
+                next: Some((lo, hi)),
+            };
+        }
+        // One value: every key of the range has it (below `end`'s byte, the rest of the
+        // segment is bounded by `start` alone from here on; `start` may have run out, then
+        // there is no lower bound but 0).
+        if end.is_some_and(|e| e.get(p) != Some(&lo)) {
+            end = None;
+        }
+        prefix.push(lo);
+        p += 1;
+    }
     KeyPiece::Bytes {
         width,
         prefix,
-        next,
+        next: None,
     }
 }
 
@@ -394,11 +426,109 @@ mod tests {
             vec![Some(4)],
         );
         let f = KeyFilter::of(&q).expect("a filter");
-        assert_eq!(f.java_regex(), "(?s)^\\x80\\x00[\\x10-\\x20].");
+        // The end is exclusive and stops at the next byte: 0x20 itself is out.
+        assert_eq!(f.java_regex(), "(?s)^\\x80\\x00[\\x10-\\x1F].");
         for v in 0x1000u16..0x2000 {
             let [a, b] = v.to_be_bytes();
             assert!(f.matches(&[0x80, 0x00, a, b]));
         }
         assert!(!f.matches(&[0x80, 0x01, 0x10, 0x00]));
+    }
+
+    /// Whether `key` passes one of `rules` as HBase's `FuzzyRowFilter` decides.
+    fn fuzzy_passes(rules: &[(Vec<u8>, Vec<u8>)], key: &[u8]) -> bool {
+        rules.iter().any(|(t, m)| {
+            key.len() >= t.len()
+                && t.iter()
+                    .zip(m)
+                    .zip(key)
+                    .all(|((t, m), k)| *m == 1 || t == k)
+        })
+    }
+
+    #[test]
+    fn fuzzy_rules_pass_exactly_what_the_filter_passes() {
+        // Ranges of every shape on a 2-byte segment after a listed one, and before an open one:
+        // the rules enumerate a range's next byte, so a key passes them exactly when it passes
+        // the filter (and so the regular expression).
+        let ranges: Vec<(Vec<u8>, Option<Vec<u8>>)> = vec![
+            (vec![0x00, 0x00], Some(vec![0x00, 0x02])),
+            (vec![0x10, 0x00], Some(vec![0x12, 0x00])),
+            (vec![0x10, 0x05], Some(vec![0x11])),
+            (vec![0x10, 0x05], None),
+            (vec![0x61, 0x61], Some(vec![0x63, 0x6C])),
+            (vec![0x00, 0x00], Some(vec![0x00, 0x01, 0x00])),
+        ];
+        for (start, end) in ranges {
+            let q = query(
+                vec![
+                    Constraint::In(vec![vec![1], vec![3]]),
+                    Constraint::Range {
+                        start: start.clone(),
+                        end: end.clone(),
+                    },
+                    Constraint::Any,
+                ],
+                vec![Some(1), Some(2), Some(1)],
+            );
+            let f = KeyFilter::of(&q).expect("a filter");
+            let rules = f.fuzzy(4096).expect("few enough rules");
+            for a in 0u8..=4 {
+                for b in 0..=255u8 {
+                    for c in [0u8, 1, 5, 0x6C, 0xFF] {
+                        let key = [a, b, c, 9];
+                        assert_eq!(
+                            fuzzy_passes(&rules, &key),
+                            f.matches(&key),
+                            "{key:?} against {start:?}..{end:?}: {rules:?}"
+                        );
+                        // The filter is a superset of the range.
+                        let inside = key[1..3] >= start[..]
+                            && end.as_ref().is_none_or(|e| &key[1..3] < e.as_slice());
+                        if (a == 1 || a == 3) && inside {
+                            assert!(f.matches(&key), "{key:?} in {start:?}..{end:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_range_with_one_value_in_its_next_byte_fixes_it() {
+        // `reverse_ts` values 0 and 1 (`ts >= i64::MAX - 1`): seven bytes fixed, the eighth
+        // 0 or 1, where the end stopped the rule at the seventh and left the eighth open.
+        let q = query(
+            vec![Constraint::Range {
+                start: vec![0; 8],
+                end: Some(vec![0, 0, 0, 0, 0, 0, 0, 2]),
+            }],
+            vec![Some(8)],
+        );
+        let f = KeyFilter::of(&q).expect("a filter");
+        assert_eq!(
+            f.java_regex(),
+            "(?s)^\\x00\\x00\\x00\\x00\\x00\\x00\\x00[\\x00-\\x01]"
+        );
+        assert_eq!(f.fuzzy(64).expect("rules").len(), 2);
+        // A range whose next byte allows one value: fixed, and the byte after it ranged.
+        let q = query(
+            vec![Constraint::Range {
+                start: vec![0x41, 0x10],
+                end: Some(vec![0x42]),
+            }],
+            vec![Some(2)],
+        );
+        let f = KeyFilter::of(&q).expect("a filter");
+        assert_eq!(
+            f.pieces(),
+            &[KeyPiece::Bytes {
+                width: 2,
+                prefix: vec![0x41],
+                next: Some((0x10, 0xFF)),
+            }]
+        );
+        // Too many values of the next byte for the cap: no rules (the regex instead).
+        assert_eq!(f.fuzzy(64), None);
     }
 }

@@ -147,10 +147,14 @@ pub(crate) fn filter(name: &str, message: impl Message) -> pb::Filter {
     }
 }
 
-/// A skip scan's key filter as HBase's: a `FuzzyRowFilter` when every segment it checks has a
-/// fixed width (the region server then seeks from a row that fails to the next one that could
-/// pass, as a skip scan does), else a `RowFilter` whose `RegexStringComparator` reads the key
-/// as ISO-8859-1 (every row is read on the server, only those that pass are sent).
+/// A skip scan's key filter as HBase's: a `FuzzyRowFilter` when its rules pass exactly the
+/// keys the filter passes (every segment it checks has a fixed width, and the values of the
+/// listed segments and of a range's next byte make at most [`KeyFilter::FUZZY_RULES`] rules:
+/// the region server then seeks from a row that fails to the next one that could pass, as a
+/// skip scan does), else a `RowFilter` whose `RegexStringComparator` reads the key as
+/// ISO-8859-1 (every row is read on the server, only those that pass are sent). A fuzzy rule
+/// that left a range's byte open would let the whole range cross the network: a salted
+/// walk's rules then fixed only the bucket byte its range already fixes.
 ///
 /// Reverse scans always get the regular expression: HBase 2.6.1's `FuzzyRowFilter` lost rows
 /// on a reverse scan here (two rules differing in their last byte, on salted record keys:
