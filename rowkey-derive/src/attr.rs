@@ -75,6 +75,15 @@ impl SaltHash {
     }
 }
 
+/// What `#[java(...)]` asks for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Java {
+    /// `#[java]`: `Bytes.toBytes` / `DataOutput.writeLong` and kin.
+    Bytes,
+    /// `#[java(utf)]`: `DataOutput.writeUTF`.
+    Utf,
+}
+
 /// Every rowkey attribute a field can carry.
 #[derive(Default)]
 pub struct FieldAttrs {
@@ -93,6 +102,10 @@ pub struct FieldAttrs {
     pub row_span: Option<Located<u64>>,
     /// `#[uid(kind = "host")]`: the field holds an id from the lookup table's kind `host`.
     pub uid: Option<Located<String>>,
+    /// `#[java]` (`Java::Bytes`) or `#[java(utf)]` (`Java::Utf`).
+    pub java: Option<Located<Java>>,
+    /// `#[rest]`: the last field takes the rest of the key.
+    pub rest: Option<Span>,
     /// The attributes as written, for the layout docs (`fixed(16)`).
     pub rendered: Vec<String>,
 }
@@ -326,9 +339,22 @@ impl FieldAttrs {
                         set(cx, &mut out.uid, Located { span, ..kind }, UID, span);
                     }
                 }
+                JAVA => {
+                    if let Some(java) = parse_java(cx, attr) {
+                        out.rendered.push(match java.value {
+                            Java::Bytes => "java".to_string(),
+                            Java::Utf => "java(utf)".to_string(),
+                        });
+                        set(cx, &mut out.java, Located { span, ..java }, JAVA, span);
+                    }
+                }
+                REST if flag(cx, attr, &name) => {
+                    out.rendered.push(name.clone());
+                    set(cx, &mut out.rest, span, &name, span);
+                }
                 ROWKEY => cx.error_at(
                     span,
-                    "`#[rowkey(...)]` goes on the struct; on a field use `salt`, `fixed`, `max_len`, `hash`, `reverse_ts`, `desc`, `reverse`, `timestamp`, `row_span` or `uid`",
+                    "`#[rowkey(...)]` goes on the struct; on a field use `salt`, `fixed`, `max_len`, `hash`, `reverse_ts`, `desc`, `reverse`, `timestamp`, `row_span`, `uid`, `java` or `rest`",
                 ),
                 TAG => cx.error_at(span, "`tag` goes on an enum variant, not on a field"),
                 _ => {}
@@ -468,6 +494,49 @@ fn parse_uid(cx: &Ctxt, attr: &Attribute) -> Option<Located<String>> {
 }
 
 /// `#[hash(md5)]` or `#[hash(md5, len = N)]`, N in 1..=16; the value is the digest length.
+/// `#[java]` or `#[java(utf)]`.
+fn parse_java(cx: &Ctxt, attr: &Attribute) -> Option<Located<Java>> {
+    let span = attr.path().span();
+    let mut value = None;
+    if let Meta::Path(_) = &attr.meta {
+        return Some(Located {
+            span,
+            value_span: span,
+            value: Java::Bytes,
+        });
+    }
+    let res = attr.parse_nested_meta(|meta| {
+        if meta.path.is_ident(UTF) {
+            set(cx, &mut value, meta.path.span(), UTF, meta.path.span());
+            Ok(())
+        } else {
+            let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+            Err(meta.error(format_args!(
+                "unknown `java` argument `{key}`; expected `utf` (`#[java(utf)]`: `DataOutput.writeUTF`), or no argument (`#[java]`: `Bytes.toBytes`, `DataOutput.writeLong` and kin){}",
+                suggest(&key, &[UTF])
+            )))
+        }
+    });
+    if let Err(e) = res {
+        cx.syn_error(e);
+        return None;
+    }
+    match value {
+        Some(value_span) => Some(Located {
+            span,
+            value_span,
+            value: Java::Utf,
+        }),
+        None => {
+            cx.error(
+                &attr.meta,
+                "`java(...)` needs `utf`: `#[java(utf)]`, or write `#[java]`",
+            );
+            None
+        }
+    }
+}
+
 fn parse_hash(cx: &Ctxt, attr: &Attribute) -> Option<Located<usize>> {
     if let Meta::Path(p) = &attr.meta {
         cx.error(

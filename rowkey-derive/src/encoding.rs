@@ -15,6 +15,12 @@ pub enum Encoding {
     Md5(usize),
     /// `#[row_span(N)]`: the bucket start, then the offset.
     RowSpan(u64),
+    /// `#[java]`: Java's `Bytes.toBytes` / `DataOutput` bytes of a number.
+    Java,
+    /// `#[java(utf)]`: `DataOutput.writeUTF`.
+    JavaUtf,
+    /// `#[rest]`: the rest of the key, as written.
+    Rest,
 }
 
 impl Encoding {
@@ -33,6 +39,13 @@ impl Encoding {
             Encoding::Reverse
         } else if let Some(n) = a.row_span {
             Encoding::RowSpan(n.value)
+        } else if let Some(j) = a.java {
+            match j.value {
+                crate::attr::Java::Bytes => Encoding::Java,
+                crate::attr::Java::Utf => Encoding::JavaUtf,
+            }
+        } else if a.rest.is_some() {
+            Encoding::Rest
         } else {
             Encoding::Natural
         }
@@ -46,9 +59,9 @@ impl Encoding {
         match self {
             Encoding::Fixed(n) | Encoding::Md5(n) => Some(n),
             Encoding::ReverseTs => Some(8),
-            Encoding::MaxLen(_) => None,
+            Encoding::MaxLen(_) | Encoding::JavaUtf | Encoding::Rest => None,
             Encoding::RowSpan(n) => class.fixed_width().map(|w| w + row_span_offset_width(n)),
-            Encoding::Natural | Encoding::Reverse => class.fixed_width(),
+            Encoding::Natural | Encoding::Reverse | Encoding::Java => class.fixed_width(),
         }
     }
 
@@ -57,6 +70,7 @@ impl Encoding {
     pub fn max_width(self, class: TyClass) -> Option<usize> {
         match self {
             Encoding::MaxLen(n) => Some(2 * n + 2),
+            Encoding::JavaUtf => Some(2 + 0xFFFF),
             other => other.fixed_width(class),
         }
     }

@@ -170,6 +170,13 @@ fn field<'f, 'a>(f: &'f Field<'a>, segs: &mut Vec<Seg<'f, 'a>>) {
         "reverse".into()
     } else if let Some(n) = a.row_span {
         format!("row_span({})", n.value)
+    } else if let Some(j) = a.java {
+        match j.value {
+            crate::attr::Java::Bytes => "java".into(),
+            crate::attr::Java::Utf => "java(utf)".into(),
+        }
+    } else if a.rest.is_some() {
+        "rest".into()
     } else {
         // `max_len(N)` bounds values but writes the natural bytes.
         "natural".into()

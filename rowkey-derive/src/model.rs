@@ -92,7 +92,12 @@ fn lower<'a>(krate: Krate<'a>, f: &Field<'a>) -> KeyField<'a> {
     let a = &f.attrs;
     let codec = Encoding::of(f);
     let order = match codec {
-        Encoding::Reverse | Encoding::Md5(_) => Order::Unordered,
+        Encoding::Reverse | Encoding::Md5(_) | Encoding::JavaUtf => Order::Unordered,
+        // Two's complement puts negative values after positive ones, raw float bits sort
+        // negative values backwards; a Java number declared unsigned is never negative.
+        Encoding::Java if !matches!(f.class, TyClass::Int { signed: false, .. }) => {
+            Order::Unordered
+        }
         Encoding::ReverseTs => Order::Descending,
         _ if a.desc.is_some() => Order::Descending,
         _ => Order::Ascending,

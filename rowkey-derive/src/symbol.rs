@@ -29,12 +29,18 @@ pub const TIMESTAMP: &str = "timestamp";
 pub const ROW_SPAN: &str = "row_span";
 /// `#[uid(kind = "host")]`: the field holds an id from a lookup table (`UidTable`).
 pub const UID: &str = "uid";
+/// `#[java]`: Java's `Bytes.toBytes` / `DataOutput` bytes; `#[java(utf)]`: `writeUTF`.
+pub const JAVA: &str = "java";
+/// The argument of `#[java(utf)]`.
+pub const UTF: &str = "utf";
+/// `#[rest]`: the last field takes the rest of the key, as written.
+pub const REST: &str = "rest";
 /// The key inside `#[uid(...)]`.
 pub const KIND: &str = "kind";
 
 /// The field attributes, in the order the docs list them.
 pub const FIELD_ATTRS: &[&str] = &[
-    SALT, FIXED, MAX_LEN, HASH, REVERSE_TS, DESC, REVERSE, TIMESTAMP, ROW_SPAN, UID,
+    SALT, FIXED, MAX_LEN, HASH, REVERSE_TS, DESC, REVERSE, TIMESTAMP, ROW_SPAN, UID, JAVA, REST,
 ];
 
 /// Keys inside `#[salt(...)]`.

@@ -9,7 +9,9 @@ use quote::ToTokens;
 
 use crate::ast::{Field, Input, TyClass, Variant};
 use crate::ctxt::Ctxt;
-use crate::symbol::{DESC, FIXED, HASH, MAX_LEN, REVERSE, REVERSE_TS, ROW_SPAN, TIMESTAMP};
+use crate::symbol::{
+    DESC, FIXED, HASH, JAVA, MAX_LEN, REST, REVERSE, REVERSE_TS, ROW_SPAN, TIMESTAMP,
+};
 
 pub fn check(cx: &Ctxt, input: &Input) {
     check_generics(cx, input);
@@ -22,6 +24,7 @@ pub fn check(cx: &Ctxt, input: &Input) {
         check_timestamp_type(cx, field);
         check_reverse_type(cx, field);
         check_hash_type(cx, field);
+        check_java_type(cx, field);
         check_encoding_conflicts(cx, field);
         check_desc(cx, field);
         check_uid(cx, field);
@@ -41,6 +44,7 @@ pub fn check(cx: &Ctxt, input: &Input) {
             }
         }
     }
+    check_rest_is_last(cx, input);
     check_salt_strategy(cx, input);
     check_row_span(cx, input);
     check_hotspot(cx, input);
@@ -603,6 +607,82 @@ fn check_hash_type(cx: &Ctxt, field: &Field) {
     }
 }
 
+/// `#[java]` writes a Java number's bytes, `#[java(utf)]` a Java string as `writeUTF` does
+/// (modified UTF-8, decoded into an owned string), `#[rest]` the last field's bytes as written.
+fn check_java_type(cx: &Ctxt, field: &Field) {
+    let a = &field.attrs;
+    if let Some(java) = a.java {
+        match (java.value, field.class) {
+            (crate::attr::Java::Bytes, TyClass::Int { width: 16, .. }) => cx.error_at(
+                java.span,
+                "Java has no 128-bit integer: a `#[java]` field is `i8`/`i16`/`i32`/`i64` (Java's `byte`/`short`/`int`/`long`), or unsigned for a Java number that is never negative",
+            ),
+            (crate::attr::Java::Bytes, TyClass::Int { .. } | TyClass::Float { .. } | TyClass::Other) => {}
+            (crate::attr::Java::Bytes, TyClass::Text { .. }) => cx.error_at(
+                java.span,
+                "`java` writes a number's bytes; Java text is `#[java(utf)]` (`DataOutput.writeUTF`) or, as the key's last part, `#[rest]` (`Bytes.toBytes(String)`)",
+            ),
+            (crate::attr::Java::Bytes, _) => cx.error_at(
+                java.span,
+                "`java` applies to integers and floats (Java's `byte`, `short`, `int`, `long`, `float`, `double`)",
+            ),
+            (crate::attr::Java::Utf, TyClass::Text { borrowed: true }) => cx.error(
+                field.ty,
+                format_args!(
+                    "`java(utf)` text is modified UTF-8, which cannot be borrowed from the key as `&str`: declare `{}: String`",
+                    field.ident
+                ),
+            ),
+            (crate::attr::Java::Utf, TyClass::Text { .. } | TyClass::Other) => {}
+            (crate::attr::Java::Utf, _) => cx.error_at(
+                java.value_span,
+                "`java(utf)` is `DataOutput.writeUTF` of a string: the field is a `String`",
+            ),
+        }
+    }
+    if let Some(rest) = a.rest {
+        match field.class {
+            TyClass::Text { .. } | TyClass::Bytes { .. } | TyClass::Other => {}
+            TyClass::ByteArray { .. } => cx.error_at(
+                rest,
+                "a `[u8; N]` has a fixed width already and needs no `rest`; remove `#[rest]`",
+            ),
+            _ => cx.error_at(
+                rest,
+                "`rest` takes the key's remaining bytes as text or bytes (`String`, `&str`, `Vec<u8>`, `&[u8]`, `Cow`)",
+            ),
+        }
+    }
+}
+
+/// `#[rest]` reads to the end of the key, so nothing may follow it: it goes on a struct key's
+/// last field.
+fn check_rest_is_last(cx: &Ctxt, input: &Input) {
+    let last = match &input.variants {
+        None => input.fields.len().checked_sub(1),
+        Some(_) => None,
+    };
+    for (i, field) in input.all_fields().enumerate() {
+        let Some(rest) = field.attrs.rest else {
+            continue;
+        };
+        if input.variants.is_some() {
+            cx.error_at(
+                rest,
+                "`rest` goes on the last field of a struct key; a record type's key is followed by others in the table, declare its text `#[java(utf)]` or in rowkey's own encoding",
+            );
+        } else if Some(i) != last {
+            cx.error_at(
+                rest,
+                format_args!(
+                    "`rest` reads to the end of the key, so it goes on the last field; `{}` is followed by other fields (move it last, or give it a length: `#[java(utf)]`, `#[fixed(N)]` or rowkey's own encoding)",
+                    field.ident
+                ),
+            );
+        }
+    }
+}
+
 /// At most one attribute may choose a field's encoding.
 fn check_encoding_conflicts(cx: &Ctxt, field: &Field) {
     let a = &field.attrs;
@@ -614,6 +694,8 @@ fn check_encoding_conflicts(cx: &Ctxt, field: &Field) {
         (REVERSE, a.reverse),
         (TIMESTAMP, a.timestamp),
         (ROW_SPAN, a.row_span.map(|l| l.span)),
+        (JAVA, a.java.map(|l| l.span)),
+        (REST, a.rest),
     ]
     .into_iter()
     .filter_map(|(n, s)| s.map(|s| (n, s)))
@@ -652,6 +734,8 @@ fn check_uid(cx: &Ctxt, field: &Field) {
         (DESC, a.desc),
         (TIMESTAMP, a.timestamp),
         (ROW_SPAN, a.row_span.map(|l| l.span)),
+        (JAVA, a.java.map(|l| l.span)),
+        (REST, a.rest),
     ] {
         if let Some(span) = span {
             cx.error_at(
@@ -678,6 +762,11 @@ fn check_desc(cx: &Ctxt, field: &Field) {
         cx.error_at(
             desc,
             "`desc` has no effect on an unordered `reverse` or `hash` field; remove `#[desc]`",
+        );
+    } else if field.attrs.java.is_some() || field.attrs.rest.is_some() {
+        cx.error_at(
+            desc,
+            "`desc` cannot be combined with `java` or `rest`: the field holds the bytes Java wrote, which `desc` would invert; remove `#[desc]`",
         );
     } else if field.class.is_borrowed() {
         cx.error_at(

@@ -52,6 +52,9 @@ pub trait Codec<T: ?Sized> {
     /// What the field's type contributes to the key's layout fingerprint (its class, as
     /// [`Encode::LAYOUT`] names it; the attribute's own part is written by the derive).
     const LAYOUT: crate::TypeLayout;
+    /// Whether the field takes the rest of the key (`#[rest]`): nothing follows it, so an
+    /// equality scan on it is one key, not a prefix.
+    const TAKES_REST: bool = false;
 
     /// Checks that `v` can be encoded and returns its encoded width.
     fn width(v: &T) -> Result<usize, EncodeError>;

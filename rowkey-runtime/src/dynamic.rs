@@ -10,6 +10,7 @@ use crate::codec::{CodecDecode, Natural, Reverse, ReverseTs};
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::explain::{Explain, Explainer};
 use crate::fmt::binary;
+use crate::java::{Java, JavaUtf, Rest};
 use crate::schema::{FieldSchema, Schema};
 use crate::source::{Inverted, Reader, Source};
 
@@ -165,6 +166,31 @@ fn read_plain<'de, S: Source<'de>>(f: &FieldSchema, src: &mut S) -> Result<Strin
     }
     if has(f, "reverse") {
         return read_reversed(ty, f.width, src);
+    }
+    if f.attributes.contains(&"java(utf)") {
+        return Ok(show(&<JavaUtf as CodecDecode<String>>::read(src)?));
+    }
+    if f.attributes.contains(&"java") {
+        macro_rules! java {
+            ($($name:literal => $t:ty),* $(,)?) => {
+                match ty {
+                    $($name => return Ok(show(&<Java as CodecDecode<$t>>::read(src)?)),)*
+                    other => return Err(unsupported(src.pos(), other)),
+                }
+            };
+        }
+        java!(
+            "u8" => u8, "u16" => u16, "u32" => u32, "u64" => u64,
+            "i8" => i8, "i16" => i16, "i32" => i32, "i64" => i64,
+            "f32" => f32, "f64" => f64,
+        );
+    }
+    if has(f, "rest") {
+        return if is_text(ty) {
+            Ok(show(&<Rest as CodecDecode<String>>::read(src)?))
+        } else {
+            Ok(show(&<Rest as CodecDecode<Vec<u8>>>::read(src)?))
+        };
     }
     if let Some(n) = attribute_number(f, "row_span(") {
         let (width, max) = match ty {

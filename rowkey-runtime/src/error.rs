@@ -41,6 +41,20 @@ pub enum EncodeErrorKind {
         /// The offending timestamp.
         value: i128,
     },
+    /// A `#[java]` field declared unsigned holds a value above the Java type's maximum, which
+    /// Java would read as a negative number.
+    JavaOutOfRange {
+        /// The value.
+        value: u64,
+        /// The largest value the Java type holds.
+        max: u64,
+    },
+    /// A `#[java(utf)]` value takes more than the 65,535 bytes of modified UTF-8 that
+    /// `writeUTF` can write.
+    TooLongForWriteUtf {
+        /// Its length in modified UTF-8.
+        len: usize,
+    },
     /// The whole key is longer than the key's `max_len`.
     KeyTooLong {
         /// The encoded key length.
@@ -130,6 +144,14 @@ impl fmt::Display for EncodeError {
             EncodeErrorKind::TimestampOutOfRange { value } => write!(
                 f,
                 "timestamp {value} is outside 0..=i64::MAX, so `reverse_ts` cannot store it"
+            ),
+            EncodeErrorKind::JavaOutOfRange { value, max } => write!(
+                f,
+                "value {value} is above {max}, so Java would read it as a negative number; a `#[java]` field declared unsigned holds 0..={max} (declare it signed for equality scans over every value)"
+            ),
+            EncodeErrorKind::TooLongForWriteUtf { len } => write!(
+                f,
+                "value of {len} bytes of modified UTF-8 is longer than the 65535 that `writeUTF` can write"
             ),
             EncodeErrorKind::KeyTooLong { len, max } => {
                 write!(f, "key of {len} bytes is longer than the key limit of {max} bytes")
@@ -236,6 +258,15 @@ pub enum DecodeErrorKind {
     /// A `#[row_span(N)]` field's bucket start is not a multiple of `N`, or its offset is not
     /// below `N` (or the two overflow the type): no value encodes to these bytes.
     BadRowSpan,
+    /// A `#[java]` field declared unsigned holds a negative Java number (its top bit is set):
+    /// declare the field signed to read it.
+    JavaNegative,
+    /// A `#[java(utf)]` field's bytes are not modified UTF-8 as `DataOutput.writeUTF` writes
+    /// it.
+    BadModifiedUtf8 {
+        /// What is wrong, in words.
+        reason: &'static str,
+    },
 }
 
 impl DecodeError {
@@ -292,6 +323,13 @@ impl fmt::Display for DecodeError {
                 "the schema does not describe this field's type well enough to decode it; use the key type's own `explain`",
             ),
             DecodeErrorKind::BadUtf8 => f.write_str("text is not valid UTF-8"),
+            DecodeErrorKind::JavaNegative => f.write_str(
+                "a negative Java number in a `#[java]` field declared unsigned; declare it signed to read it",
+            ),
+            DecodeErrorKind::BadModifiedUtf8 { reason } => write!(
+                f,
+                "text is not modified UTF-8 as `writeUTF` writes it: {reason}"
+            ),
             DecodeErrorKind::BadRowSpan => f.write_str(
                 "a row_span field's bucket start is not a multiple of its span, or its offset is not below it",
             ),

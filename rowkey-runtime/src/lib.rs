@@ -25,6 +25,7 @@ pub mod fmt;
 mod generated;
 mod hashed;
 mod index;
+mod java;
 mod key;
 pub mod phoenix;
 mod rows_as_columns;
@@ -75,6 +76,7 @@ pub mod __private {
     pub use crate::fingerprint::{fingerprint, LayoutPiece, TypeLayout};
     pub use crate::generated::{field, read, read_tag, sum, unknown_tag, width, with_offsets};
     pub use crate::index::IndexOf;
+    pub use crate::java::{FromJavaText, Java, JavaNumber, JavaText, JavaUtf, Rest};
     pub use crate::key::segment_ends;
     pub use crate::key::RowKey;
     pub use crate::rows_as_columns::{row_key_end, RowsAsColumns};

@@ -129,6 +129,55 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # `#[java]`, `#[java(utf)]`, `#[rest]`: keys Java code wrote
+//!
+//! For tables a Java service already fills: the bytes exactly as Java writes them (FORMAT.md
+//! §2.15). `#[java]` on a number is `Bytes.toBytes` / `DataOutput.writeLong` and kin
+//! (two's complement big-endian, floats as raw IEEE 754 bits); `#[java(utf)]` on a `String` is
+//! `DataOutput.writeUTF` (a 2-byte length, then modified UTF-8); `#[rest]` on the last field
+//! is `Bytes.toBytes(String)` or raw bytes to the end of the key.
+//!
+//! Order is stated, not assumed: a signed or float `#[java]` field sorts negative values after
+//! positive ones, and `writeUTF`'s length sorts short strings first, so those fields take a
+//! value in scans and queries, never a range (a range does not compile). A `#[java]` field
+//! declared unsigned is a Java number that is never negative, as Flurry's article assumes of
+//! its user ids: its bytes sort as its values, so it takes ranges, and a negative number is
+//! refused both ways. `#[rest]` sorts as its bytes; an equality scan on it is the one key, so
+//! `"10"` never finds `"100"`.
+//!
+//! ```
+//! use rowkey::RowKey;
+//!
+//! /// Flurry's key: `out.writeLong(userId); out.writeUTF(applicationId);`
+//! #[derive(RowKey, Debug, PartialEq)]
+//! struct Install {
+//!     #[java]
+//!     user_id: u64,
+//!     #[java(utf)]
+//!     application_id: String,
+//! }
+//!
+//! let k = Install { user_id: 1, application_id: "abc".into() };
+//! assert_eq!(&k.to_bytes()?[..], b"\0\0\0\0\0\0\0\x01\0\x03abc");
+//! let users = Install::scan().user_id(100u64..200).ranges(); // exact: ids are never negative
+//! # let _ = users;
+//!
+//! /// `Bytes.toBytes(shard) + Bytes.toBytes(seq) + Bytes.toBytes(name)`
+//! #[derive(RowKey, Debug, PartialEq)]
+//! struct Concat {
+//!     #[java]
+//!     shard: i32,
+//!     #[java]
+//!     seq: i64,
+//!     #[rest]
+//!     name: String,
+//! }
+//!
+//! let k = Concat { shard: -1, seq: 2, name: "user_10".into() };
+//! assert_eq!(Concat::decode(&k.to_bytes()?)?, k);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # `#[hash(md5)]`, `#[hash(md5, len = N)]`
 //!
 //! The field is stored as (the first N bytes of) the MD5 of its value, as the guide's

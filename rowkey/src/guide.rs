@@ -16,8 +16,9 @@
 //! 7. [`bigtable`]: Cloud Bigtable and its emulator, credentials and TLS;
 //! 8. [`secured`]: Kerberos, TLS and the HTTP gateway on secured HBase clusters;
 //! 9. [`phoenix`]: tables Apache Phoenix reads and writes, declared in Rust;
-//! 10. [`operating`]: the `rowkey` command line, keys explained in the field, regions;
-//! 11. [`performance`]: what rowkey costs against hand-written code and the peers, measured.
+//! 10. [`existing_tables`]: tables Java code already fills, declared byte for byte;
+//! 11. [`operating`]: the `rowkey` command line, keys explained in the field, regions;
+//! 12. [`performance`]: what rowkey costs against hand-written code and the peers, measured.
 //!
 //! The byte format itself is FORMAT.md in the repository (and the crate's package).
 
@@ -39,6 +40,8 @@ pub mod bigtable {}
 pub mod secured {}
 #[doc = include_str!("../guide/phoenix.md")]
 pub mod phoenix {}
+#[doc = include_str!("../guide/existing_tables.md")]
+pub mod existing_tables {}
 #[doc = include_str!("../guide/operating.md")]
 pub mod operating {}
 #[doc = include_str!("../guide/performance.md")]

@@ -1549,3 +1549,174 @@ fn region_servers_as_bootstrap_servers() {
         .unwrap();
     assert_eq!(read, rows);
 }
+
+/// Keys the seed documents' Java code writes (`hbase-local`'s `write-recipes`: Flurry's
+/// `DataOutputStream.writeLong` + `writeUTF`, with ids that are never negative and with
+/// negative ones; the HBase guide's `Bytes.toBytes` concatenation with a string last), written
+/// by HBase's Java client and read by rowkey through the declarations of FORMAT.md §2.15: every
+/// row decodes typed, re-encodes to its exact bytes and holds the value Java wrote with it;
+/// typed scans and queries return what a brute-force filter of the full scan returns.
+#[test]
+fn rowkey_reads_the_keys_javas_recipes_wrote_on_hbase_rpc() {
+    use rowkey::store::Table;
+    let Some(m) = master() else { return };
+    let Some(zk) = cluster().and_then(|g| g.zk.clone()) else {
+        eprintln!("SKIPPED: no ZooKeeper address for the Java client");
+        return;
+    };
+
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    #[rowkey(query)]
+    struct Flurry {
+        #[java]
+        user_id: u64,
+        #[java(utf)]
+        application_id: String,
+    }
+
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    #[rowkey(query)]
+    struct FlurrySigned {
+        #[java]
+        user_id: i64,
+        #[java(utf)]
+        application_id: String,
+    }
+
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    #[rowkey(query)]
+    struct Concat {
+        #[java]
+        shard: i32,
+        #[java]
+        seq: i64,
+        #[rest]
+        name: String,
+    }
+
+    let n: usize = std::env::var("ROWKEY_RECIPE_ROWS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000);
+    let apps = ["", "mail", "a\0b", "😀maps", "news"];
+
+    /// Writes `n` rows of `layout` with HBase's Java client into a new table; returns every row
+    /// read back by rowkey: (raw key, decoded key, the value Java wrote).
+    fn load<K>(m: &str, zk: &str, layout: &str, n: usize) -> (Table<HbaseRpcStore, K>, Vec<K>)
+    where
+        K: RowKey + for<'de> rowkey::Decode<'de> + Clone + std::fmt::Debug,
+    {
+        let store = new_table(m, &format!("recipe_{}", layout.replace('-', "_")), &[]);
+        let name = store.inner().config().table.clone();
+        let wrote = gateways::java(
+            &[
+                "write-recipes",
+                "--zk",
+                zk,
+                "--table",
+                &name,
+                "--layout",
+                layout,
+                "--rows",
+                &n.to_string(),
+            ],
+            "",
+            "WROTE ",
+        )
+        .unwrap_or_else(|e| panic!("HBase's Java client: {e}"));
+        assert_eq!(wrote, [vec![n.to_string()]]);
+        let raw = whole_table(&store);
+        assert_eq!(raw.len(), n, "{layout}: rows written");
+        let mut keys = Vec::with_capacity(n);
+        let mut seen = vec![false; n];
+        for (bytes, value) in &raw {
+            let k = K::decode(bytes).unwrap_or_else(|e| {
+                panic!(
+                    "{layout}: {} does not decode: {e}",
+                    rowkey::fmt::binary(bytes)
+                )
+            });
+            assert_eq!(
+                &k.to_bytes().unwrap()[..],
+                &bytes[..],
+                "{layout}: re-encodes byte-exact"
+            );
+            let i = i64::from_be_bytes(value[..].try_into().unwrap()) as usize;
+            assert!(
+                !std::mem::replace(&mut seen[i], true),
+                "{layout}: row {i} twice"
+            );
+            keys.push(k);
+        }
+        (Table::new(store), keys)
+    }
+
+    let t = Instant::now();
+    let (table, rows) = load::<Flurry>(&m, &zk, "flurry", n);
+    assert!(rows
+        .iter()
+        .all(|k| apps.contains(&k.application_id.as_str())));
+    let users = (n as u64 / 5) / 3..(n as u64 / 5) / 3 + 50;
+    let want: Vec<&Flurry> = rows.iter().filter(|k| users.contains(&k.user_id)).collect();
+    let got: Vec<Flurry> = table
+        .scan(&Flurry::scan().user_id(users.clone()).ranges())
+        .map(|r| r.unwrap().0)
+        .collect();
+    assert_eq!(got.iter().collect::<Vec<_>>(), want, "a range of users");
+    assert_eq!(got.len(), 250);
+    let mut walk = table.query(&Flurry::query().application_id("a\0b").build());
+    let mut found = 0;
+    for r in walk.by_ref() {
+        assert_eq!(r.unwrap().0.application_id, "a\0b");
+        found += 1;
+    }
+    assert_eq!(found, n / 5, "one application across users");
+    let stats = walk.stats();
+    assert_eq!(stats.read, stats.matched, "only matches crossed: {stats:?}");
+    eprintln!(
+        "flurry: {n} rows written by Java, read, re-encoded and queried in {:.2?}",
+        t.elapsed()
+    );
+
+    let signed = n / 5;
+    let (table, rows) = load::<FlurrySigned>(&m, &zk, "flurry-signed", signed);
+    assert!(rows.iter().any(|k| k.user_id < 0) && rows.iter().any(|k| k.user_id > 0));
+    // Two's complement: the negative ids come after the positive ones in the table.
+    let first_negative = rows.iter().position(|k| k.user_id < 0).unwrap();
+    assert!(rows[..first_negative].iter().all(|k| k.user_id >= 0));
+    for id in [-7i64, 0, 3] {
+        let want: Vec<&FlurrySigned> = rows.iter().filter(|k| k.user_id == id).collect();
+        let got: Vec<FlurrySigned> = table
+            .scan(&FlurrySigned::scan().user_id(id).ranges())
+            .map(|r| r.unwrap().0)
+            .collect();
+        assert_eq!(got.iter().collect::<Vec<_>>(), want, "user {id}");
+        assert_eq!(got.len(), 5);
+    }
+
+    let (table, rows) = load::<Concat>(&m, &zk, "concat", n);
+    for name in ["user_1", "user_10", "user_100", &format!("user_{}", n - 1)] {
+        let want: Vec<&Concat> = rows.iter().filter(|k| k.name == name).collect();
+        assert_eq!(want.len(), 1, "{name}");
+        let k = want[0];
+        let got: Vec<Concat> = table
+            .scan(&Concat::scan().shard(k.shard).seq(k.seq).name(name).ranges())
+            .map(|r| r.unwrap().0)
+            .collect();
+        assert_eq!(
+            got.iter().collect::<Vec<_>>(),
+            want,
+            "{name}: the one key, not its extensions"
+        );
+        let found: Vec<Concat> = table
+            .query(&Concat::query().name(name).build())
+            .map(|r| r.unwrap().0)
+            .collect();
+        assert_eq!(found.iter().collect::<Vec<_>>(), want, "{name} by query");
+    }
+    let shard = rows.iter().filter(|k| k.shard == -3).count();
+    assert_eq!(
+        table.scan(&Concat::scan().shard(-3i32).ranges()).count(),
+        shard
+    );
+}

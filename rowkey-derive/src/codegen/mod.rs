@@ -172,6 +172,9 @@ impl quote::ToTokens for CodecTy<'_> {
                 .lt()
                 .with(&proc_macro2::Literal::u64_suffixed(n))
                 .gt(),
+            Encoding::Java => out.segment("Java"),
+            Encoding::JavaUtf => out.segment("JavaUtf"),
+            Encoding::Rest => out.segment("Rest"),
         };
         if field.desc {
             out.gt();

@@ -8,7 +8,7 @@ use syn::{Lifetime, Type};
 
 use super::{codec_ty, private, Krate};
 use crate::ast::TyClass;
-use crate::model::{Key, KeyField, Order};
+use crate::model::{Encoding, Key, KeyField, Order};
 
 /// Replaces every lifetime in a type with `'scan`, the builder's own.
 struct Relifetime;
@@ -77,7 +77,11 @@ pub fn layout_doc(key: &Key) -> String {
         let order = match f.order {
             Order::Ascending => "ascending",
             Order::Descending => "descending",
-            Order::Unordered => "equality only",
+            Order::Unordered => match f.codec {
+                Encoding::Java => "equality only (two's complement or raw float bits: negative values sort after positive ones)",
+                Encoding::JavaUtf => "equality only (`writeUTF`'s length sorts first)",
+                _ => "equality only",
+            },
         };
         out.push_str(&format!(
             "| {row} | `{}` | `{ty}` | {width} | {encoding} | {order} |\n",

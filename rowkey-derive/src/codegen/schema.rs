@@ -112,8 +112,10 @@ pub fn expand(key: &Key) -> TokenStream {
     // with a plain text or bytes field has no fixed length, so the check could not fail and is
     // not written (each constant costs the user's build a compile-time evaluation).
     let variable = key.fields.iter().any(|f| {
-        matches!(f.codec, Encoding::Natural)
-            && matches!(f.class, TyClass::Text { .. } | TyClass::Bytes { .. })
+        matches!(
+            f.codec,
+            Encoding::Natural | Encoding::Rest | Encoding::JavaUtf
+        ) && matches!(f.class, TyClass::Text { .. } | TyClass::Bytes { .. })
     });
     let limit_check = (!variable).then(|| {
         quote! {

@@ -37,6 +37,9 @@ pub struct ScanState<const BUCKETS: u16, B> {
     /// A value no key can hold was given (a `fixed` value too long, a negative `reverse_ts`),
     /// so the scan matches nothing.
     impossible: bool,
+    /// The last field fixed takes the rest of the key (`#[rest]`): the scan is that one key,
+    /// its end the key followed by `00`, not its successor (which takes in its extensions).
+    whole: bool,
 }
 
 /// The ranges of every key whose leading fields are the values `w` holds.
@@ -59,8 +62,14 @@ fn ranges_in<const BUCKETS: u16, W: WriteScan<BUCKETS>, B: ScanBuf>(w: &W) -> Ke
     if !w.write(&mut st) && st.impossible {
         return KeyRanges::empty(BUCKETS != 0);
     }
-    // A bare prefix's range is never empty: its end is the prefix's successor (or none).
-    st.finish(Edges::PREFIX, false)
+    // A bare prefix's range is never empty: its end is the prefix's successor (or none); a
+    // whole key's is the key followed by `00`.
+    let edges = if st.whole {
+        Edges::WHOLE
+    } else {
+        Edges::PREFIX
+    };
+    st.finish(edges, false)
 }
 
 /// The ranges of the keys whose leading fields are the values `w` holds and whose next field
@@ -107,6 +116,13 @@ impl Edges {
         start_successor: false,
         end_successor: true,
     };
+
+    /// A whole key (the last field `#[rest]`): it starts at its bytes and ends before its
+    /// bytes followed by `00`, both written.
+    const WHOLE: Edges = Edges {
+        start_successor: false,
+        end_successor: false,
+    };
 }
 
 /// Writes every byte to both ends of a range: the fixed prefix is the same in both.
@@ -135,6 +151,7 @@ impl<const BUCKETS: u16, B: ScanBuf> ScanState<BUCKETS, B> {
             end: B::empty(),
             bucket: None,
             impossible: false,
+            whole: false,
         };
         if BUCKETS != 0 {
             st.both().put_array([0]);
@@ -159,6 +176,10 @@ impl<const BUCKETS: u16, B: ScanBuf> ScanState<BUCKETS, B> {
         // A prefix longer than an `InlineBuf` is longer than every stored key: none has it.
         let ok = C::write_eq(v, &mut self.both()) && !self.overflowed();
         self.impossible |= !ok;
+        if C::TAKES_REST && ok {
+            self.end.put_array([0]);
+            self.whole = true;
+        }
         ok
     }
 

@@ -223,7 +223,11 @@ impl KeyFilter {
                             .collect();
                         extend(&mut rules, &choices, width - prefix.len() - 1)?
                     }
-                    _ => extend(&mut rules, &[prefix.clone()], width - prefix.len())?,
+                    _ => extend(
+                        &mut rules,
+                        std::slice::from_ref(prefix),
+                        width - prefix.len(),
+                    )?,
                 },
             }
         }

@@ -287,7 +287,8 @@ fn rows_crossing_are_what_the_key_filter_passes<S: Store>(
             .put_batch(chunk.iter().map(|k| (k, b"".as_slice())))
             .unwrap();
     }
-    let cases: Vec<(&str, rowkey::Query, Box<dyn Fn(&Event) -> bool>)> = vec![
+    type Case = (&'static str, rowkey::Query, Box<dyn Fn(&Event) -> bool>);
+    let cases: Vec<Case> = vec![
         (
             "event_type = login (fuzzy: listed values)",
             Event::query().event_type("login").build(),

@@ -47,6 +47,13 @@ import org.apache.hadoop.hbase.util.Bytes;
  *     per region: REGION table start_hex end_hex server write_requests read_requests
  * dump --zk HOST:PORT --table T
  *     per row (family d, qualifier v): ROW key_hex value_hex toStringBinary(key)
+ * write-recipes --zk HOST:PORT --table T --layout L --rows N
+ *     writes N rows whose keys the Java code of the seed documents builds (value
+ *     Bytes.toBytes((long) i) in d:v), through a BufferedMutator; layouts:
+ *     flurry: DataOutputStream writeLong(i / 5) then writeUTF(apps[i % 5]);
+ *     flurry-signed: the same with writeLong(i / 5 - N / 10) (negative ids too);
+ *     concat: Bytes.toBytes(i % 7 - 3) + Bytes.toBytes(31L * i - N) + Bytes.toBytes("user_" + i)
+ *     (apps: "", "mail", "a\u0000b", "\ud83d\ude00maps", "news"); prints WROTE n
  * write-java-cells --zk HOST:PORT --table T
  *     writes rows java-long (Bytes.toBytes(42L)), java-string (Bytes.toBytes("héllo, hbase")),
  *     java-counter (Increment of 5, three times) in d:v
@@ -202,6 +209,12 @@ public final class Tool {
             }
             out.println(line);
           }
+        }
+        break;
+      case "write-recipes":
+        try (Connection c = connect(opts)) {
+          int n = Integer.parseInt(opts.get("--rows").get(0));
+          out.println("WROTE " + writeRecipes(c, table(opts), opts.get("--layout").get(0), n));
         }
         break;
       case "write-java-cells":
@@ -369,6 +382,38 @@ public final class Tool {
       }
     }
     return lines;
+  }
+
+  /** The seed documents' keys, built as their Java code builds them. */
+  private static int writeRecipes(Connection c, TableName name, String layout, int n)
+      throws IOException {
+    String[] apps = {"", "mail", "a\u0000b", "\ud83d\ude00maps", "news"};
+    try (BufferedMutator m = c.getBufferedMutator(name)) {
+      for (int i = 0; i < n; i++) {
+        byte[] key;
+        switch (layout) {
+          case "flurry":
+          case "flurry-signed": {
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+            java.io.DataOutputStream data = new java.io.DataOutputStream(bytes);
+            long user = layout.equals("flurry") ? i / 5 : i / 5 - n / 10;
+            data.writeLong(user);
+            data.writeUTF(apps[i % 5]);
+            data.flush();
+            key = bytes.toByteArray();
+            break;
+          }
+          case "concat":
+            key = Bytes.add(Bytes.toBytes(i % 7 - 3), Bytes.toBytes(31L * i - n),
+                Bytes.toBytes("user_" + i));
+            break;
+          default:
+            throw new IllegalArgumentException("unknown layout " + layout);
+        }
+        m.mutate(new Put(key).addColumn(FAMILY, QUALIFIER, Bytes.toBytes((long) i)));
+      }
+    }
+    return n;
   }
 
   private static TableName table(Map<String, List<String>> opts) {
