@@ -106,6 +106,10 @@ pub struct FieldAttrs {
     pub java: Option<Located<Java>>,
     /// `#[rest]`: the last field takes the rest of the key.
     pub rest: Option<Span>,
+    /// `#[decimal]` (width 0: unpadded) or `#[decimal(width = N)]`.
+    pub decimal: Option<Located<usize>>,
+    /// `#[hex]`, `#[hex(width = N, upper)]`: (width, 0 unpadded; uppercase).
+    pub hex: Option<Located<(usize, bool)>>,
     /// The attributes as written, for the layout docs (`fixed(16)`).
     pub rendered: Vec<String>,
 }
@@ -129,6 +133,8 @@ pub struct ContainerAttrs {
     /// `index_of = Record`: the record key type this key indexes, with the span of the
     /// attribute's key.
     pub index_of: Option<(Span, syn::Type)>,
+    /// `delimiter = ':'`: a text key, its fields joined by this byte.
+    pub delimiter: Option<Located<u8>>,
 }
 
 /// Records `value` into `slot`, or reports a duplicate at the second occurrence.
@@ -348,13 +354,36 @@ impl FieldAttrs {
                         set(cx, &mut out.java, Located { span, ..java }, JAVA, span);
                     }
                 }
+                DECIMAL => {
+                    if let Some(d) = parse_text_number(cx, attr, DECIMAL, false) {
+                        out.rendered.push(if d.value.0 == 0 {
+                            DECIMAL.to_string()
+                        } else {
+                            format!("decimal(width = {})", d.value.0)
+                        });
+                        let v = Located { span, value_span: d.value_span, value: d.value.0 };
+                        set(cx, &mut out.decimal, v, DECIMAL, span);
+                    }
+                }
+                HEX => {
+                    if let Some(h) = parse_text_number(cx, attr, HEX, true) {
+                        let (w, upper) = h.value;
+                        out.rendered.push(match (w, upper) {
+                            (0, false) => HEX.to_string(),
+                            (0, true) => "hex(upper)".to_string(),
+                            (w, false) => format!("hex(width = {w})"),
+                            (w, true) => format!("hex(width = {w}, upper)"),
+                        });
+                        set(cx, &mut out.hex, Located { span, ..h }, HEX, span);
+                    }
+                }
                 REST if flag(cx, attr, &name) => {
                     out.rendered.push(name.clone());
                     set(cx, &mut out.rest, span, &name, span);
                 }
                 ROWKEY => cx.error_at(
                     span,
-                    "`#[rowkey(...)]` goes on the struct; on a field use `salt`, `fixed`, `max_len`, `hash`, `reverse_ts`, `desc`, `reverse`, `timestamp`, `row_span`, `uid`, `java` or `rest`",
+                    "`#[rowkey(...)]` goes on the struct; on a field use `salt`, `fixed`, `max_len`, `hash`, `reverse_ts`, `desc`, `reverse`, `timestamp`, `row_span`, `uid`, `java`, `rest`, `decimal` or `hex`",
                 ),
                 TAG => cx.error_at(span, "`tag` goes on an enum variant, not on a field"),
                 _ => {}
@@ -494,6 +523,67 @@ fn parse_uid(cx: &Ctxt, attr: &Attribute) -> Option<Located<String>> {
 }
 
 /// `#[hash(md5)]` or `#[hash(md5, len = N)]`, N in 1..=16; the value is the digest length.
+/// `#[decimal]`, `#[decimal(width = N)]`, `#[hex]`, `#[hex(width = N, upper)]`: (width, upper).
+fn parse_text_number(
+    cx: &Ctxt,
+    attr: &Attribute,
+    name: &str,
+    hex: bool,
+) -> Option<Located<(usize, bool)>> {
+    let span = attr.path().span();
+    if let Meta::Path(_) = &attr.meta {
+        return Some(Located {
+            span,
+            value_span: span,
+            value: (0, false),
+        });
+    }
+    let mut width: Option<usize> = None;
+    let mut upper = false;
+    let example = if hex {
+        "#[hex(width = 8, upper)]"
+    } else {
+        "#[decimal(width = 6)]"
+    };
+    let res = attr.parse_nested_meta(|meta| {
+        if meta.path.is_ident(WIDTH) {
+            let lit: LitInt = meta.value()?.parse()?;
+            if let Some(v) = int_in(cx, &lit, 1, 40, "`width`", example) {
+                set(cx, &mut width, v, WIDTH, meta.path.span());
+            }
+            Ok(())
+        } else if hex && meta.path.is_ident(UPPER) {
+            upper = true;
+            Ok(())
+        } else {
+            let key = meta
+                .path
+                .get_ident()
+                .map(|i| i.to_string())
+                .unwrap_or_default();
+            let expected: &[&str] = if hex { &[WIDTH, UPPER] } else { &[WIDTH] };
+            Err(meta.error(format_args!(
+                "unknown `{name}` argument `{key}`; expected {}, e.g. `{example}`{}",
+                if hex {
+                    "`width = N` and `upper`"
+                } else {
+                    "`width = N`"
+                },
+                suggest(&key, expected)
+            )))
+        }
+    });
+    if let Err(e) = res {
+        cx.syn_error(e);
+        return None;
+    }
+    Some(Located {
+        span,
+        value_span: span,
+        value: (width.unwrap_or(0), upper),
+    })
+}
+
 /// `#[java]` or `#[java(utf)]`.
 fn parse_java(cx: &Ctxt, attr: &Attribute) -> Option<Located<Java>> {
     let span = attr.path().span();
@@ -617,6 +707,7 @@ impl ContainerAttrs {
             max_len: None,
             deprecated_max_len: None,
             allow_hotspot: None,
+            delimiter: None,
             query: None,
             prefix: None,
             crate_path: None,
@@ -659,6 +750,28 @@ impl ContainerAttrs {
                         Ok(())
                     } else if meta.path.is_ident(QUERY) {
                         set(cx, &mut out.query, meta.path.span(), QUERY, meta.path.span());
+                        Ok(())
+                    } else if meta.path.is_ident(DELIMITER) {
+                        let lit: syn::Lit = meta.value()?.parse()?;
+                        let byte = match &lit {
+                            syn::Lit::Char(c) if c.value().is_ascii() => Some(c.value() as u8),
+                            syn::Lit::Byte(b) => Some(b.value()),
+                            syn::Lit::Str(s) if s.value().len() == 1 => Some(s.value().as_bytes()[0]),
+                            _ => None,
+                        };
+                        match byte {
+                            Some(b) => set(
+                                cx,
+                                &mut out.delimiter,
+                                Located { span: meta.path.span(), value_span: lit.span(), value: b },
+                                DELIMITER,
+                                meta.path.span(),
+                            ),
+                            None => cx.error_at(
+                                lit.span(),
+                                "`delimiter` is one ASCII character or byte, e.g. `#[rowkey(delimiter = ':')]` or `delimiter = b'\\x00'`",
+                            ),
+                        }
                         Ok(())
                     } else if meta.path.is_ident(INDEX_OF) {
                         let ty: syn::Type = meta.value()?.parse()?;

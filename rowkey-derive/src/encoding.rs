@@ -21,10 +21,35 @@ pub enum Encoding {
     JavaUtf,
     /// `#[rest]`: the rest of the key, as written.
     Rest,
+    /// A text field of a text key (`#[rowkey(delimiter = ...)]`): its text as it is.
+    Text,
+    /// `#[reverse]` on a text field of a text key: its characters reversed.
+    ReversedText,
+    /// `#[decimal]` (0: unpadded) or `#[decimal(width = N)]`.
+    Decimal(usize),
+    /// `#[hex]` / `#[hex(width = N, upper)]`: (width, 0 unpadded; uppercase).
+    Hex(usize, bool),
 }
 
 impl Encoding {
-    /// The encoding a field's attributes choose (validation has refused combinations).
+    /// The encoding a field's attributes choose in a key with `delimiter` (validation has
+    /// refused combinations).
+    pub fn in_key(f: &Field, delimiter: Option<u8>) -> Encoding {
+        let a = &f.attrs;
+        match (delimiter, Encoding::of(f)) {
+            (_, _) if a.decimal.is_some() => Encoding::Decimal(a.decimal.map_or(0, |d| d.value)),
+            (_, _) if a.hex.is_some() => {
+                let (w, upper) = a.hex.map_or((0, false), |h| h.value);
+                Encoding::Hex(w, upper)
+            }
+            (Some(_), Encoding::Reverse) => Encoding::ReversedText,
+            (Some(_), Encoding::Natural) => Encoding::Text,
+            (_, other) => other,
+        }
+    }
+
+    /// The encoding a field's attributes choose outside a text key (validation has refused
+    /// combinations).
     pub fn of(f: &Field) -> Encoding {
         let a = &f.attrs;
         if let Some(n) = a.fixed {
@@ -59,7 +84,12 @@ impl Encoding {
         match self {
             Encoding::Fixed(n) | Encoding::Md5(n) => Some(n),
             Encoding::ReverseTs => Some(8),
-            Encoding::MaxLen(_) | Encoding::JavaUtf | Encoding::Rest => None,
+            Encoding::MaxLen(_)
+            | Encoding::JavaUtf
+            | Encoding::Rest
+            | Encoding::Text
+            | Encoding::ReversedText => None,
+            Encoding::Decimal(w) | Encoding::Hex(w, _) => (w > 0).then_some(w),
             Encoding::RowSpan(n) => class.fixed_width().map(|w| w + row_span_offset_width(n)),
             Encoding::Natural | Encoding::Reverse | Encoding::Java => class.fixed_width(),
         }
@@ -71,6 +101,14 @@ impl Encoding {
         match self {
             Encoding::MaxLen(n) => Some(2 * n + 2),
             Encoding::JavaUtf => Some(2 + 0xFFFF),
+            Encoding::Decimal(0) => match class {
+                TyClass::Int { width, .. } => Some([0, 4, 6, 0, 11, 0, 0, 0, 20][width.min(8)]),
+                _ => None,
+            },
+            Encoding::Hex(0, _) => match class {
+                TyClass::Int { width, .. } => Some(2 * width),
+                _ => None,
+            },
             other => other.fixed_width(class),
         }
     }

@@ -91,7 +91,7 @@ pub fn parts<'f, 'a>(input: &'f Input<'a>) -> Vec<Part<'f, 'a>> {
     });
     for (i, f) in lead.iter().enumerate() {
         let mut segs = vec![Seg::Text(format!("{i}: "))];
-        field(f, &mut segs);
+        field(f, input.attrs.delimiter.map(|d| d.value), &mut segs);
         parts.push(Part {
             label: format!("field {i} (`{}`)", f.ident),
             segs,
@@ -110,7 +110,7 @@ pub fn parts<'f, 'a>(input: &'f Input<'a>) -> Vec<Part<'f, 'a>> {
                 if j > 0 {
                     push(&mut segs, Seg::Text(", ".into()));
                 }
-                field(f, &mut segs);
+                field(f, None, &mut segs);
             }
             push(&mut segs, Seg::Text("]".into()));
             parts.push(Part {
@@ -158,7 +158,7 @@ pub fn changed(input: &Input, pinned: u64, now: u64) -> Vec<String> {
 }
 
 /// One field: its value class and its encoding, appended to `segs`.
-fn field<'f, 'a>(f: &'f Field<'a>, segs: &mut Vec<Seg<'f, 'a>>) {
+fn field<'f, 'a>(f: &'f Field<'a>, delimiter: Option<u8>, segs: &mut Vec<Seg<'f, 'a>>) {
     let a = &f.attrs;
     let encoding = if let Some(n) = a.fixed {
         format!("fixed({})", n.value)
@@ -177,9 +177,30 @@ fn field<'f, 'a>(f: &'f Field<'a>, segs: &mut Vec<Seg<'f, 'a>>) {
         }
     } else if a.rest.is_some() {
         "rest".into()
+    } else if let Some(d) = a.decimal {
+        match d.value {
+            0 => "decimal".into(),
+            w => format!("decimal({w})"),
+        }
+    } else if let Some(h) = a.hex {
+        let (w, upper) = h.value;
+        format!("hex({w}{})", if upper { ", upper" } else { "" })
     } else {
         // `max_len(N)` bounds values but writes the natural bytes.
         "natural".into()
+    };
+    // A text key's fields: the delimiter after each encoding (`text`, `reversed text` for its
+    // plain and `#[reverse]` text fields).
+    let encoding = match delimiter {
+        Some(d) => {
+            let e = match encoding.as_str() {
+                "natural" => "text",
+                "reverse" => "reversed text",
+                other => other,
+            };
+            format!("{e} delimited({d:#04x})")
+        }
+        None => encoding,
     };
     let desc = if a.desc.is_some() { " desc" } else { "" };
     match class(f.ty, f.class) {

@@ -34,7 +34,7 @@ use syn::{parse_macro_input, DeriveInput};
     RowKey,
     attributes(
         rowkey, salt, fixed, max_len, hash, reverse_ts, desc, reverse, timestamp, row_span, uid,
-        java, rest, tag
+        java, rest, decimal, hex, tag
     )
 )]
 pub fn derive_row_key(input: TokenStream) -> TokenStream {

@@ -79,6 +79,16 @@ pub struct KeyField<'a> {
     pub class: TyClass,
     /// The attributes as written, for the layout docs.
     pub attributes: Vec<String>,
+    /// In a text key (`#[rowkey(delimiter = ...)]`): the delimiter, and whether the field is
+    /// the last (its text runs to the end of the key) or is followed by the delimiter.
+    pub text: Option<TextPos>,
+}
+
+/// Where a field of a text key sits.
+#[derive(Clone, Copy)]
+pub struct TextPos {
+    pub delimiter: u8,
+    pub last: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -89,9 +99,25 @@ pub enum Order {
 }
 
 fn lower<'a>(krate: Krate<'a>, f: &Field<'a>) -> KeyField<'a> {
+    lower_in(krate, f, None)
+}
+
+fn lower_in<'a>(krate: Krate<'a>, f: &Field<'a>, text: Option<TextPos>) -> KeyField<'a> {
     let a = &f.attrs;
-    let codec = Encoding::of(f);
+    let codec = Encoding::in_key(f, text.map(|t| t.delimiter));
+    let unsigned = matches!(f.class, TyClass::Int { signed: false, .. });
     let order = match codec {
+        // A text field followed by the delimiter sorts as its values only when the delimiter
+        // sorts below every byte a value may hold (`00`); the last runs to the end.
+        Encoding::Text => match text {
+            Some(t) if !t.last && t.delimiter != 0 => Order::Unordered,
+            _ => Order::Ascending,
+        },
+        Encoding::ReversedText => Order::Unordered,
+        // Padded digits of a value that is never negative sort as the value; unpadded ones
+        // ("9" after "10") and signed ones do not.
+        Encoding::Decimal(w) | Encoding::Hex(w, _) if w == 0 || !unsigned => Order::Unordered,
+        Encoding::Decimal(_) | Encoding::Hex(..) => Order::Ascending,
         Encoding::Reverse | Encoding::Md5(_) | Encoding::JavaUtf => Order::Unordered,
         // Two's complement puts negative values after positive ones, raw float bits sort
         // negative values backwards; a Java number declared unsigned is never negative.
@@ -111,7 +137,18 @@ fn lower<'a>(krate: Krate<'a>, f: &Field<'a>) -> KeyField<'a> {
         desc: a.desc.is_some(),
         order,
         class: f.class,
-        attributes: a.rendered.clone(),
+        // A text key's fields also name their place, so a reader of the schema alone (the
+        // `rowkey` program's explain) knows where each ends: `delimited(0x3a)` before the
+        // delimiter, `last(0x3a)` to the end.
+        attributes: {
+            let mut attrs = a.rendered.clone();
+            if let Some(t) = text {
+                let place = if t.last { "last" } else { "delimited" };
+                attrs.push(format!("{place}({:#04x})", t.delimiter));
+            }
+            attrs
+        },
+        text,
     }
 }
 
@@ -120,7 +157,18 @@ impl<'a> Key<'a> {
     /// crate path, or the `const _` block's alias: see `codegen::expand`).
     pub fn from_ast(input: &'a Input<'a>, krate: Krate<'a>) -> Self {
         let lead = input.lead_fields();
-        let fields: Vec<KeyField<'a>> = lead.iter().map(|f| lower(krate, f)).collect();
+        let delimiter = input.attrs.delimiter.map(|d| d.value);
+        let fields: Vec<KeyField<'a>> = lead
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let text = delimiter.map(|delimiter| TextPos {
+                    delimiter,
+                    last: i + 1 == lead.len(),
+                });
+                lower_in(krate, f, text)
+            })
+            .collect();
         let salt = lead.iter().enumerate().find_map(|(i, f)| {
             f.attrs.salt.map(|s| {
                 let hash = f

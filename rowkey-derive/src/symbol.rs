@@ -35,12 +35,23 @@ pub const JAVA: &str = "java";
 pub const UTF: &str = "utf";
 /// `#[rest]`: the last field takes the rest of the key, as written.
 pub const REST: &str = "rest";
+/// `#[decimal]`, `#[decimal(width = N)]`: an integer as decimal text in a text key.
+pub const DECIMAL: &str = "decimal";
+/// `#[hex]`, `#[hex(width = N, upper)]`: an integer as hex text in a text key.
+pub const HEX: &str = "hex";
+/// The width key of `#[decimal(width = N)]` and `#[hex(width = N)]`.
+pub const WIDTH: &str = "width";
+/// `upper` in `#[hex(upper)]`.
+pub const UPPER: &str = "upper";
+/// `#[rowkey(delimiter = ':')]`: a text key, its fields joined by the delimiter.
+pub const DELIMITER: &str = "delimiter";
 /// The key inside `#[uid(...)]`.
 pub const KIND: &str = "kind";
 
 /// The field attributes, in the order the docs list them.
 pub const FIELD_ATTRS: &[&str] = &[
     SALT, FIXED, MAX_LEN, HASH, REVERSE_TS, DESC, REVERSE, TIMESTAMP, ROW_SPAN, UID, JAVA, REST,
+    DECIMAL, HEX,
 ];
 
 /// Keys inside `#[salt(...)]`.
@@ -71,6 +82,7 @@ pub const CONTAINER_KEYS: &[&str] = &[
     CRATE,
     FINGERPRINT,
     INDEX_OF,
+    DELIMITER,
 ];
 
 #[cfg(test)]

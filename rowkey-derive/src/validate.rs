@@ -10,7 +10,7 @@ use quote::ToTokens;
 use crate::ast::{Field, Input, TyClass, Variant};
 use crate::ctxt::Ctxt;
 use crate::symbol::{
-    DESC, FIXED, HASH, JAVA, MAX_LEN, REST, REVERSE, REVERSE_TS, ROW_SPAN, TIMESTAMP,
+    DECIMAL, DESC, FIXED, HASH, HEX, JAVA, MAX_LEN, REST, REVERSE, REVERSE_TS, ROW_SPAN, TIMESTAMP,
 };
 
 pub fn check(cx: &Ctxt, input: &Input) {
@@ -22,7 +22,7 @@ pub fn check(cx: &Ctxt, input: &Input) {
         check_max_len_type(cx, field);
         check_reverse_ts_type(cx, field);
         check_timestamp_type(cx, field);
-        check_reverse_type(cx, field);
+        check_reverse_type(cx, field, input.attrs.delimiter.is_some());
         check_hash_type(cx, field);
         check_java_type(cx, field);
         check_encoding_conflicts(cx, field);
@@ -45,6 +45,7 @@ pub fn check(cx: &Ctxt, input: &Input) {
         }
     }
     check_rest_is_last(cx, input);
+    check_text_key(cx, input);
     check_salt_strategy(cx, input);
     check_row_span(cx, input);
     check_hotspot(cx, input);
@@ -563,17 +564,21 @@ fn check_timestamp_type(cx: &Ctxt, field: &Field) {
 }
 
 /// `#[reverse]` reverses the bytes of a fixed-width integer or byte array.
-fn check_reverse_type(cx: &Ctxt, field: &Field) {
+/// In a text key it reverses a text field's characters.
+fn check_reverse_type(cx: &Ctxt, field: &Field, text_key: bool) {
     let Some(span) = field.attrs.reverse else {
         return;
     };
+    if text_key && matches!(field.class, TyClass::Text { .. }) {
+        return;
+    }
     if !matches!(
         field.class,
         TyClass::Int { .. } | TyClass::ByteArray { .. } | TyClass::Other
     ) {
         cx.error_at(
             span,
-            "`reverse` applies to fixed-width integers and byte arrays (`u64`, `[u8; 8]`, ...)",
+            "`reverse` applies to fixed-width integers and byte arrays (`u64`, `[u8; 8]`, ...), and to text in a text key (`#[rowkey(delimiter = ...)]`)",
         );
     }
 }
@@ -655,6 +660,112 @@ fn check_java_type(cx: &Ctxt, field: &Field) {
     }
 }
 
+/// A text key (`#[rowkey(delimiter = ...)]`) writes every field as text joined by the
+/// delimiter: text as it is (or reversed), integers as `#[decimal]` or `#[hex]` text. The
+/// delimiter must be told apart from every value: no digit, letter, `-` or `+`. `#[decimal]`
+/// and `#[hex]` are text, so they need a text key; `#[hex]` takes unsigned integers.
+fn check_text_key(cx: &Ctxt, input: &Input) {
+    let delimiter = input.attrs.delimiter;
+    if let Some(d) = delimiter {
+        if input.variants.is_some() {
+            cx.error_at(
+                d.span,
+                "`delimiter` makes a struct a text key; a record-type enum cannot be one",
+            );
+        }
+        if d.value.is_ascii_alphanumeric() || d.value == b'-' || d.value == b'+' {
+            cx.error_at(
+                d.value_span,
+                "a delimiter that a field's text may hold (a digit, a letter, `-` or `+`) could not be told apart from it: choose a punctuation character such as `':'`, `'_'` or `'|'`",
+            );
+        }
+    }
+    for field in input.all_fields() {
+        let a = &field.attrs;
+        let number = a
+            .decimal
+            .map(|d| (DECIMAL, d.span))
+            .or(a.hex.map(|h| (HEX, h.span)));
+        if let Some((name, span)) = number {
+            match field.class {
+                TyClass::Int { width: 16, .. } => cx.error_at(
+                    span,
+                    format_args!("`{name}` takes integers up to 64 bits (`u8`..`u64`, `i8`..`i64`)"),
+                ),
+                TyClass::Int { signed: true, .. } if name == HEX => cx.error_at(
+                    span,
+                    "`hex` writes unsigned integers (`u8`..`u64`); write a signed one `#[decimal]`",
+                ),
+                TyClass::Int { .. } | TyClass::Other => {}
+                _ => cx.error_at(
+                    span,
+                    format_args!("`{name}` writes an integer as text; the field is `u8`..`u64` or `i8`..`i64`"),
+                ),
+            }
+            if delimiter.is_none() {
+                cx.error_at(
+                    span,
+                    format_args!(
+                        "`{name}` writes text, so it goes in a text key: add `#[rowkey(delimiter = ':')]` (the character between the fields) to the struct"
+                    ),
+                );
+            }
+        }
+        if delimiter.is_none() || input.variants.is_some() {
+            continue;
+        }
+        if let Some(salt) = a.salt {
+            cx.error_at(
+                salt.span,
+                "a text key has no salt byte: its fields are text joined by the delimiter",
+            );
+        }
+        let refused: Vec<(&str, Span)> = [
+            (FIXED, a.fixed.map(|l| l.span)),
+            (MAX_LEN, a.max_len.map(|l| l.span)),
+            (HASH, a.hash.map(|l| l.span)),
+            (REVERSE_TS, a.reverse_ts),
+            (DESC, a.desc),
+            (ROW_SPAN, a.row_span.map(|l| l.span)),
+            (JAVA, a.java.map(|l| l.span)),
+            (REST, a.rest),
+        ]
+        .into_iter()
+        .filter_map(|(n, s)| s.map(|s| (n, s)))
+        .collect();
+        for (name, span) in refused {
+            cx.error_at(
+                span,
+                format_args!(
+                    "`{name}` writes bytes, not text: in a text key (`delimiter`) a field is text as it is (or `#[reverse]`d), or an integer as `#[decimal]` or `#[hex]` text"
+                ),
+            );
+        }
+        match field.class {
+            TyClass::Text { borrowed } => {
+                if borrowed && a.reverse.is_some() {
+                    cx.error(
+                        field.ty,
+                        format_args!("reversed text cannot be borrowed from the key: declare `{}: String`", field.ident),
+                    );
+                }
+            }
+            TyClass::Int { .. } if number.is_none() => cx.error(
+                field.ty,
+                format_args!(
+                    "in a text key an integer is written as text: add `#[decimal]`, `#[decimal(width = N)]` (zero-padded, ordered) or `#[hex(width = N)]` to `{}`",
+                    field.ident
+                ),
+            ),
+            TyClass::Int { .. } | TyClass::Other => {}
+            _ => cx.error(
+                field.ty,
+                "a text key's fields are text (`String`, `&str`, `Cow<str>`) or integers written as `#[decimal]` or `#[hex]` text",
+            ),
+        }
+    }
+}
+
 /// `#[rest]` reads to the end of the key, so nothing may follow it: it goes on a struct key's
 /// last field.
 fn check_rest_is_last(cx: &Ctxt, input: &Input) {
@@ -696,6 +807,8 @@ fn check_encoding_conflicts(cx: &Ctxt, field: &Field) {
         (ROW_SPAN, a.row_span.map(|l| l.span)),
         (JAVA, a.java.map(|l| l.span)),
         (REST, a.rest),
+        (DECIMAL, a.decimal.map(|l| l.span)),
+        (HEX, a.hex.map(|l| l.span)),
     ]
     .into_iter()
     .filter_map(|(n, s)| s.map(|s| (n, s)))

@@ -13,6 +13,7 @@ use crate::fmt::binary;
 use crate::java::{Java, JavaUtf, Rest};
 use crate::schema::{FieldSchema, Schema};
 use crate::source::{Inverted, Reader, Source};
+use crate::text_key::parse_number;
 
 /// Explains `bytes` as a key of `schema`, as the key type's own `explain` would.
 pub fn explain_schema(schema: &'static Schema, bytes: &[u8]) -> String {
@@ -130,6 +131,9 @@ fn read_field<'de>(f: &FieldSchema, src: &mut Reader<'de>) -> Result<String, Dec
 
 fn read_plain<'de, S: Source<'de>>(f: &FieldSchema, src: &mut S) -> Result<String, DecodeError> {
     let ty = base_type(f.rust_type);
+    if let Some(shown) = read_text_field(f, ty, src) {
+        return shown;
+    }
     if has(f, "hash") {
         let at = src.pos();
         let n = f
@@ -223,6 +227,89 @@ fn read_plain<'de, S: Source<'de>>(f: &FieldSchema, src: &mut S) -> Result<Strin
         return Ok(shown);
     }
     read_natural(ty, f.width, src)
+}
+
+/// A field of a text key (`delimited(0x..)` or `last(0x..)` among its attributes), read as
+/// its codec reads it; `None` for any other field.
+fn read_text_field<'de, S: Source<'de>>(
+    f: &FieldSchema,
+    ty: &str,
+    src: &mut S,
+) -> Option<Result<String, DecodeError>> {
+    let (last, d) = f.attributes.iter().find_map(|a| {
+        let (last, rest) = match a.strip_prefix("delimited(") {
+            Some(r) => (false, r),
+            None => (true, a.strip_prefix("last(")?),
+        };
+        let hex = rest.strip_suffix(')')?.strip_prefix("0x")?;
+        Some((last, u8::from_str_radix(hex, 16).ok()?))
+    })?;
+    Some(read_text_part(f, ty, last, d, src))
+}
+
+/// One field's text (to the delimiter `d`, or to the end when `last`), parsed as its codec
+/// parses it (`text_key::parse_number` for numbers).
+fn read_text_part<'de, S: Source<'de>>(
+    f: &FieldSchema,
+    ty: &str,
+    last: bool,
+    d: u8,
+    src: &mut S,
+) -> Result<String, DecodeError> {
+    let at = src.pos();
+    let text = if last {
+        let n = src.remaining();
+        let t = src.take_fixed(n)?;
+        if let Some(i) = t.iter().position(|&b| b == d) {
+            return Err(DecodeError::new(
+                at + i,
+                DecodeErrorKind::DelimiterInValue { delimiter: d },
+            ));
+        }
+        t
+    } else {
+        src.take_until(d)?
+    };
+    let err = |(o, k): (usize, DecodeErrorKind)| DecodeError::new(at + o, k);
+    let number = |name: &str| {
+        f.attributes.iter().find_map(|a| {
+            let args = a.strip_prefix(name)?;
+            let width = args
+                .split("width = ")
+                .nth(1)
+                .and_then(|r| r.split([')', ',']).next())
+                .and_then(|n| n.trim().parse::<usize>().ok())
+                .unwrap_or(0);
+            Some((width, args.contains("upper")))
+        })
+    };
+    let spec = number("decimal")
+        .map(|(w, _)| (10, w, None))
+        .or_else(|| number("hex").map(|(w, u)| (16, w, Some(u))));
+    if let Some((radix, width, upper)) = spec {
+        macro_rules! number {
+            ($($name:literal => $t:ty),* $(,)?) => {
+                match ty {
+                    $($name => {
+                        let v = parse_number::<$t>(&text, radix, width, upper).map_err(err)?;
+                        return Ok(show(&v));
+                    })*
+                    other => return Err(unsupported(at, other)),
+                }
+            };
+        }
+        number!(
+            "u8" => u8, "u16" => u16, "u32" => u32, "u64" => u64,
+            "i8" => i8, "i16" => i16, "i32" => i32, "i64" => i64,
+        );
+    }
+    let s = core::str::from_utf8(&text)
+        .map_err(|e| DecodeError::new(at + e.valid_up_to(), DecodeErrorKind::BadUtf8))?;
+    if has(f, "reverse") {
+        Ok(show(&s.chars().rev().collect::<String>()))
+    } else {
+        Ok(show(&s))
+    }
 }
 
 /// `max_len(N)`'s bound.

@@ -55,6 +55,22 @@ pub enum EncodeErrorKind {
         /// Its length in modified UTF-8.
         len: usize,
     },
+    /// A value of a text key (`#[rowkey(delimiter = ...)]`) holds the delimiter, so it could
+    /// not be read back.
+    DelimiterInValue {
+        /// The delimiter.
+        delimiter: u8,
+        /// Where in the value's text.
+        at: usize,
+    },
+    /// A number needs more characters than its `#[decimal(width = N)]` or
+    /// `#[hex(width = N)]`.
+    TooWideForText {
+        /// The characters it needs.
+        len: usize,
+        /// The declared width.
+        width: usize,
+    },
     /// The whole key is longer than the key's `max_len`.
     KeyTooLong {
         /// The encoded key length.
@@ -152,6 +168,15 @@ impl fmt::Display for EncodeError {
             EncodeErrorKind::TooLongForWriteUtf { len } => write!(
                 f,
                 "value of {len} bytes of modified UTF-8 is longer than the 65535 that `writeUTF` can write"
+            ),
+            EncodeErrorKind::DelimiterInValue { delimiter, at } => write!(
+                f,
+                "the value holds the key's delimiter {} at byte {at}, so it could not be read back; it is refused",
+                crate::fmt::binary(&[delimiter])
+            ),
+            EncodeErrorKind::TooWideForText { len, width } => write!(
+                f,
+                "the number takes {len} characters, more than its width of {width}; it is refused, never truncated"
             ),
             EncodeErrorKind::KeyTooLong { len, max } => {
                 write!(f, "key of {len} bytes is longer than the key limit of {max} bytes")
@@ -261,6 +286,22 @@ pub enum DecodeErrorKind {
     /// A `#[java]` field declared unsigned holds a negative Java number (its top bit is set):
     /// declare the field signed to read it.
     JavaNegative,
+    /// A field of a text key that is not the last ends without the key's delimiter.
+    MissingDelimiter {
+        /// The delimiter.
+        delimiter: u8,
+    },
+    /// The last field of a text key holds the key's delimiter: the key has more parts than
+    /// the layout.
+    DelimiterInValue {
+        /// The delimiter.
+        delimiter: u8,
+    },
+    /// A `#[decimal]` or `#[hex]` field's text is not a number as the layout writes it.
+    BadTextNumber {
+        /// What is wrong, in words.
+        reason: &'static str,
+    },
     /// A `#[java(utf)]` field's bytes are not modified UTF-8 as `DataOutput.writeUTF` writes
     /// it.
     BadModifiedUtf8 {
@@ -323,6 +364,19 @@ impl fmt::Display for DecodeError {
                 "the schema does not describe this field's type well enough to decode it; use the key type's own `explain`",
             ),
             DecodeErrorKind::BadUtf8 => f.write_str("text is not valid UTF-8"),
+            DecodeErrorKind::MissingDelimiter { delimiter } => write!(
+                f,
+                "the field does not end with the key's delimiter {}",
+                crate::fmt::binary(&[delimiter])
+            ),
+            DecodeErrorKind::DelimiterInValue { delimiter } => write!(
+                f,
+                "the key's delimiter {} inside the last field: the key has more parts than the layout",
+                crate::fmt::binary(&[delimiter])
+            ),
+            DecodeErrorKind::BadTextNumber { reason } => {
+                write!(f, "not a number as the layout writes it: {reason}")
+            }
             DecodeErrorKind::JavaNegative => f.write_str(
                 "a negative Java number in a `#[java]` field declared unsigned; declare it signed to read it",
             ),

@@ -38,6 +38,7 @@ mod source;
 pub mod split;
 pub mod store;
 mod text;
+mod text_key;
 mod value;
 
 pub use bytes;
@@ -95,6 +96,9 @@ pub mod __private {
     pub use crate::source::Source;
     pub use crate::store::{Cell, Column};
     pub use crate::text::{FromKeyBytes, KeyBytes};
+    pub use crate::text_key::{
+        Decimal, Delimited, FromText, Hex, Last, ReversedText, Text, TextNumber, TextPart,
+    };
     pub use crate::value::{
         clear_cell, set_cell, CellReader, ColumnSchema, ColumnValue, RowValue, ValueError,
         ValueSchema,

@@ -30,6 +30,30 @@ pub trait Source<'de> {
     /// unescapes it; borrowed when `mask` is zero and the value needed no unescaping.
     fn take_escaped_masked(&mut self, mask: u8) -> Result<Cow<'de, [u8]>, DecodeError>;
 
+    /// Reads the bytes up to the next `delimiter` (stored XORed with `mask`), and the delimiter;
+    /// returns the bytes before it. An error when the input ends first.
+    fn take_until_masked(
+        &mut self,
+        delimiter: u8,
+        mask: u8,
+    ) -> Result<Cow<'de, [u8]>, DecodeError> {
+        // Byte by byte: a source that can look ahead does better.
+        let mut out = Vec::new();
+        loop {
+            match self.take_array_masked::<1>(mask) {
+                Ok([b]) if b == delimiter => return Ok(Cow::Owned(out)),
+                Ok([b]) => out.push(b),
+                Err(_) => return Err(self.error(DecodeErrorKind::MissingDelimiter { delimiter })),
+            }
+        }
+    }
+
+    /// Reads the bytes up to the next `delimiter`, and the delimiter.
+    #[inline(always)]
+    fn take_until(&mut self, delimiter: u8) -> Result<Cow<'de, [u8]>, DecodeError> {
+        self.take_until_masked(delimiter, 0)
+    }
+
     /// Reads exactly `N` bytes.
     #[inline(always)]
     fn take_array<const N: usize>(&mut self) -> Result<[u8; N], DecodeError> {
@@ -199,6 +223,26 @@ impl<'de> Source<'de> for Reader<'de> {
         self.pos += used;
         Ok(value)
     }
+
+    #[inline]
+    fn take_until_masked(
+        &mut self,
+        delimiter: u8,
+        mask: u8,
+    ) -> Result<Cow<'de, [u8]>, DecodeError> {
+        let rest = self.rest();
+        match rest.iter().position(|&b| b ^ mask == delimiter) {
+            Some(n) => {
+                let value = self.take_fixed_masked(n, mask)?;
+                self.pos += 1;
+                Ok(value)
+            }
+            None => {
+                self.pos += rest.len();
+                Err(self.error(DecodeErrorKind::MissingDelimiter { delimiter }))
+            }
+        }
+    }
 }
 
 /// Reads a `#[desc]` field: every stored byte is inverted back before interpretation.
@@ -228,6 +272,15 @@ impl<'de, S: Source<'de> + ?Sized> Source<'de> for Inverted<'_, S> {
     #[inline(always)]
     fn take_escaped_masked(&mut self, mask: u8) -> Result<Cow<'de, [u8]>, DecodeError> {
         self.0.take_escaped_masked(mask ^ 0xFF)
+    }
+
+    #[inline(always)]
+    fn take_until_masked(
+        &mut self,
+        delimiter: u8,
+        mask: u8,
+    ) -> Result<Cow<'de, [u8]>, DecodeError> {
+        self.0.take_until_masked(delimiter, mask ^ 0xFF)
     }
 
     #[inline(always)]
@@ -283,6 +336,15 @@ impl<'de> Source<'de> for Marking<'_, 'de> {
     #[inline(always)]
     fn take_escaped_masked(&mut self, mask: u8) -> Result<Cow<'de, [u8]>, DecodeError> {
         self.inner.take_escaped_masked(mask)
+    }
+
+    #[inline(always)]
+    fn take_until_masked(
+        &mut self,
+        delimiter: u8,
+        mask: u8,
+    ) -> Result<Cow<'de, [u8]>, DecodeError> {
+        self.inner.take_until_masked(delimiter, mask)
     }
 
     #[inline(always)]

@@ -178,6 +178,37 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # `#[rowkey(delimiter = ':')]`, `#[decimal]`, `#[hex]`: text keys
+//!
+//! A text key writes every field as text and joins the fields with the delimiter, as a Java
+//! service's `date + ":" + time + ":" + id` (FORMAT.md §2.16): text as it is (or reversed
+//! with `#[reverse]`), integers as `#[decimal]` (`Long.toString`), `#[decimal(width = N)]`
+//! (`String.format("%0Nd")`) or `#[hex(width = N, upper)]`. A value that holds the delimiter,
+//! or a number wider than its width, is refused. Padded unsigned numbers and the last text
+//! field keep order (ranges); unpadded numbers and text followed by the delimiter take values
+//! only, and an equality scan carries the delimiter, so `"10"` never finds `"100"`.
+//!
+//! ```
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey, Debug, PartialEq)]
+//! #[rowkey(delimiter = ':')]
+//! struct Message {
+//!     #[decimal(width = 6)]
+//!     date: u32,
+//!     #[decimal(width = 6)]
+//!     time: u32,
+//!     #[decimal]
+//!     message_id: u64,
+//! }
+//!
+//! let m = Message { date: 230611, time: 63031, message_id: 1231231 };
+//! assert_eq!(&m.to_bytes()?[..], b"230611:063031:1231231");
+//! let june = Message::scan().date(230601u32..230701).ranges(); // padded: ranges are exact
+//! # let _ = june;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # `#[hash(md5)]`, `#[hash(md5, len = N)]`
 //!
 //! The field is stored as (the first N bytes of) the MD5 of its value, as the guide's

@@ -1552,7 +1552,9 @@ fn region_servers_as_bootstrap_servers() {
 
 /// Keys the seed documents' Java code writes (`hbase-local`'s `write-recipes`: Flurry's
 /// `DataOutputStream.writeLong` + `writeUTF`, with ids that are never negative and with
-/// negative ones; the HBase guide's `Bytes.toBytes` concatenation with a string last), written
+/// negative ones; the HBase guide's `Bytes.toBytes` concatenation with a string last; the
+/// text keys of `String.format("%06d:%06d:%d")` (the salting article's date:time:id),
+/// `user + "_" + ts` and the Chinese guide's reversed phone + `Long.MAX_VALUE - ts`), written
 /// by HBase's Java client and read by rowkey through the declarations of FORMAT.md §2.15: every
 /// row decodes typed, re-encodes to its exact bytes and holds the value Java wrote with it;
 /// typed scans and queries return what a brute-force filter of the full scan returns.
@@ -1719,4 +1721,73 @@ fn rowkey_reads_the_keys_javas_recipes_wrote_on_hbase_rpc() {
         table.scan(&Concat::scan().shard(-3i32).ranges()).count(),
         shard
     );
+
+    // Text keys (FORMAT.md §2.16), as String.format and string concatenation build them.
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    #[rowkey(delimiter = ':', query)]
+    struct Message {
+        #[decimal(width = 6)]
+        date: u32,
+        #[decimal(width = 6)]
+        time: u32,
+        #[decimal]
+        message_id: u64,
+    }
+
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    #[rowkey(delimiter = '_')]
+    struct UserTs {
+        user: String,
+        #[decimal]
+        ts: u64,
+    }
+
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    #[rowkey(delimiter = '|')]
+    struct Call {
+        #[reverse]
+        phone: String,
+        #[decimal(width = 19)]
+        reverse_ts: u64,
+    }
+
+    let (table, rows) = load::<Message>(&m, &zk, "text", n);
+    let days = 230_610u32..230_613;
+    let want: Vec<&Message> = rows.iter().filter(|k| days.contains(&k.date)).collect();
+    let got: Vec<Message> = table
+        .scan(&Message::scan().date(days).ranges())
+        .map(|r| r.unwrap().0)
+        .collect();
+    assert_eq!(got.iter().collect::<Vec<_>>(), want, "a range of days");
+    assert_eq!(got.len(), n / 10);
+    let by_id: Vec<Message> = table
+        .query(&Message::query().message_id(777u64).build())
+        .map(|r| r.unwrap().0)
+        .collect();
+    assert_eq!(by_id.len(), 1);
+    assert_eq!(by_id[0].message_id, 777);
+
+    let small = n / 5;
+    let (table, rows) = load::<UserTs>(&m, &zk, "user-ts", small);
+    let want: Vec<&UserTs> = rows.iter().filter(|k| k.user == "u10").collect();
+    let got: Vec<UserTs> = table
+        .scan(&UserTs::scan().user("u10").ranges())
+        .map(|r| r.unwrap().0)
+        .collect();
+    assert_eq!(got.iter().collect::<Vec<_>>(), want, "user u10, not u100");
+    assert_eq!(got.len(), small / 1000);
+
+    let (table, rows) = load::<Call>(&m, &zk, "reversed", small);
+    let phone = "13800000042";
+    let want: Vec<&Call> = rows.iter().filter(|k| k.phone == phone).collect();
+    let got: Vec<Call> = table
+        .scan(&Call::scan().phone(phone).ranges())
+        .map(|r| r.unwrap().0)
+        .collect();
+    assert_eq!(
+        got.iter().collect::<Vec<_>>(),
+        want,
+        "one phone, newest first"
+    );
+    assert!(got.windows(2).all(|w| w[0].reverse_ts < w[1].reverse_ts));
 }

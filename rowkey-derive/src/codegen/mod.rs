@@ -159,6 +159,11 @@ impl quote::ToTokens for CodecTy<'_> {
         if field.desc {
             out.with(&p).segment("Desc").lt();
         }
+        if let Some(t) = field.text {
+            out.with(&p)
+                .segment(if t.last { "Last" } else { "Delimited" })
+                .lt();
+        }
         out.with(&p);
         match field.codec {
             Encoding::Natural => out.segment("Natural"),
@@ -175,11 +180,43 @@ impl quote::ToTokens for CodecTy<'_> {
             Encoding::Java => out.segment("Java"),
             Encoding::JavaUtf => out.segment("JavaUtf"),
             Encoding::Rest => out.segment("Rest"),
+            Encoding::Text => out
+                .segment("Text")
+                .lt()
+                .with(&proc_macro2::Literal::u8_suffixed(delimiter(field)))
+                .gt(),
+            Encoding::ReversedText => out
+                .segment("ReversedText")
+                .lt()
+                .with(&proc_macro2::Literal::u8_suffixed(delimiter(field)))
+                .gt(),
+            Encoding::Decimal(w) => out
+                .segment("Decimal")
+                .lt()
+                .with(&proc_macro2::Literal::usize_suffixed(w))
+                .gt(),
+            Encoding::Hex(w, upper) => out
+                .segment("Hex")
+                .lt()
+                .with(&proc_macro2::Literal::usize_suffixed(w))
+                .punct(',', proc_macro2::Spacing::Alone)
+                .ident(if upper { "true" } else { "false" })
+                .gt(),
         };
+        if let Some(t) = field.text {
+            out.punct(',', proc_macro2::Spacing::Alone)
+                .with(&proc_macro2::Literal::u8_suffixed(t.delimiter))
+                .gt();
+        }
         if field.desc {
             out.gt();
         }
     }
+}
+
+/// The delimiter of a field's text key (0 outside one: never written).
+fn delimiter(field: &KeyField) -> u8 {
+    field.text.map_or(0, |t| t.delimiter)
 }
 
 impl quote::ToTokens for CodecOf<'_> {

@@ -80,6 +80,12 @@ pub fn layout_doc(key: &Key) -> String {
             Order::Unordered => match f.codec {
                 Encoding::Java => "equality only (two's complement or raw float bits: negative values sort after positive ones)",
                 Encoding::JavaUtf => "equality only (`writeUTF`'s length sorts first)",
+                Encoding::Text => "equality only (a value sorts against the delimiter after a shorter one)",
+                Encoding::ReversedText => "equality only (reversed)",
+                Encoding::Decimal(0) | Encoding::Hex(0, _) => {
+                    "equality only (unpadded digits: 9 sorts after 10)"
+                }
+                Encoding::Decimal(_) => "equality only (signed: `-` sorts before the digits, negative values backwards)",
                 _ => "equality only",
             },
         };

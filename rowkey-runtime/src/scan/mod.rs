@@ -350,7 +350,7 @@ pub trait ScanArg<V> {
 /// A single value for a scan-builder method on a field that does not keep order (`#[reverse]`,
 /// `#[hash]`): such a field can be fixed to a value but not ranged over.
 #[diagnostic::on_unimplemented(
-    message = "this field's bytes do not keep its values' order (`#[reverse]`, `#[hash]`; a signed or float `#[java]` field, whose negative values sort after positive ones; `#[java(utf)]`, whose length sorts first), so a scan can fix it to one value but not range over it",
+    message = "this field's bytes do not keep its values' order (`#[reverse]`, `#[hash]`; a signed or float `#[java]` field, whose negative values sort after positive ones; `#[java(utf)]`, whose length sorts first; in a text key, unpadded or signed `#[decimal]`/`#[hex]` digits, and text followed by the delimiter), so a scan can fix it to one value but not range over it",
     label = "expected one `{V}`"
 )]
 pub trait ScanValue<V> {

@@ -53,6 +53,12 @@ import org.apache.hadoop.hbase.util.Bytes;
  *     flurry: DataOutputStream writeLong(i / 5) then writeUTF(apps[i % 5]);
  *     flurry-signed: the same with writeLong(i / 5 - N / 10) (negative ids too);
  *     concat: Bytes.toBytes(i % 7 - 3) + Bytes.toBytes(31L * i - N) + Bytes.toBytes("user_" + i)
+ *     text: String.format("%06d:%06d:%d", 230601 + i % 30, i * 37 % 240000, i) (the salting
+ *     article's date:time:message_id);
+ *     user-ts: "u" + (i % 1000) + "_" + (1700000000000L + i) (the HBase guide's user + "_" + ts);
+ *     reversed: new StringBuilder("138" + String.format("%08d", i % 5000)).reverse() + "|" +
+ *     String.format("%019d", Long.MAX_VALUE - (1700000000000L + i)) (the Chinese guide's
+ *     reversed phone and Long.MAX_VALUE - ts)
  *     (apps: "", "mail", "a\u0000b", "\ud83d\ude00maps", "news"); prints WROTE n
  * write-java-cells --zk HOST:PORT --table T
  *     writes rows java-long (Bytes.toBytes(42L)), java-string (Bytes.toBytes("héllo, hbase")),
@@ -407,6 +413,18 @@ public final class Tool {
             key = Bytes.add(Bytes.toBytes(i % 7 - 3), Bytes.toBytes(31L * i - n),
                 Bytes.toBytes("user_" + i));
             break;
+          case "text":
+            key = Bytes.toBytes(String.format("%06d:%06d:%d", 230601 + i % 30, i * 37 % 240000, i));
+            break;
+          case "user-ts":
+            key = Bytes.toBytes("u" + (i % 1000) + "_" + (1700000000000L + i));
+            break;
+          case "reversed": {
+            String phone = "138" + String.format("%08d", i % 5000);
+            key = Bytes.toBytes(new StringBuilder(phone).reverse() + "|"
+                + String.format("%019d", Long.MAX_VALUE - (1700000000000L + i)));
+            break;
+          }
           default:
             throw new IllegalArgumentException("unknown layout " + layout);
         }

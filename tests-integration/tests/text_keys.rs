@@ -1,0 +1,328 @@
+//! Text keys (FORMAT.md §2.16): fields as text joined by a delimiter, as Java services write
+//! them with string concatenation and `String.format`. Golden bytes worked by hand from Java's
+//! `Long.toString`, `String.format("%06d")` and `Long.toHexString`; properties for what the
+//! derive claims about order, round trips, and decoding that never panics and accepts only
+//! what it would write; scans where the classic prefix bug would bite.
+
+mod common;
+
+use proptest::prelude::*;
+use rowkey::store::{MemStore, Table};
+use rowkey::{DecodeErrorKind, RowKey};
+
+/// The salting article's key after its hash prefix: `yyMMdd:HHmmss:message_id`.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(delimiter = ':', query)]
+struct Message {
+    #[decimal(width = 6)]
+    date: u32,
+    #[decimal(width = 6)]
+    time: u32,
+    #[decimal]
+    message_id: u64,
+}
+
+/// `user + "_" + ts`, the HBase guide's delimited text.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(delimiter = '_', query)]
+struct UserTs {
+    user: String,
+    #[decimal]
+    ts: i64,
+}
+
+/// A hex id, a reversed phone number, text last.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(delimiter = '|')]
+struct Mixed {
+    #[hex(width = 8, upper)]
+    id: u32,
+    #[reverse]
+    phone: String,
+    #[hex]
+    seq: u16,
+    note: String,
+}
+
+/// A borrowed last part.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(delimiter = b'/')]
+struct Path<'a> {
+    #[decimal(width = 4)]
+    year: u16,
+    name: &'a str,
+}
+
+fn text<K: RowKey>(k: &K) -> String {
+    String::from_utf8(k.to_bytes().unwrap().to_vec()).unwrap()
+}
+
+#[test]
+fn golden_text_is_javas() {
+    assert_eq!(
+        text(&Message {
+            date: 230_611,
+            time: 63_031,
+            message_id: 1_231_231
+        }),
+        "230611:063031:1231231"
+    );
+    assert_eq!(
+        text(&UserTs {
+            user: "alice".into(),
+            ts: -5
+        }),
+        "alice_-5"
+    );
+    assert_eq!(
+        text(&Mixed {
+            id: 0xBEEF,
+            phone: "13800138000".into(),
+            seq: 255,
+            note: "a|b?".replace('|', "/"),
+        }),
+        "0000BEEF|00083100831|ff|a/b?"
+    );
+    let p = Path {
+        year: 7,
+        name: "x/y".split('/').next().unwrap(),
+    };
+    let bytes = p.to_bytes().unwrap();
+    assert_eq!(&bytes[..], b"0007/x");
+    assert_eq!(Path::decode(&bytes).unwrap(), p);
+}
+
+#[test]
+fn values_the_layout_cannot_hold_are_refused_both_ways() {
+    // A delimiter inside a value: it could not be read back.
+    let err = UserTs {
+        user: "a_b".into(),
+        ts: 1,
+    }
+    .to_bytes()
+    .unwrap_err();
+    assert!(err.to_string().contains("delimiter"), "{err}");
+    assert_eq!(err.field(), "user");
+    // A number wider than its padded width.
+    let err = Message {
+        date: 1_000_000,
+        time: 0,
+        message_id: 0,
+    }
+    .to_bytes()
+    .unwrap_err();
+    assert!(err.to_string().contains("width of 6"), "{err}");
+    // Decoding names the field and the offset.
+    for (bytes, field, kind) in [
+        (&b"230611:063031"[..], "time", "MissingDelimiter"),
+        (b"230611:063031:12:3", "message_id", "DelimiterInValue"),
+        (b"230611:63031:123", "time", "BadTextNumber"),
+        (b"230611:063031:0123", "message_id", "BadTextNumber"),
+        (b"230611:0630x1:123", "time", "BadTextNumber"),
+        (b"230611:063031:", "message_id", "BadTextNumber"),
+        (
+            b"230611:063031:18446744073709551616",
+            "message_id",
+            "BadTextNumber",
+        ),
+    ] {
+        let err = Message::decode(bytes).unwrap_err();
+        assert_eq!(
+            err.field(),
+            field,
+            "{}: {err}",
+            String::from_utf8_lossy(bytes)
+        );
+        assert!(
+            format!("{:?}", err.kind()).starts_with(kind),
+            "{}: {err}",
+            String::from_utf8_lossy(bytes)
+        );
+    }
+    let err = Message::decode(b"230611:06303x:1").unwrap_err();
+    assert_eq!(err.offset(), 12);
+    assert!(matches!(
+        UserTs::decode(b"bob_+5").unwrap_err().kind(),
+        DecodeErrorKind::BadTextNumber { .. }
+    ));
+    assert!(UserTs::decode(b"bob_-0").is_err());
+    assert!(
+        Mixed::decode(b"0000beef|1|ff|x").is_err(),
+        "lowercase in an uppercase field"
+    );
+    assert!(
+        Mixed::decode(b"0000BEEF|1|0ff|x").is_err(),
+        "a leading zero"
+    );
+}
+
+#[test]
+fn a_scan_for_user_10_never_returns_user_100() {
+    let table = Table::<_, UserTs>::new(MemStore::new());
+    let users = ["1", "10", "100", "10x", "11", "2"];
+    let rows: Vec<UserTs> = users
+        .iter()
+        .flat_map(|u| {
+            (0..3).map(move |ts| UserTs {
+                user: u.to_string(),
+                ts,
+            })
+        })
+        .collect();
+    table
+        .put_batch(rows.iter().map(|k| (k, b"".as_slice())))
+        .unwrap();
+    let found: Vec<(String, i64)> = table
+        .scan(&UserTs::scan().user("10").ranges())
+        .map(|r| r.map(|(k, _)| (k.user, k.ts)).unwrap())
+        .collect();
+    assert_eq!(found.len(), 3);
+    assert!(found.iter().all(|(u, _)| u == "10"), "{found:?}");
+    // The last field: one key, not a prefix.
+    let one = table
+        .scan(&UserTs::scan().user("1").ts(1i64).ranges())
+        .count();
+    assert_eq!(one, 1);
+    let q = table
+        .query(&UserTs::query().user("10").build())
+        .map(|r| r.unwrap().0.user)
+        .collect::<Vec<_>>();
+    assert_eq!(q, ["10", "10", "10"]);
+}
+
+#[test]
+fn padded_numbers_take_ranges() {
+    let table = Table::<_, Message>::new(MemStore::new());
+    let rows: Vec<Message> = (0..200u32)
+        .map(|i| Message {
+            date: 230_601 + i % 20,
+            time: i * 37 % 240_000,
+            message_id: u64::from(i) * 7,
+        })
+        .collect();
+    table
+        .put_batch(rows.iter().map(|k| (k, b"".as_slice())))
+        .unwrap();
+    let days = 230_605..=230_607;
+    let got: Vec<Message> = table
+        .scan(&Message::scan().date(days.clone()).ranges())
+        .map(|r| r.unwrap().0)
+        .collect();
+    let mut want: Vec<Message> = rows
+        .iter()
+        .filter(|m| days.contains(&m.date))
+        .cloned()
+        .collect();
+    want.sort_by_key(|m| m.to_bytes().unwrap());
+    assert_eq!(got, want);
+    let within: Vec<Message> = table
+        .scan(
+            &Message::scan()
+                .date(230_610u32)
+                .time(1_000u32..5_000)
+                .ranges(),
+        )
+        .map(|r| r.unwrap().0)
+        .collect();
+    let mut want: Vec<Message> = rows
+        .iter()
+        .filter(|m| m.date == 230_610 && (1_000..5_000).contains(&m.time))
+        .cloned()
+        .collect();
+    want.sort_by_key(|m| m.to_bytes().unwrap());
+    assert_eq!(within, want);
+    // By message id, across dates: a skip scan.
+    let by_id: Vec<u64> = table
+        .query(&Message::query().message_id(70u64).build())
+        .map(|r| r.unwrap().0.message_id)
+        .collect();
+    assert_eq!(by_id, [70]);
+}
+
+#[test]
+fn the_layout_says_what_is_ordered() {
+    use rowkey::Order;
+    let orders = |s: &rowkey::Schema| s.fields.iter().map(|f| f.order).collect::<Vec<_>>();
+    assert_eq!(
+        orders(Message::SCHEMA),
+        [Order::Ascending, Order::Ascending, Order::Unordered]
+    );
+    assert_eq!(orders(UserTs::SCHEMA), [Order::Unordered, Order::Unordered]);
+    // The schema alone (the `rowkey` program's explain) reads a text key as the type does.
+    for (schema, bytes) in [
+        (Message::SCHEMA, &b"230611:063031:1231231"[..]),
+        (Mixed::SCHEMA, b"0000BEEF|00083100831|ff|a/b?"),
+    ] {
+        let typed = if schema.name == "Message" {
+            Message::explain(bytes).to_string()
+        } else {
+            Mixed::explain(bytes).to_string()
+        };
+        assert_eq!(rowkey::explain_schema(schema, bytes), typed);
+    }
+    let damaged = rowkey::explain_schema(Message::SCHEMA, b"230611:0630x1:1");
+    assert_eq!(damaged, Message::explain(b"230611:0630x1:1").to_string());
+    assert_eq!(
+        orders(Mixed::SCHEMA),
+        [
+            Order::Ascending,
+            Order::Unordered,
+            Order::Unordered,
+            Order::Ascending
+        ]
+    );
+}
+
+fn any_text() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        prop_oneof![
+            Just('_'),
+            Just(':'),
+            Just('|'),
+            Just('0'),
+            Just('a'),
+            Just('é'),
+            any::<char>()
+        ],
+        0..5,
+    )
+    .prop_map(|v| v.into_iter().collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn round_trips_or_refuses(user in any_text(), ts in any::<i64>(), id in any::<u32>(), phone in any_text(), seq in any::<u16>(), note in any_text()) {
+        let k = UserTs { user: user.clone(), ts };
+        match k.to_bytes() {
+            Ok(b) => prop_assert_eq!(UserTs::decode(&b).unwrap(), k),
+            Err(_) => prop_assert!(user.contains('_')),
+        }
+        let m = Mixed { id, phone: phone.clone(), seq, note: note.clone() };
+        match m.to_bytes() {
+            Ok(b) => prop_assert_eq!(Mixed::decode(&b).unwrap(), m),
+            Err(_) => prop_assert!(phone.contains('|') || note.contains('|')),
+        }
+    }
+
+    #[test]
+    fn order_is_exact_where_the_derive_claims_it(a in 0..1_000_000u32, b in 0..1_000_000u32, x in 0..1_000_000u32, y in 0..1_000_000u32) {
+        let ka = Message { date: a, time: x, message_id: 1 }.to_bytes().unwrap();
+        let kb = Message { date: b, time: y, message_id: 1 }.to_bytes().unwrap();
+        prop_assert_eq!(ka.cmp(&kb), (a, x).cmp(&(b, y)));
+    }
+
+    #[test]
+    fn decode_never_panics_and_accepts_only_canonical_keys(bytes in proptest::collection::vec(prop_oneof![Just(b':'), Just(b'_'), Just(b'|'), Just(b'-'), Just(b'0'), Just(b'7'), Just(b'F'), Just(b'f'), any::<u8>()], 0..24)) {
+        if let Ok(k) = Message::decode(&bytes) {
+            prop_assert_eq!(k.to_bytes().unwrap().to_vec(), bytes.clone());
+        }
+        if let Ok(k) = UserTs::decode(&bytes) {
+            prop_assert_eq!(k.to_bytes().unwrap().to_vec(), bytes.clone());
+        }
+        if let Ok(k) = Mixed::decode(&bytes) {
+            prop_assert_eq!(k.to_bytes().unwrap().to_vec(), bytes.clone());
+        }
+    }
+}
