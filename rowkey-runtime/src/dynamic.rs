@@ -27,6 +27,15 @@ pub fn explain_schema_checked(schema: &'static Schema, bytes: &[u8]) -> (String,
     explainer(schema, bytes).finish_checked()
 }
 
+/// The explanation of `bytes` under `schema`, what is wrong with it (`None`: it is a key of
+/// the schema), and each field read.
+pub(crate) fn explain_fields(
+    schema: &'static Schema,
+    bytes: &[u8],
+) -> (String, Option<String>, Vec<crate::explain::FieldValue>) {
+    explainer(schema, bytes).finish_values()
+}
+
 fn explainer<'de>(schema: &'static Schema, bytes: &'de [u8]) -> Explainer<'de> {
     let mut ex = Explainer::new(bytes, schema);
     for _ in schema.fields {

@@ -34,6 +34,15 @@ pub fn shown<T: Explain>(value: &T) -> &dyn Explain {
     value
 }
 
+/// One field of a key as an [`Explainer`] read it.
+#[derive(Debug, Clone)]
+pub(crate) struct FieldValue {
+    pub(crate) name: &'static str,
+    pub(crate) ordered: bool,
+    pub(crate) bytes: core::ops::Range<usize>,
+    pub(crate) shown: String,
+}
+
 /// How a decoded field value is shown by `explain`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a row-key field",
@@ -112,6 +121,8 @@ pub struct Explainer<'de> {
     reader: Reader<'de>,
     schema: &'static Schema,
     rows: Vec<[String; 4]>,
+    /// Each field read: its name, where its bytes are and its value as shown (no notes).
+    values: Vec<FieldValue>,
     /// The fields being read: the key's, then a record type's after its tag.
     fields: &'static [crate::schema::FieldSchema],
     field: usize,
@@ -128,6 +139,7 @@ impl<'de> Explainer<'de> {
             reader: Reader::new(bytes),
             schema,
             rows: Vec::new(),
+            values: Vec::new(),
             fields: schema.fields,
             field: 0,
             failed: None,
@@ -194,6 +206,12 @@ impl<'de> Explainer<'de> {
         match read(f, &mut self.reader) {
             Ok(mut value) => {
                 let end = self.reader.pos();
+                self.values.push(FieldValue {
+                    name: f.name,
+                    ordered: f.order != Order::Unordered,
+                    bytes: start..end,
+                    shown: value.clone(),
+                });
                 let mut notes = Vec::new();
                 notes.extend(f.attributes.iter().map(|a| format!("#[{a}]")));
                 match f.order {
@@ -255,6 +273,13 @@ impl<'de> Explainer<'de> {
                 None
             }
         }
+    }
+
+    /// [`Explainer::finish_checked`], and each field read (for [`crate::LayoutCheck`]).
+    pub(crate) fn finish_values(mut self) -> (String, Option<String>, Vec<FieldValue>) {
+        let values = core::mem::take(&mut self.values);
+        let (text, wrong) = self.finish_checked();
+        (text, wrong, values)
     }
 
     /// The explanation: one row per field, then what is wrong with the key, if anything.

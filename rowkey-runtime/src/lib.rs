@@ -13,6 +13,7 @@
 mod budget;
 pub mod capacity;
 pub(crate) mod cell;
+mod check;
 mod codec;
 mod dynamic;
 mod error;
@@ -44,6 +45,7 @@ mod value;
 pub use bytes;
 
 pub use crate::budget::{human_bytes, CellCost, CellFormat, SizeBudget};
+pub use crate::check::{FieldRange, LayoutCheck, LayoutFailure, KEPT_FAILURES};
 pub use crate::dynamic::{
     explain_schema, explain_schema_checked, explain_schema_with_names,
     explain_schema_with_names_checked,

@@ -62,6 +62,8 @@ pub use rowkey_runtime::{
     IndexOf, KeyRange, KeyRanges, Order, Piece, RowKey, RowsAsColumns, SaltSchema, ScanRange,
     Schema, VariantSchema,
 };
+// A declared layout checked against the keys a table already holds.
+pub use rowkey_runtime::{FieldRange, LayoutCheck, LayoutFailure, KEPT_FAILURES};
 // Skip-scan queries (`T::query()`): any field constrained, a gap sought past.
 pub use rowkey_runtime::{Constraint, KeyFilter, KeyPiece, Query, QueryArg, Step};
 // The value side: rows of typed columns, and what their coordinates cost.

@@ -1680,8 +1680,24 @@ fn rowkey_reads_the_keys_javas_recipes_wrote_on_hbase_rpc() {
         t.elapsed()
     );
 
+    // The declaration checked against the live table before trusting it: a sample spread
+    // over the key space reads whole and back to the same bytes.
+    let check = rowkey::store::check_layout::<Flurry, _>(table.store(), 10_000).unwrap();
+    assert!(check.fits(), "{check}");
+    assert_eq!(check.sampled(), 10_000);
+
     let signed = n / 5;
     let (table, rows) = load::<FlurrySigned>(&m, &zk, "flurry-signed", signed);
+    // Declared with ids that are never negative, the table with negative ids does not fit, and
+    // the check says where.
+    let check = rowkey::store::check_layout::<Flurry, _>(table.store(), 5_000).unwrap();
+    assert!(check.failed() > 0 && check.decoded() > 0, "{check}");
+    assert!(
+        check.failures()[0].error.contains("negative Java number"),
+        "{check}"
+    );
+    let check = rowkey::store::check_layout::<FlurrySigned, _>(table.store(), 5_000).unwrap();
+    assert!(check.fits(), "{check}");
     assert!(rows.iter().any(|k| k.user_id < 0) && rows.iter().any(|k| k.user_id > 0));
     // Two's complement: the negative ids come after the positive ones in the table.
     let first_negative = rows.iter().position(|k| k.user_id < 0).unwrap();
@@ -1752,6 +1768,9 @@ fn rowkey_reads_the_keys_javas_recipes_wrote_on_hbase_rpc() {
     }
 
     let (table, rows) = load::<Message>(&m, &zk, "text", n);
+    let check = rowkey::store::check_layout::<Message, _>(table.store(), 10_000).unwrap();
+    assert!(check.fits(), "{check}");
+    eprintln!("{check}");
     let days = 230_610u32..230_613;
     let want: Vec<&Message> = rows.iter().filter(|k| days.contains(&k.date)).collect();
     let got: Vec<Message> = table

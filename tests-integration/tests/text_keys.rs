@@ -326,3 +326,43 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_declaration_is_checked_against_the_keys_a_table_holds() {
+    use rowkey::store::{check_layout, check_schema, Store};
+    let store = MemStore::new();
+    // Keys another program wrote: most as `date:time:id`, some not.
+    for i in 0..2_000u32 {
+        let key = format!("{:06}:{:06}:{}", 230_601 + i % 30, i * 37 % 240_000, i);
+        store.put(key.as_bytes(), b"").unwrap();
+    }
+    for odd in [
+        &b"230601:63031:17"[..],
+        b"230601:063031:0017",
+        b"230601-063031-17",
+        b"230601:063031:17:x",
+    ] {
+        store.put(odd, b"").unwrap();
+    }
+    let check = check_layout::<Message, _>(&store, 10_000).unwrap();
+    assert_eq!(check.sampled(), 2_004);
+    assert_eq!(check.decoded(), 2_000);
+    assert_eq!(check.failed(), 4);
+    assert!(!check.fits());
+    let report = check.to_string();
+    assert!(
+        report.contains("2004 key(s) sampled, 2000 read"),
+        "{report}"
+    );
+    assert!(report.contains("failure 1:"), "{report}");
+    let date = &check.fields()[0];
+    assert_eq!(date.name, "date");
+    assert_eq!(date.least.as_ref().unwrap().1, "230601");
+    assert_eq!(date.greatest.as_ref().unwrap().1, "230630");
+    // The schema alone (what the `rowkey` program has) finds the same.
+    let by_schema = check_schema(&store, Message::SCHEMA, 10_000).unwrap();
+    assert_eq!((by_schema.decoded(), by_schema.failed()), (2_000, 4));
+    // A sample smaller than the table: spread over the key space, and as asked.
+    let small = check_layout::<Message, _>(&store, 100).unwrap();
+    assert_eq!(small.sampled(), 100);
+}

@@ -44,6 +44,7 @@
 //! cargo features.
 
 mod atomic;
+mod check;
 mod composite;
 mod memory;
 mod skip;
@@ -70,6 +71,7 @@ pub use crate::cell::{Cell, CellRow, CellVersion, Column, Columns, RowWrite, Ver
 #[cfg(feature = "async")]
 pub use atomic::AsyncAtomicStore;
 pub use atomic::{counter_bytes, counter_value, AtomicError, AtomicStore, COUNTER_WIDTH};
+pub use check::{check_layout, check_schema};
 #[cfg(feature = "async")]
 pub use composite::CellStream;
 pub use composite::{CellError, CellScan, MalformedCell};
