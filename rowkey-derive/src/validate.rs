@@ -54,9 +54,8 @@ pub fn check(cx: &Ctxt, input: &Input) {
     check_query(cx, input);
 }
 
-/// `#[rowkey(query)]` needs an owned struct key: a skip scan decodes each key it reads into
-/// segments, which a key borrowing from its bytes cannot outlive, and a record-type enum's
-/// query (the tag as a field) is not built yet.
+/// `#[rowkey(query)]` needs an owned key (a struct or a record-type enum): a skip scan decodes
+/// each key it reads into segments, which a key borrowing from its bytes cannot outlive.
 fn check_query(cx: &Ctxt, input: &Input) {
     let Some(span) = input.attrs.query else {
         return;

@@ -365,11 +365,13 @@
 //!
 //! # `#[rowkey(query)]`
 //!
-//! On a struct key without lifetimes: generates `T::query()` and its builder `TQuery`, a
-//! skip-scan query in which any fields, in any order, are equal to a value, in a list
-//! (`field_in`) or in a range, read with `Table::query` (the scans chapter of the guide). It
-//! changes nothing of the key's bytes or fingerprint. Refused on a record-type enum and on a
-//! key with lifetimes (not built yet).
+//! On a key without lifetimes: generates `T::query()` and its builder `TQuery`, a skip-scan
+//! query in which any fields, in any order, are equal to a value, in a list (`field_in`) or in
+//! a range, read with `Table::query` (the scans chapter of the guide). On a record-type enum
+//! it takes the shared prefix's fields and the tag (`tag`, `tag_in`, or a record type's
+//! selector, then that type's own fields). It changes nothing of the key's bytes or
+//! fingerprint. Refused on a key with lifetimes (not built yet: query the owned twin, which
+//! has the same layout).
 //!
 //! ```
 //! use rowkey::store::{MemStore, Table};
