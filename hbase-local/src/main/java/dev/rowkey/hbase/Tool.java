@@ -60,6 +60,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  *     String.format("%019d", Long.MAX_VALUE - (1700000000000L + i)) (the Chinese guide's
  *     reversed phone and Long.MAX_VALUE - ts)
  *     (apps: "", "mail", "a\u0000b", "\ud83d\ude00maps", "news"); prints WROTE n
+ * region-splitter --algo A --regions N [--first F --last L]
+ *     RegionSplitter's algorithm A (HexStringSplit, DecimalStringSplit, UniformSplit) split
+ *     into N regions, first and last rows set when given: per point, SPLIT hex(point)
  * write-java-cells --zk HOST:PORT --table T
  *     writes rows java-long (Bytes.toBytes(42L)), java-string (Bytes.toBytes("héllo, hbase")),
  *     java-counter (Increment of 5, three times) in d:v
@@ -217,6 +220,21 @@ public final class Tool {
           }
         }
         break;
+      case "region-splitter": {
+        org.apache.hadoop.hbase.util.RegionSplitter.SplitAlgorithm algo =
+            org.apache.hadoop.hbase.util.RegionSplitter.newSplitAlgoInstance(
+                HBaseConfiguration.create(), opts.get("--algo").get(0));
+        if (opts.containsKey("--first")) {
+          algo.setFirstRow(opts.get("--first").get(0));
+        }
+        if (opts.containsKey("--last")) {
+          algo.setLastRow(opts.get("--last").get(0));
+        }
+        for (byte[] point : algo.split(Integer.parseInt(opts.get("--regions").get(0)))) {
+          out.println("SPLIT " + Bytes.toHex(point));
+        }
+        break;
+      }
       case "write-recipes":
         try (Connection c = connect(opts)) {
           int n = Integer.parseInt(opts.get("--rows").get(0));

@@ -9,6 +9,12 @@
 
 use bytes::Bytes;
 
+mod region_splitter;
+pub use region_splitter::{
+    decimal_string_split, decimal_string_split_between, hex_string_split, hex_string_split_between,
+    uniform_split, uniform_split_between, SplitError,
+};
+
 pub use crate::schema::Domain;
 use crate::schema::Schema;
 
