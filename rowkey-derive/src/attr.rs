@@ -135,6 +135,21 @@ pub struct ContainerAttrs {
     pub index_of: Option<(Span, syn::Type)>,
     /// `delimiter = ':'`: a text key, its fields joined by this byte.
     pub delimiter: Option<Located<u8>>,
+    /// `hash_prefix(md5, of = field, upper, len = N)`.
+    pub hash_prefix: Option<HashPrefixAttr>,
+}
+
+/// `#[rowkey(hash_prefix(md5, of = field, upper, len = N))]`: the key starts with the MD5 of a
+/// field (as hex digits in a text key).
+pub struct HashPrefixAttr {
+    /// The attribute's key (`hash_prefix`).
+    pub span: Span,
+    /// The field hashed.
+    pub of: syn::Ident,
+    /// Uppercase hex digits.
+    pub upper: Option<Span>,
+    /// How many hex digits (text key) or bytes (binary key); the whole digest by default.
+    pub len: Option<Located<usize>>,
 }
 
 /// Records `value` into `slot`, or reports a duplicate at the second occurrence.
@@ -708,6 +723,7 @@ impl ContainerAttrs {
             deprecated_max_len: None,
             allow_hotspot: None,
             delimiter: None,
+            hash_prefix: None,
             query: None,
             prefix: None,
             crate_path: None,
@@ -750,6 +766,51 @@ impl ContainerAttrs {
                         Ok(())
                     } else if meta.path.is_ident(QUERY) {
                         set(cx, &mut out.query, meta.path.span(), QUERY, meta.path.span());
+                        Ok(())
+                    } else if meta.path.is_ident(HASH_PREFIX) {
+                        let span = meta.path.span();
+                        let mut md5 = false;
+                        let mut of: Option<syn::Ident> = None;
+                        let mut upper = None;
+                        let mut len = None;
+                        meta.parse_nested_meta(|inner| {
+                            if inner.path.is_ident(MD5) {
+                                md5 = true;
+                                Ok(())
+                            } else if inner.path.is_ident(OF) {
+                                of = Some(inner.value()?.parse()?);
+                                Ok(())
+                            } else if inner.path.is_ident(UPPER) {
+                                upper = Some(inner.path.span());
+                                Ok(())
+                            } else if inner.path.is_ident(LEN) {
+                                let lit: LitInt = inner.value()?.parse()?;
+                                if let Some(v) = int_in(cx, &lit, 1, 32, "`len`", "hash_prefix(md5, of = id, len = 8)") {
+                                    len = Some(Located { span: inner.path.span(), value_span: lit.span(), value: v });
+                                }
+                                Ok(())
+                            } else {
+                                let key = inner.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+                                Err(inner.error(format_args!(
+                                    "unknown `hash_prefix` argument `{key}`; expected `md5`, `of = field`, `upper` and `len = N`, e.g. `hash_prefix(md5, of = message_id, upper)`{}",
+                                    suggest(&key, &[MD5, OF, UPPER, LEN])
+                                )))
+                            }
+                        })?;
+                        match (md5, of) {
+                            (true, Some(of)) => {
+                                let attr = HashPrefixAttr { span, of, upper, len };
+                                if out.hash_prefix.is_some() {
+                                    cx.error_at(span, "duplicate `hash_prefix` attribute");
+                                } else {
+                                    out.hash_prefix = Some(attr);
+                                }
+                            }
+                            _ => cx.error_at(
+                                span,
+                                "`hash_prefix` needs its hash and the field it hashes: `hash_prefix(md5, of = message_id)`",
+                            ),
+                        }
                         Ok(())
                     } else if meta.path.is_ident(DELIMITER) {
                         let lit: syn::Lit = meta.value()?.parse()?;

@@ -85,6 +85,21 @@ pub fn parts<'f, 'a>(input: &'f Input<'a>) -> Vec<Part<'f, 'a>> {
             format!("salt {} % {buckets} over {salted}", hash.name())
         })
         .unwrap_or_else(|| "no salt".into());
+    // A hash prefix takes the salt's part (a key has one or the other).
+    let salt = match &input.attrs.hash_prefix {
+        Some(hp) => {
+            let text = input.attrs.delimiter.is_some();
+            let len = hp.len.map_or(if text { 32 } else { 16 }, |l| l.value);
+            let form = match (text, hp.upper.is_some()) {
+                (false, _) => "bytes",
+                (true, false) => "hex",
+                (true, true) => "hex upper",
+            };
+            let of = lead.iter().position(|f| f.ident == &hp.of).unwrap_or(0);
+            format!("hash prefix md5[..{len}] {form} of field {of}")
+        }
+        None => salt,
+    };
     parts.push(Part {
         label: "the salt".to_string(),
         segs: vec![Seg::Text(salt)],

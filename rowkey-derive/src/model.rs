@@ -31,6 +31,27 @@ pub struct Key<'a> {
     pub deferred_pin: Option<(u64, proc_macro2::Span, String)>,
     /// `#[rowkey(index_of = Record)]`: the record type and the attribute's span.
     pub index_of: Option<(proc_macro2::Span, &'a syn::Type)>,
+    /// `#[rowkey(hash_prefix(...))]`: the key starts with a hash of one field.
+    pub hash_prefix: Option<HashPrefix>,
+}
+
+/// A key's hash prefix: MD5 of field `of` (its text in a text key), `len` bytes or hex
+/// digits, then the text key's delimiter.
+pub struct HashPrefix {
+    pub of: usize,
+    pub len: usize,
+    /// 0: the digest's bytes; 1: lowercase hex digits; 2: uppercase.
+    pub hex: u8,
+    pub delimiter: Option<u8>,
+    /// The attribute as written, for the layout docs.
+    pub rendered: String,
+}
+
+impl HashPrefix {
+    /// The prefix's bytes in the key.
+    pub fn width(&self) -> usize {
+        self.len + usize::from(self.delimiter.is_some())
+    }
 }
 
 /// `RowKey::FINGERPRINT`: a literal when the derive knows every field type's class, otherwise
@@ -65,6 +86,7 @@ pub struct Salt {
     pub hash: crate::attr::SaltHash,
 }
 
+#[derive(Clone)]
 pub struct KeyField<'a> {
     /// The key's crate path, carried so per-field code generation needs nothing else.
     pub krate: Krate<'a>,
@@ -246,6 +268,29 @@ impl<'a> Key<'a> {
                 _ => None,
             },
             index_of: input.attrs.index_of.as_ref().map(|(s, t)| (*s, t)),
+            hash_prefix: input.attrs.hash_prefix.as_ref().and_then(|hp| {
+                let of = input.fields.iter().position(|f| f.ident == &hp.of)?;
+                let text = delimiter.is_some();
+                let len = hp.len.map_or(if text { 32 } else { 16 }, |l| l.value);
+                let hex = match (text, hp.upper.is_some()) {
+                    (false, _) => 0,
+                    (true, false) => 1,
+                    (true, true) => 2,
+                };
+                Some(HashPrefix {
+                    of,
+                    len,
+                    hex,
+                    delimiter,
+                    rendered: format!(
+                        "hash_prefix(md5, of = {}{}{})",
+                        hp.of,
+                        if hex == 2 { ", upper" } else { "" },
+                        hp.len
+                            .map_or(String::new(), |l| format!(", len = {}", l.value))
+                    ),
+                })
+            }),
         }
     }
 

@@ -45,6 +45,11 @@ pub const WIDTH: &str = "width";
 pub const UPPER: &str = "upper";
 /// `#[rowkey(delimiter = ':')]`: a text key, its fields joined by the delimiter.
 pub const DELIMITER: &str = "delimiter";
+/// `#[rowkey(hash_prefix(md5, of = field, upper, len = N))]`: the key starts with a hash of a
+/// field.
+pub const HASH_PREFIX: &str = "hash_prefix";
+/// The field a hash prefix hashes, in `hash_prefix(..., of = field)`.
+pub const OF: &str = "of";
 /// The key inside `#[uid(...)]`.
 pub const KIND: &str = "kind";
 
@@ -83,6 +88,7 @@ pub const CONTAINER_KEYS: &[&str] = &[
     FINGERPRINT,
     INDEX_OF,
     DELIMITER,
+    HASH_PREFIX,
 ];
 
 #[cfg(test)]

@@ -46,6 +46,7 @@ pub fn check(cx: &Ctxt, input: &Input) {
     }
     check_rest_is_last(cx, input);
     check_text_key(cx, input);
+    check_hash_prefix(cx, input);
     check_salt_strategy(cx, input);
     check_row_span(cx, input);
     check_hotspot(cx, input);
@@ -762,6 +763,58 @@ fn check_text_key(cx: &Ctxt, input: &Input) {
                 "a text key's fields are text (`String`, `&str`, `Cow<str>`) or integers written as `#[decimal]` or `#[hex]` text",
             ),
         }
+    }
+}
+
+/// `#[rowkey(hash_prefix(md5, of = field))]` hashes one of a struct key's fields into the
+/// key's first bytes: the field must exist, a key has a salt byte or a hash prefix (both
+/// spread keys; one is enough), and a binary key's prefix is at most the 16 bytes of a digest
+/// (a text key's at most its 32 hex digits, and only a text key's are digits: `upper`).
+fn check_hash_prefix(cx: &Ctxt, input: &Input) {
+    let Some(hp) = &input.attrs.hash_prefix else {
+        return;
+    };
+    if input.variants.is_some() {
+        cx.error_at(hp.span, "`hash_prefix` goes on a struct key");
+        return;
+    }
+    if !input.fields.iter().any(|f| f.ident == &hp.of) {
+        let names: Vec<String> = input
+            .fields
+            .iter()
+            .map(|f| format!("`{}`", f.ident))
+            .collect();
+        cx.error_at(
+            hp.of.span(),
+            format_args!(
+                "no field `{}` to hash; `hash_prefix` hashes one of the key's fields ({})",
+                hp.of,
+                names.join(", ")
+            ),
+        );
+    }
+    if let Some(f) = input.fields.iter().find(|f| f.attrs.salt.is_some()) {
+        if let Some(salt) = f.attrs.salt {
+            cx.error_at(
+                salt.span,
+                "a key has a salt byte or a hash prefix, not both: each spreads the keys over the table",
+            );
+        }
+    }
+    let text = input.attrs.delimiter.is_some();
+    if let (false, Some(len)) = (text, hp.len) {
+        if len.value > 16 {
+            cx.error_at(
+                len.value_span,
+                "a binary key's hash prefix is at most the digest's 16 bytes (a text key's is hex digits, up to 32)",
+            );
+        }
+    }
+    if let (false, Some(upper)) = (text, hp.upper) {
+        cx.error_at(
+            upper,
+            "`upper` asks for uppercase hex digits, which only a text key (`delimiter`) writes; a binary key's prefix is the digest's bytes",
+        );
     }
 }
 

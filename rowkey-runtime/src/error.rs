@@ -286,6 +286,9 @@ pub enum DecodeErrorKind {
     /// A `#[java]` field declared unsigned holds a negative Java number (its top bit is set):
     /// declare the field signed to read it.
     JavaNegative,
+    /// The key's hash prefix (`#[rowkey(hash_prefix(...))]`) is not the one its fields hash to:
+    /// the key is corrupt or was written under another layout.
+    WrongHashPrefix,
     /// A field of a text key that is not the last ends without the key's delimiter.
     MissingDelimiter {
         /// The delimiter.
@@ -364,6 +367,9 @@ impl fmt::Display for DecodeError {
                 "the schema does not describe this field's type well enough to decode it; use the key type's own `explain`",
             ),
             DecodeErrorKind::BadUtf8 => f.write_str("text is not valid UTF-8"),
+            DecodeErrorKind::WrongHashPrefix => f.write_str(
+                "the hash prefix is not the one the fields hash to (a corrupt key, or another layout)",
+            ),
             DecodeErrorKind::MissingDelimiter { delimiter } => write!(
                 f,
                 "the field does not end with the key's delimiter {}",

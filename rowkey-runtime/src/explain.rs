@@ -172,6 +172,27 @@ impl<'de> Explainer<'de> {
                 Err(e) => ex.failed = Some(format!("no salt byte: {e}")),
             }
         }
+        // A hash prefix stands first among the fields: its bytes as stored, what they hash.
+        if let Some(f) = schema
+            .fields
+            .first()
+            .filter(|f| f.name == crate::schema::HASH_PREFIX_FIELD)
+        {
+            ex.field = 1;
+            let start = ex.reader.pos();
+            match ex.reader.take_fixed(f.width.unwrap_or(0)) {
+                Ok(b) => {
+                    let end = start + b.len();
+                    ex.rows.push([
+                        format!("{start}..{end}"),
+                        f.name.into(),
+                        binary(&b),
+                        format!("{}  [{}]", f.encoding, f.attributes.join(", ")),
+                    ]);
+                }
+                Err(e) => ex.failed = Some(e.in_field(f.name).to_string()),
+            }
+        }
         ex
     }
 

@@ -64,6 +64,69 @@ pub const fn field<C: Codec<T>, T: ?Sized>(
     }
 }
 
+/// The layout record of a key's hash prefix: the pseudo-field
+/// [`HASH_PREFIX_FIELD`](crate::schema::HASH_PREFIX_FIELD) at the head of the fields, `width`
+/// bytes (with a text key's delimiter), hashing the field the attributes name.
+pub const fn hash_prefix_field(
+    width: usize,
+    encoding: &'static str,
+    attributes: &'static [&'static str],
+    text: bool,
+) -> FieldSchema {
+    FieldSchema {
+        name: crate::schema::HASH_PREFIX_FIELD,
+        rust_type: "",
+        offset: None,
+        width: Some(width),
+        max_width: Some(width),
+        encoding,
+        order: Order::Unordered,
+        attributes,
+        salted: false,
+        nested: None,
+        // Hex digits, or any byte of a digest.
+        domain: if text {
+            crate::schema::Domain::interval(1, 0x30, 0x67)
+        } else {
+            crate::schema::Domain::full(1)
+        },
+    }
+}
+
+/// Writes a key's hash prefix: the MD5 of `v` as `C` encodes it (a text key's field: its text),
+/// its first `len` bytes (`hex` 0), or its first `len` hex digits (`hex` 1 lowercase, 2
+/// uppercase), then `delimiter` when there is one.
+#[inline]
+pub fn write_hash_prefix<C: Codec<T>, T: ?Sized, S: crate::sink::Sink>(
+    v: &T,
+    len: usize,
+    hex: u8,
+    delimiter: Option<u8>,
+    sink: &mut S,
+) {
+    let mut h = crate::sink::Md5Sink::new();
+    C::write(v, &mut h);
+    let digest = h.finish();
+    if hex == 0 {
+        sink.put(&digest[..len.min(16)]);
+    } else {
+        let table: &[u8; 16] = if hex == 2 {
+            b"0123456789ABCDEF"
+        } else {
+            b"0123456789abcdef"
+        };
+        let mut out = [0u8; 32];
+        for (i, b) in digest.iter().enumerate() {
+            out[2 * i] = table[usize::from(b >> 4)];
+            out[2 * i + 1] = table[usize::from(b & 0x0F)];
+        }
+        sink.put(&out[..len.min(32)]);
+    }
+    if let Some(d) = delimiter {
+        sink.put_array([d]);
+    }
+}
+
 /// Sets each field's offset from the widths before it, the first at `start`: known while every
 /// earlier field is fixed width, `None` after the first variable one.
 pub const fn with_offsets<const N: usize>(

@@ -39,12 +39,12 @@ pub trait RowKey: Encode + Sized {
     /// HBase's limit). A longer key is an [`EncodeError`].
     const MAX_LEN: usize = crate::schema::max_len(
         Self::__SALT_BUCKETS > 0,
-        <Self as Encode>::MAX_WIDTH,
+        crate::schema::add(Some(Self::__PREFIX_LEN), <Self as Encode>::MAX_WIDTH),
         Self::__LIMIT,
     );
     /// The width of every key, when all fields are fixed width.
     const FIXED_LEN: Option<usize> = crate::schema::add(
-        Some(if Self::__SALT_BUCKETS > 0 { 1 } else { 0 }),
+        Some(if Self::__SALT_BUCKETS > 0 { 1 } else { 0 } + Self::__PREFIX_LEN),
         <Self as Encode>::FIXED_WIDTH,
     );
     /// The key's layout as data.
@@ -69,6 +69,16 @@ pub trait RowKey: Encode + Sized {
     /// The key limit (`#[rowkey(key_limit = N)]`), HBase's 32767 by default.
     #[doc(hidden)]
     const __LIMIT: usize = 32767;
+    /// The bytes of the key's hash prefix (`#[rowkey(hash_prefix(...))]`, with a text key's
+    /// delimiter), written before the fields; 0 for a key without one.
+    #[doc(hidden)]
+    const __PREFIX_LEN: usize = 0;
+    /// Writes the hash prefix (nothing for a key without one).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __write_prefix<S: Sink>(&self, sink: &mut S) {
+        let _ = sink;
+    }
     #[doc(hidden)]
     fn __write_head<S: Sink>(&self, sink: &mut S);
     #[doc(hidden)]
@@ -122,7 +132,7 @@ pub trait RowKey: Encode + Sized {
     /// (see [`EncodeError`]), the length it would have without the checks.
     #[inline]
     fn encoded_len(&self) -> usize {
-        let mut n = CountSink(usize::from(Self::__SALT_BUCKETS != 0));
+        let mut n = CountSink(usize::from(Self::__SALT_BUCKETS != 0) + Self::__PREFIX_LEN);
         self.__write_head(&mut n);
         self.__write_tail(&mut n);
         n.0
@@ -132,8 +142,8 @@ pub trait RowKey: Encode + Sized {
     #[doc(hidden)]
     #[inline(always)]
     fn __checked_len(&self) -> Result<usize, EncodeError> {
-        let salt = usize::from(Self::__SALT_BUCKETS != 0);
-        let len = salt + self.encoded_width().map_err(|e| e.within(salt))?;
+        let before = usize::from(Self::__SALT_BUCKETS != 0) + Self::__PREFIX_LEN;
+        let len = before + self.encoded_width().map_err(|e| e.within(before))?;
         if len > Self::__LIMIT {
             // The offset is the first byte past the limit: where the key stops fitting.
             return Err(EncodeError::new(EncodeErrorKind::KeyTooLong {
@@ -176,6 +186,7 @@ pub trait RowKey: Encode + Sized {
         if let Some(b) = salt {
             sink.put_array([b]);
         }
+        self.__write_prefix(&mut sink);
         self.__write_head(&mut sink);
         self.__write_tail(&mut sink);
         match sink.written() {
@@ -199,6 +210,7 @@ pub trait RowKey: Encode + Sized {
         if let Some(b) = self.salt_bucket() {
             sink.put_array([b]);
         }
+        self.__write_prefix(&mut sink);
         self.__write_head(&mut sink);
         self.__write_tail(&mut sink);
         Ok(())
@@ -225,6 +237,17 @@ pub trait RowKey: Encode + Sized {
         Self: Decode<'de>,
     {
         let key = Self::decode_trusted(bytes)?;
+        if Self::__PREFIX_LEN > 0 {
+            // The prefix the fields hash to, against the one stored (at most 33 bytes).
+            let mut expected = [0u8; 64];
+            let n = Self::__PREFIX_LEN.min(expected.len());
+            let mut sink = SliceSink::new(&mut expected[..n]);
+            key.__write_prefix(&mut sink);
+            if bytes.get(..n) != Some(&expected[..n]) {
+                return Err(DecodeError::new(0, DecodeErrorKind::WrongHashPrefix)
+                    .in_field(crate::schema::HASH_PREFIX_FIELD));
+            }
+        }
         if let (Some(expected), Some(&found)) = (key.salt_bucket(), bytes.first()) {
             if expected != found {
                 return Err(
@@ -271,6 +294,13 @@ pub fn segment_ends<K: RowKey + for<'de> Decode<'de>>(bytes: &[u8], ends: &mut V
         r.enter_field();
         r.leave_field();
     }
+    if K::__PREFIX_LEN > 0 {
+        r.enter_field();
+        if r.take_fixed(K::__PREFIX_LEN).is_err() {
+            return false;
+        }
+        r.leave_field();
+    }
     <K as Decode<'_>>::read(&mut r).is_ok() && r.inner.finish().is_ok()
 }
 
@@ -299,6 +329,11 @@ fn decode_fields<'de, K: RowKey + Decode<'de>>(bytes: &'de [u8]) -> Result<K, De
             )
             .in_field(K::SCHEMA.salt_field().unwrap_or("")));
         }
+    }
+    if K::__PREFIX_LEN > 0 {
+        // Checked against the fields by `decode`; `decode_trusted` takes it as stored.
+        r.take_fixed(K::__PREFIX_LEN)
+            .map_err(|e| e.in_field(crate::schema::HASH_PREFIX_FIELD))?;
     }
     let key = <K as Decode<'de>>::read(&mut r)?;
     r.finish()?;

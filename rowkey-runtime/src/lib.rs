@@ -60,7 +60,9 @@ pub use crate::rows_as_columns::{Piece, RowsAsColumns};
 pub use crate::scan::pushdown::{KeyFilter, KeyPiece};
 pub use crate::scan::query::{Constraint, Query, QueryArg, Step};
 pub use crate::scan::{KeyRange, KeyRanges, ScanRange};
-pub use crate::schema::{Domain, FieldSchema, Order, SaltSchema, Schema, VariantSchema};
+pub use crate::schema::{
+    Domain, FieldSchema, Order, SaltSchema, Schema, VariantSchema, HASH_PREFIX_FIELD,
+};
 #[cfg(feature = "json")]
 pub use crate::value::Json;
 pub use crate::value::{
@@ -77,7 +79,10 @@ pub mod __private {
     pub use crate::family::{BlockEncoding, Bloom, Compression, Family, KeepDeleted};
     pub use crate::field::{Decode, Encode};
     pub use crate::fingerprint::{fingerprint, LayoutPiece, TypeLayout};
-    pub use crate::generated::{field, read, read_tag, sum, unknown_tag, width, with_offsets};
+    pub use crate::generated::{
+        field, hash_prefix_field, read, read_tag, sum, unknown_tag, width, with_offsets,
+        write_hash_prefix,
+    };
     pub use crate::index::IndexOf;
     pub use crate::java::{FromJavaText, Java, JavaNumber, JavaText, JavaUtf, Rest};
     pub use crate::key::segment_ends;

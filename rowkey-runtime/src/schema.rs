@@ -26,6 +26,11 @@ pub struct Schema {
     pub allow_hotspot: bool,
 }
 
+/// The name of the pseudo-field that stands for a key's hash prefix
+/// (`#[rowkey(hash_prefix(...))]`) at the head of [`Schema::fields`]: the prefix's bytes, their
+/// offset and what they hash.
+pub const HASH_PREFIX_FIELD: &str = "(hash prefix)";
+
 /// One field of a key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FieldSchema {

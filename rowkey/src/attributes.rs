@@ -209,6 +209,36 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # `#[rowkey(hash_prefix(md5, of = field, upper, len = N))]`
+//!
+//! The key starts with the MD5 of one field (FORMAT.md §2.17): in a text key its hex digits
+//! (`upper` for uppercase, the first `len` of 32) and the delimiter, in a binary key the
+//! digest's first `len` bytes. It spreads keys as a salt does, over the whole key space;
+//! decoding refuses a prefix that is not the fields' hash. A scan cannot fix a field of such a
+//! key; read it by key, or with `#[rowkey(query)]`.
+//!
+//! ```
+//! use rowkey::RowKey;
+//!
+//! /// The salting article's `MD5(message_id):yyMMdd:HHmmss:message_id`.
+//! #[derive(RowKey, Debug, PartialEq)]
+//! #[rowkey(delimiter = ':', hash_prefix(md5, of = message_id, upper))]
+//! struct Message {
+//!     #[decimal(width = 6)]
+//!     date: u32,
+//!     #[decimal(width = 6)]
+//!     time: u32,
+//!     #[decimal]
+//!     message_id: u64,
+//! }
+//!
+//! let m = Message { date: 230611, time: 63031, message_id: 1231231 };
+//! let key = m.to_bytes()?;
+//! assert_eq!(&key[32..], b":230611:063031:1231231");
+//! assert_eq!(Message::decode(&key)?, m);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # `#[hash(md5)]`, `#[hash(md5, len = N)]`
 //!
 //! The field is stored as (the first N bytes of) the MD5 of its value, as the guide's

@@ -60,7 +60,7 @@ pub use rowkey_runtime::{
     explain_schema_with_names_checked, family, fmt, phoenix, split, store, Decode, DecodeError,
     DecodeErrorKind, Domain, Encode, EncodeError, EncodeErrorKind, FieldSchema, HashInput, Hashed,
     IndexOf, KeyRange, KeyRanges, Order, Piece, RowKey, RowsAsColumns, SaltSchema, ScanRange,
-    Schema, VariantSchema,
+    Schema, VariantSchema, HASH_PREFIX_FIELD,
 };
 // A declared layout checked against the keys a table already holds.
 pub use rowkey_runtime::{FieldRange, LayoutCheck, LayoutFailure, KEPT_FAILURES};

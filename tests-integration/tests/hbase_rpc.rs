@@ -1786,6 +1786,36 @@ fn rowkey_reads_the_keys_javas_recipes_wrote_on_hbase_rpc() {
     assert_eq!(by_id.len(), 1);
     assert_eq!(by_id[0].message_id, 777);
 
+    // The salting article's key whole: MD5Hash.getMD5AsHex of the id, uppercased, then the rest.
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    #[rowkey(delimiter = ':', hash_prefix(md5, of = message_id, upper), query)]
+    struct Salted {
+        #[decimal(width = 6)]
+        date: u32,
+        #[decimal(width = 6)]
+        time: u32,
+        #[decimal]
+        message_id: u64,
+    }
+    let (table, rows) = load::<Salted>(&m, &zk, "salted", n);
+    let check = rowkey::store::check_layout::<Salted, _>(table.store(), 10_000).unwrap();
+    assert!(check.fits(), "{check}");
+    for id in [0u64, 777, n as u64 - 1] {
+        let want: Vec<&Salted> = rows.iter().filter(|k| k.message_id == id).collect();
+        let got: Vec<Salted> = table
+            .query(&Salted::query().message_id(id).build())
+            .map(|r| r.unwrap().0)
+            .collect();
+        assert_eq!(got.iter().collect::<Vec<_>>(), want, "message {id}");
+        assert_eq!(got.len(), 1);
+        let key = got[0].clone();
+        assert_eq!(
+            table.get(&key).unwrap().map(|v| v.len()),
+            Some(8),
+            "a point get by key"
+        );
+    }
+
     let small = n / 5;
     let (table, rows) = load::<UserTs>(&m, &zk, "user-ts", small);
     let want: Vec<&UserTs> = rows.iter().filter(|k| k.user == "u10").collect();

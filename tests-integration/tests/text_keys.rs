@@ -366,3 +366,134 @@ fn a_declaration_is_checked_against_the_keys_a_table_holds() {
     let small = check_layout::<Message, _>(&store, 100).unwrap();
     assert_eq!(small.sampled(), 100);
 }
+
+/// The salting article's key whole: the uppercase hex MD5 of `message_id`, then
+/// `date:time:message_id`.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(delimiter = ':', hash_prefix(md5, of = message_id, upper), query)]
+struct Salted {
+    #[decimal(width = 6)]
+    date: u32,
+    #[decimal(width = 6)]
+    time: u32,
+    #[decimal]
+    message_id: u64,
+}
+
+/// Its first 4 hex digits only, lowercase.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(delimiter = ':', hash_prefix(md5, of = message_id, len = 4))]
+struct Short {
+    #[decimal]
+    message_id: u64,
+    user: String,
+}
+
+/// A binary key: the first 2 bytes of the MD5 of `host`'s encoding, then the fields.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(hash_prefix(md5, of = host, len = 2))]
+struct Metric {
+    #[fixed(8)]
+    host: String,
+    ts: u64,
+}
+
+fn md5_hex(s: &str, upper: bool) -> String {
+    use md5::{Digest, Md5};
+    let d = Md5::digest(s.as_bytes());
+    let h: String = d.iter().map(|b| format!("{b:02x}")).collect();
+    if upper {
+        h.to_uppercase()
+    } else {
+        h
+    }
+}
+
+#[test]
+fn the_salting_articles_key_with_its_md5_prefix() {
+    let k = Salted {
+        date: 230_611,
+        time: 63_031,
+        message_id: 1_231_231,
+    };
+    let want = format!("{}:230611:063031:1231231", md5_hex("1231231", true));
+    assert_eq!(text(&k), want);
+    assert_eq!(Salted::decode(want.as_bytes()).unwrap(), k);
+    assert_eq!(Salted::FIXED_LEN, None);
+    // 32 digits and ':', two padded fields and their ':', a u64's 20 digits at most.
+    assert_eq!(Salted::MAX_LEN, 33 + 7 + 7 + 20);
+    // A prefix that is not the fields' hash: refused, naming it.
+    let mut wrong = want.clone().into_bytes();
+    wrong[0] = if wrong[0] == b'0' { b'1' } else { b'0' };
+    let err = Salted::decode(&wrong).unwrap_err();
+    assert_eq!(err.kind(), DecodeErrorKind::WrongHashPrefix);
+    assert_eq!(err.field(), "(hash prefix)");
+    // The prefix in lowercase: not what the layout writes.
+    let lower = want.to_lowercase();
+    assert!(Salted::decode(lower.as_bytes()).is_err());
+    // Explained, by the type and by the schema alike.
+    let shown = Salted::explain(want.as_bytes()).to_string();
+    assert!(
+        shown.contains("(hash prefix)") && shown.contains("1231231"),
+        "{shown}"
+    );
+    assert_eq!(
+        rowkey::explain_schema(Salted::SCHEMA, want.as_bytes()),
+        shown
+    );
+    assert_eq!(Salted::SCHEMA.fields[1].offset, Some(33));
+
+    let s = Short {
+        message_id: 42,
+        user: "ann".into(),
+    };
+    assert_eq!(text(&s), format!("{}:42:ann", &md5_hex("42", false)[..4]));
+    assert_eq!(Short::decode(&s.to_bytes().unwrap()).unwrap(), s);
+
+    let m = Metric {
+        host: "web01".into(),
+        ts: 7,
+    };
+    let bytes = m.to_bytes().unwrap();
+    use md5::{Digest, Md5};
+    let d = Md5::digest(b"web01\0\0\0");
+    assert_eq!(&bytes[..2], &d[..2]);
+    assert_eq!(Metric::decode(&bytes).unwrap(), m);
+}
+
+#[test]
+fn a_hash_prefixed_table_is_read_by_key_and_by_query() {
+    let table = Table::<_, Salted>::new(MemStore::new());
+    let rows: Vec<Salted> = (0..500u64)
+        .map(|i| Salted {
+            date: 230_601 + (i % 30) as u32,
+            time: (i * 37 % 240_000) as u32,
+            message_id: i,
+        })
+        .collect();
+    table
+        .put_batch(rows.iter().map(|k| (k, b"".as_slice())))
+        .unwrap();
+    // The whole table: every key, in prefix order.
+    assert_eq!(table.scan(&Salted::scan().ranges()).count(), 500);
+    // By message id and by date: skip-scan queries, exact.
+    let by_id: Vec<Salted> = table
+        .query(&Salted::query().message_id(77u64).build())
+        .map(|r| r.unwrap().0)
+        .collect();
+    assert_eq!(by_id, [rows[77].clone()]);
+    let mut by_date: Vec<u64> = table
+        .query(&Salted::query().date(230_605u32).build())
+        .map(|r| r.unwrap().0.message_id)
+        .collect();
+    by_date.sort_unstable();
+    let want: Vec<u64> = rows
+        .iter()
+        .filter(|k| k.date == 230_605)
+        .map(|k| k.message_id)
+        .collect();
+    assert_eq!(by_date, want);
+    // The declaration checks out against the table.
+    let check = rowkey::store::check_layout::<Salted, _>(table.store(), 1_000).unwrap();
+    assert!(check.fits(), "{check}");
+}

@@ -434,7 +434,14 @@ pub fn expand(key: &Key) -> TokenStream {
     } else {
         Head::None
     };
-    let prefix_steps = steps(&scan, &key.fields, &main_salting, &main_head);
+    // A hash-prefixed key's leading bytes hash a field: no range of its keys is a prefix of
+    // field values, so the builder takes no field (read it by key, or with `query()`).
+    let scanned: &[KeyField] = if key.hash_prefix.is_some() {
+        &[]
+    } else {
+        &key.fields
+    };
+    let prefix_steps = steps(&scan, scanned, &main_salting, &main_head);
     let k = key.fields.len();
 
     let (order_doc, records) = match &key.variants {
@@ -532,11 +539,18 @@ pub fn expand(key: &Key) -> TokenStream {
          `STEP` counts the fields fixed so far; a field out of order has no method at that step.\n\n\
          # Layout of `{ident}`\n\n{layout}"
     );
-    let scan_doc =
-        format!(
+    let scan_doc = format!(
         "Starts a prefix scan of `{ident}` keys. With no field fixed, `ranges()` covers the whole \
          table{}. The key's layout is the table above, as in [`{scan}`]'s docs.",
-        if buckets > 0 { format!(" (one range per salt bucket, {buckets})") } else { String::new() }
+        if buckets > 0 {
+            format!(" (one range per salt bucket, {buckets})")
+        } else if key.hash_prefix.is_some() {
+            ". A hash-prefixed key's scan fixes no field: its first bytes hash a field, so no \
+             range of keys holds given field values; read it by key, or with `query()`"
+                .to_string()
+        } else {
+            String::new()
+        }
     );
     // On the key type's own page, above its methods: the layout users look for first.
     let impl_doc = format!(

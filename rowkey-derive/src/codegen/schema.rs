@@ -17,18 +17,21 @@ fn field_schemas(
     fields: &[KeyField],
     start: TokenStream,
     salted: usize,
+    lead: Option<TokenStream>,
 ) -> TokenStream {
     let p = private(krate);
-    let each = fields.iter().enumerate().map(|(i, f)| {
-        let codec = codec_ty(f);
-        let ty = f.ty;
-        let fname = super::name(f.ident);
-        let rust_type = super::type_name(f.ty);
-        let attributes = &f.attributes;
-        let in_salt = i < salted;
-        let call = quote_spanned!(f.ty_span=> #p::field::<#codec, #ty>);
-        quote!(#call(#fname, #rust_type, &[#(#attributes),*], #in_salt))
-    });
+    let each = lead
+        .into_iter()
+        .chain(fields.iter().enumerate().map(|(i, f)| {
+            let codec = codec_ty(f);
+            let ty = f.ty;
+            let fname = super::name(f.ident);
+            let rust_type = super::type_name(f.ty);
+            let attributes = &f.attributes;
+            let in_salt = i < salted;
+            let call = quote_spanned!(f.ty_span=> #p::field::<#codec, #ty>);
+            quote!(#call(#fname, #rust_type, &[#(#attributes),*], #in_salt))
+        }));
     quote!(#p::with_offsets([#(#each),*], #start))
 }
 
@@ -44,11 +47,70 @@ pub fn expand(key: &Key) -> TokenStream {
     let allow_hotspot = key.allow_hotspot;
     let salted_count = key.salt.as_ref().map_or(0, |s| s.field + 1);
 
+    // A hash prefix stands first among the fields, as a pseudo-field of its bytes.
+    let (prefix_len, prefix_write, prefix_field) = match &key.hash_prefix {
+        None => (quote!(), quote!(), None),
+        Some(hp) => {
+            let width = hp.width();
+            let of = &key.fields[hp.of];
+            // What is hashed: the field's own bytes (a text key's field: its text, without
+            // the delimiter after it).
+            let inner = KeyField {
+                text: None,
+                ..of.clone()
+            };
+            let codec = codec_ty(&inner);
+            let ty = of.ty;
+            let of_ident = of.ident;
+            let len = hp.len;
+            let hex = hp.hex;
+            let delimiter = match hp.delimiter {
+                Some(d) => quote!(#p::Some(#d)),
+                None => quote!(#p::None),
+            };
+            let encoding = format!(
+                "MD5 of `{}`{}",
+                super::name(of.ident),
+                match hp.hex {
+                    0 => format!(", its first {len} bytes"),
+                    1 => format!(", its first {len} hex digits"),
+                    _ => format!(", its first {len} hex digits, uppercase"),
+                }
+            );
+            let rendered = &hp.rendered;
+            let place = hp
+                .delimiter
+                .map(|d| format!("delimited({d:#04x})"))
+                .into_iter();
+            let text = hp.delimiter.is_some();
+            (
+                quote!(const __PREFIX_LEN: #p::usize = #width;),
+                quote! {
+                    #[inline(always)]
+                    fn __write_prefix<__RowkeySink: #p::Sink>(&self, __rowkey_sink: &mut __RowkeySink) {
+                        let Self { #of_ident: __rowkey_hashed, .. } = self;
+                        #p::write_hash_prefix::<#codec, #ty, __RowkeySink>(
+                            __rowkey_hashed, #len, #hex, #delimiter, __rowkey_sink,
+                        );
+                    }
+                },
+                Some(
+                    quote!(#p::hash_prefix_field(#width, #encoding, &[#rendered #(, #place)*], #text)),
+                ),
+            )
+        }
+    };
+    let fields_start = if key.hash_prefix.is_some() {
+        quote!(#p::Some(0usize))
+    } else {
+        quote!(#p::Some(#salt_len))
+    };
     let fields = field_schemas(
         key.krate,
         &key.fields,
-        quote!(#p::Some(#salt_len)),
+        fields_start,
         salted_count,
+        prefix_field,
     );
     let prefix_width = width_sum(key.krate, &key.fields, "FIXED_WIDTH");
     let variants = key.variants.as_deref().unwrap_or(&[]).iter().map(|v| {
@@ -56,7 +118,7 @@ pub fn expand(key: &Key) -> TokenStream {
         let tag = v.tag;
         // After the salt byte, the shared prefix and the tag byte.
         let start = quote!(#p::add(#p::add(#p::Some(#salt_len), #prefix_width), #p::Some(1usize)));
-        let vfields = field_schemas(key.krate, &v.fields, start, 0);
+        let vfields = field_schemas(key.krate, &v.fields, start, 0, None);
         quote!(#p::VariantSchema { name: #vname, tag: #tag, fields: &#vfields })
     });
     let fingerprint = fingerprint(key);
@@ -143,6 +205,8 @@ pub fn expand(key: &Key) -> TokenStream {
                 allow_hotspot: #allow_hotspot,
             };
             const FINGERPRINT: #p::u64 = #fingerprint;
+            #prefix_len
+            #prefix_write
             #salt_buckets
             #salt_hash
             #key_limit

@@ -545,9 +545,14 @@ impl QueryBuilder {
         }
     }
 
-    /// The segment of field number `field`.
+    /// The segment of field number `field` (after the salt byte or the hash prefix).
     fn segment(&self, field: usize) -> usize {
-        field + usize::from(self.salt.is_some())
+        let prefix = self
+            .schema
+            .fields
+            .first()
+            .is_some_and(|f| f.name == crate::schema::HASH_PREFIX_FIELD);
+        field + usize::from(self.salt.is_some()) + usize::from(prefix)
     }
 
     /// Constrains field number `field` (encoded by `C`) to a value or a range.

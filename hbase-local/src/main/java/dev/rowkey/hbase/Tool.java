@@ -55,6 +55,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  *     concat: Bytes.toBytes(i % 7 - 3) + Bytes.toBytes(31L * i - N) + Bytes.toBytes("user_" + i)
  *     text: String.format("%06d:%06d:%d", 230601 + i % 30, i * 37 % 240000, i) (the salting
  *     article's date:time:message_id);
+ *     salted: the same after MD5Hash.getMD5AsHex(Bytes.toBytes(Long.toString(i))), uppercased,
+ *     and ":" (the salting article's key whole);
  *     user-ts: "u" + (i % 1000) + "_" + (1700000000000L + i) (the HBase guide's user + "_" + ts);
  *     reversed: new StringBuilder("138" + String.format("%08d", i % 5000)).reverse() + "|" +
  *     String.format("%019d", Long.MAX_VALUE - (1700000000000L + i)) (the Chinese guide's
@@ -433,6 +435,12 @@ public final class Tool {
             break;
           case "text":
             key = Bytes.toBytes(String.format("%06d:%06d:%d", 230601 + i % 30, i * 37 % 240000, i));
+            break;
+          case "salted":
+            key = Bytes.toBytes(
+                org.apache.hadoop.hbase.util.MD5Hash.getMD5AsHex(Bytes.toBytes(Long.toString(i)))
+                    .toUpperCase()
+                + ":" + String.format("%06d:%06d:%d", 230601 + i % 30, i * 37 % 240000, i));
             break;
           case "user-ts":
             key = Bytes.toBytes("u" + (i % 1000) + "_" + (1700000000000L + i));
