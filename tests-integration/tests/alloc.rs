@@ -201,3 +201,47 @@ fn fanned_out_ranges_allocate_once() {
     assert_eq!(r, 16);
     assert_eq!(n, 1, "one allocation for all 16 bucket ranges");
 }
+
+/// Keys Java code wrote (FORMAT.md §2.15-§2.17): numbers written as digits, modified UTF-8,
+/// reversed text and the hex MD5 prefix all go straight into the buffer.
+#[test]
+fn legacy_layouts_encode_without_allocating() {
+    #[derive(RowKey, Debug, PartialEq)]
+    struct Flurry {
+        #[java]
+        user_id: u64,
+        #[java(utf)]
+        application_id: String,
+    }
+    #[derive(RowKey, Debug, PartialEq)]
+    #[rowkey(delimiter = ':', hash_prefix(md5, of = message_id, upper))]
+    struct Message {
+        #[decimal(width = 6)]
+        date: u32,
+        #[hex(width = 8, upper)]
+        time: u32,
+        #[reverse]
+        phone: String,
+        #[decimal]
+        message_id: i64,
+    }
+    let f = Flurry {
+        user_id: 1,
+        application_id: "a\0😀é".into(),
+    };
+    let m = Message {
+        date: 230_611,
+        time: 0xBEEF,
+        phone: "1380013800é".into(),
+        message_id: -1_231_231,
+    };
+    let mut buf = [0u8; 256];
+    let ((a, b), n, _) = count(|| {
+        let a = f.encode_to_slice(&mut buf).unwrap();
+        let b = m.encode_to_slice(&mut buf).unwrap();
+        (a, b)
+    });
+    assert_eq!(n, 0, "legacy encode_to_slice allocated");
+    assert_eq!(a, 8 + 2 + 1 + 2 + 6 + 2);
+    assert!(b > 33);
+}

@@ -426,3 +426,101 @@ async fn an_async_copy_cut_short_resumes_and_reports_as_the_blocking_one() {
     assert_eq!(once.unconverted, report.unconverted);
     assert_eq!(once.target_rows, report.target_rows);
 }
+
+/// Flurry's key as Java wrote it, moved to rowkey's own layout while the application keeps
+/// writing: dual writes (new table first, then old) run on another thread through the whole
+/// copy (`DualWriter::rekey`, which leaves the rows the writer wrote as it wrote them: the bare
+/// `rekey` wrote 833 older values over them here), then `verify_rekey` finds the two tables
+/// identical; a crash between the two writes of a dual write, and a write that reached only the
+/// old table, are each reported.
+#[test]
+fn a_legacy_table_moves_to_a_native_layout_while_writes_go_on() {
+    use rowkey::store::{verify_rekey, DualWriter};
+
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    struct Legacy {
+        #[java]
+        user_id: u64,
+        #[java(utf)]
+        application_id: String,
+    }
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    struct Native {
+        #[salt(buckets = 8)]
+        application_id: String,
+        user_id: u64,
+    }
+    let convert = |k: &Legacy, v: &[u8]| -> Result<(Native, Bytes), String> {
+        Ok((
+            Native {
+                application_id: k.application_id.clone(),
+                user_id: k.user_id,
+            },
+            Bytes::copy_from_slice(v),
+        ))
+    };
+    let old = Table::<_, Legacy>::new(MemStore::new());
+    let new = Table::<_, Native>::new(MemStore::new());
+    let apps = ["mail", "maps", "news", "a\0b"];
+    let rows: Vec<Legacy> = (0..20_000u64)
+        .map(|i| Legacy {
+            user_id: i / 4,
+            application_id: apps[(i % 4) as usize].into(),
+        })
+        .collect();
+    old.put_batch(rows.iter().map(|k| (k, b"v0".as_slice())))
+        .unwrap();
+
+    // 1. Dual writes start before the copy and run through it: new users, and rewrites of
+    //    existing rows with a new value.
+    let dual = DualWriter::new(&old, &new, convert);
+    let report = std::thread::scope(|s| {
+        let writer = s.spawn(|| {
+            for i in 0..2_000u64 {
+                let k = Legacy {
+                    user_id: if i % 2 == 0 { 100_000 + i } else { i * 3 },
+                    application_id: apps[(i % 4) as usize].into(),
+                };
+                dual.put(&k, format!("v{i}").as_bytes()).unwrap();
+            }
+        });
+        // 2. The copy, in small batches so that it interleaves with the writer.
+        let options = RekeyOptions::default().batch(500);
+        let report = dual.rekey(&options, |_| std::thread::yield_now()).unwrap();
+        writer.join().unwrap();
+        report
+    });
+    assert!(report.unconverted.is_empty(), "{report:?}");
+    // 3. Verify, then switch: identical.
+    let diff = verify_rekey(&old, &new, convert).unwrap();
+    assert!(diff.is_identical(), "{diff}");
+    // 1,000 new users, and 167 rewrites that are new rows too (users past the first 5,000).
+    assert_eq!(diff.old_rows, 21_167);
+    assert_eq!(diff.new_rows, 21_167);
+
+    // A crash between the two writes of a dual write: the new table has a row the old lacks.
+    let lost = Legacy {
+        user_id: 999_999,
+        application_id: "news".into(),
+    };
+    let (k2, v2) = convert(&lost, b"x").unwrap();
+    new.put(&k2, &v2).unwrap();
+    // A write that reached the old table only (a writer that was not dual-writing).
+    let stray = Legacy {
+        user_id: 888_888,
+        application_id: "mail".into(),
+    };
+    old.put(&stray, b"y").unwrap();
+    // A value changed in the old table only.
+    old.put(&rows[0], b"changed").unwrap();
+    let diff = verify_rekey(&old, &new, convert).unwrap();
+    assert!(!diff.is_identical());
+    assert_eq!(
+        (diff.missing_count, diff.extra_count, diff.changed_count),
+        (1, 1, 1),
+        "{diff}"
+    );
+    assert_eq!(diff.extra, [k2.to_bytes().unwrap().to_vec()]);
+    let (stray_new, _) = convert(&stray, b"").unwrap();
+    assert_eq!(diff.missing, [stray_new.to_bytes().unwrap().to_vec()]);
+}

@@ -80,10 +80,10 @@ pub use memory::MemStore;
 pub use skip::SkipStream;
 pub use skip::{SkipScan, SkipStats};
 pub use table::{
-    rekey, CellMerged, CellTable, IndexReport, IndexedTable, LentRows, Merged, PhoenixRows,
-    PhoenixRowsError, PhoenixScan, QueryRows, RekeyError, RekeyFailure, RekeyOptions, RekeyReport,
-    Table, TableError, UidError, UidReport, UidTable, Unconverted, WideMerged, WideTable,
-    UID_ID_FAMILY, UID_NAME_FAMILY,
+    rekey, verify_rekey, CellMerged, CellTable, DualWriteError, DualWriter, IndexReport,
+    IndexedTable, LentRows, Merged, PhoenixRows, PhoenixRowsError, PhoenixScan, QueryRows,
+    RekeyDiff, RekeyError, RekeyFailure, RekeyOptions, RekeyReport, Table, TableError, UidError,
+    UidReport, UidTable, Unconverted, WideMerged, WideTable, UID_ID_FAMILY, UID_NAME_FAMILY,
 };
 #[cfg(feature = "async")]
 pub use table::{

@@ -23,6 +23,7 @@ mod query;
 mod query_async;
 mod raw;
 mod rekey;
+mod switch;
 mod uid;
 mod wide;
 
@@ -47,6 +48,7 @@ pub use query::QueryRows;
 pub use query_async::QueryStream;
 pub use raw::{LentRows, Merged, Table};
 pub use rekey::{rekey, RekeyError, RekeyFailure, RekeyOptions, RekeyReport, Unconverted};
+pub use switch::{verify_rekey, DualWriteError, DualWriter, RekeyDiff};
 pub use uid::{UidError, UidReport, UidTable, UID_ID_FAMILY, UID_NAME_FAMILY};
 pub use wide::{WideMerged, WideTable};
 

@@ -153,9 +153,28 @@ impl fmt::Display for RekeyReport {
 pub fn rekey<S1, K1, S2, K2>(
     from: &Table<S1, K1>,
     to: &Table<S2, K2>,
+    convert: impl FnMut(K1, Bytes) -> Result<(K2, Bytes), String>,
+    options: &RekeyOptions,
+    checkpoint: impl FnMut(&RekeyReport),
+) -> Result<RekeyReport, RekeyFailure<S1::Error, S2::Error>>
+where
+    S1: Store,
+    S2: Store,
+    K1: RowKey + for<'de> Decode<'de>,
+    K2: RowKey,
+{
+    copy(from, to, convert, options, checkpoint, None)
+}
+
+/// [`rekey`], with the rows a dual writer wrote to the target since the copy began left as
+/// they are (see [`DualWriter::rekey`](super::DualWriter::rekey)).
+pub(super) fn copy<S1, K1, S2, K2>(
+    from: &Table<S1, K1>,
+    to: &Table<S2, K2>,
     mut convert: impl FnMut(K1, Bytes) -> Result<(K2, Bytes), String>,
     options: &RekeyOptions,
     mut checkpoint: impl FnMut(&RekeyReport),
+    live: Option<&super::switch::Live>,
 ) -> Result<RekeyReport, RekeyFailure<S1::Error, S2::Error>>
 where
     S1: Store,
@@ -173,12 +192,12 @@ where
         pending.take::<K1>(key, value, &mut convert);
         if pending.full(options) {
             pending
-                .flush(to, &mut report, &mut checkpoint, options.load)
+                .flush(to, &mut report, &mut checkpoint, options.load, live)
                 .map_err(|e| fail(e, &report))?;
         }
     }
     pending
-        .flush(to, &mut report, &mut checkpoint, options.load)
+        .flush(to, &mut report, &mut checkpoint, options.load, live)
         .map_err(|e| fail(e, &report))?;
     if options.verify {
         let mut n = 0;
@@ -299,12 +318,26 @@ impl<K2: RowKey> Pending<K2> {
         report: &mut RekeyReport,
         checkpoint: &mut impl FnMut(&RekeyReport),
         load: bool,
+        live: Option<&super::switch::Live>,
     ) -> Result<(), TableError<RekeyError<E1, S2::Error>>> {
         if self.read == 0 {
             return Ok(());
         }
         if !self.batch.is_empty() {
-            let rows = self.batch.iter().map(|(k, v)| (k, &v[..]));
+            // While a dual writer writes the target, its rows are newer than the copy's: the
+            // batch leaves them out, and is written with the writer held off, so that no dual
+            // write lands between the check and the batch.
+            let guard = live.map(|l| l.lock());
+            let skip = |k: &K2| {
+                guard
+                    .as_ref()
+                    .is_some_and(|g| k.to_bytes().is_ok_and(|b| g.written.contains(&b[..])))
+            };
+            let rows = self
+                .batch
+                .iter()
+                .filter(|(k, _)| !skip(k))
+                .map(|(k, v)| (k, &v[..]));
             if load {
                 to.bulk_load(rows)
             } else {
