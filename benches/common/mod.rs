@@ -19,9 +19,15 @@ pub struct EventRef<'a> {
 
 /// The median (ns per iteration) criterion recorded for `group/name` in this run.
 pub fn median_ns(group: &str, name: &str) -> Option<f64> {
-    let dir = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into());
-    let path = format!("{dir}/criterion/{group}/{name}/new/estimates.json");
-    let text = std::fs::read_to_string(path).ok()?;
+    // Cargo runs a bench in its package's directory (`benches/`); criterion writes under the
+    // workspace's target directory.
+    let dirs = match std::env::var("CARGO_TARGET_DIR") {
+        Ok(d) => vec![d],
+        Err(_) => vec!["target".into(), "../target".into()],
+    };
+    let text = dirs.iter().find_map(|dir| {
+        std::fs::read_to_string(format!("{dir}/criterion/{group}/{name}/new/estimates.json")).ok()
+    })?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
     v["median"]["point_estimate"].as_f64()
 }

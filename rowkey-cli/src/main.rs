@@ -70,6 +70,38 @@ enum Command {
     /// Lists a live HBase table's regions (or a Bigtable table's sampled tablet boundaries),
     /// their keys explained with `--key` or `--layout`.
     Regions(RegionsArgs),
+    /// Checks a key layout against a live table's keys before trusting it: how many of a
+    /// sample it reads, the first it does not (explained), each field's range. Exit 0 when
+    /// every key sampled fits.
+    Check(CheckArgs),
+}
+
+#[derive(Args)]
+struct CheckArgs {
+    #[command(flatten)]
+    live: Live,
+    /// The key layout (`K::SCHEMA` as JSON, or any export holding it).
+    #[arg(
+        long,
+        value_name = "KEY.json",
+        conflicts_with = "layout",
+        required_unless_present = "layout"
+    )]
+    key: Option<PathBuf>,
+    /// Which key layout of the `--key` file, by its type's name (needed when it holds several).
+    #[arg(long = "type", value_name = "NAME", requires = "key")]
+    type_name: Option<String>,
+    /// The whole table (`rowkey::family::TableLayout` as JSON): its key layout, and its name as
+    /// the default table.
+    #[arg(long, value_name = "TABLE.json")]
+    layout: Option<PathBuf>,
+    /// How many keys to read, spread over the key space.
+    #[arg(long, default_value_t = 100_000)]
+    sample: usize,
+    /// The column family of the store's value column (`family:v`): the rows read are those
+    /// holding it.
+    #[arg(long, default_value = "d")]
+    family: String,
 }
 
 /// Where a live table is.
@@ -220,6 +252,7 @@ fn main() -> ExitCode {
         Command::Schema(args) => ("schema", schema(args).map(|()| true)),
         Command::Diff(args) => ("diff", live::diff(args)),
         Command::Regions(args) => ("regions", live::regions(args).map(|()| true)),
+        Command::Check(args) => ("check", live::check(args)),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,
@@ -407,7 +440,7 @@ fn explain(mut args: Explain) -> Result<bool, String> {
 
 /// The subcommands that talk to live tables.
 mod live {
-    use super::{declared, Declared, DiffArgs, Explain, RegionsArgs};
+    use super::{declared, CheckArgs, Declared, DiffArgs, Explain, RegionsArgs};
 
     /// Looks up a `#[uid]` field's name: `(kind, id bytes)` to the name.
     pub type Names = Box<dyn Fn(&str, &[u8]) -> Option<String>>;
@@ -689,6 +722,101 @@ mod live {
                 "say where the table is: --hbase HOST:PORT or --bigtable PROJECT/INSTANCE".into(),
             ),
         }
+    }
+
+    /// `rowkey check`: `true` when every key of the sample fits the layout.
+    pub fn check(args: CheckArgs) -> Result<bool, String> {
+        let (table, schema) = match &args.layout {
+            Some(path) => {
+                let d = declared(
+                    Some(path),
+                    None,
+                    None,
+                    None,
+                    None,
+                    args.live.table.as_deref(),
+                )?;
+                (d.table, d.key)
+            }
+            None => {
+                let key = match &args.key {
+                    Some(path) => {
+                        let schemas = rowkey_cli::schemas_from_json(&super::read(path)?)
+                            .map_err(|e| format!("{}: {e}", path.display()))?;
+                        let file = path.display().to_string();
+                        Some(rowkey_cli::pick_schema(
+                            &schemas,
+                            args.type_name.as_deref(),
+                            &file,
+                        )?)
+                    }
+                    None => None,
+                };
+                (args.live.table.clone().unwrap_or_default(), key)
+            }
+        };
+        let schema = schema.ok_or("the layout holds no key layout: give --key KEY.json")?;
+        if table.is_empty() {
+            return Err("say which table: --table NAME".into());
+        }
+        match (&args.live.hbase, &args.live.bigtable) {
+            (Some(addr), _) => hbase_check(&args, addr, &table, schema),
+            (None, Some(place)) => bigtable_check(&args, place, &table, schema),
+            (None, None) => Err(
+                "say where the table is: --hbase HOST:PORT or --bigtable PROJECT/INSTANCE".into(),
+            ),
+        }
+    }
+
+    #[cfg(feature = "hbase")]
+    fn hbase_check(
+        args: &CheckArgs,
+        addr: &str,
+        table: &str,
+        schema: &'static rowkey::Schema,
+    ) -> Result<bool, String> {
+        let store = hbase_store(&args.live, table, addr, &args.family)?;
+        let check =
+            rowkey::store::check_schema(&store, schema, args.sample).map_err(|e| e.to_string())?;
+        print!("table {table}: {check}");
+        Ok(check.fits())
+    }
+
+    #[cfg(not(feature = "hbase"))]
+    fn hbase_check(
+        _: &CheckArgs,
+        _: &str,
+        _: &str,
+        _: &'static rowkey::Schema,
+    ) -> Result<bool, String> {
+        Err("this build has no HBase support (feature `hbase`)".into())
+    }
+
+    #[cfg(feature = "bigtable")]
+    fn bigtable_check(
+        args: &CheckArgs,
+        place: &str,
+        table: &str,
+        schema: &'static rowkey::Schema,
+    ) -> Result<bool, String> {
+        let mut config =
+            bigtable_config(place, table, &args.family, args.live.emulator.as_deref())?;
+        config.options.check_schema = false; // the table's own families, whatever they are
+        let store = rowkey::store::BigtableStore::with_config(config).map_err(|e| e.to_string())?;
+        let check =
+            rowkey::store::check_schema(&store, schema, args.sample).map_err(|e| e.to_string())?;
+        print!("table {table}: {check}");
+        Ok(check.fits())
+    }
+
+    #[cfg(not(feature = "bigtable"))]
+    fn bigtable_check(
+        _: &CheckArgs,
+        _: &str,
+        _: &str,
+        _: &'static rowkey::Schema,
+    ) -> Result<bool, String> {
+        Err("this build has no Bigtable support (feature `bigtable`)".into())
     }
 
     /// A boundary key as printed, and explained under it when a layout is given.

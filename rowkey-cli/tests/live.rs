@@ -470,3 +470,72 @@ fn regions_on_the_emulator_are_sampled_row_keys() {
     assert!(err.contains("--count reads HBase tables"), "{err}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A text key as another program wrote it, with keys the declaration does not read among
+/// them.
+#[derive(RowKey)]
+#[rowkey(delimiter = ':')]
+#[allow(dead_code)]
+struct Message {
+    #[decimal(width = 6)]
+    date: u32,
+    #[decimal]
+    message_id: u64,
+}
+
+/// `rowkey check` against a live HBase table (Thrift2) and a Bigtable one: every key fits (exit
+/// 0, the counts and each field's range printed), then two keys that do not (exit 1, each
+/// explained with the field that fails).
+#[test]
+fn check_reads_a_live_tables_keys_against_a_layout() {
+    use rowkey::store::Store;
+    let dir = std::env::temp_dir().join(format!("rowkey-live-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let key = dir.join("message.json");
+    std::fs::write(&key, serde_json::to_string(Message::SCHEMA).unwrap()).unwrap();
+    let keys: Vec<Vec<u8>> = (0..2_000u32)
+        .map(|i| format!("{:06}:{}", 230_601 + i % 30, i).into_bytes())
+        .collect();
+    let check = |place: &[&str], table: &str| {
+        let mut args = vec!["check", "--table", table, "--key", key.to_str().unwrap()];
+        args.extend_from_slice(place);
+        run(&args)
+    };
+    let mut tried = 0;
+    if let Some(addr) = server("ROWKEY_HBASE_THRIFT") {
+        let table = format!("cli_check_{}", std::process::id());
+        let store = rowkey::store::HbaseStore::with_config(rowkey::store::HbaseConfig::new(
+            &addr, &table, "d",
+        ))
+        .unwrap();
+        store.create_table(&[]).unwrap();
+        for k in &keys {
+            store.put(k, b"").unwrap();
+        }
+        let (code, out, err) = check(&["--hbase", &addr], &table);
+        assert_eq!(code, Some(0), "{out}{err}");
+        assert!(out.contains("2000 key(s) sampled, 2000 read"), "{out}");
+        assert!(out.contains("date: 230601 .. 230630"), "{out}");
+        store.put(b"230601:0123", b"").unwrap();
+        store.put(b"2306:17", b"").unwrap();
+        let (code, out, _) = check(&["--hbase", &addr], &table);
+        assert_eq!(code, Some(1), "{out}");
+        assert!(out.contains("2 not"), "{out}");
+        assert!(out.contains("message_id") && out.contains("date"), "{out}");
+        tried += 1;
+    }
+    if let Some(emulator) = server("BIGTABLE_EMULATOR_HOST") {
+        let table = format!("cli_check_{}", std::process::id());
+        let config = rowkey::store::BigtableConfig::new("p", "i", &table, "d").emulator(&emulator);
+        let store = rowkey::store::BigtableStore::with_config(config).unwrap();
+        store.create_table(&[]).unwrap();
+        for k in keys.iter().take(500) {
+            store.put(k, b"").unwrap();
+        }
+        let (code, out, err) = check(&["--bigtable", "p/i", "--emulator", &emulator], &table);
+        assert_eq!(code, Some(0), "{out}{err}");
+        assert!(out.contains("500 key(s) sampled, 500 read"), "{out}");
+        tried += 1;
+    }
+    eprintln!("rowkey check on {tried} store(s)");
+}

@@ -209,6 +209,12 @@ pub fn modified_utf8_len(s: &str) -> usize {
             .sum::<usize>()
 }
 
+/// Whether `b` (UTF-8) is its own modified UTF-8: no NUL, no 4-byte character.
+#[inline(always)]
+fn plain(b: &[u8]) -> bool {
+    !b.iter().any(|&x| x == 0 || x >= 0xF0)
+}
+
 /// Writes `s` in modified UTF-8 (no length).
 #[inline]
 fn write_modified_utf8<S: Sink>(s: &str, sink: &mut S) {
@@ -352,7 +358,13 @@ impl<T: JavaText> Codec<T> for JavaUtf {
 
     #[inline]
     fn width(v: &T) -> Result<usize, EncodeError> {
-        let len = modified_utf8_len(v.java_str());
+        let b = v.java_str().as_bytes();
+        // Text without NUL or characters past U+FFFF is the same bytes in modified UTF-8.
+        let len = if plain(b) {
+            b.len()
+        } else {
+            modified_utf8_len(v.java_str())
+        };
         if len > WRITE_UTF_MAX {
             return Err(EncodeError::new(EncodeErrorKind::TooLongForWriteUtf {
                 len,
@@ -364,6 +376,12 @@ impl<T: JavaText> Codec<T> for JavaUtf {
     #[inline]
     fn write<S: Sink>(v: &T, sink: &mut S) {
         let s = v.java_str();
+        let b = s.as_bytes();
+        if plain(b) {
+            sink.put_array((b.len().min(WRITE_UTF_MAX) as u16).to_be_bytes());
+            sink.put(b);
+            return;
+        }
         let len = modified_utf8_len(s).min(WRITE_UTF_MAX) as u16;
         sink.put_array(len.to_be_bytes());
         write_modified_utf8(s, sink);

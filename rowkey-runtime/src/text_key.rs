@@ -273,9 +273,9 @@ pub trait TextNumber: Copy + Sized {
     /// What the type contributes to the layout fingerprint.
     const LAYOUT: TypeLayout;
     /// Whether the value is below zero, and its magnitude.
-    fn split(self) -> (bool, u128);
+    fn split(self) -> (bool, u64);
     /// The value of a sign and magnitude, if the type holds it.
-    fn join(negative: bool, magnitude: u128) -> Option<Self>;
+    fn join(negative: bool, magnitude: u64) -> Option<Self>;
 }
 
 macro_rules! text_number {
@@ -285,15 +285,16 @@ macro_rules! text_number {
             const DECIMAL_MAX: usize = $dec;
             const HEX_MAX: usize = $hex;
             const LAYOUT: TypeLayout = TypeLayout::named(stringify!($t));
-            #[inline]
+            #[inline(always)]
             #[allow(unused_comparisons)]
-            fn split(self) -> (bool, u128) {
-                (self < 0, (self as i128).unsigned_abs())
+            fn split(self) -> (bool, u64) {
+                // Every type here is at most 64 bits: its magnitude fits a u64 (i64::MIN's too).
+                (self < 0, (self as i128).unsigned_abs() as u64)
             }
             #[inline]
-            fn join(negative: bool, magnitude: u128) -> Option<Self> {
+            fn join(negative: bool, magnitude: u64) -> Option<Self> {
                 if negative {
-                    let v = 0i128.checked_sub_unsigned(magnitude)?;
+                    let v = 0i128 - i128::from(magnitude);
                     <$t>::try_from(v).ok()
                 } else {
                     <$t>::try_from(magnitude).ok()
@@ -308,24 +309,70 @@ text_number!(
     i8, true, 4, 2; i16, true, 6, 4; i32, true, 11, 8; i64, true, 20, 16;
 );
 
-/// The decimal digits of `m`, most significant first, into `buf`; returns how many.
-#[inline]
-fn digits(mut m: u128, radix: u128, upper: bool, buf: &mut [u8; 40]) -> usize {
+/// How many decimal digits `m` takes (no division: compared with the powers of ten).
+#[inline(always)]
+fn decimal_len(m: u64) -> usize {
+    let mut n = 1;
+    let mut p = 10u64;
+    while n < 20 && m >= p {
+        n += 1;
+        p = p.wrapping_mul(10);
+    }
+    n
+}
+
+/// How many hex digits `m` takes.
+#[inline(always)]
+fn hex_len(m: u64) -> usize {
+    (64 - m.leading_zeros() as usize).div_ceil(4).max(1)
+}
+
+/// Two decimal digits per entry, `00` to `99`.
+const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
+/// The decimal digits of `m` (`n` of them, [`decimal_len`]) into the end of `buf`: two at a
+/// time, by multiplication-backed division by 100.
+#[inline(always)]
+fn decimal_digits(mut m: u64, buf: &mut [u8; 20]) -> &[u8] {
+    let mut at = 20;
+    while m >= 100 {
+        let pair = (m % 100) as usize * 2;
+        m /= 100;
+        at -= 2;
+        buf[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    }
+    if m >= 10 {
+        at -= 2;
+        let pair = m as usize * 2;
+        buf[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    } else {
+        at -= 1;
+        buf[at] = b'0' + m as u8;
+    }
+    &buf[at..]
+}
+
+/// The hex digits of `m` into the end of `buf`.
+#[inline(always)]
+fn hex_digits(m: u64, upper: bool, buf: &mut [u8; 20]) -> &[u8] {
     let table: &[u8; 16] = if upper {
         b"0123456789ABCDEF"
     } else {
         b"0123456789abcdef"
     };
-    let mut n = 0;
-    loop {
-        buf[39 - n] = table[(m % radix) as usize];
-        n += 1;
-        m /= radix;
-        if m == 0 {
-            return n;
-        }
+    let n = hex_len(m);
+    for i in 0..n {
+        buf[19 - i] = table[((m >> (4 * i)) & 0xF) as usize];
     }
+    &buf[20 - n..]
 }
+
+/// Zeros to pad a field to its width.
+const ZEROS: [u8; 40] = [b'0'; 40];
 
 /// `#[decimal]` (`W` = 0: as few digits as the value needs, as Java's `Long.toString`) and
 /// `#[decimal(width = W)]` (at least `W` characters, zero-padded after the sign, as Java's
@@ -348,8 +395,7 @@ impl<T: TextNumber, const W: usize> Codec<T> for Decimal<W> {
     #[inline]
     fn width(v: &T) -> Result<usize, EncodeError> {
         let (neg, m) = v.split();
-        let mut buf = [0u8; 40];
-        let n = digits(m, 10, false, &mut buf) + usize::from(neg);
+        let n = decimal_len(m) + usize::from(neg);
         if W > 0 && n > W {
             return Err(EncodeError::new(EncodeErrorKind::TooWideForText {
                 len: n,
@@ -362,15 +408,16 @@ impl<T: TextNumber, const W: usize> Codec<T> for Decimal<W> {
     #[inline]
     fn write<S: Sink>(v: &T, sink: &mut S) {
         let (neg, m) = v.split();
-        let mut buf = [0u8; 40];
-        let n = digits(m, 10, false, &mut buf);
+        let mut buf = [0u8; 20];
+        let digits = decimal_digits(m, &mut buf);
         if neg {
             sink.put_array([b'-']);
         }
-        for _ in (n + usize::from(neg))..W {
-            sink.put_array([b'0']);
+        let pad = W.saturating_sub(digits.len() + usize::from(neg));
+        if pad > 0 {
+            sink.put(&ZEROS[..pad.min(ZEROS.len())]);
         }
-        sink.put(&buf[40 - n..]);
+        sink.put(digits);
     }
 
     /// A bound the padded width cannot hold is past every stored value: a lower bound leaves
@@ -421,8 +468,7 @@ impl<T: TextNumber, const W: usize, const UPPER: bool> Codec<T> for Hex<W, UPPER
     #[inline]
     fn width(v: &T) -> Result<usize, EncodeError> {
         let (_, m) = v.split();
-        let mut buf = [0u8; 40];
-        let n = digits(m, 16, UPPER, &mut buf);
+        let n = hex_len(m);
         if W > 0 && n > W {
             return Err(EncodeError::new(EncodeErrorKind::TooWideForText {
                 len: n,
@@ -435,12 +481,13 @@ impl<T: TextNumber, const W: usize, const UPPER: bool> Codec<T> for Hex<W, UPPER
     #[inline]
     fn write<S: Sink>(v: &T, sink: &mut S) {
         let (_, m) = v.split();
-        let mut buf = [0u8; 40];
-        let n = digits(m, 16, UPPER, &mut buf);
-        for _ in n..W {
-            sink.put_array([b'0']);
+        let mut buf = [0u8; 20];
+        let digits = hex_digits(m, UPPER, &mut buf);
+        let pad = W.saturating_sub(digits.len());
+        if pad > 0 {
+            sink.put(&ZEROS[..pad.min(ZEROS.len())]);
         }
-        sink.put(&buf[40 - n..]);
+        sink.put(digits);
     }
 
     #[inline]
@@ -487,7 +534,7 @@ pub(crate) fn parse_number<T: TextNumber>(
     if body.is_empty() {
         return Err(bad(0, "no digits"));
     }
-    let mut m: u128 = 0;
+    let mut m: u64 = 0;
     for (i, &b) in body.iter().enumerate() {
         let d = match (b, upper) {
             (b'0'..=b'9', _) => b - b'0',
@@ -501,14 +548,13 @@ pub(crate) fn parse_number<T: TextNumber>(
             }
         };
         m = m
-            .checked_mul(u128::from(radix))
-            .and_then(|m| m.checked_add(u128::from(d)))
+            .checked_mul(u64::from(radix))
+            .and_then(|m| m.checked_add(u64::from(d)))
             .ok_or_else(|| bad(0, "out of the type's range"))?;
     }
-    // Canonical: no zeros beyond what the width pads, no `-0`.
-    let mut buf = [0u8; 40];
-    let n = digits(m, u128::from(radix), upper == Some(true), &mut buf);
-    if width == 0 && body.len() != n {
+    // Canonical: no zeros beyond what the width pads, no `-0`. Unpadded, a leading zero is
+    // one only before other digits; padded, the zeros are the padding.
+    if width == 0 && body.len() > 1 && body[0] == b'0' {
         return Err(bad(0, "a leading zero"));
     }
     if negative && m == 0 {

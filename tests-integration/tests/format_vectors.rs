@@ -132,6 +132,75 @@ struct Point {
 }
 
 /// The bytes rowkey writes for the vector `name`.
+/// FORMAT.md §2.15-§2.17: keys Java code wrote, text keys, hash prefixes.
+#[derive(RowKey)]
+struct JavaFlurry {
+    #[java]
+    user_id: u64,
+    #[java(utf)]
+    application_id: String,
+}
+
+#[derive(RowKey)]
+struct JavaConcat {
+    #[java]
+    shard: i32,
+    #[java]
+    seq: i64,
+    #[rest]
+    name: String,
+}
+
+#[derive(RowKey)]
+struct JavaNumbers {
+    #[java]
+    a: i16,
+    #[java]
+    d: f64,
+}
+
+#[derive(RowKey)]
+#[rowkey(delimiter = ':')]
+struct TextKey {
+    #[decimal(width = 6)]
+    date: u32,
+    #[decimal(width = 6)]
+    time: u32,
+    #[decimal]
+    message_id: u64,
+}
+
+#[derive(RowKey)]
+#[rowkey(delimiter = '|')]
+struct TextMixed {
+    #[hex(width = 8, upper)]
+    id: u32,
+    #[reverse]
+    phone: String,
+    #[hex]
+    seq: u16,
+    note: String,
+}
+
+#[derive(RowKey)]
+#[rowkey(delimiter = ':', hash_prefix(md5, of = message_id, upper))]
+struct PrefixedText {
+    #[decimal(width = 6)]
+    date: u32,
+    #[decimal(width = 6)]
+    time: u32,
+    #[decimal]
+    message_id: u64,
+}
+
+#[derive(RowKey)]
+#[rowkey(hash_prefix(md5, of = host, len = 2))]
+struct PrefixedBinary {
+    #[fixed(8)]
+    host: String,
+    ts: u64,
+}
+
 fn library(name: &str) -> Vec<u8> {
     fn b<K: RowKey>(k: K) -> Vec<u8> {
         k.to_bytes().expect("encodes").to_vec()
@@ -227,6 +296,36 @@ fn library(name: &str) -> Vec<u8> {
             assert_eq!(keys.len(), 1);
             keys[0].clone()
         }
+        "java_flurry" => b(JavaFlurry {
+            user_id: 1,
+            application_id: "a\0😀".into(),
+        }),
+        "java_concat_rest" => b(JavaConcat {
+            shard: -1,
+            seq: 2,
+            name: "user_10".into(),
+        }),
+        "java_numbers" => b(JavaNumbers { a: -300, d: 1.5 }),
+        "text_key" => b(TextKey {
+            date: 230_611,
+            time: 63_031,
+            message_id: 1_231_231,
+        }),
+        "text_key_mixed" => b(TextMixed {
+            id: 0xBEEF,
+            phone: "13800138000".into(),
+            seq: 255,
+            note: "a/b?".into(),
+        }),
+        "hash_prefix_text" => b(PrefixedText {
+            date: 230_611,
+            time: 63_031,
+            message_id: 1_231_231,
+        }),
+        "hash_prefix_binary" => b(PrefixedBinary {
+            host: "web01".into(),
+            ts: 7,
+        }),
         other => panic!("vector `{other}` has no Rust counterpart in tests/format_vectors.rs"),
     }
 }

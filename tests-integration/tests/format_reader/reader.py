@@ -110,8 +110,59 @@ def read_field(r, field):
         r.invert = saved
 
 
+def read_java_number(r, t):
+    """2.15 #[java]: two's complement big-endian, floats as raw IEEE bits; an unsigned type is a
+    Java number that is never negative."""
+    if t in ("f32", "f64"):
+        width = 4 if t == "f32" else 8
+        return struct.unpack(">f" if width == 4 else ">d", r.take(width))[0]
+    width = INT_WIDTHS[t]
+    v = int.from_bytes(r.take(width), "big")
+    if v >= 1 << (8 * width - 1):
+        if t.startswith("u"):
+            raise Malformed("a negative Java number in an unsigned field")
+        v -= 1 << (8 * width)
+    return v
+
+
+def read_modified_utf8(raw):
+    """2.15 #[java(utf)]: UTF-16 code units, U+0000 as c0 80, nothing writeUTF never writes."""
+    units, i = [], 0
+    while i < len(raw):
+        b = raw[i]
+        if b == 0:
+            raise Malformed("a raw 00 in modified UTF-8")
+        if b < 0x80:
+            units.append(b)
+            i += 1
+        elif 0xC0 <= b <= 0xDF and i + 1 < len(raw) and raw[i + 1] & 0xC0 == 0x80:
+            u = ((b & 0x1F) << 6) | (raw[i + 1] & 0x3F)
+            if u != 0 and u < 0x80:
+                raise Malformed("overlong 2-byte form")
+            units.append(u)
+            i += 2
+        elif 0xE0 <= b <= 0xEF and i + 2 < len(raw) and raw[i + 1] & 0xC0 == 0x80 and raw[i + 2] & 0xC0 == 0x80:
+            u = ((b & 0x0F) << 12) | ((raw[i + 1] & 0x3F) << 6) | (raw[i + 2] & 0x3F)
+            if u < 0x800:
+                raise Malformed("overlong 3-byte form")
+            units.append(u)
+            i += 3
+        else:
+            raise Malformed("not modified UTF-8 at byte %d" % i)
+    data = b"".join(u.to_bytes(2, "big") for u in units)
+    return data.decode("utf-16-be")  # refuses a surrogate without its pair
+
+
 def read_plain(r, field):
     t = field["type"]
+    if field.get("java"):                                        # 2.15
+        return read_java_number(r, t)
+    if field.get("java_utf"):                                    # 2.15
+        n = int.from_bytes(r.take(2), "big")
+        return read_modified_utf8(r.take(n))
+    if field.get("rest"):                                        # 2.15
+        raw = r.take(len(r.data) - r.pos)
+        return raw.decode("utf-8") if t == "text" else {"hex": raw.hex()}
     if field.get("reverse_ts"):                                  # 2.11
         v = (2**63 - 1) - int.from_bytes(r.take(8), "big")
         if v < 0:
@@ -173,8 +224,74 @@ def salt_byte(strategy, buckets, salted):
     return None  # xxh3 is not in Python's standard library: not checked here
 
 
+def parse_text_number(text, t, radix, width, upper):
+    """2.16: a number as the layout writes it, every other spelling refused."""
+    if width and len(text) != width:
+        raise Malformed("not the declared width")
+    negative = radix == 10 and t.startswith("i") and text.startswith("-")
+    body = text[1:] if negative else text
+    digits = "0123456789" if radix == 10 else ("0123456789ABCDEF" if upper else "0123456789abcdef")
+    if not body or any(c not in digits for c in body):
+        raise Malformed("not a number of this encoding: %r" % text)
+    v = int(body, radix)
+    canonical = format(v, "d" if radix == 10 else ("X" if upper else "x"))
+    if not width and body != canonical:
+        raise Malformed("a leading zero")
+    if negative and v == 0:
+        raise Malformed("-0")
+    return -v if negative else v
+
+
+def read_text_key(vector, data):
+    """2.16 (and 2.17 in a text key): fields split at the delimiter, the last to the end."""
+    d = vector["delimiter"].encode()
+    parts = data.split(d)
+    fields = vector["fields"]
+    prefix = vector.get("hash_prefix")
+    if prefix:
+        digest_hex, parts = parts[0].decode("ascii"), parts[1:]
+    if len(parts) != len(fields):
+        raise Malformed("%d parts for %d fields" % (len(parts), len(fields)))
+    values, texts = {}, {}
+    for f, raw in zip(fields, parts):
+        t = f["type"]
+        texts[f["name"]] = raw
+        text = raw.decode("utf-8")
+        if "decimal" in f:
+            values[f["name"]] = parse_text_number(text, t, 10, f["decimal"], False)
+        elif "hex" in f:
+            values[f["name"]] = parse_text_number(text, t, 16, f["hex"], f.get("upper", False))
+        elif f.get("reverse"):
+            values[f["name"]] = text[::-1]
+        else:
+            values[f["name"]] = text
+    if prefix:
+        want = hashlib.md5(texts[prefix["of"]]).hexdigest()[: prefix["len"]]
+        want = want.upper() if prefix.get("upper") else want
+        if digest_hex != want:
+            raise Malformed("hash prefix %s, the field hashes to %s" % (digest_hex, want))
+    return values
+
+
 def read_key(vector, data):
     """Sections 1, 3 and 4: the values, and the salt byte checked."""
+    if "delimiter" in vector:
+        return read_text_key(vector, data)
+    prefix = vector.get("hash_prefix")
+    if prefix:                                                   # 2.17, a binary key
+        r = Reader(data, prefix["len"])
+        values = {}
+        spans = {}
+        for f in vector["fields"]:
+            start = r.pos
+            values[f["name"]] = read_field(r, f)
+            spans[f["name"]] = data[start:r.pos]
+        if r.pos != len(data):
+            raise Malformed("bytes left after the last field")
+        want = hashlib.md5(spans[prefix["of"]]).digest()[: prefix["len"]]
+        if data[: prefix["len"]] != want:
+            raise Malformed("hash prefix is not the field's digest")
+        return values
     salt = vector.get("salt")
     r = Reader(data, 1 if salt else 0)
     values = {}
