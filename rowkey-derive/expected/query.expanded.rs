@@ -276,11 +276,11 @@ impl InstallQuery {
         self.__rowkey_q.any_of::<::rowkey::__private::Reverse, u32>(2usize, values);
         self
     }
-    /// The query, its plan shown by `Display`.
+    /// The query, its plan shown by `Display`; a table of another key type refuses it.
     #[inline]
     #[must_use]
-    pub fn build(self) -> ::rowkey::Query {
-        self.__rowkey_q.build()
+    pub fn build(self) -> ::rowkey::TypedQuery<Install> {
+        ::rowkey::TypedQuery::new(self.__rowkey_q.build())
     }
 }
 #[doc(hidden)]

@@ -477,11 +477,11 @@ impl CustomerRowQuery {
             >(1usize, values);
         self
     }
-    /// The query, its plan shown by `Display`.
+    /// The query, its plan shown by `Display`; a table of another key type refuses it.
     #[inline]
     #[must_use]
-    pub fn build(self) -> ::rowkey::Query {
-        self.__rowkey_q.build()
+    pub fn build(self) -> ::rowkey::TypedQuery<CustomerRow> {
+        ::rowkey::TypedQuery::new(self.__rowkey_q.build())
     }
 }
 ///A skip-scan query over the `Customer` records of [`CustomerRow`] keys, from [`CustomerRowQuery::customer`]: the shared prefix's fields and the record's own, in any order, each equal to a value, in a list or in a range; then `build()`.
@@ -507,11 +507,11 @@ impl CustomerRowQueryCustomer {
         self.__rowkey_q.any_of::<::rowkey::__private::Natural, u64>(0usize, values);
         self
     }
-    /// The query, its plan shown by `Display`.
+    /// The query, its plan shown by `Display`; a table of another key type refuses it.
     #[inline]
     #[must_use]
-    pub fn build(self) -> ::rowkey::Query {
-        self.__rowkey_q.build()
+    pub fn build(self) -> ::rowkey::TypedQuery<CustomerRow> {
+        ::rowkey::TypedQuery::new(self.__rowkey_q.build())
     }
 }
 ///A skip-scan query over the `Order` records of [`CustomerRow`] keys, from [`CustomerRowQuery::order`]: the shared prefix's fields and the record's own, in any order, each equal to a value, in a list or in a range; then `build()`.
@@ -554,11 +554,11 @@ impl CustomerRowQueryOrder {
         self.__rowkey_q.any_of::<::rowkey::__private::Natural, u64>(2usize, values);
         self
     }
-    /// The query, its plan shown by `Display`.
+    /// The query, its plan shown by `Display`; a table of another key type refuses it.
     #[inline]
     #[must_use]
-    pub fn build(self) -> ::rowkey::Query {
-        self.__rowkey_q.build()
+    pub fn build(self) -> ::rowkey::TypedQuery<CustomerRow> {
+        ::rowkey::TypedQuery::new(self.__rowkey_q.build())
     }
 }
 #[doc(hidden)]

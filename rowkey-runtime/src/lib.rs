@@ -58,7 +58,7 @@ pub use crate::index::IndexOf;
 pub use crate::key::RowKey;
 pub use crate::rows_as_columns::{Piece, RowsAsColumns};
 pub use crate::scan::pushdown::{KeyFilter, KeyPiece};
-pub use crate::scan::query::{Constraint, Query, QueryArg, Step};
+pub use crate::scan::query::{Constraint, Query, QueryArg, QueryFor, Step, TypedQuery};
 pub use crate::scan::{KeyRange, KeyRanges, ScanRange};
 pub use crate::schema::{
     Domain, FieldSchema, Order, SaltSchema, Schema, VariantSchema, HASH_PREFIX_FIELD,

@@ -65,7 +65,9 @@ pub use rowkey_runtime::{
 // A declared layout checked against the keys a table already holds.
 pub use rowkey_runtime::{FieldRange, LayoutCheck, LayoutFailure, KEPT_FAILURES};
 // Skip-scan queries (`T::query()`): any field constrained, a gap sought past.
-pub use rowkey_runtime::{Constraint, KeyFilter, KeyPiece, Query, QueryArg, Step};
+pub use rowkey_runtime::{
+    Constraint, KeyFilter, KeyPiece, Query, QueryArg, QueryFor, Step, TypedQuery,
+};
 // The value side: rows of typed columns, and what their coordinates cost.
 /// A column value of any serde type, stored as JSON (feature `json`).
 #[cfg(feature = "json")]

@@ -27,11 +27,11 @@ pub fn expand(key: &Key) -> TokenStream {
     let query = format_ident!("{}Query", ident);
     let prefix = field_methods(&key.fields, 0, &p, &krate);
     let build = quote! {
-        /// The query, its plan shown by `Display`.
+        /// The query, its plan shown by `Display`; a table of another key type refuses it.
         #[inline]
         #[must_use]
-        pub fn build(self) -> #krate::Query {
-            self.__rowkey_q.build()
+        pub fn build(self) -> #krate::TypedQuery<#ident> {
+            #krate::TypedQuery::new(self.__rowkey_q.build())
         }
     };
     let (records, record_builders) = match &key.variants {

@@ -140,6 +140,89 @@ pub enum Step {
 /// are not a key of the type (such a key never matches).
 pub type Splitter = fn(&[u8], &mut Vec<usize>) -> bool;
 
+/// A [`Query`] built for the key type `K` by its generated builder (`K::query()...build()`):
+/// [`Table::query`](crate::store::Table::query) on a table of another key type does not
+/// compile, where an untyped query would read it and match nothing. It derefs to the
+/// [`Query`] (its plan, key ranges and filter); [`TypedQuery::into_query`] gives the untyped
+/// query, which any table takes (a query built from a schema at run time is one).
+pub struct TypedQuery<K> {
+    query: Query,
+    key: core::marker::PhantomData<fn() -> K>,
+}
+
+impl<K> TypedQuery<K> {
+    /// `query` as a query of `K`'s keys (the generated builders' `build`): the caller vouches
+    /// that it was built from `K`'s layout.
+    #[doc(hidden)]
+    pub fn new(query: Query) -> Self {
+        TypedQuery {
+            query,
+            key: core::marker::PhantomData,
+        }
+    }
+
+    /// The untyped query, which a table of any key type takes.
+    pub fn into_query(self) -> Query {
+        self.query
+    }
+}
+
+impl<K> core::ops::Deref for TypedQuery<K> {
+    type Target = Query;
+    fn deref(&self) -> &Query {
+        &self.query
+    }
+}
+
+impl<K> Clone for TypedQuery<K> {
+    fn clone(&self) -> Self {
+        TypedQuery::new(self.query.clone())
+    }
+}
+
+impl<K> From<TypedQuery<K>> for Query {
+    fn from(q: TypedQuery<K>) -> Query {
+        q.query
+    }
+}
+
+/// The plan, as the untyped query shows it.
+impl<K> fmt::Display for TypedQuery<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.query, f)
+    }
+}
+
+impl<K> fmt::Debug for TypedQuery<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.query, f)
+    }
+}
+
+/// A query a table of `K` keys reads: one built for `K` ([`TypedQuery<K>`]), or an untyped
+/// [`Query`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` was built for another key type: a table of `{K}` keys cannot read it",
+    label = "a query of another key type",
+    note = "build the query from the table's key type (`{K}::query()`), or pass an untyped `rowkey::Query` (`.into_query()`) to read the table anyway"
+)]
+pub trait QueryFor<K> {
+    /// The query.
+    fn as_query(&self) -> &Query;
+}
+
+impl<K> QueryFor<K> for Query {
+    fn as_query(&self) -> &Query {
+        self
+    }
+}
+
+impl<K> QueryFor<K> for TypedQuery<K> {
+    fn as_query(&self) -> &Query {
+        &self.query
+    }
+}
+
 /// A skip-scan query over the keys of one type, built by the key type's `query()` builder
 /// (`#[rowkey(query)]`) and read with [`Table::query`](crate::store::Table::query).
 ///

@@ -171,7 +171,7 @@ pub fn as_str(v: &String) -> &str {
     v
 }
 
-pub fn wide_build(q: &WideQ) -> rowkey::Query {
+pub fn wide_build(q: &WideQ) -> rowkey::TypedQuery<Wide> {
     let b = Wide::query();
     let b = apply!(b, &q.0, a, a_in, |v: &i16| *v);
     let b = apply!(b, &q.1, b, b_in, as_str);
@@ -221,7 +221,7 @@ pub fn salted_query() -> impl Strategy<Value = SaltedQ> {
     (q(0u16..7, true), q(text(), true), q(0u32..5, false))
 }
 
-pub fn salted_build(q: &SaltedQ) -> rowkey::Query {
+pub fn salted_build(q: &SaltedQ) -> rowkey::TypedQuery<Salted> {
     let b = Salted::query();
     let b = apply!(b, &q.0, user, user_in, |v: &u16| *v);
     let b = apply!(b, &q.1, app, app_in, as_str);
@@ -287,7 +287,11 @@ fn rows_crossing_are_what_the_key_filter_passes<S: Store>(
             .put_batch(chunk.iter().map(|k| (k, b"".as_slice())))
             .unwrap();
     }
-    type Case = (&'static str, rowkey::Query, Box<dyn Fn(&Event) -> bool>);
+    type Case = (
+        &'static str,
+        rowkey::TypedQuery<Event>,
+        Box<dyn Fn(&Event) -> bool>,
+    );
     let cases: Vec<Case> = vec![
         (
             "event_type = login (fuzzy: listed values)",
@@ -611,7 +615,7 @@ pub fn record_query() -> impl Strategy<Value = RecordQ> {
     ]
 }
 
-pub fn record_build(q: &RecordQ) -> rowkey::Query {
+pub fn record_build(q: &RecordQ) -> rowkey::TypedQuery<Record> {
     match q {
         RecordQ::Any(c) => apply!(
             Record::query(),

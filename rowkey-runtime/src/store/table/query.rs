@@ -10,7 +10,7 @@ use super::merge::MergeIter;
 use super::{decode_checked, Check, Table, TableError};
 use crate::field::Decode;
 use crate::key::RowKey;
-use crate::scan::query::{Constraint, Query};
+use crate::scan::query::{Constraint, Query, QueryFor};
 use crate::store::skip::{Counters, SkipScan, SkipStats};
 use crate::store::{Row, Store};
 
@@ -45,12 +45,12 @@ impl<S: Store, K: RowKey> Table<S, K> {
     /// assert_eq!(users, (0..1_000).collect::<Vec<_>>());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn query(&self, query: &Query) -> QueryRows<'_, S, K>
+    pub fn query(&self, query: &impl QueryFor<K>) -> QueryRows<'_, S, K>
     where
         K: for<'de> Decode<'de>,
     {
         let counters = Arc::<Counters>::default();
-        let walks = walks::<K>(query)
+        let walks = walks::<K>(query.as_query())
             .iter()
             .map(|q| SkipScan::counted(self.store(), q, counters.clone()))
             .collect();
@@ -58,12 +58,12 @@ impl<S: Store, K: RowKey> Table<S, K> {
     }
 
     /// [`Table::query`] in reverse logical order; `None` when the store has no reverse scans.
-    pub fn query_rev(&self, query: &Query) -> Option<QueryRows<'_, S, K>>
+    pub fn query_rev(&self, query: &impl QueryFor<K>) -> Option<QueryRows<'_, S, K>>
     where
         K: for<'de> Decode<'de>,
     {
         let counters = Arc::<Counters>::default();
-        let walks = walks::<K>(query)
+        let walks = walks::<K>(query.as_query())
             .iter()
             .map(|q| SkipScan::counted_rev(self.store(), q, counters.clone()))
             .collect::<Option<Vec<_>>>()?;

@@ -13,19 +13,19 @@ use super::query::walks;
 use super::{decode_checked, AsyncTable, Check, TableError};
 use crate::field::Decode;
 use crate::key::RowKey;
-use crate::scan::query::Query;
+use crate::scan::query::QueryFor;
 use crate::store::skip::{Counters, SkipStats, SkipStream};
 use crate::store::{AsyncStore, Row};
 
 impl<S: AsyncStore, K: RowKey> AsyncTable<S, K> {
     /// The rows whose keys `query` matches, decoded, in `K`'s logical order, as a stream:
     /// [`Table::query`](super::Table::query)'s walk, each seek a new range stream.
-    pub fn query(&self, query: &Query) -> QueryStream<'_, S, K>
+    pub fn query(&self, query: &impl QueryFor<K>) -> QueryStream<'_, S, K>
     where
         K: for<'de> Decode<'de>,
     {
         let counters = Arc::<Counters>::default();
-        let walks = walks::<K>(query)
+        let walks = walks::<K>(query.as_query())
             .iter()
             .map(|q| SkipStream::counted(self.store(), q, counters.clone()))
             .collect();
@@ -34,12 +34,12 @@ impl<S: AsyncStore, K: RowKey> AsyncTable<S, K> {
 
     /// [`AsyncTable::query`] in reverse logical order; `None` when the store has no reverse
     /// scans.
-    pub fn query_rev(&self, query: &Query) -> Option<QueryStream<'_, S, K>>
+    pub fn query_rev(&self, query: &impl QueryFor<K>) -> Option<QueryStream<'_, S, K>>
     where
         K: for<'de> Decode<'de>,
     {
         let counters = Arc::<Counters>::default();
-        let walks = walks::<K>(query)
+        let walks = walks::<K>(query.as_query())
             .iter()
             .map(|q| SkipStream::counted_rev(self.store(), q, counters.clone()))
             .collect::<Option<Vec<_>>>()?;
