@@ -684,37 +684,38 @@ mod live {
         Err("this build has no Bigtable support (feature `bigtable`)".into())
     }
 
+    /// The table and key layout a live subcommand names: a whole table's layout (`--layout`,
+    /// its name the default table), or a key layout (`--key`, `--type`) beside `--table`.
+    fn table_and_key(
+        layout: Option<&std::path::Path>,
+        key: Option<&std::path::Path>,
+        type_name: Option<&str>,
+        table: Option<&str>,
+    ) -> Result<(String, Option<&'static rowkey::Schema>), String> {
+        if let Some(path) = layout {
+            let d = declared(Some(path), None, None, None, None, table)?;
+            return Ok((d.table, d.key));
+        }
+        let key = match key {
+            Some(path) => {
+                let schemas = rowkey_cli::schemas_from_json(&super::read(path)?)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                let file = path.display().to_string();
+                Some(rowkey_cli::pick_schema(&schemas, type_name, &file)?)
+            }
+            None => None,
+        };
+        Ok((table.unwrap_or_default().to_string(), key))
+    }
+
     /// A live table's regions (HBase) or sampled tablet boundaries (Bigtable), keys explained.
     pub fn regions(args: RegionsArgs) -> Result<(), String> {
-        let (table, schema) = match &args.layout {
-            Some(path) => {
-                let d = declared(
-                    Some(path),
-                    None,
-                    None,
-                    None,
-                    None,
-                    args.live.table.as_deref(),
-                )?;
-                (d.table, d.key)
-            }
-            None => {
-                let key = match &args.key {
-                    Some(path) => {
-                        let schemas = rowkey_cli::schemas_from_json(&super::read(path)?)
-                            .map_err(|e| format!("{}: {e}", path.display()))?;
-                        let file = path.display().to_string();
-                        Some(rowkey_cli::pick_schema(
-                            &schemas,
-                            args.type_name.as_deref(),
-                            &file,
-                        )?)
-                    }
-                    None => None,
-                };
-                (args.live.table.clone().unwrap_or_default(), key)
-            }
-        };
+        let (table, schema) = table_and_key(
+            args.layout.as_deref(),
+            args.key.as_deref(),
+            args.type_name.as_deref(),
+            args.live.table.as_deref(),
+        )?;
         match (&args.live.hbase, &args.live.bigtable) {
             (Some(addr), _) => hbase_regions(&args, addr, &table, schema),
             (None, Some(place)) => bigtable_samples(&args, place, &table, schema),
@@ -726,35 +727,12 @@ mod live {
 
     /// `rowkey check`: `true` when every key of the sample fits the layout.
     pub fn check(args: CheckArgs) -> Result<bool, String> {
-        let (table, schema) = match &args.layout {
-            Some(path) => {
-                let d = declared(
-                    Some(path),
-                    None,
-                    None,
-                    None,
-                    None,
-                    args.live.table.as_deref(),
-                )?;
-                (d.table, d.key)
-            }
-            None => {
-                let key = match &args.key {
-                    Some(path) => {
-                        let schemas = rowkey_cli::schemas_from_json(&super::read(path)?)
-                            .map_err(|e| format!("{}: {e}", path.display()))?;
-                        let file = path.display().to_string();
-                        Some(rowkey_cli::pick_schema(
-                            &schemas,
-                            args.type_name.as_deref(),
-                            &file,
-                        )?)
-                    }
-                    None => None,
-                };
-                (args.live.table.clone().unwrap_or_default(), key)
-            }
-        };
+        let (table, schema) = table_and_key(
+            args.layout.as_deref(),
+            args.key.as_deref(),
+            args.type_name.as_deref(),
+            args.live.table.as_deref(),
+        )?;
         let schema = schema.ok_or("the layout holds no key layout: give --key KEY.json")?;
         if table.is_empty() {
             return Err("say which table: --table NAME".into());

@@ -374,6 +374,31 @@ fn hex_digits(m: u64, upper: bool, buf: &mut [u8; 20]) -> &[u8] {
 /// Zeros to pad a field to its width.
 const ZEROS: [u8; 40] = [b'0'; 40];
 
+/// A bound on a padded number: a value the width cannot hold is past every stored value, so a
+/// lower bound leaves nothing and an upper one is no bound (ranges are offered only on
+/// unsigned padded fields).
+#[inline]
+fn padded_bound<C: Codec<T>, T, S: Sink>(
+    v: &T,
+    lower: bool,
+    inclusive: bool,
+    sink: &mut S,
+) -> BoundKind {
+    if C::width(v).is_err() {
+        return if lower {
+            BoundKind::Empty
+        } else {
+            BoundKind::Unbounded
+        };
+    }
+    C::write(v, sink);
+    if inclusive {
+        BoundKind::Inclusive
+    } else {
+        BoundKind::Exclusive
+    }
+}
+
 /// `#[decimal]` (`W` = 0: as few digits as the value needs, as Java's `Long.toString`) and
 /// `#[decimal(width = W)]` (at least `W` characters, zero-padded after the sign, as Java's
 /// `String.format("%0Wd")`; a value that needs more is refused).
@@ -420,23 +445,9 @@ impl<T: TextNumber, const W: usize> Codec<T> for Decimal<W> {
         sink.put(digits);
     }
 
-    /// A bound the padded width cannot hold is past every stored value: a lower bound leaves
-    /// nothing, an upper one is no bound (ranges are offered only on unsigned padded fields).
     #[inline]
     fn write_bound<S: Sink>(v: &T, lower: bool, inclusive: bool, sink: &mut S) -> BoundKind {
-        if Self::width(v).is_err() {
-            return if lower {
-                BoundKind::Empty
-            } else {
-                BoundKind::Unbounded
-            };
-        }
-        Self::write(v, sink);
-        if inclusive {
-            BoundKind::Inclusive
-        } else {
-            BoundKind::Exclusive
-        }
+        padded_bound::<Self, T, S>(v, lower, inclusive, sink)
     }
 }
 
@@ -492,19 +503,7 @@ impl<T: TextNumber, const W: usize, const UPPER: bool> Codec<T> for Hex<W, UPPER
 
     #[inline]
     fn write_bound<S: Sink>(v: &T, lower: bool, inclusive: bool, sink: &mut S) -> BoundKind {
-        if Self::width(v).is_err() {
-            return if lower {
-                BoundKind::Empty
-            } else {
-                BoundKind::Unbounded
-            };
-        }
-        Self::write(v, sink);
-        if inclusive {
-            BoundKind::Inclusive
-        } else {
-            BoundKind::Exclusive
-        }
+        padded_bound::<Self, T, S>(v, lower, inclusive, sink)
     }
 }
 
