@@ -402,7 +402,7 @@ impl Query {
                     return Step::Done;
                 }
                 if forward {
-                    successor(prefix).map_or(Step::Done, Step::Seek)
+                    self.advance(key, ends, i)
                 } else {
                     Step::Seek(prefix.to_vec())
                 }
@@ -410,7 +410,13 @@ impl Query {
             match (c.place(segment), forward) {
                 (Place::Inside, _) => {}
                 (Place::Before(Some(next)), true) | (Place::Between(next, _), true) => {
-                    return Step::Seek(with(&next));
+                    let mut target = with(&next);
+                    // A listed value is a whole segment: the keys that can match start with
+                    // it and the least allowed values of the constrained segments after it.
+                    if matches!(c, Constraint::In(_)) {
+                        self.least_after(i + 1, &mut target);
+                    }
+                    return Step::Seek(target);
                 }
                 (Place::Before(_), false) | (Place::After(_), true) => return exhausted(),
                 (Place::After(upper), false) | (Place::Between(_, upper), false) => {
@@ -429,6 +435,88 @@ impl Query {
             return Step::Foreign;
         }
         Step::Match
+    }
+}
+
+impl Query {
+    /// Forward, after `key` matched (`ends` its segments' ends, as [`Query::seek`] left them):
+    /// the first key after it that can match, when the constrained segments tell (a match's
+    /// next possible key is past every other key with its constrained values); `None` when
+    /// the key's next bytes could match too (an open segment after the constrained ones).
+    pub(crate) fn next_after_match(&self, key: &[u8], ends: &[usize]) -> Option<Vec<u8>> {
+        let checked = self.checked();
+        if checked == 0 || ends.len() < checked {
+            return None;
+        }
+        // Keys that extend this one past its checked segments match too.
+        if ends[checked - 1] != key.len() {
+            return None;
+        }
+        match self.advance(key, ends, checked) {
+            Step::Seek(t) if t.as_slice() > key => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Forward, when no key starting with `key`'s segments before `i` can match: the first key
+    /// that can, as Phoenix's skip scan seeks, from the nearest segment before `i` that can take
+    /// a next value (a listed value after its own, the successor of an open or ranged
+    /// fixed-width value), followed by the least allowed values of the constrained segments
+    /// after it. A segment listed to values it has passed moves the one before it; a
+    /// variable-width open segment moves by the successor of the bytes up to its end.
+    fn advance(&self, key: &[u8], ends: &[usize], i: usize) -> Step {
+        let mut j = i;
+        while j > 0 {
+            j -= 1;
+            let begin = if j == 0 { 0 } else { ends[j - 1] };
+            let end = ends[j];
+            let value = &key[begin..end];
+            let next = match &self.segments[j].1 {
+                Constraint::In(values) => match values.iter().find(|v| v[..] > *value) {
+                    Some(v) => Some(v.clone()),
+                    // No listed value after this one: the segment before moves on.
+                    None => continue,
+                },
+                Constraint::Nothing => return Step::Done,
+                c @ (Constraint::Any | Constraint::Range { .. }) => {
+                    let fixed = self.width(j) == Some(value.len());
+                    let next = successor(value).filter(|s| fixed && s.len() == value.len());
+                    match (next, c) {
+                        (Some(s), Constraint::Range { end: Some(e), .. }) if s >= *e => continue,
+                        (Some(s), _) => Some(s),
+                        // Variable width, or no successor of the same width: past every key
+                        // that starts with the bytes so far.
+                        (None, _) => {
+                            return successor(&key[..end]).map_or(Step::Done, Step::Seek);
+                        }
+                    }
+                }
+            };
+            let Some(next) = next else { continue };
+            let mut target = Vec::with_capacity(key.len());
+            target.extend_from_slice(&key[..begin]);
+            target.extend_from_slice(&next);
+            self.least_after(j + 1, &mut target);
+            return Step::Seek(target);
+        }
+        Step::Done
+    }
+
+    /// Appends to `target` the least allowed value of each constrained segment from `from`
+    /// on: every listed segment's first value (whole segments, so the next one follows), then
+    /// a range's start (its bytes may not be a whole segment: it ends the run), stopping at
+    /// the first open segment.
+    fn least_after(&self, from: usize, target: &mut Vec<u8>) {
+        for (_, c) in self.segments.iter().take(self.checked()).skip(from) {
+            match c {
+                Constraint::In(values) => target.extend_from_slice(&values[0]),
+                Constraint::Range { start, .. } => {
+                    target.extend_from_slice(start);
+                    return;
+                }
+                Constraint::Any | Constraint::Nothing => return,
+            }
+        }
     }
 }
 

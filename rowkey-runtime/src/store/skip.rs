@@ -229,6 +229,14 @@ impl Walk {
         match step {
             Step::Match => {
                 self.count(&self.counters.matched);
+                // Forward, the next key that can match is often known from the match alone
+                // (Phoenix seeks there): the keys before it are a gap, read on or sought past
+                // as any gap, without reading one to learn it.
+                if !self.reverse {
+                    if let Some(target) = self.query.next_after_match(key, &self.ends) {
+                        self.gap = Some((target, self.read_on));
+                    }
+                }
                 Action::Yield
             }
             Step::Foreign => {
