@@ -29,6 +29,8 @@ pub enum Encoding {
     Decimal(usize),
     /// `#[hex]` / `#[hex(width = N, upper)]`: (width, 0 unpadded; uppercase).
     Hex(usize, bool),
+    /// `#[fixed(N)]` on a text field of a text key: space-padded to `N` bytes.
+    PaddedText(usize),
 }
 
 impl Encoding {
@@ -43,6 +45,7 @@ impl Encoding {
                 Encoding::Hex(w, upper)
             }
             (Some(_), Encoding::Reverse) => Encoding::ReversedText,
+            (Some(_), Encoding::Fixed(n)) => Encoding::PaddedText(n),
             (Some(_), Encoding::Natural) => Encoding::Text,
             (_, other) => other,
         }
@@ -82,7 +85,7 @@ impl Encoding {
     /// the runtime's constants; the golden expansions show both.
     pub fn fixed_width(self, class: TyClass) -> Option<usize> {
         match self {
-            Encoding::Fixed(n) | Encoding::Md5(n) => Some(n),
+            Encoding::Fixed(n) | Encoding::Md5(n) | Encoding::PaddedText(n) => Some(n),
             Encoding::ReverseTs => Some(8),
             Encoding::MaxLen(_)
             | Encoding::JavaUtf

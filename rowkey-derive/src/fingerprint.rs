@@ -208,9 +208,14 @@ fn field<'f, 'a>(f: &'f Field<'a>, delimiter: Option<u8>, segs: &mut Vec<Seg<'f,
     // plain and `#[reverse]` text fields).
     let encoding = match delimiter {
         Some(d) => {
+            let padded;
             let e = match encoding.as_str() {
                 "natural" => "text",
                 "reverse" => "reversed text",
+                other if other.starts_with("fixed(") => {
+                    padded = format!("space-padded {other}");
+                    &padded
+                }
                 other => other,
             };
             format!("{e} delimited({d:#04x})")

@@ -135,7 +135,7 @@ fn lower_in<'a>(krate: Krate<'a>, f: &Field<'a>, text: Option<TextPos>) -> KeyFi
             Some(t) if !t.last && t.delimiter != 0 => Order::Unordered,
             _ => Order::Ascending,
         },
-        Encoding::ReversedText => Order::Unordered,
+        Encoding::ReversedText | Encoding::PaddedText(_) => Order::Unordered,
         // Padded digits of a value that is never negative sort as the value; unpadded ones
         // ("9" after "10") and signed ones do not.
         Encoding::Decimal(w) | Encoding::Hex(w, _) if w == 0 || !unsigned => Order::Unordered,

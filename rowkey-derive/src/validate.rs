@@ -720,8 +720,10 @@ fn check_text_key(cx: &Ctxt, input: &Input) {
                 "a text key has no salt byte: its fields are text joined by the delimiter",
             );
         }
+        // `fixed(N)` pads text with spaces in a text key; on anything else it writes bytes.
+        let text_field = matches!(field.class, TyClass::Text { .. });
         let refused: Vec<(&str, Span)> = [
-            (FIXED, a.fixed.map(|l| l.span)),
+            (FIXED, a.fixed.map(|l| l.span).filter(|_| !text_field)),
             (MAX_LEN, a.max_len.map(|l| l.span)),
             (HASH, a.hash.map(|l| l.span)),
             (REVERSE_TS, a.reverse_ts),
@@ -737,7 +739,7 @@ fn check_text_key(cx: &Ctxt, input: &Input) {
             cx.error_at(
                 span,
                 format_args!(
-                    "`{name}` writes bytes, not text: in a text key (`delimiter`) a field is text as it is (or `#[reverse]`d), or an integer as `#[decimal]` or `#[hex]` text"
+                    "`{name}` writes bytes, not text: in a text key (`delimiter`) a field is text as it is (or `#[reverse]`d, or space-padded with `#[fixed(N)]`), or an integer as `#[decimal]` or `#[hex]` text"
                 ),
             );
         }

@@ -314,6 +314,18 @@ fn read_text_part<'de, S: Source<'de>>(
     }
     let s = core::str::from_utf8(&text)
         .map_err(|e| DecodeError::new(at + e.valid_up_to(), DecodeErrorKind::BadUtf8))?;
+    if let Some(n) = attribute_number(f, "fixed(") {
+        // Space-padded to its width (a text key's `#[fixed(N)]`).
+        if text.len() as u64 != n {
+            return Err(DecodeError::new(
+                at,
+                DecodeErrorKind::BadTextNumber {
+                    reason: "text not of the declared width",
+                },
+            ));
+        }
+        return Ok(show(&s.trim_end_matches(' ')));
+    }
     if has(f, "reverse") {
         Ok(show(&s.chars().rev().collect::<String>()))
     } else {

@@ -63,6 +63,12 @@ pub enum EncodeErrorKind {
         /// Where in the value's text.
         at: usize,
     },
+    /// A `#[fixed(N)]` text of a text key ends with a space, which the space padding would
+    /// swallow.
+    TrailingSpace {
+        /// The value's length in bytes.
+        len: usize,
+    },
     /// A number needs more characters than its `#[decimal(width = N)]` or
     /// `#[hex(width = N)]`.
     TooWideForText {
@@ -173,6 +179,10 @@ impl fmt::Display for EncodeError {
                 f,
                 "the value holds the key's delimiter {} at byte {at}, so it could not be read back; it is refused",
                 crate::fmt::binary(&[delimiter])
+            ),
+            EncodeErrorKind::TrailingSpace { len } => write!(
+                f,
+                "value of {len} bytes ends with a space, which the space padding of a fixed text field cannot keep"
             ),
             EncodeErrorKind::TooWideForText { len, width } => write!(
                 f,

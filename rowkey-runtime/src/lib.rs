@@ -104,7 +104,8 @@ pub mod __private {
     pub use crate::store::{Cell, Column};
     pub use crate::text::{FromKeyBytes, KeyBytes};
     pub use crate::text_key::{
-        Decimal, Delimited, FromText, Hex, Last, ReversedText, Text, TextNumber, TextPart,
+        Decimal, Delimited, FromText, Hex, Last, PaddedText, ReversedText, Text, TextNumber,
+        TextPart,
     };
     pub use crate::value::{
         clear_cell, set_cell, CellReader, ColumnSchema, ColumnValue, RowValue, ValueError,

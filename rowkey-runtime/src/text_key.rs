@@ -189,6 +189,81 @@ impl<'de, T: KeyBytes + FromKeyBytes<'de>, const D: u8> TextPart<'de, T> for Tex
     }
 }
 
+/// `#[fixed(N)]` on a text field of a text key: exactly `N` bytes, the text right-padded with
+/// spaces (Java's `String.format("%-Ns")`). A longer value, or one ending in a space (which the
+/// padding would swallow), is refused; reading trims the trailing spaces. Equality only: a
+/// value's bytes below the space sort against the padding.
+pub struct PaddedText<const N: usize, const D: u8>;
+
+impl<T: KeyBytes + ?Sized, const N: usize, const D: u8> Codec<T> for PaddedText<N, D> {
+    const FIXED_WIDTH: Option<usize> = Some(N);
+    const MAX_WIDTH: Option<usize> = Some(N);
+    const ENCODING: &'static str = "text right-padded with spaces to a width";
+    const ORDERED: bool = false;
+    const DOMAIN: Domain = T::DOMAIN;
+    const LAYOUT: TypeLayout = T::LAYOUT;
+
+    #[inline]
+    fn width(v: &T) -> Result<usize, EncodeError> {
+        let b = v.key_bytes();
+        if b.len() > N {
+            return Err(EncodeError::new(EncodeErrorKind::TooLongForFixed {
+                len: b.len(),
+                width: N,
+            }));
+        }
+        if b.last() == Some(&b' ') {
+            return Err(EncodeError::new(EncodeErrorKind::TrailingSpace {
+                len: b.len(),
+            }));
+        }
+        if let Some(at) = b.iter().position(|&x| x == D) {
+            return Err(EncodeError::new(EncodeErrorKind::DelimiterInValue {
+                delimiter: D,
+                at,
+            }));
+        }
+        Ok(N)
+    }
+
+    #[inline]
+    fn write<S: Sink>(v: &T, sink: &mut S) {
+        let b = v.key_bytes();
+        sink.put(b);
+        const SPACES: [u8; 64] = [b' '; 64];
+        let mut pad = N.saturating_sub(b.len());
+        while pad > 0 {
+            let n = pad.min(SPACES.len());
+            sink.put(&SPACES[..n]);
+            pad -= n;
+        }
+    }
+}
+
+impl<'de, T: KeyBytes + FromKeyBytes<'de>, const N: usize, const D: u8> TextPart<'de, T>
+    for PaddedText<N, D>
+{
+    fn parse(text: Cow<'de, [u8]>) -> Result<T, (usize, DecodeErrorKind)> {
+        if text.len() != N {
+            return Err((
+                0,
+                DecodeErrorKind::BadTextNumber {
+                    reason: "text not of the declared width",
+                },
+            ));
+        }
+        let end = text.iter().rposition(|&x| x != b' ').map_or(0, |i| i + 1);
+        let trimmed = match text {
+            Cow::Borrowed(b) => Cow::Borrowed(&b[..end]),
+            Cow::Owned(mut v) => {
+                v.truncate(end);
+                Cow::Owned(v)
+            }
+        };
+        T::from_key_bytes(trimmed).map_err(|k| (0, k))
+    }
+}
+
 /// `#[reverse]` on a text field of a text key: its characters in reverse order (the Chinese
 /// row-key guide's reversed phone number). Equality only.
 pub struct ReversedText<const D: u8>;

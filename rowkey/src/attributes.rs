@@ -182,7 +182,8 @@
 //!
 //! A text key writes every field as text and joins the fields with the delimiter, as a Java
 //! service's `date + ":" + time + ":" + id` (FORMAT.md §2.16): text as it is (or reversed
-//! with `#[reverse]`), integers as `#[decimal]` (`Long.toString`), `#[decimal(width = N)]`
+//! with `#[reverse]`, or space-padded to a width with `#[fixed(N)]`), integers as `#[decimal]`
+//! (`Long.toString`), `#[decimal(width = N)]`
 //! (`String.format("%0Nd")`) or `#[hex(width = N, upper)]`. A value that holds the delimiter,
 //! or a number wider than its width, is refused. Padded unsigned numbers and the last text
 //! field keep order (ranges); unpadded numbers and text followed by the delimiter take values

@@ -497,3 +497,50 @@ fn a_hash_prefixed_table_is_read_by_key_and_by_query() {
     let check = rowkey::store::check_layout::<Salted, _>(table.store(), 1_000).unwrap();
     assert!(check.fits(), "{check}");
 }
+
+/// `#[fixed(N)]` on a text field of a text key: right-padded with spaces to `N` bytes, as
+/// Java's `String.format("%-8s")`.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(delimiter = '|')]
+struct Padded {
+    #[fixed(8)]
+    country: String,
+    #[decimal(width = 4)]
+    year: u16,
+}
+
+#[test]
+fn fixed_width_text_is_space_padded() {
+    let k = Padded {
+        country: "de".into(),
+        year: 2023,
+    };
+    assert_eq!(text(&k), "de      |2023");
+    assert_eq!(Padded::decode(b"de      |2023").unwrap(), k);
+    // Longer than the width, or ending in a space: refused, never truncated.
+    assert!(Padded {
+        country: "switzerland".into(),
+        year: 1
+    }
+    .to_bytes()
+    .is_err());
+    assert!(Padded {
+        country: "de ".into(),
+        year: 1
+    }
+    .to_bytes()
+    .is_err());
+    // Not the width: refused when reading.
+    assert!(Padded::decode(b"de|2023").is_err());
+    assert_eq!(Padded::SCHEMA.fields[0].width, Some(9));
+    assert_eq!(
+        rowkey::explain_schema(Padded::SCHEMA, b"de      |2023"),
+        Padded::explain(b"de      |2023").to_string()
+    );
+    let table = Table::<_, Padded>::new(MemStore::new());
+    table.put(&k, b"").unwrap();
+    assert_eq!(
+        table.scan(&Padded::scan().country("de").ranges()).count(),
+        1
+    );
+}

@@ -190,6 +190,13 @@ impl quote::ToTokens for CodecTy<'_> {
                 .lt()
                 .with(&proc_macro2::Literal::u8_suffixed(delimiter(field)))
                 .gt(),
+            Encoding::PaddedText(n) => out
+                .segment("PaddedText")
+                .lt()
+                .with(&proc_macro2::Literal::usize_suffixed(n))
+                .punct(',', proc_macro2::Spacing::Alone)
+                .with(&proc_macro2::Literal::u8_suffixed(delimiter(field)))
+                .gt(),
             Encoding::Decimal(w) => out
                 .segment("Decimal")
                 .lt()

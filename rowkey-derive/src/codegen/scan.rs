@@ -82,6 +82,7 @@ pub fn layout_doc(key: &Key) -> String {
                 Encoding::JavaUtf => "equality only (`writeUTF`'s length sorts first)",
                 Encoding::Text => "equality only (a value sorts against the delimiter after a shorter one)",
                 Encoding::ReversedText => "equality only (reversed)",
+                Encoding::PaddedText(_) => "equality only (space-padded text)",
                 Encoding::Decimal(0) | Encoding::Hex(0, _) => {
                     "equality only (unpadded digits: 9 sorts after 10)"
                 }

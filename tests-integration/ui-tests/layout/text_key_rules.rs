@@ -18,7 +18,7 @@ struct BinaryInText {
     #[decimal]
     a: u32,
     plain: u64,
-    #[fixed(4)]
+    #[max_len(4)]
     b: String,
     flag: bool,
     #[hex]
