@@ -159,17 +159,7 @@ fn lower_in<'a>(krate: Krate<'a>, f: &Field<'a>, text: Option<TextPos>) -> KeyFi
         desc: a.desc.is_some(),
         order,
         class: f.class,
-        // A text key's fields also name their place, so a reader of the schema alone (the
-        // `rowkey` program's explain) knows where each ends: `delimited(0x3a)` before the
-        // delimiter, `last(0x3a)` to the end.
-        attributes: {
-            let mut attrs = a.rendered.clone();
-            if let Some(t) = text {
-                let place = if t.last { "last" } else { "delimited" };
-                attrs.push(format!("{place}({:#04x})", t.delimiter));
-            }
-            attrs
-        },
+        attributes: a.rendered.clone(),
         text,
     }
 }

@@ -234,7 +234,21 @@ impl<'de> Explainer<'de> {
                     shown: value.clone(),
                 });
                 let mut notes = Vec::new();
-                notes.extend(f.attributes.iter().map(|a| format!("#[{a}]")));
+                // A text key's place attributes are the layout's, not the user's: shown as
+                // what follows the field.
+                notes.extend(f.attributes.iter().filter_map(|a| {
+                    if a.starts_with("last(") {
+                        None
+                    } else if let Some(d) = a
+                        .strip_prefix("delimited(0x")
+                        .and_then(|r| r.strip_suffix(')'))
+                        .and_then(|h| u8::from_str_radix(h, 16).ok())
+                    {
+                        Some(format!("then {}", binary(&[d])))
+                    } else {
+                        Some(format!("#[{a}]"))
+                    }
+                }));
                 match f.order {
                     Order::Descending => notes.push("descending".into()),
                     Order::Unordered => notes.push("unordered".into()),

@@ -260,6 +260,13 @@ fn the_layout_says_what_is_ordered() {
         };
         assert_eq!(rowkey::explain_schema(schema, bytes), typed);
     }
+    // The place of a text key's field is shown as what follows it, not as an attribute the
+    // user did not write.
+    let shown = Message::explain(b"230611:063031:1231231").to_string();
+    assert!(
+        shown.contains("then :") && !shown.contains("#[delimited"),
+        "{shown}"
+    );
     let damaged = rowkey::explain_schema(Message::SCHEMA, b"230611:0630x1:1");
     assert_eq!(damaged, Message::explain(b"230611:0630x1:1").to_string());
     assert_eq!(

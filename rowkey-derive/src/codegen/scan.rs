@@ -65,8 +65,8 @@ pub fn layout_doc(key: &Key) -> String {
             (None, Some(max)) => format!("variable, <= {max}"),
             (None, None) => "variable".to_string(),
         };
-        let encoding = if f.attributes.is_empty() {
-            "natural".to_string()
+        let mut encoding = if f.attributes.is_empty() {
+            if f.text.is_some() { "text" } else { "natural" }.to_string()
         } else {
             f.attributes
                 .iter()
@@ -74,6 +74,12 @@ pub fn layout_doc(key: &Key) -> String {
                 .collect::<Vec<_>>()
                 .join(" ")
         };
+        if let Some(t) = f.text.filter(|t| !t.last) {
+            encoding.push_str(&format!(
+                ", then `{}`",
+                (t.delimiter as char).escape_default()
+            ));
+        }
         let order = match f.order {
             Order::Ascending => "ascending",
             Order::Descending => "descending",

@@ -27,7 +27,15 @@ fn field_schemas(
             let ty = f.ty;
             let fname = super::name(f.ident);
             let rust_type = super::type_name(f.ty);
-            let attributes = &f.attributes;
+            // A text key's fields also name their place in the layout as data, so a reader of the
+            // schema alone (the `rowkey` program's explain) knows where each ends:
+            // `delimited(0x3a)` before the delimiter, `last(0x3a)` to the end. Not in the docs:
+            // the user did not write it.
+            let mut attributes = f.attributes.clone();
+            if let Some(t) = f.text {
+                let place = if t.last { "last" } else { "delimited" };
+                attributes.push(format!("{place}({:#04x})", t.delimiter));
+            }
             let in_salt = i < salted;
             let call = quote_spanned!(f.ty_span=> #p::field::<#codec, #ty>);
             quote!(#call(#fname, #rust_type, &[#(#attributes),*], #in_salt))
