@@ -42,6 +42,35 @@ pub enum SiteRow {
     },
 }
 
+/// A key Java wrote (`writeLong` + `writeUTF`), through the renamed dependency, with a query.
+#[derive(RowKey, Debug, PartialEq)]
+#[rowkey(crate = "keys", query)]
+pub struct Install {
+    /// The user, a Java long that is never negative.
+    #[java]
+    pub user_id: u64,
+    /// The application, as `writeUTF` wrote it.
+    #[java(utf)]
+    pub application_id: String,
+}
+
+/// The salting article's text key with its hash prefix, through the re-export path.
+#[derive(RowKey, Debug, PartialEq)]
+#[rowkey(
+    crate = "crate::facade::rowkey",
+    delimiter = ':',
+    hash_prefix(md5, of = message_id, upper),
+    query
+)]
+pub struct Message {
+    /// yyMMdd.
+    #[decimal(width = 6)]
+    pub date: u32,
+    /// The message id.
+    #[decimal]
+    pub message_id: u64,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -65,5 +94,24 @@ mod tests {
         assert_eq!(SiteRow::decode(&bytes).unwrap(), row);
         assert!(SiteRow::scan().site(7).page().ranges().contains(&bytes));
         assert!(!SiteRow::scan().site(7).site().ranges().contains(&bytes));
+
+        let i = Install {
+            user_id: 1,
+            application_id: "abc".into(),
+        };
+        let bytes = i.to_bytes().unwrap();
+        assert_eq!(&bytes[..], b"\0\0\0\0\0\0\0\x01\0\x03abc");
+        assert_eq!(Install::decode(&bytes).unwrap(), i);
+        assert!(Install::scan().user_id(0u64..5).ranges().contains(&bytes));
+        let _ = Install::query().application_id("abc").build();
+
+        let m = Message {
+            date: 230_611,
+            message_id: 42,
+        };
+        let bytes = m.to_bytes().unwrap();
+        assert_eq!(&bytes[32..], b":230611:42");
+        assert_eq!(Message::decode(&bytes).unwrap(), m);
+        let _ = Message::query().message_id(42u64).build();
     }
 }
