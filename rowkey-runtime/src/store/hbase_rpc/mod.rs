@@ -1092,7 +1092,8 @@ impl BatchRow for ValueRow {
         &self.row.0
     }
     fn size(&self) -> usize {
-        self.row.0.len() + self.row.1.len()
+        use super::net::batch::{CELL_OVERHEAD, ROW_OVERHEAD};
+        self.row.0.len() + self.row.1.len() + ROW_OVERHEAD + CELL_OVERHEAD
     }
     fn in_order(rows: &[Self]) -> std::borrow::Cow<'_, [Self]> {
         std::borrow::Cow::Borrowed(rows)

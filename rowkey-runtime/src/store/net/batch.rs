@@ -10,6 +10,14 @@ use bytes::Bytes;
 
 use crate::store::{BatchError, Row, RowWrite};
 
+/// What a cell costs in a write request beyond its family, qualifier and value: the framing
+/// of its coordinates and value and its timestamp (22 bytes in a Bigtable `SetCell`, less in a
+/// Thrift2 `TColumnValue` or an HBase `MutationProto` cell), counted so that a batch cut at
+/// `batch_bytes` stays under a server's request limit whatever the cells' sizes.
+pub(crate) const CELL_OVERHEAD: usize = 24;
+/// What a row costs in a write request beyond its key and cells (its entry's framing).
+pub(crate) const ROW_OVERHEAD: usize = 16;
+
 /// A row of a batch, as the bookkeeping sees it: its key and its size in bytes.
 pub(crate) trait BatchRow: Clone {
     fn key(&self) -> &[u8];
@@ -23,8 +31,9 @@ impl BatchRow for Row {
     fn key(&self) -> &[u8] {
         &self.0
     }
+    /// Key, value and their framing (the value column's coordinates are a few bytes more).
     fn size(&self) -> usize {
-        self.0.len() + self.1.len()
+        self.0.len() + self.1.len() + ROW_OVERHEAD + CELL_OVERHEAD
     }
     fn in_order(rows: &[Self]) -> Cow<'_, [Self]> {
         last_of_each(rows)
@@ -35,19 +44,19 @@ impl BatchRow for RowWrite {
     fn key(&self) -> &[u8] {
         &self.key
     }
-    /// Keys, coordinates and values: what a batch limit counts.
+    /// Keys, coordinates, values and their framing: what a batch limit counts.
     fn size(&self) -> usize {
         let set: usize = self
             .set
             .iter()
-            .map(|c| c.family.len() + c.qualifier.len() + c.value.len())
+            .map(|c| c.family.len() + c.qualifier.len() + c.value.len() + CELL_OVERHEAD)
             .sum();
         let clear: usize = self
             .clear
             .iter()
-            .map(|c| c.family.len() + c.qualifier.len())
+            .map(|c| c.family.len() + c.qualifier.len() + CELL_OVERHEAD)
             .sum();
-        self.key.len() + set + clear
+        self.key.len() + ROW_OVERHEAD + set + clear
     }
     fn in_order(rows: &[Self]) -> Cow<'_, [Self]> {
         crate::cell::coalesce(rows)
@@ -176,7 +185,9 @@ mod tests {
             .collect();
         let parts = split(&rows, 10, usize::MAX);
         assert_eq!(parts, [0..10, 10..20, 20..25]);
-        let parts = split(&rows, 100, 35);
+        // Each row is 50 bytes with its framing: three fit in 150.
+        assert_eq!(rows[0].size(), 1 + 9 + ROW_OVERHEAD + CELL_OVERHEAD);
+        let parts = split(&rows, 100, 150);
         assert!(parts.iter().all(|r| r.len() <= 3), "{parts:?}");
         assert_eq!(parts.len(), 9);
         assert_eq!(parts.last().unwrap(), &(24..25));

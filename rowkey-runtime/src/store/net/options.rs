@@ -22,8 +22,10 @@ pub struct NetOptions {
     pub page_bytes: usize,
     /// Rows per write request of a batch.
     pub batch_rows: usize,
-    /// Bytes of keys and values per write request of a batch; keep it under the server's
-    /// request limit (a framed Thrift2 gateway's frame, 2 MiB unless configured).
+    /// Bytes per write request of a batch: keys, values, column coordinates and each cell's
+    /// framing (counted as 24 bytes, a row's as 16); keep it under the server's request limit
+    /// (a framed Thrift2 gateway's frame, 2 MiB unless configured; a gRPC server's message, 4
+    /// MiB unless configured).
     pub batch_bytes: usize,
     /// Write requests in flight at once within one batch.
     pub batch_concurrency: usize,
