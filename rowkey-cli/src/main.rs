@@ -76,6 +76,11 @@ enum Command {
     Check(CheckArgs),
 }
 
+/// The family a store for `check` is opened with: it reads keys only (`Store::scan_keys`),
+/// whatever columns the rows hold, so no family is named by the user.
+#[cfg(any(feature = "hbase", feature = "bigtable"))]
+const ANY_FAMILY: &str = "d";
+
 #[derive(Args)]
 struct CheckArgs {
     #[command(flatten)]
@@ -98,10 +103,6 @@ struct CheckArgs {
     /// How many keys to read, spread over the key space.
     #[arg(long, default_value_t = 100_000)]
     sample: usize,
-    /// The column family of the store's value column (`family:v`): the rows read are those
-    /// holding it.
-    #[arg(long, default_value = "d")]
-    family: String,
 }
 
 /// Where a live table is.
@@ -440,6 +441,8 @@ fn explain(mut args: Explain) -> Result<bool, String> {
 
 /// The subcommands that talk to live tables.
 mod live {
+    #[cfg(any(feature = "hbase", feature = "bigtable"))]
+    use super::ANY_FAMILY;
     use super::{declared, CheckArgs, Declared, DiffArgs, Explain, RegionsArgs};
 
     /// Looks up a `#[uid]` field's name: `(kind, id bytes)` to the name.
@@ -753,7 +756,10 @@ mod live {
         table: &str,
         schema: &'static rowkey::Schema,
     ) -> Result<bool, String> {
-        let store = hbase_store(&args.live, table, addr, &args.family)?;
+        let mut config =
+            rowkey::store::HbaseConfig::new(addr, table, ANY_FAMILY).framed(args.live.framed);
+        config.options.check_schema = false; // the table's own families, whatever they are
+        let store = rowkey::store::HbaseStore::with_config(config).map_err(|e| e.to_string())?;
         let check =
             rowkey::store::check_schema(&store, schema, args.sample).map_err(|e| e.to_string())?;
         print!("table {table}: {check}");
@@ -777,8 +783,7 @@ mod live {
         table: &str,
         schema: &'static rowkey::Schema,
     ) -> Result<bool, String> {
-        let mut config =
-            bigtable_config(place, table, &args.family, args.live.emulator.as_deref())?;
+        let mut config = bigtable_config(place, table, ANY_FAMILY, args.live.emulator.as_deref())?;
         config.options.check_schema = false; // the table's own families, whatever they are
         let store = rowkey::store::BigtableStore::with_config(config).map_err(|e| e.to_string())?;
         let check =

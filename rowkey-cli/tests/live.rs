@@ -483,9 +483,10 @@ struct Message {
     message_id: u64,
 }
 
-/// `rowkey check` against a live HBase table (Thrift2) and a Bigtable one: every key fits (exit
-/// 0, the counts and each field's range printed), then two keys that do not (exit 1, each
-/// explained with the field that fails).
+/// `rowkey check` against a live HBase table (Thrift2) and a Bigtable one, each holding its rows
+/// in a family of its own (`cf`, as a Java service's table would; the check reads keys only):
+/// every key fits (exit 0, the counts and each field's range printed), then two keys that do
+/// not (exit 1, each explained with the field that fails).
 #[test]
 fn check_reads_a_live_tables_keys_against_a_layout() {
     use rowkey::store::Store;
@@ -505,7 +506,7 @@ fn check_reads_a_live_tables_keys_against_a_layout() {
     if let Some(addr) = server("ROWKEY_HBASE_THRIFT") {
         let table = format!("cli_check_{}", std::process::id());
         let store = rowkey::store::HbaseStore::with_config(rowkey::store::HbaseConfig::new(
-            &addr, &table, "d",
+            &addr, &table, "cf",
         ))
         .unwrap();
         store.create_table(&[]).unwrap();
@@ -526,7 +527,7 @@ fn check_reads_a_live_tables_keys_against_a_layout() {
     }
     if let Some(emulator) = server("BIGTABLE_EMULATOR_HOST") {
         let table = format!("cli_check_{}", std::process::id());
-        let config = rowkey::store::BigtableConfig::new("p", "i", &table, "d").emulator(&emulator);
+        let config = rowkey::store::BigtableConfig::new("p", "i", &table, "cf").emulator(&emulator);
         let store = rowkey::store::BigtableStore::with_config(config).unwrap();
         store.create_table(&[]).unwrap();
         for k in keys.iter().take(500) {

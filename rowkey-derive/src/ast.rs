@@ -296,6 +296,18 @@ pub fn classify(ty: &Type) -> TyClass {
     }
 }
 
+/// Whether a field of this type may be another key (a type the derive does not know, or an
+/// `Option` of one): what the nesting check looks at.
+pub fn may_be_key(ty: &Type) -> bool {
+    match classify(ty) {
+        TyClass::Other => true,
+        TyClass::Option => last_segment(ty)
+            .and_then(|seg| generic_types(seg).first().copied())
+            .is_some_and(may_be_key),
+        _ => false,
+    }
+}
+
 fn read_fields<'a>(
     cx: &Ctxt,
     fields: &'a syn::punctuated::Punctuated<syn::Field, syn::Token![,]>,

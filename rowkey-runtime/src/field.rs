@@ -37,6 +37,11 @@ pub trait Encode {
     /// the default, for a hand-written encoding, hashes [`Encode::ENCODING`] and the fixed
     /// width, so change `ENCODING` when the bytes change.
     const LAYOUT: crate::TypeLayout = crate::TypeLayout::custom(Self::ENCODING, Self::FIXED_WIDTH);
+    /// Why a value of this type cannot be a field of a key (empty: it can). The derive sets it
+    /// on a key whose encoding is whole only as a key: a text key, one whose last field takes
+    /// the rest of the key, one with a hash prefix.
+    #[doc(hidden)]
+    const __NOT_NESTED: &'static str = "";
 
     /// Checks that the value can be encoded and returns its encoded width.
     fn encoded_width(&self) -> Result<usize, EncodeError>;
@@ -222,6 +227,7 @@ impl<T: Encode> Encode for Option<T> {
     const ENCODING: &'static str = "0x00 for None; 0x01 then the value";
     const DOMAIN: Domain = Domain::interval(1, 0, 2);
     const LAYOUT: crate::TypeLayout = crate::TypeLayout::option(T::LAYOUT);
+    const __NOT_NESTED: &'static str = T::__NOT_NESTED;
 
     #[inline]
     fn encoded_width(&self) -> Result<usize, EncodeError> {

@@ -127,6 +127,15 @@ pub fn write_hash_prefix<C: Codec<T>, T: ?Sized, S: crate::sink::Sink>(
     }
 }
 
+/// Refuses, at compile time, a field of type `T` that cannot be a field of a key (the derive
+/// checks each field whose type may be another key)
+/// ([`Encode::__NOT_NESTED`](crate::Encode) says why).
+pub const fn nests<T: crate::Encode + ?Sized>() {
+    if !T::__NOT_NESTED.is_empty() {
+        panic!("{}", T::__NOT_NESTED);
+    }
+}
+
 /// Sets each field's offset from the widths before it, the first at `start`: known while every
 /// earlier field is fixed width, `None` after the first variable one.
 pub const fn with_offsets<const N: usize>(

@@ -80,7 +80,7 @@ pub mod __private {
     pub use crate::field::{Decode, Encode};
     pub use crate::fingerprint::{fingerprint, LayoutPiece, TypeLayout};
     pub use crate::generated::{
-        field, hash_prefix_field, read, read_tag, sum, unknown_tag, width, with_offsets,
+        field, hash_prefix_field, nests, read, read_tag, sum, unknown_tag, width, with_offsets,
         write_hash_prefix,
     };
     pub use crate::index::IndexOf;
@@ -89,7 +89,7 @@ pub mod __private {
     pub use crate::key::RowKey;
     pub use crate::rows_as_columns::{row_key_end, RowsAsColumns};
     pub use crate::salt::SaltHash;
-    pub use crate::scan::query::{Constraint, Query, QueryBuilder};
+    pub use crate::scan::query::{hash_prefix_of, Constraint, Query, QueryBuilder};
     pub use crate::scan::{
         ranges as scan_ranges, scan_step, CloneIf, CloneOf, KeyRanges, ScanArg, ScanBuf, ScanRange,
         ScanState, ScanThen, ScanValue, WriteScan,

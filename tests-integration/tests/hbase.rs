@@ -588,6 +588,23 @@ fn rows_of_cells_cut_mid_batch_are_whole_or_reported() {
     cells_cut_mid_batch(&direct, &through, &p, 1_000_000);
 }
 
+/// A table whose rows hold columns of their own (no `d:v`): the key-only scan finds every row
+/// and no value crosses the proxy; the declaration check reads them.
+#[test]
+fn the_keys_of_rows_with_other_columns_are_read_without_their_values() {
+    let Some(g) = hbase() else { return };
+    let (direct, p, through) = cut_setup(
+        &g.plain,
+        "keys_only",
+        RetryPolicy {
+            max_attempts: 10,
+            initial_backoff: Duration::from_millis(100),
+            ..RetryPolicy::default()
+        },
+    );
+    keys_of_rows_with_other_columns(&direct, &through, &p, 2_000);
+}
+
 #[test]
 fn a_connection_cut_mid_batch_loses_nothing_and_reports_exactly_the_unconfirmed_rows() {
     let Some(g) = hbase() else { return };

@@ -1302,6 +1302,24 @@ fn a_connection_cut_mid_batch_loses_nothing_and_reports_exactly_the_unconfirmed_
     );
 }
 
+/// A table whose rows hold columns of their own (no `d:v`): the key-only scan finds every row
+/// and no value crosses the proxies; the declaration check reads them.
+#[test]
+fn the_keys_of_rows_with_other_columns_are_read_without_their_values_on_hbase_rpc() {
+    let Some(m) = master() else { return };
+    let (direct, name) = cut_table(&m, "rpc_keys_only");
+    let (through, p) = through_proxies(
+        &m,
+        &name,
+        RetryPolicy {
+            max_attempts: 10,
+            initial_backoff: Duration::from_millis(100),
+            ..RetryPolicy::default()
+        },
+    );
+    keys_of_rows_with_other_columns(&direct, &through, &p, 2_000);
+}
+
 #[test]
 fn connections_cut_and_restored_are_retried_to_completion_on_hbase_rpc() {
     let Some(m) = master() else { return };

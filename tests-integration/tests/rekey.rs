@@ -427,6 +427,57 @@ async fn an_async_copy_cut_short_resumes_and_reports_as_the_blocking_one() {
     assert_eq!(once.target_rows, report.target_rows);
 }
 
+/// Flurry's key as Java wrote it: writeLong(userId), writeUTF(applicationId).
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Legacy {
+    #[java]
+    user_id: u64,
+    #[java(utf)]
+    application_id: String,
+}
+
+/// rowkey's own layout for it.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Native {
+    #[salt(buckets = 8)]
+    application_id: String,
+    user_id: u64,
+}
+
+fn to_native(k: &Legacy, v: &[u8]) -> Result<(Native, Bytes), String> {
+    Ok((
+        Native {
+            application_id: k.application_id.clone(),
+            user_id: k.user_id,
+        },
+        Bytes::copy_from_slice(v),
+    ))
+}
+
+const APPS: [&str; 4] = ["mail", "maps", "news", "a\0b"];
+
+/// 20,000 legacy keys, 4 applications per user.
+fn legacy_rows() -> Vec<Legacy> {
+    (0..20_000u64)
+        .map(|i| Legacy {
+            user_id: i / 4,
+            application_id: APPS[(i % 4) as usize].into(),
+        })
+        .collect()
+}
+
+/// The dual writes of the moves below: new users, and rewrites of existing rows.
+fn dual_write_key(i: u64) -> Legacy {
+    Legacy {
+        user_id: if i.is_multiple_of(2) {
+            100_000 + i
+        } else {
+            i * 3
+        },
+        application_id: APPS[(i % 4) as usize].into(),
+    }
+}
+
 /// Flurry's key as Java wrote it, moved to rowkey's own layout while the application keeps
 /// writing: dual writes (new table first, then old) run on another thread through the whole
 /// copy (`DualWriter::rekey`, which leaves the rows the writer wrote as it wrote them: the bare
@@ -436,38 +487,10 @@ async fn an_async_copy_cut_short_resumes_and_reports_as_the_blocking_one() {
 #[test]
 fn a_legacy_table_moves_to_a_native_layout_while_writes_go_on() {
     use rowkey::store::{verify_rekey, DualWriter};
-
-    #[derive(RowKey, Debug, Clone, PartialEq)]
-    struct Legacy {
-        #[java]
-        user_id: u64,
-        #[java(utf)]
-        application_id: String,
-    }
-    #[derive(RowKey, Debug, Clone, PartialEq)]
-    struct Native {
-        #[salt(buckets = 8)]
-        application_id: String,
-        user_id: u64,
-    }
-    let convert = |k: &Legacy, v: &[u8]| -> Result<(Native, Bytes), String> {
-        Ok((
-            Native {
-                application_id: k.application_id.clone(),
-                user_id: k.user_id,
-            },
-            Bytes::copy_from_slice(v),
-        ))
-    };
+    let convert = to_native;
     let old = Table::<_, Legacy>::new(MemStore::new());
     let new = Table::<_, Native>::new(MemStore::new());
-    let apps = ["mail", "maps", "news", "a\0b"];
-    let rows: Vec<Legacy> = (0..20_000u64)
-        .map(|i| Legacy {
-            user_id: i / 4,
-            application_id: apps[(i % 4) as usize].into(),
-        })
-        .collect();
+    let rows = legacy_rows();
     old.put_batch(rows.iter().map(|k| (k, b"v0".as_slice())))
         .unwrap();
 
@@ -477,11 +500,8 @@ fn a_legacy_table_moves_to_a_native_layout_while_writes_go_on() {
     let report = std::thread::scope(|s| {
         let writer = s.spawn(|| {
             for i in 0..2_000u64 {
-                let k = Legacy {
-                    user_id: if i % 2 == 0 { 100_000 + i } else { i * 3 },
-                    application_id: apps[(i % 4) as usize].into(),
-                };
-                dual.put(&k, format!("v{i}").as_bytes()).unwrap();
+                dual.put(&dual_write_key(i), format!("v{i}").as_bytes())
+                    .unwrap();
             }
         });
         // 2. The copy, in small batches so that it interleaves with the writer.
@@ -523,4 +543,56 @@ fn a_legacy_table_moves_to_a_native_layout_while_writes_go_on() {
     assert_eq!(diff.extra, [k2.to_bytes().unwrap().to_vec()]);
     let (stray_new, _) = convert(&stray, b"").unwrap();
     assert_eq!(diff.missing, [stray_new.to_bytes().unwrap().to_vec()]);
+}
+
+/// The same move from tokio tasks (`AsyncDualWriter`, `verify_rekey_async`): the writer on one
+/// worker thread, the copy on another, in small batches; the tables end identical, the same
+/// 21,167 rows as the blocking move, and a crash between the two writes of a dual write is
+/// found.
+#[cfg(feature = "async")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_legacy_table_moves_from_tokio_tasks_while_writes_go_on() {
+    use rowkey::store::{verify_rekey_async, AsyncDualWriter, AsyncTable};
+    use std::sync::Arc;
+
+    let old: &'static AsyncTable<MemStore, Legacy> =
+        Box::leak(Box::new(AsyncTable::new(MemStore::new())));
+    let new: &'static AsyncTable<MemStore, Native> =
+        Box::leak(Box::new(AsyncTable::new(MemStore::new())));
+    let rows = legacy_rows();
+    old.put_batch(rows.iter().map(|k| (k, b"v0".as_slice())))
+        .await
+        .unwrap();
+    let dual = Arc::new(AsyncDualWriter::new(old, new, to_native));
+    let writer = {
+        let dual = Arc::clone(&dual);
+        tokio::spawn(async move {
+            for i in 0..2_000u64 {
+                dual.put(&dual_write_key(i), format!("v{i}").as_bytes())
+                    .await
+                    .unwrap();
+                if i.is_multiple_of(16) {
+                    tokio::task::yield_now().await;
+                }
+            }
+        })
+    };
+    let options = RekeyOptions::default().batch(500);
+    let report = dual.rekey(&options, |_| {}).await.unwrap();
+    writer.await.unwrap();
+    assert!(report.unconverted.is_empty(), "{report:?}");
+    let diff = verify_rekey_async(old, new, to_native).await.unwrap();
+    assert!(diff.is_identical(), "{diff}");
+    assert_eq!((diff.old_rows, diff.new_rows), (21_167, 21_167));
+
+    // A crash between the two writes: the new table holds a row the old one lacks.
+    let lost = Legacy {
+        user_id: 999_999,
+        application_id: "news".into(),
+    };
+    let (k2, v2) = to_native(&lost, b"x").unwrap();
+    new.put(&k2, &v2).await.unwrap();
+    let diff = verify_rekey_async(old, new, to_native).await.unwrap();
+    assert_eq!((diff.extra_count, diff.missing_count), (1, 0), "{diff}");
+    assert_eq!(diff.extra, [k2.to_bytes().unwrap().to_vec()]);
 }

@@ -372,6 +372,23 @@ fn a_declaration_is_checked_against_the_keys_a_table_holds() {
     // A sample smaller than the table: spread over the key space, and as asked.
     let small = check_layout::<Message, _>(&store, 100).unwrap();
     assert_eq!(small.sampled(), 100);
+    // From a tokio task, over the async store: the same sample, the same report.
+    #[cfg(feature = "async")]
+    {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        let (typed, by_schema) = runtime.block_on(async {
+            (
+                rowkey::store::check_layout_async::<Message, _>(&store, 100)
+                    .await
+                    .unwrap(),
+                rowkey::store::check_schema_async(&store, Message::SCHEMA, 10_000)
+                    .await
+                    .unwrap(),
+            )
+        });
+        assert_eq!(typed.to_string(), small.to_string());
+        assert_eq!((by_schema.decoded(), by_schema.failed()), (2_000, 4));
+    }
 }
 
 /// The salting article's key whole: the uppercase hex MD5 of `message_id`, then
@@ -398,7 +415,7 @@ struct Short {
 
 /// A binary key: the first 2 bytes of the MD5 of `host`'s encoding, then the fields.
 #[derive(RowKey, Debug, Clone, PartialEq)]
-#[rowkey(hash_prefix(md5, of = host, len = 2))]
+#[rowkey(hash_prefix(md5, of = host, len = 2), query)]
 struct Metric {
     #[fixed(8)]
     host: String,
@@ -484,11 +501,29 @@ fn a_hash_prefixed_table_is_read_by_key_and_by_query() {
     // The whole table: every key, in prefix order.
     assert_eq!(table.scan(&Salted::scan().ranges()).count(), 500);
     // By message id and by date: skip-scan queries, exact.
-    let by_id: Vec<Salted> = table
-        .query(&Salted::query().message_id(77u64).build())
-        .map(|r| r.unwrap().0)
-        .collect();
+    // The message id fixes the hash prefix: the walk reads its one key, not the table.
+    let query = Salted::query().message_id(77u64).build();
+    assert_eq!(
+        query.key_ranges(16)[0].0,
+        format!("{}:", md5_hex("77", true)).into_bytes(),
+        "{query}"
+    );
+    let mut found = table.query(&query);
+    let by_id: Vec<Salted> = found.by_ref().map(|r| r.unwrap().0).collect();
     assert_eq!(by_id, [rows[77].clone()]);
+    assert_eq!(found.stats().read, 1, "{:?}", found.stats());
+    // A list of ids: one prefix each, read alone.
+    let mut found = table.query(&Salted::query().message_id_in([3u64, 400, 9_999]).build());
+    let mut ids: Vec<u64> = found.by_ref().map(|r| r.unwrap().0.message_id).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, [3, 400]);
+    assert_eq!(found.stats().read, 2, "{:?}", found.stats());
+    // With the date too: still exact.
+    let q = Salted::query()
+        .message_id(77u64)
+        .date(rows[77].date + 1)
+        .build();
+    assert_eq!(table.query(&q).count(), 0);
     let mut by_date: Vec<u64> = table
         .query(&Salted::query().date(230_605u32).build())
         .map(|r| r.unwrap().0.message_id)
@@ -503,6 +538,36 @@ fn a_hash_prefixed_table_is_read_by_key_and_by_query() {
     // The declaration checks out against the table.
     let check = rowkey::store::check_layout::<Salted, _>(table.store(), 1_000).unwrap();
     assert!(check.fits(), "{check}");
+}
+
+#[test]
+fn a_binary_hash_prefix_is_fixed_by_its_field() {
+    let table = Table::<_, Metric>::new(MemStore::new());
+    let hosts = ["web1", "web2", "db1", "cache"];
+    let rows: Vec<Metric> = (0..2_000u64)
+        .map(|i| Metric {
+            host: hosts[(i % 4) as usize].into(),
+            ts: i,
+        })
+        .collect();
+    table
+        .put_batch(rows.iter().map(|k| (k, b"".as_slice())))
+        .unwrap();
+    let mut found = table.query(&Metric::query().host("db1").ts(100u64..200).build());
+    let got: Vec<u64> = found.by_ref().map(|r| r.unwrap().0.ts).collect();
+    let want: Vec<u64> = (100..200).filter(|i| i % 4 == 2).collect();
+    assert_eq!(got, want);
+    // Only the host's prefix and its time range are read.
+    assert!(
+        found.stats().read <= want.len() as u64 + 1,
+        "{:?}",
+        found.stats()
+    );
+    // A list of hosts: a prefix each, the one not stored matching nothing.
+    let n = table
+        .query(&Metric::query().host_in(["web1", "nohost"]).build())
+        .count();
+    assert_eq!(n, 500);
 }
 
 /// `#[fixed(N)]` on a text field of a text key: right-padded with spaces to `N` bytes, as

@@ -81,6 +81,27 @@ pub fn expand(key: &Key) -> TokenStream {
         }
     };
     let encoding = format!("nested key `{ident}`");
+    // A key whose bytes are whole only as a key is refused as another key's field.
+    let not_nested = if key.fields.iter().any(|f| f.text.is_some()) {
+        Some(format!(
+            "`{ident}` is a text key (`#[rowkey(delimiter = ...)]`): its text is delimited only inside its own key, so it cannot be a field of another key; declare its fields in the other key instead"
+        ))
+    } else if key.hash_prefix.is_some() {
+        Some(format!(
+            "`{ident}` starts with a hash prefix (`#[rowkey(hash_prefix(...))]`), which only a whole key holds: it cannot be a field of another key"
+        ))
+    } else if key
+        .fields
+        .iter()
+        .any(|f| matches!(f.codec, crate::encoding::Encoding::Rest))
+    {
+        Some(format!(
+            "`{ident}` ends with a field that takes the rest of the key (`#[rest]`), so nothing could follow it: it cannot be a field of another key"
+        ))
+    } else {
+        None
+    }
+    .map(|why| quote!(const __NOT_NESTED: &'static #p::str = #why;));
     let domain = match key.fields.first() {
         Some(f) => {
             let codec = codec_of(f);
@@ -99,6 +120,7 @@ pub fn expand(key: &Key) -> TokenStream {
             const DOMAIN: #p::Domain = #domain;
             const LAYOUT: #p::TypeLayout =
                 #p::TypeLayout::key(<Self as #p::RowKey>::FINGERPRINT);
+            #not_nested
 
             #[inline]
             fn encoded_width(&self) -> #p::Result<#p::usize, #p::EncodeError> {

@@ -106,6 +106,29 @@ pub fn expand(key: &Key) -> TokenStream {
          and read it with `Table::query`. Keys outside the query are sought past, not read: a \
          field left open before constrained ones costs a seek per value it holds."
     );
+    // A hash-prefixed key: the hashed field's values fix the prefix (the same hash the key
+    // writes, of the field's own bytes).
+    let hashed = key.hash_prefix.as_ref().map(|hp| {
+        let of = &key.fields[hp.of];
+        let field = hp.of;
+        let codec = codec_ty(of);
+        let bare = KeyField {
+            text: None,
+            ..of.clone()
+        };
+        let own = codec_ty(&bare);
+        let ty = of.ty;
+        let (len, hex) = (hp.len, hp.hex);
+        let delimiter = match hp.delimiter {
+            Some(d) => quote!(#p::Some(#d)),
+            None => quote!(#p::None),
+        };
+        quote! {
+            .hashed(#field, |__rowkey_encoded| {
+                #p::hash_prefix_of::<#codec, #own, #ty>(__rowkey_encoded, #len, #hex, #delimiter)
+            })
+        }
+    });
     let query_doc = format!(
         "Starts a skip-scan query of `{ident}` keys: every field open until constrained (see \
          [`{query}`])."
@@ -127,7 +150,7 @@ pub fn expand(key: &Key) -> TokenStream {
                         <#ident as #p::RowKey>::SCHEMA,
                         <#ident as #p::RowKey>::__SALT_HASH,
                         #p::segment_ends::<#ident>,
-                    ),
+                    )#hashed,
                 }
             }
         }

@@ -664,6 +664,36 @@ pub struct QueryBuilder {
     schema: &'static crate::schema::Schema,
     /// The salt: buckets, strategy, and how many fields it hashes (the first ones).
     salt: Option<(u16, crate::salt::SaltHash, usize)>,
+    /// A hash-prefixed key's hashed field (its number) and the prefix of one of its values in
+    /// the key's bytes (`None`: bytes that do not decode as the field).
+    hashed: Option<(usize, HashPrefixOf)>,
+}
+
+/// The hash prefix a key starts with when the hashed field's encoding in the key is the bytes
+/// given (`None`: they are not one value of the field); generated for a hash-prefixed key.
+pub type HashPrefixOf = fn(&[u8]) -> Option<Vec<u8>>;
+
+/// The hash prefix (`#[rowkey(hash_prefix(...))]`) of a key whose hashed field is encoded in
+/// the key as `encoded` by `C` (`H` its own bytes, as the prefix hashes them): what a
+/// hash-prefixed key's query builder fixes the prefix to when the field is fixed to values.
+/// Generated code calls it; not meant to be called by hand.
+#[doc(hidden)]
+pub fn hash_prefix_of<C, H, T>(
+    encoded: &[u8],
+    len: usize,
+    hex: u8,
+    delimiter: Option<u8>,
+) -> Option<Vec<u8>>
+where
+    C: for<'de> crate::codec::CodecDecode<'de, T>,
+    H: Codec<T>,
+{
+    let mut src = crate::source::Reader::new(encoded);
+    let value = <C as crate::codec::CodecDecode<'_, T>>::read(&mut src).ok()?;
+    src.finish().ok()?;
+    let mut out = KeyBuf::empty();
+    crate::generated::write_hash_prefix::<H, T, KeyBuf>(&value, len, hex, delimiter, &mut out);
+    Some(out.as_slice().to_vec())
 }
 
 /// The segment name of a salted key's salt byte.
@@ -699,7 +729,16 @@ impl QueryBuilder {
             widths,
             salt: schema.salt.map(|s| (s.buckets, hash, s.fields.len())),
             schema,
+            hashed: None,
         }
+    }
+
+    /// A hash-prefixed key's builder: field number `field` is the one hashed, and `prefix`
+    /// gives the prefix of each of its encodings. When the query fixes that field to values,
+    /// the prefix segment is fixed to their prefixes, and the walk reads only their keys.
+    pub fn hashed(mut self, field: usize, prefix: HashPrefixOf) -> Self {
+        self.hashed = Some((field, prefix));
+        self
     }
 
     /// Narrows a record-type key's query to the record type with tag `tag` (its tag segment
@@ -759,6 +798,22 @@ impl QueryBuilder {
     pub fn build(mut self) -> Query {
         if let Some((buckets, hash, hashed)) = self.salt {
             if let Some(picked) = self.buckets(buckets, hash, hashed) {
+                let old = core::mem::replace(&mut self.segments[0].1, Constraint::Any);
+                self.segments[0].1 = intersect(old, picked);
+            }
+        }
+        if let Some((field, prefix_of)) = self.hashed {
+            // The prefix is the first segment; the hashed field's values fix it.
+            if let Constraint::In(values) = &self.segments[self.segment(field)].1 {
+                let mut prefixes: Vec<Vec<u8>> =
+                    values.iter().filter_map(|v| prefix_of(v)).collect();
+                prefixes.sort();
+                prefixes.dedup();
+                let picked = if prefixes.is_empty() {
+                    Constraint::Nothing
+                } else {
+                    Constraint::In(prefixes)
+                };
                 let old = core::mem::replace(&mut self.segments[0].1, Constraint::Any);
                 self.segments[0].1 = intersect(old, picked);
             }

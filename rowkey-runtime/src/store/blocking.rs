@@ -293,6 +293,14 @@ where
         .unwrap_or_else(|e| Err(CellError::Store(e.into())))
     }
 
+    fn scan_keys(&self, range: &KeyRange) -> super::KeyScan<'_, S::Error> {
+        let _guard = self.runtime.handle.enter();
+        Box::new(BlockingStream {
+            stream: self.store.scan_keys(range),
+            handle: self.runtime.handle.clone(),
+        })
+    }
+
     fn scan_rows(&self, range: &KeyRange, columns: &Columns) -> CellScan<'_, S::Error> {
         let _guard = self.runtime.handle.enter();
         Box::new(BlockingStream {

@@ -73,6 +73,8 @@ pub use atomic::AsyncAtomicStore;
 pub use atomic::{counter_bytes, counter_value, AtomicError, AtomicStore, COUNTER_WIDTH};
 pub use check::{check_layout, check_schema};
 #[cfg(feature = "async")]
+pub use check::{check_layout_async, check_schema_async};
+#[cfg(feature = "async")]
 pub use composite::CellStream;
 pub use composite::{CellError, CellScan, MalformedCell};
 pub use memory::MemStore;
@@ -87,12 +89,13 @@ pub use table::{
 };
 #[cfg(feature = "async")]
 pub use table::{
-    rekey_async, AsyncCellTable, AsyncIndexedTable, AsyncTable, AsyncUidTable, AsyncWideTable,
-    CellMergedStream, LentStream, MergedStream, QueryStream, RawMergedStream, WideMergedStream,
+    rekey_async, verify_rekey_async, AsyncCellTable, AsyncDualWriter, AsyncIndexedTable,
+    AsyncTable, AsyncUidTable, AsyncWideTable, CellMergedStream, LentStream, MergedStream,
+    QueryStream, RawMergedStream, WideMergedStream,
 };
 #[cfg(feature = "async")]
-pub use traits::{AsyncStore, RowStream};
-pub use traits::{BatchError, LentRow, LentScan, LentValue, Row, Store};
+pub use traits::{AsyncStore, KeyStream, RowStream};
+pub use traits::{BatchError, KeyScan, LentRow, LentScan, LentValue, Row, Store};
 
 #[cfg(feature = "fjall")]
 pub use self::fjall::FjallStore;

@@ -77,6 +77,17 @@ pub trait Store {
         None
     }
 
+    /// The keys of one range's rows, in key order, whatever columns the rows hold: what a
+    /// survey of a table's keys reads ([`check_layout`](super::check_layout)). The network
+    /// stores ask the servers for each row's first cell without its value (HBase's
+    /// `FirstKeyOnlyFilter` with `KeyOnlyFilter`, as its `RowCounter` does; Bigtable's
+    /// one cell per row with the value stripped): a row that Java code filled with columns of
+    /// its own counts, and no value crosses the network. The default reads [`Store::scan`]'s
+    /// rows and drops their values (on a key-value store every row is its value's).
+    fn scan_keys(&self, range: &KeyRange) -> KeyScan<'_, Self::Error> {
+        Box::new(self.scan(range).map(|row| row.map(|(key, _)| key)))
+    }
+
     /// The next row of `scan` (one of [`Store::scan`] or [`Store::scan_rev`]), made into a
     /// `T` by `make` from its key and value, both lent while they are still in the store's
     /// buffers (the value as a [`LentValue`]: shared where the store hands out `Bytes`), or
@@ -329,6 +340,9 @@ pub enum LentRow<'s> {
 #[doc(hidden)]
 pub type LentScan<'a, T, E> = Box<dyn Iterator<Item = Result<T, E>> + 'a>;
 
+/// The keys [`Store::scan_keys`] hands out, in key order.
+pub type KeyScan<'a, E> = Box<dyn Iterator<Item = Result<Bytes, E>> + 'a>;
+
 /// A shared reference to a store is a store: several typed tables (one per record type, one
 /// per value type) can read and write one store.
 impl<S: Store + ?Sized> Store for &S {
@@ -366,6 +380,9 @@ impl<S: Store + ?Sized> Store for &S {
         reverse: bool,
     ) -> Option<S::Scan<'_>> {
         (**self).scan_filtered(range, filter, reverse)
+    }
+    fn scan_keys(&self, range: &KeyRange) -> KeyScan<'_, S::Error> {
+        (**self).scan_keys(range)
     }
     #[inline]
     fn next_lent<'a, T>(
@@ -437,6 +454,11 @@ impl<S: Store + ?Sized> Store for &S {
 pub type RowStream<E> =
     std::pin::Pin<Box<dyn futures_util::Stream<Item = Result<Row, E>> + Send + 'static>>;
 
+/// The keys [`AsyncStore::scan_keys`] hands out, in key order.
+#[cfg(feature = "async")]
+pub type KeyStream<E> =
+    std::pin::Pin<Box<dyn futures_util::Stream<Item = Result<Bytes, E>> + Send + 'static>>;
+
 /// A sorted key-value store with an async API: the same operations as [`Store`], for stores
 /// behind a network (Bigtable, HBase), usable from any tokio service without blocking a runtime
 /// thread. [`Blocking`](super::Blocking) turns one into a [`Store`].
@@ -501,6 +523,14 @@ pub trait AsyncStore: Send + Sync + 'static {
     ) -> Option<RowStream<Self::Error>> {
         let _ = (range, filter, reverse);
         None
+    }
+
+    /// The keys of one range's rows, in key order, whatever columns the rows hold
+    /// ([`Store::scan_keys`]). The default reads [`AsyncStore::scan`]'s rows and drops their
+    /// values.
+    fn scan_keys(&self, range: &KeyRange) -> KeyStream<Self::Error> {
+        use futures_util::StreamExt;
+        Box::pin(self.scan(range).map(|row| row.map(|(key, _)| key)))
     }
 
     /// Writes cells to rows and clears columns, in order ([`Store::write_rows`]: of writes to
@@ -579,6 +609,9 @@ impl<S: AsyncStore> AsyncStore for std::sync::Arc<S> {
         reverse: bool,
     ) -> Option<RowStream<S::Error>> {
         (**self).scan_filtered(range, filter, reverse)
+    }
+    fn scan_keys(&self, range: &KeyRange) -> KeyStream<S::Error> {
+        (**self).scan_keys(range)
     }
     fn write_rows(
         &self,

@@ -725,3 +725,90 @@ pub fn hbase_site_dir(tag: &str, props: &[(&str, String)]) -> std::path::PathBuf
     .unwrap();
     dir
 }
+
+/// `row00000000`.. as a key type: three bytes, then the digits to the end of the key.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+pub struct Numbered {
+    pub prefix: [u8; 3],
+    #[rest]
+    pub digits: String,
+}
+
+/// Rows that hold columns of their own and not the store's value column (a table a Java
+/// service filled): [`Store::scan_keys`](rowkey::store::Store::scan_keys) through `through`
+/// finds every key in order while no value crosses the network (the bytes through `p` stay a
+/// small share of the values'), and `check_layout` fits them all; [`Store::scan`] (the value
+/// column) finds none of them.
+pub fn keys_of_rows_with_other_columns<S: rowkey::store::Store>(
+    direct: &S,
+    through: &S,
+    p: &Proxy,
+    n: u32,
+) {
+    use rowkey::store::{Cell, RowWrite};
+    const VALUE: usize = 2048;
+    let writes: Vec<RowWrite> = numbered_rows(n, 0)
+        .into_iter()
+        .map(|(k, _)| {
+            let cells = ["payload", "other"]
+                .iter()
+                .map(|q| Cell::new("d", *q, vec![7u8; VALUE]))
+                .collect();
+            RowWrite::new(k, cells)
+        })
+        .collect();
+    direct.write_rows(&writes).unwrap();
+    let all = rowkey::KeyRange::new(&[], None);
+    assert_eq!(
+        direct.scan(&all).count(),
+        0,
+        "the rows hold no value column"
+    );
+    p.forwarded.store(0, Ordering::SeqCst);
+    let keys: Vec<Vec<u8>> = through
+        .scan_keys(&all)
+        .map(|k| k.unwrap().to_vec())
+        .collect();
+    let crossed = p.forwarded.load(Ordering::SeqCst);
+    let expected: Vec<Vec<u8>> = writes.iter().map(|w| w.key.clone()).collect();
+    assert_eq!(keys.len(), expected.len());
+    assert!(
+        keys == expected,
+        "scan_keys gave other keys, or out of order"
+    );
+    let values = n as usize * 2 * VALUE;
+    assert!(
+        crossed * 20 < values,
+        "{crossed} bytes crossed for {n} keys (their values hold {values})"
+    );
+    // Cut a third of the way through a second pass, restored 200 ms later: the key-only scan
+    // resumes after the last key it handed out, and the keys are the same.
+    p.forwarded.store(0, Ordering::SeqCst);
+    let cutter = cut_within(
+        p,
+        crossed / 3,
+        Some(Duration::from_millis(200)),
+        Some(Duration::from_secs(60)),
+    );
+    let again: Vec<Vec<u8>> = through
+        .scan_keys(&all)
+        .enumerate()
+        .map(|(i, k)| {
+            if i % 100 == 0 {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            k.unwrap().to_vec()
+        })
+        .collect();
+    assert!(cutter.join().unwrap(), "the proxy was not cut");
+    assert!(again == expected, "the keys after a cut differ");
+    let half = rowkey::KeyRange::new(b"row00000100", Some(b"row00000200"));
+    assert_eq!(through.scan_keys(&half).count(), 100.min(n as usize - 100));
+    let check = rowkey::store::check_layout::<Numbered, _>(through, n as usize).unwrap();
+    assert_eq!(
+        (check.decoded(), check.failed()),
+        (u64::from(n), 0),
+        "{check}"
+    );
+    eprintln!("keys only: {n} keys, {crossed} bytes crossed (values: {values} bytes)");
+}

@@ -895,6 +895,12 @@ impl AsyncStore for AsyncBigtableStore {
         Some(scan::spawn(self.clone(), range.clone(), reverse, values))
     }
 
+    /// Each row's first cell with its value stripped (`CellsPerRowLimitFilter(1)` chained with
+    /// `StripValueTransformer`): every row of the range, whatever its columns.
+    fn scan_keys(&self, range: &KeyRange) -> super::KeyStream<BigtableError> {
+        scan::spawn(self.clone(), range.clone(), false, scan::Keys::new())
+    }
+
     /// One MutateRow per batch of requests, as [`AsyncStore::write_batch`]: a row's set and
     /// cleared cells go in one MutateRows entry, so each row is written atomically.
     async fn write_rows(&self, rows: &[RowWrite]) -> Result<(), BatchError<BigtableError>> {

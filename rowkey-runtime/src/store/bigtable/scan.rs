@@ -50,6 +50,40 @@ impl Shape for Values {
     }
 }
 
+/// Row keys only: each row's first cell, its value stripped by the server.
+pub(super) struct Keys {
+    filter: pb::RowFilter,
+}
+
+impl Keys {
+    pub(super) fn new() -> Self {
+        use pb::row_filter::{Chain, Filter};
+        let f = |filter| pb::RowFilter {
+            filter: Some(filter),
+        };
+        Keys {
+            filter: f(Filter::Chain(Chain {
+                filters: vec![
+                    f(Filter::CellsPerRowLimitFilter(1)),
+                    f(Filter::StripValueTransformer(true)),
+                ],
+            })),
+        }
+    }
+}
+
+impl Shape for Keys {
+    type Row = bytes::Bytes;
+
+    fn filter(&self) -> &pb::RowFilter {
+        &self.filter
+    }
+
+    fn convert(&self, row: ReadRow) -> bytes::Bytes {
+        row.key.into()
+    }
+}
+
 /// Rows of cells: the selected columns' latest cells.
 pub(super) struct Cells {
     pub(super) filter: pb::RowFilter,

@@ -1085,6 +1085,12 @@ impl AsyncStore for AsyncHbaseStore {
         Some(scan::spawn(self.clone(), range.clone(), reverse, values))
     }
 
+    /// Each row's first cell without its value (`FirstKeyOnlyFilter() AND KeyOnlyFilter()`, no
+    /// column named): every row of the range, whatever its columns.
+    fn scan_keys(&self, range: &KeyRange) -> super::KeyStream<HbaseError> {
+        scan::spawn(self.clone(), range.clone(), false, scan::Keys::new())
+    }
+
     /// Set cells through `putMultiple` and cleared columns through `deleteMultiple`, cut into
     /// parts as [`AsyncStore::write_batch`] cuts them; the error lists the rows of every part
     /// not confirmed.

@@ -187,17 +187,17 @@ impl Keys {
 }
 
 impl Shape for Keys {
-    type Row = Vec<u8>;
+    type Row = bytes::Bytes;
 
     fn select(&self) -> &Select {
         &self.select
     }
 
-    fn read(&self, r: &mut In<'_>) -> Result<Option<Vec<u8>>, DecodeError> {
-        Ok(api::read_cells(r)?.map(|row| row.key))
+    fn read(&self, r: &mut In<'_>) -> Result<Option<bytes::Bytes>, DecodeError> {
+        Ok(api::read_cells(r)?.map(|row| row.key.into()))
     }
 
-    fn key(row: &Vec<u8>) -> &[u8] {
+    fn key(row: &bytes::Bytes) -> &[u8] {
         row
     }
 }

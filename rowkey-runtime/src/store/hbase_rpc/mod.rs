@@ -1254,6 +1254,12 @@ impl AsyncStore for AsyncHbaseRpcStore {
         Some(scan::spawn(self.clone(), range.clone(), reverse, values))
     }
 
+    /// Each row's first cell without its value (`FirstKeyOnlyFilter` and `KeyOnlyFilter`, no
+    /// column named): every row of the range, whatever its columns.
+    fn scan_keys(&self, range: &KeyRange) -> super::KeyStream<NetError> {
+        Box::pin(scan::spawn(self.clone(), range.clone(), false, ops::Keys))
+    }
+
     /// Set cells and cleared columns of each row in one `Multi` action each, grouped as
     /// [`AsyncStore::write_batch`] groups rows.
     async fn write_rows(&self, rows: &[RowWrite]) -> Result<(), BatchError<NetError>> {

@@ -36,6 +36,8 @@ mod raw_async;
 #[cfg(feature = "async")]
 mod rekey_async;
 #[cfg(feature = "async")]
+mod switch_async;
+#[cfg(feature = "async")]
 mod uid_async;
 #[cfg(feature = "async")]
 mod wide_async;
@@ -60,6 +62,8 @@ pub use indexed_async::AsyncIndexedTable;
 pub use raw_async::{AsyncTable, LentStream, MergedStream, RawMergedStream};
 #[cfg(feature = "async")]
 pub use rekey_async::rekey_async;
+#[cfg(feature = "async")]
+pub use switch_async::{verify_rekey_async, AsyncDualWriter};
 #[cfg(feature = "async")]
 pub use uid_async::AsyncUidTable;
 #[cfg(feature = "async")]

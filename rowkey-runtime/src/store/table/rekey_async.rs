@@ -7,6 +7,7 @@ use futures_util::StreamExt;
 use bytes::Bytes;
 
 use super::rekey::{begin, done, fail, map_target, Pending};
+use super::switch::LiveInner;
 use super::{AsyncTable, RekeyError, RekeyFailure, RekeyOptions, RekeyReport, TableError};
 use crate::scan::KeyRange;
 use crate::store::AsyncStore;
@@ -19,9 +20,28 @@ use crate::{Decode, RowKey};
 pub async fn rekey_async<S1, K1, S2, K2>(
     from: &AsyncTable<S1, K1>,
     to: &AsyncTable<S2, K2>,
+    convert: impl FnMut(K1, Bytes) -> Result<(K2, Bytes), String>,
+    options: &RekeyOptions,
+    checkpoint: impl FnMut(&RekeyReport),
+) -> Result<RekeyReport, RekeyFailure<S1::Error, S2::Error>>
+where
+    S1: AsyncStore,
+    S2: AsyncStore,
+    K1: RowKey + for<'de> Decode<'de>,
+    K2: RowKey,
+{
+    copy(from, to, convert, options, checkpoint, None).await
+}
+
+/// [`rekey_async`], with the rows a dual writer wrote to the target since the copy began left
+/// as they are (see [`AsyncDualWriter::rekey`](super::AsyncDualWriter::rekey)).
+pub(super) async fn copy<S1, K1, S2, K2>(
+    from: &AsyncTable<S1, K1>,
+    to: &AsyncTable<S2, K2>,
     mut convert: impl FnMut(K1, Bytes) -> Result<(K2, Bytes), String>,
     options: &RekeyOptions,
     mut checkpoint: impl FnMut(&RekeyReport),
+    live: Option<&tokio::sync::Mutex<LiveInner>>,
 ) -> Result<RekeyReport, RekeyFailure<S1::Error, S2::Error>>
 where
     S1: AsyncStore,
@@ -39,14 +59,28 @@ where
         };
         pending.take::<K1>(key, value, &mut convert);
         if pending.full(options) {
-            flush(&mut pending, to, &mut report, &mut checkpoint, options.load)
-                .await
-                .map_err(|e| fail(e, &report))?;
+            flush(
+                &mut pending,
+                to,
+                &mut report,
+                &mut checkpoint,
+                options.load,
+                live,
+            )
+            .await
+            .map_err(|e| fail(e, &report))?;
         }
     }
-    flush(&mut pending, to, &mut report, &mut checkpoint, options.load)
-        .await
-        .map_err(|e| fail(e, &report))?;
+    flush(
+        &mut pending,
+        to,
+        &mut report,
+        &mut checkpoint,
+        options.load,
+        live,
+    )
+    .await
+    .map_err(|e| fail(e, &report))?;
     if options.verify {
         let mut n = 0;
         let mut target = to.store().scan(&KeyRange::new(&[], None));
@@ -69,12 +103,28 @@ async fn flush<S2: AsyncStore, K2: RowKey, E1>(
     report: &mut RekeyReport,
     checkpoint: &mut impl FnMut(&RekeyReport),
     load: bool,
+    live: Option<&tokio::sync::Mutex<LiveInner>>,
 ) -> Result<(), TableError<RekeyError<E1, S2::Error>>> {
     if pending.read == 0 {
         return Ok(());
     }
     if !pending.batch.is_empty() {
-        let rows = pending.batch.iter().map(|(k, v)| (k, &v[..]));
+        // As the blocking copy: a dual writer's rows are newer than the copy's, and the batch
+        // is written with the writer held off.
+        let guard = match live {
+            Some(l) => Some(l.lock().await),
+            None => None,
+        };
+        let skip = |k: &K2| {
+            guard
+                .as_ref()
+                .is_some_and(|g| k.to_bytes().is_ok_and(|b| g.written.contains(&b[..])))
+        };
+        let rows = pending
+            .batch
+            .iter()
+            .filter(|(k, _)| !skip(k))
+            .map(|(k, v)| (k, &v[..]));
         if load {
             to.bulk_load(rows).await
         } else {

@@ -49,6 +49,25 @@ pub(super) struct LiveInner {
     pub(super) written: HashSet<Vec<u8>>,
 }
 
+impl LiveInner {
+    /// Notes `keys` as written by the dual writer, when a copy runs.
+    pub(super) fn note<'k, K: RowKey + 'k>(&mut self, keys: impl IntoIterator<Item = &'k K>) {
+        if self.copying {
+            for k in keys {
+                if let Ok(b) = k.to_bytes() {
+                    self.written.insert(b.to_vec());
+                }
+            }
+        }
+    }
+
+    /// A copy begins (`true`) or ends: the keys written so far are forgotten.
+    pub(super) fn copying(&mut self, copying: bool) {
+        self.copying = copying;
+        self.written.clear();
+    }
+}
+
 impl Live {
     pub(super) fn lock(&self) -> MutexGuard<'_, LiveInner> {
         // A panic while holding it leaves the set as it was: still right to read.
@@ -112,27 +131,13 @@ where
         }
     }
 
-    /// Notes `keys` as written by this writer, when a copy runs (the guard held).
-    fn note<'k>(&self, guard: &mut LiveInner, keys: impl IntoIterator<Item = &'k K2>)
-    where
-        K2: 'k,
-    {
-        if guard.copying {
-            for k in keys {
-                if let Ok(b) = k.to_bytes() {
-                    guard.written.insert(b.to_vec());
-                }
-            }
-        }
-    }
-
     /// Writes one row: the new table, then the old.
     pub fn put(&self, key: &K1, value: &[u8]) -> Result<(), DualWriteError<S1::Error, S2::Error>> {
         let (k2, v2) = (self.convert)(key, value).map_err(DualWriteError::Convert)?;
         {
             let mut guard = self.live.lock();
             self.new.put(&k2, &v2).map_err(DualWriteError::New)?;
-            self.note(&mut guard, [&k2]);
+            guard.note([&k2]);
         }
         self.old.put(key, value).map_err(DualWriteError::Old)
     }
@@ -149,11 +154,7 @@ where
     where
         K1: for<'de> Decode<'de>,
     {
-        {
-            let mut guard = self.live.lock();
-            guard.copying = true;
-            guard.written.clear();
-        }
+        self.live.lock().copying(true);
         let convert = |k: K1, v: Bytes| (self.convert)(&k, &v);
         let result = super::rekey::copy(
             self.old,
@@ -163,9 +164,7 @@ where
             checkpoint,
             Some(&self.live),
         );
-        let mut guard = self.live.lock();
-        guard.copying = false;
-        guard.written.clear();
+        self.live.lock().copying(false);
         result
     }
 
@@ -184,7 +183,7 @@ where
             self.new
                 .put_batch(converted.iter().map(|(k, v)| (k, &v[..])))
                 .map_err(DualWriteError::New)?;
-            self.note(&mut guard, converted.iter().map(|(k, _)| k));
+            guard.note(converted.iter().map(|(k, _)| k));
         }
         self.old
             .put_batch(rows.iter().map(|(k, v)| (k, &v[..])))
@@ -201,7 +200,7 @@ where
         {
             let mut guard = self.live.lock();
             self.new.delete(&k2).map_err(DualWriteError::New)?;
-            self.note(&mut guard, [&k2]);
+            guard.note([&k2]);
         }
         self.old.delete(key).map_err(DualWriteError::Old)
     }
@@ -283,53 +282,89 @@ where
     K2: RowKey,
 {
     use super::rekey::RekeyError;
-    use std::hash::{Hash, Hasher};
-    let hash = |v: &[u8]| {
+    let mut compare = Compare::default();
+    for row in new.store().scan(&KeyRange::new(&[], None)) {
+        let (k, v) = row.map_err(RekeyError::Target)?;
+        compare.new_row(k, &v);
+    }
+    for row in old.store().scan(&KeyRange::new(&[], None)) {
+        let (k, v) = row.map_err(RekeyError::Source)?;
+        compare.old_row::<K1, K2>(&k, &v, &convert);
+    }
+    Ok(compare.finish())
+}
+
+/// What [`verify_rekey`] and its async twin keep while they read: each new row's value hash
+/// by key, then the old rows compared against them.
+#[derive(Default)]
+pub(super) struct Compare {
+    diff: RekeyDiff,
+    new_rows: HashMap<Bytes, u64>,
+}
+
+impl Compare {
+    fn hash(v: &[u8]) -> u64 {
+        use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
         v.hash(&mut h);
         h.finish()
-    };
-    let mut diff = RekeyDiff::default();
-    let mut new_rows: HashMap<Bytes, u64> = HashMap::new();
-    for row in new.store().scan(&KeyRange::new(&[], None)) {
-        let (k, v) = row.map_err(RekeyError::Target)?;
-        new_rows.insert(k, hash(&v));
-        diff.new_rows += 1;
     }
-    let keep = |list: &mut Vec<Vec<u8>>, count: &mut usize, key: &[u8]| {
-        *count += 1;
-        if list.len() < RekeyDiff::KEPT {
-            list.push(key.to_vec());
-        }
-    };
-    for row in old.store().scan(&KeyRange::new(&[], None)) {
-        let (k, v) = row.map_err(RekeyError::Source)?;
+
+    /// A row of the new table (all are read before the old one's).
+    pub(super) fn new_row(&mut self, key: Bytes, value: &[u8]) {
+        self.new_rows.insert(key, Self::hash(value));
+        self.diff.new_rows += 1;
+    }
+
+    /// A row of the old table, converted and looked up among the new rows.
+    pub(super) fn old_row<K1, K2>(
+        &mut self,
+        key: &[u8],
+        value: &[u8],
+        convert: &impl Fn(&K1, &[u8]) -> Result<(K2, Bytes), String>,
+    ) where
+        K1: RowKey + for<'de> Decode<'de>,
+        K2: RowKey,
+    {
+        let diff = &mut self.diff;
         diff.old_rows += 1;
-        let converted = K1::decode(&k)
+        let keep = |list: &mut Vec<Vec<u8>>, count: &mut usize, key: &[u8]| {
+            *count += 1;
+            if list.len() < RekeyDiff::KEPT {
+                list.push(key.to_vec());
+            }
+        };
+        let converted = K1::decode(key)
             .map_err(|e| e.to_string())
-            .and_then(|k1| (convert)(&k1, &v))
+            .and_then(|k1| convert(&k1, value))
             .and_then(|(k2, v2)| k2.to_bytes().map(|b| (b, v2)).map_err(|e| e.to_string()));
         match converted {
             Err(why) => {
                 diff.unconverted_count += 1;
                 if diff.unconverted.len() < RekeyDiff::KEPT {
-                    diff.unconverted.push((k.to_vec(), why));
+                    diff.unconverted.push((key.to_vec(), why));
                 }
             }
-            Ok((k2, v2)) => match new_rows.remove(&k2) {
+            Ok((k2, v2)) => match self.new_rows.remove(&k2) {
                 None => keep(&mut diff.missing, &mut diff.missing_count, &k2),
-                Some(h) if h != hash(&v2) => keep(&mut diff.changed, &mut diff.changed_count, &k2),
+                Some(h) if h != Self::hash(&v2) => {
+                    keep(&mut diff.changed, &mut diff.changed_count, &k2)
+                }
                 Some(_) => {}
             },
         }
     }
-    let mut extra: Vec<&Bytes> = new_rows.keys().collect();
-    extra.sort();
-    diff.extra_count = extra.len();
-    diff.extra = extra
-        .into_iter()
-        .take(RekeyDiff::KEPT)
-        .map(|k| k.to_vec())
-        .collect();
-    Ok(diff)
+
+    /// The comparison: the new rows no old row converted to are extra.
+    pub(super) fn finish(mut self) -> RekeyDiff {
+        let mut extra: Vec<&Bytes> = self.new_rows.keys().collect();
+        extra.sort();
+        self.diff.extra_count = extra.len();
+        self.diff.extra = extra
+            .into_iter()
+            .take(RekeyDiff::KEPT)
+            .map(|k| k.to_vec())
+            .collect();
+        self.diff
+    }
 }
