@@ -1927,98 +1927,70 @@ fn region_splitter_points_are_hbases() {
         return;
     }
     let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
-    let java = |algo: &str, regions: usize, bounds: Option<(&str, &str)>| -> Vec<String> {
-        let n = regions.to_string();
-        let mut args = vec!["region-splitter", "--algo", algo, "--regions", &n];
-        if let Some((first, last)) = bounds {
-            args.extend(["--first", first, "--last", last]);
-        }
-        gateways::java(&args, "", "SPLIT ")
-            .unwrap_or_else(|e| panic!("HBase's RegionSplitter: {e}"))
-            .into_iter()
-            .map(|l| l[0].clone())
-            .collect()
-    };
-    let mut checked = 0;
+    let hexes = |points: Vec<rowkey::bytes::Bytes>| points.iter().map(|b| hex(b)).collect();
+    // Each case: its line for the Java tool (ALGO REGIONS [FIRST LAST]) and rowkey's points.
+    let mut cases: Vec<(String, Vec<String>)> = Vec::new();
     for regions in [2usize, 3, 7, 16, 100, 255] {
-        let ours: Vec<String> = rowkey::split::hex_string_split(regions)
-            .iter()
-            .map(|b| hex(b))
-            .collect();
-        assert_eq!(
-            ours,
-            java("HexStringSplit", regions, None),
-            "HexStringSplit {regions}"
-        );
-        let ours: Vec<String> = rowkey::split::decimal_string_split(regions)
-            .iter()
-            .map(|b| hex(b))
-            .collect();
-        assert_eq!(
-            ours,
-            java("DecimalStringSplit", regions, None),
-            "DecimalStringSplit {regions}"
-        );
-        let ours: Vec<String> = rowkey::split::uniform_split(regions)
-            .iter()
-            .map(|b| hex(b))
-            .collect();
-        assert_eq!(
-            ours,
-            java("UniformSplit", regions, None),
-            "UniformSplit {regions}"
-        );
-        checked += 3;
+        cases.push((
+            format!("HexStringSplit {regions}"),
+            hexes(rowkey::split::hex_string_split(regions)),
+        ));
+        cases.push((
+            format!("DecimalStringSplit {regions}"),
+            hexes(rowkey::split::decimal_string_split(regions)),
+        ));
+        cases.push((
+            format!("UniformSplit {regions}"),
+            hexes(rowkey::split::uniform_split(regions)),
+        ));
     }
     for (first, last, regions) in [
         ("0a", "ff", 5usize),
         ("0000", "ffffffffffff", 9),
         ("00", "03", 3),
     ] {
-        let ours: Vec<String> = rowkey::split::hex_string_split_between(first, last, regions)
-            .unwrap()
-            .iter()
-            .map(|b| hex(b))
-            .collect();
-        assert_eq!(
-            ours,
-            java("HexStringSplit", regions, Some((first, last))),
-            "{first}..{last}"
-        );
-        checked += 1;
+        cases.push((
+            format!("HexStringSplit {regions} {first} {last}"),
+            hexes(rowkey::split::hex_string_split_between(first, last, regions).unwrap()),
+        ));
     }
     // UniformSplit between short rows: HBase adds a byte of precision when they are too close.
+    let parse = |s: &str| -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut rest = s;
+        while !rest.is_empty() {
+            if let Some(h) = rest.strip_prefix("\\x") {
+                out.push(u8::from_str_radix(&h[..2], 16).unwrap());
+                rest = &h[2..];
+            } else {
+                out.push(rest.as_bytes()[0]);
+                rest = &rest[1..];
+            }
+        }
+        out
+    };
     for (first, last, regions) in [
         ("\\x00", "\\x02", 5usize),
         ("a", "b", 4),
         ("\\x10\\x00", "\\x10\\x01", 7),
     ] {
-        let parse = |s: &str| -> Vec<u8> {
-            let mut out = Vec::new();
-            let mut rest = s;
-            while !rest.is_empty() {
-                if let Some(h) = rest.strip_prefix("\\x") {
-                    out.push(u8::from_str_radix(&h[..2], 16).unwrap());
-                    rest = &h[2..];
-                } else {
-                    out.push(rest.as_bytes()[0]);
-                    rest = &rest[1..];
-                }
-            }
-            out
-        };
-        let ours: Vec<String> =
-            rowkey::split::uniform_split_between(&parse(first), &parse(last), regions)
-                .unwrap()
-                .iter()
-                .map(|b| hex(b))
-                .collect();
-        assert_eq!(
-            ours,
-            java("UniformSplit", regions, Some((first, last))),
-            "{first}..{last}"
-        );
-        checked += 1;
+        cases.push((
+            format!("UniformSplit {regions} {first} {last}"),
+            hexes(
+                rowkey::split::uniform_split_between(&parse(first), &parse(last), regions).unwrap(),
+            ),
+        ));
     }
-    eprintln!("{checked} RegionSplitter cases equal HBase's");
+    // One JVM for every case.
+    let stdin: String = cases.iter().map(|(line, _)| format!("{line}\n")).collect();
+    let mut theirs: Vec<Vec<String>> = vec![Vec::new(); cases.len()];
+    for l in gateways::java(&["region-splitter"], &stdin, "SPLIT ")
+        .unwrap_or_else(|e| panic!("HBase's RegionSplitter: {e}"))
+    {
+        theirs[l[0].parse::<usize>().unwrap()].push(l[1].clone());
+    }
+    for ((line, ours), theirs) in cases.iter().zip(&theirs) {
+        assert_eq!(ours, theirs, "{line}");
+    }
+    eprintln!("{} RegionSplitter cases equal HBase's", cases.len());
 }

@@ -64,7 +64,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  *     (apps: "", "mail", "a\u0000b", "\ud83d\ude00maps", "news"); prints WROTE n
  * region-splitter --algo A --regions N [--first F --last L]
  *     RegionSplitter's algorithm A (HexStringSplit, DecimalStringSplit, UniformSplit) split
- *     into N regions, first and last rows set when given: per point, SPLIT hex(point)
+ *     into N regions, first and last rows set when given: per point, SPLIT hex(point).
+ *     Without --algo, one case per stdin line (ALGO N [FIRST LAST]): SPLIT case hex(point)
  * write-java-cells --zk HOST:PORT --table T
  *     writes rows java-long (Bytes.toBytes(42L)), java-string (Bytes.toBytes("héllo, hbase")),
  *     java-counter (Increment of 5, three times) in d:v
@@ -104,6 +105,21 @@ import org.apache.hadoop.hbase.util.Bytes;
  */
 public final class Tool {
   private Tool() {}
+
+  /** RegionSplitter's algorithm {@code name} split into {@code regions}, rows set when given. */
+  private static byte[][] regionSplits(String name, int regions, String first, String last)
+      throws Exception {
+    org.apache.hadoop.hbase.util.RegionSplitter.SplitAlgorithm algo =
+        org.apache.hadoop.hbase.util.RegionSplitter.newSplitAlgoInstance(
+            HBaseConfiguration.create(), name);
+    if (first != null) {
+      algo.setFirstRow(first);
+    }
+    if (last != null) {
+      algo.setLastRow(last);
+    }
+    return algo.split(regions);
+  }
 
   private static final byte[] FAMILY = Bytes.toBytes("d");
   private static final byte[] QUALIFIER = Bytes.toBytes("v");
@@ -223,17 +239,24 @@ public final class Tool {
         }
         break;
       case "region-splitter": {
-        org.apache.hadoop.hbase.util.RegionSplitter.SplitAlgorithm algo =
-            org.apache.hadoop.hbase.util.RegionSplitter.newSplitAlgoInstance(
-                HBaseConfiguration.create(), opts.get("--algo").get(0));
-        if (opts.containsKey("--first")) {
-          algo.setFirstRow(opts.get("--first").get(0));
-        }
-        if (opts.containsKey("--last")) {
-          algo.setLastRow(opts.get("--last").get(0));
-        }
-        for (byte[] point : algo.split(Integer.parseInt(opts.get("--regions").get(0)))) {
-          out.println("SPLIT " + Bytes.toHex(point));
+        if (opts.containsKey("--algo")) {
+          String first = opts.containsKey("--first") ? opts.get("--first").get(0) : null;
+          String last = opts.containsKey("--last") ? opts.get("--last").get(0) : null;
+          for (byte[] point : regionSplits(opts.get("--algo").get(0),
+              Integer.parseInt(opts.get("--regions").get(0)), first, last)) {
+            out.println("SPLIT " + Bytes.toHex(point));
+          }
+        } else {
+          // One JVM for many cases: a line each, "ALGO REGIONS [FIRST LAST]".
+          int i = 0;
+          for (String line : stdinLines()) {
+            String[] f = line.trim().split(" ");
+            for (byte[] point : regionSplits(f[0], Integer.parseInt(f[1]),
+                f.length > 2 ? f[2] : null, f.length > 3 ? f[3] : null)) {
+              out.println("SPLIT " + i + " " + Bytes.toHex(point));
+            }
+            i++;
+          }
         }
         break;
       }
