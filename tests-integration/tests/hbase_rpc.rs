@@ -1450,6 +1450,56 @@ fn a_filtered_query_survives_cuts_a_move_and_a_split_on_hbase_rpc() {
     assert!(direct.regions().unwrap().len() >= 4, "the regions split");
 }
 
+/// One deadline per attempt (issue 61, item 5): every reply comes 600 ms late, so a get on a
+/// store that has not located the table yet takes three slow steps (meta's location from the
+/// registry, the lookup in hbase:meta, the get), 1.8 s, each within a 1 s attempt_timeout.
+/// With retries off the get fails at the attempt's deadline, not after the steps add up (it
+/// succeeded after ~1.8 s before they shared one); a write_batch's round the same. With the
+/// replies on time again, the same store reads and writes.
+#[test]
+fn an_attempts_steps_share_one_deadline_on_hbase_rpc() {
+    let Some(m) = master() else { return };
+    let _alone = meta_moves();
+    let (direct, name) = cut_table(&m, "rpc_deadline");
+    direct.put(b"row00000001", b"v").unwrap();
+    let open = || {
+        let switches = Proxy::switches();
+        let shared = switches.share();
+        let mut cfg = config(&m, &name)
+            .retry(RetryPolicy::no_retries(Duration::from_secs(1)))
+            .address_map(proxy_map(switches));
+        cfg.options.check_schema = false; // the once-per-store check is not an attempt's step
+        (HbaseRpcStore::with_config(cfg).unwrap(), shared)
+    };
+    let (store, p) = open();
+    p.slow.store(600, Ordering::SeqCst);
+    let t = Instant::now();
+    let got = store.get(b"row00000001");
+    let took = t.elapsed();
+    assert!(got.is_err(), "the get succeeded after {took:?}: {got:?}");
+    assert!(
+        took < Duration::from_millis(1_400),
+        "the get's error took {took:?}"
+    );
+    let (store, p) = open();
+    p.slow.store(600, Ordering::SeqCst);
+    let t = Instant::now();
+    let err = store.write_batch(&numbered_rows(10, 9)).unwrap_err();
+    let took = t.elapsed();
+    assert!(
+        took < Duration::from_millis(1_400),
+        "the batch's error took {took:?}"
+    );
+    assert_eq!(err.failed.len(), 10);
+    p.slow.store(0, Ordering::SeqCst);
+    assert_eq!(
+        store.get(b"row00000001").unwrap().as_deref(),
+        Some(&b"v"[..])
+    );
+    store.write_batch(&numbered_rows(10, 9)).unwrap();
+    eprintln!("one deadline per attempt: the slow batch gave up after {took:?}");
+}
+
 /// Servers that stop answering (connections open, nothing comes back): each call gives up at
 /// its deadline, the connection is dropped, and the batch goes on once the servers answer
 /// again; without retries, the error comes within the deadline and lists exactly the rows not

@@ -3,7 +3,7 @@
 #![allow(dead_code)] // each test binary uses part of it
 
 use std::net::TcpListener;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -82,6 +82,9 @@ pub struct Proxy {
     pub forwarded: Arc<AtomicUsize>,
     pub record: Arc<AtomicBool>,
     pub seen: Arc<std::sync::Mutex<Vec<u8>>>,
+    /// Milliseconds each chunk from the server waits before it is forwarded (0: none): a
+    /// server that answers late, every reply.
+    pub slow: Arc<AtomicU64>,
 }
 
 pub fn proxy(target: &str) -> Proxy {
@@ -99,6 +102,7 @@ impl Proxy {
             forwarded: Arc::new(AtomicUsize::new(0)),
             record: Arc::new(AtomicBool::new(false)),
             seen: Arc::default(),
+            slow: Arc::default(),
         }
     }
 
@@ -111,6 +115,7 @@ impl Proxy {
             forwarded: Arc::clone(&self.forwarded),
             record: Arc::clone(&self.record),
             seen: Arc::clone(&self.seen),
+            slow: Arc::clone(&self.slow),
         }
     }
 }
@@ -138,6 +143,8 @@ pub fn proxy_with(target: &str, switches: &Proxy) -> Proxy {
     let target = target.to_string();
     let (c, st, f) = (Arc::clone(&cut), Arc::clone(&stall), Arc::clone(&forwarded));
     let (rec, sn) = (Arc::clone(&record), Arc::clone(&seen));
+    let slow = Arc::clone(&switches.slow);
+    let sl = Arc::clone(&slow);
     std::thread::spawn(move || {
         for conn in listener.incoming() {
             let Ok(client) = conn else { continue };
@@ -147,12 +154,17 @@ pub fn proxy_with(target: &str, switches: &Proxy) -> Proxy {
             let Ok(server) = std::net::TcpStream::connect(&target) else {
                 continue;
             };
-            for (mut from, mut to) in [
+            for (from_server, (mut from, mut to)) in [
                 (client.try_clone().unwrap(), server.try_clone().unwrap()),
                 (server, client),
-            ] {
+            ]
+            .into_iter()
+            .enumerate()
+            .map(|(i, pair)| (i == 1, pair))
+            {
                 let (c, st, f) = (Arc::clone(&c), Arc::clone(&st), Arc::clone(&f));
                 let (rec, sn) = (Arc::clone(&rec), Arc::clone(&sn));
+                let sl = Arc::clone(&sl);
                 std::thread::spawn(move || {
                     use std::io::{Read, Write};
                     from.set_read_timeout(Some(Duration::from_millis(20)))
@@ -169,6 +181,10 @@ pub fn proxy_with(target: &str, switches: &Proxy) -> Proxy {
                         match from.read(&mut buf) {
                             Ok(0) => break,
                             Ok(k) => {
+                                let late = sl.load(Ordering::SeqCst);
+                                if from_server && late > 0 {
+                                    std::thread::sleep(Duration::from_millis(late));
+                                }
                                 f.fetch_add(k, Ordering::SeqCst);
                                 if rec.load(Ordering::SeqCst) {
                                     let mut seen = sn.lock().unwrap();
@@ -199,6 +215,7 @@ pub fn proxy_with(target: &str, switches: &Proxy) -> Proxy {
         forwarded,
         record,
         seen,
+        slow,
     }
 }
 

@@ -30,6 +30,31 @@ use super::pb;
 use super::wire::{self, Cell, CellReader, Reply};
 use crate::store::{NetError, NetOptions};
 
+tokio::task_local! {
+    /// The deadline of the attempt the current task runs: every step of it (a lookup in
+    /// `hbase:meta`, a new connection, the call) ends by then, so an attempt costs one
+    /// `attempt_timeout`, not one per step.
+    static DEADLINE: std::time::Instant;
+}
+
+/// Runs `attempt` with one deadline for all its steps, `timeout` from now (or the deadline it
+/// runs under already, when that is sooner).
+pub(crate) async fn within<F: std::future::Future>(timeout: Duration, attempt: F) -> F::Output {
+    let mut deadline = std::time::Instant::now() + timeout;
+    if let Ok(outer) = DEADLINE.try_with(|d| *d) {
+        deadline = deadline.min(outer);
+    }
+    DEADLINE.scope(deadline, attempt).await
+}
+
+/// What is left of the current attempt's deadline for a step whose own limit is `step` (all of
+/// it outside an attempt).
+pub(crate) fn remaining(step: Duration) -> Duration {
+    DEADLINE
+        .try_with(|d| d.saturating_duration_since(std::time::Instant::now()))
+        .map_or(step, |left| left.min(step))
+}
+
 /// Where one region is: its name (the `RegionSpecifier` calls carry), key range and server.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct RegionLoc {
@@ -228,7 +253,15 @@ impl Cluster {
         request: &impl Message,
         cells: &[u8],
     ) -> Result<Reply, Failure> {
-        let timeout = self.options.retry.attempt_timeout;
+        // The attempt's deadline, shared with the steps before this call.
+        let timeout = remaining(self.options.retry.attempt_timeout);
+        if timeout.is_zero() {
+            // The attempt's deadline passed in an earlier step: nothing is sent.
+            return Err(error::conn(
+                op,
+                super::conn::ConnError::Timeout(self.options.retry.attempt_timeout),
+            ));
+        }
         let result = async {
             let conn = self
                 .pool

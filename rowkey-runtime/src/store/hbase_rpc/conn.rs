@@ -652,7 +652,8 @@ impl Pool {
                 service.name(),
                 &self.security,
                 self.tls.as_ref(),
-                self.connect_timeout,
+                // Within the attempt's deadline, when there is one.
+                super::cluster::remaining(self.connect_timeout),
             )
             .await?,
         );

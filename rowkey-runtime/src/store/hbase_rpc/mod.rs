@@ -22,7 +22,9 @@
 //! **Retries.** A call that meets a region in motion (not serving, moved, opening, busy) is
 //! sent again to where the region is now, after a pause that grows from 100 ms to 2 s, until
 //! the policy's budget (`attempt_timeout * max_attempts`) is spent; a dead connection or a
-//! deadline counts as one of the policy's attempts. Writes carry explicit timestamps, so a
+//! deadline counts as one of the policy's attempts. An attempt has one deadline for all its
+//! steps (the lookup in `hbase:meta`, a new connection, the call: `cluster::within`), so slow
+//! steps never add up past `attempt_timeout`. Writes carry explicit timestamps, so a
 //! repeated write writes the same cells. Counters and conditional writes are repeated only when
 //! the server refused them before running them (a region not served there, a busy region).
 
@@ -439,20 +441,22 @@ impl AsyncHbaseRpcStore {
         Fut: Future<Output = Result<T, Failure>>,
     {
         let mut budget = Budget::new(&self.inner.config.options.retry);
+        let timeout = self.inner.config.options.retry.attempt_timeout;
         loop {
-            let loc = self
-                .inner
-                .cluster
-                .locate(&self.inner.regions, self.table(), row, how)
-                .await;
-            let failure = match loc {
-                Ok(loc) => match attempt(loc.clone()).await {
-                    Ok(v) => return Ok(v),
-                    Err(f) => {
-                        self.learn(&f, &loc);
-                        f
-                    }
-                },
+            // One deadline for the attempt: the lookup, a new connection and the call share it.
+            let tried = cluster::within(timeout, async {
+                let loc = self
+                    .inner
+                    .cluster
+                    .locate(&self.inner.regions, self.table(), row, how)
+                    .await?;
+                attempt(loc.clone())
+                    .await
+                    .inspect_err(|f| self.learn(f, &loc))
+            })
+            .await;
+            let failure = match tried {
+                Ok(v) => return Ok(v),
                 Err(f) => f,
             };
             // A call whose fate is unknown (a dead connection, a deadline) is not sent again
@@ -660,8 +664,11 @@ impl AsyncHbaseRpcStore {
         let mut confirmations = Confirmations::new(rows.len());
         let mut left: Vec<usize> = (0..rows.len()).collect();
         let mut budget = Budget::new(&self.inner.config.options.retry);
+        let timeout = self.inner.config.options.retry.attempt_timeout;
         loop {
-            let (failed, failure) = self.send_rows(rows, &left, stamps).await;
+            // One deadline for the round: lookups, new connections and calls share it.
+            let (failed, failure) =
+                cluster::within(timeout, self.send_rows(rows, &left, stamps)).await;
             let failed_set: std::collections::HashSet<usize> = failed.iter().copied().collect();
             for &i in &left {
                 if !failed_set.contains(&i) {

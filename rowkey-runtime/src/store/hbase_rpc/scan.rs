@@ -213,7 +213,8 @@ async fn read_pages<S: Shape>(
                 }
             }
         };
-        match call.await {
+        // One deadline for the page: a lookup, a new connection and the call share it.
+        match super::cluster::within(options.retry.attempt_timeout, call).await {
             Ok((loc, p)) => {
                 let rows: Vec<S::Row> = p.rows.into_iter().filter_map(|c| shape.row(c)).collect();
                 if let Some(last) = rows.last() {

@@ -17,7 +17,9 @@ pub struct RetryPolicy {
     pub initial_backoff: Duration,
     /// The longest pause between attempts.
     pub max_backoff: Duration,
-    /// The deadline of one attempt (one request, or one page of a scan).
+    /// The deadline of one attempt (one request, a batch's round of requests, or one page of a
+    /// scan). On the native HBase store every step of an attempt shares it: the lookup in
+    /// `hbase:meta`, a new connection (its own `connect_timeout` too) and the call end by then.
     pub attempt_timeout: Duration,
 }
 
