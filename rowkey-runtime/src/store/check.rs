@@ -52,37 +52,77 @@ fn sample_keys<S: Store>(
     store: &S,
     splits: &[bytes::Bytes],
     sample: usize,
-    mut each: impl FnMut(&[u8]),
+    each: impl FnMut(&[u8]),
 ) -> Result<(), S::Error> {
-    if sample == 0 {
-        return Ok(());
-    }
-    let per_piece = sample.div_ceil(splits.len() + 1);
-    let mut seen = std::collections::BTreeSet::new();
-    let mut starts: Vec<&[u8]> = vec![&[]];
-    starts.extend(splits.iter().map(|s| &s[..]));
-    for (i, start) in starts.iter().enumerate() {
-        let end = splits.get(i).map(|e| &e[..]);
-        for key in store.scan_keys(&KeyRange::new(start, end)).take(per_piece) {
-            let key = key?;
-            if seen.len() < sample && seen.insert(key.clone()) {
-                each(&key);
-            }
+    let mut sampler = Sampler::new(splits, sample, each);
+    for (range, take) in sampler.pieces() {
+        for key in store.scan_keys(&range).take(take) {
+            sampler.offer(key?);
         }
     }
     // A table whose keys crowd a few pieces: fill the sample from the start.
-    if seen.len() < sample {
+    if !sampler.full() {
         for key in store.scan_keys(&KeyRange::new(&[], None)) {
-            let key = key?;
-            if seen.len() >= sample {
+            if !sampler.offer(key?) {
                 break;
-            }
-            if seen.insert(key.clone()) {
-                each(&key);
             }
         }
     }
     Ok(())
+}
+
+/// What the blocking and the async sample share: the pieces read, and the keys seen.
+struct Sampler<'s, F> {
+    splits: &'s [bytes::Bytes],
+    sample: usize,
+    seen: std::collections::BTreeSet<bytes::Bytes>,
+    each: F,
+}
+
+impl<'s, F: FnMut(&[u8])> Sampler<'s, F> {
+    fn new(splits: &'s [bytes::Bytes], sample: usize, each: F) -> Self {
+        Sampler {
+            splits,
+            sample,
+            seen: std::collections::BTreeSet::new(),
+            each,
+        }
+    }
+
+    /// Each piece's range and how many keys to take from its start (none when the sample is 0).
+    fn pieces(&self) -> Vec<(KeyRange, usize)> {
+        if self.sample == 0 {
+            return Vec::new();
+        }
+        let per_piece = self.sample.div_ceil(self.splits.len() + 1);
+        let mut starts: Vec<&[u8]> = vec![&[]];
+        starts.extend(self.splits.iter().map(|s| &s[..]));
+        starts
+            .iter()
+            .enumerate()
+            .map(|(i, start)| {
+                let end = self.splits.get(i).map(|e| &e[..]);
+                (KeyRange::new(start, end), per_piece)
+            })
+            .collect()
+    }
+
+    /// Whether the sample holds `sample` keys.
+    fn full(&self) -> bool {
+        self.seen.len() >= self.sample
+    }
+
+    /// Takes `key` into the sample unless it is full or has it; `false` once it is full.
+    fn offer(&mut self, key: bytes::Bytes) -> bool {
+        if self.full() {
+            return false;
+        }
+        if !self.seen.contains(&key) {
+            (self.each)(&key);
+            self.seen.insert(key);
+        }
+        true
+    }
 }
 
 /// [`check_layout`] over an [`AsyncStore`](super::AsyncStore), from a tokio task: the same
@@ -118,35 +158,21 @@ async fn sample_keys_async<S: super::AsyncStore>(
     store: &S,
     splits: &[bytes::Bytes],
     sample: usize,
-    mut each: impl FnMut(&[u8]),
+    each: impl FnMut(&[u8]),
 ) -> Result<(), S::Error> {
     use futures_util::StreamExt;
-    if sample == 0 {
-        return Ok(());
-    }
-    let per_piece = sample.div_ceil(splits.len() + 1);
-    let mut seen = std::collections::BTreeSet::new();
-    let mut starts: Vec<&[u8]> = vec![&[]];
-    starts.extend(splits.iter().map(|s| &s[..]));
-    for (i, start) in starts.iter().enumerate() {
-        let end = splits.get(i).map(|e| &e[..]);
-        let mut keys = store.scan_keys(&KeyRange::new(start, end)).take(per_piece);
+    let mut sampler = Sampler::new(splits, sample, each);
+    for (range, take) in sampler.pieces() {
+        let mut keys = store.scan_keys(&range).take(take);
         while let Some(key) = keys.next().await {
-            let key = key?;
-            if seen.len() < sample && seen.insert(key.clone()) {
-                each(&key);
-            }
+            sampler.offer(key?);
         }
     }
-    if seen.len() < sample {
+    if !sampler.full() {
         let mut keys = store.scan_keys(&KeyRange::new(&[], None));
         while let Some(key) = keys.next().await {
-            let key = key?;
-            if seen.len() >= sample {
+            if !sampler.offer(key?) {
                 break;
-            }
-            if seen.insert(key.clone()) {
-                each(&key);
             }
         }
     }
