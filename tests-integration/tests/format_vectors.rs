@@ -365,13 +365,76 @@ fn rowkey_writes_every_vectors_bytes() {
             .iter()
             .map(|v| format!("    {}", serde_json::to_string(v).unwrap()))
             .collect();
+        let rejects: Vec<String> = doc["rejects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| format!("    {}", serde_json::to_string(v).unwrap()))
+            .collect();
         let out = format!(
-            "{{\n  \"about\": {},\n  \"vectors\": [\n{}\n  ]\n}}\n",
+            "{{\n  \"about\": {},\n  \"vectors\": [\n{}\n  ],\n  \"rejects\": [\n{}\n  ]\n}}\n",
             serde_json::to_string(&doc["about"]).unwrap(),
-            lines.join(",\n")
+            lines.join(",\n"),
+            rejects.join(",\n")
         );
         std::fs::write(&path, out).unwrap();
     }
+}
+
+/// Why rowkey's decoder refuses `bytes` as a key of the vector `like`'s type (`None`: it reads
+/// them).
+fn refused(like: &str, bytes: &[u8]) -> Option<String> {
+    fn d<K: RowKey + for<'de> rowkey::Decode<'de>>(bytes: &[u8]) -> Option<String> {
+        K::decode(bytes).err().map(|e| e.to_string())
+    }
+    match like {
+        "u32" => d::<U32>(bytes),
+        "bool" => d::<Bool>(bytes),
+        "text_with_zero" => d::<Text>(bytes),
+        "option_some" => d::<OptU8>(bytes),
+        "reverse_ts" => d::<RevTs>(bytes),
+        "event" => d::<Event>(bytes),
+        "record_type_customer" => d::<CustomerRow>(bytes),
+        "java_flurry" => d::<JavaFlurry>(bytes),
+        "text_key" => d::<TextKey>(bytes),
+        "hash_prefix_text" => d::<PrefixedText>(bytes),
+        other => panic!("no key type for the vector `{other}`"),
+    }
+}
+
+/// FORMAT.md §12: every key of the `rejects` list is refused by rowkey's decoder (and by the
+/// Python reader, below), each for the reason the list gives; the vector it is like decodes.
+#[test]
+fn rowkey_refuses_every_reject() {
+    let text = std::fs::read_to_string(vectors_path()).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let rejects = doc["rejects"].as_array().unwrap();
+    assert!(rejects.len() >= 20, "{} rejects", rejects.len());
+    for r in rejects {
+        let (name, like) = (r["name"].as_str().unwrap(), r["like"].as_str().unwrap());
+        let bytes = decode_hex(r["hex"].as_str().unwrap());
+        let why = refused(like, &bytes);
+        assert!(why.is_some(), "`{name}` ({}) decodes as `{like}`", r["why"]);
+        let good = doc["vectors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["name"] == like)
+            .unwrap();
+        assert_eq!(
+            refused(like, &decode_hex(good["hex"].as_str().unwrap())),
+            None,
+            "`{like}` itself"
+        );
+        eprintln!("refused {name}: {}", why.unwrap());
+    }
+}
+
+fn decode_hex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
 }
 
 #[test]

@@ -369,19 +369,25 @@ def hashed_inputs_agree(vector):
             raise Malformed("md5 of the input is %s" % digest)
 
 
+def read_any(v, data):
+    """What `data` holds as a key (or cell) of vector `v`'s declaration, and what `v` holds."""
+    if "cell" in v:
+        return read_cell(data), v["cell"]
+    if any("row_span" in f for f in v.get("fields", [])):
+        return read_row_span(v, data), v["value"]
+    return read_key(v, data), v["value"]
+
+
 def main(path):
     with open(path) as fh:
-        vectors = json.load(fh)["vectors"]
+        doc = json.load(fh)
+    vectors = doc["vectors"]
     passed = failed = 0
     for v in vectors:
         data = bytes.fromhex(v["hex"])
         try:
-            if "cell" in v:
-                got, want = read_cell(data), v["cell"]
-            elif any("row_span" in f for f in v.get("fields", [])):
-                got, want = read_row_span(v, data), v["value"]
-            else:
-                got, want = read_key(v, data), v["value"]
+            got, want = read_any(v, data)
+            if "cell" not in v and not any("row_span" in f for f in v.get("fields", [])):
                 hashed_inputs_agree(v)
             if got != want:
                 raise Malformed("read %r, expected %r" % (got, want))
@@ -390,6 +396,16 @@ def main(path):
         except (Malformed, UnicodeDecodeError, KeyError, ValueError) as e:
             failed += 1
             print("FAIL  %-22s %s" % (v["name"], e))
+    # Section 12: keys no layout writes, each refused.
+    by_name = {v["name"]: v for v in vectors}
+    for rj in doc.get("rejects", []):
+        try:
+            got, _ = read_any(by_name[rj["like"]], bytes.fromhex(rj["hex"]))
+            failed += 1
+            print("FAIL  %-22s read %r: FORMAT.md %s refuses it (%s)" % (rj["name"], got, rj["section"], rj["why"]))
+        except (Malformed, UnicodeDecodeError, ValueError) as e:
+            passed += 1
+            print("ok    %-22s refused: %s" % (rj["name"], e))
     print("%d passed, %d failed" % (passed, failed))
     return 0 if failed == 0 else 1
 
