@@ -29,6 +29,7 @@ one_field!(
 );
 one_field!(OptU8, Option<u8>);
 one_field!(OptText, Option<String>);
+one_field!(OptOpt, Option<Option<u8>>);
 one_field!(
     RevTs,
     #[reverse_ts]
@@ -219,6 +220,7 @@ fn library(name: &str) -> Vec<u8> {
         "fixed_text" => b(Fixed4 { v: "ab".into() }),
         "option_some" => b(OptU8 { v: Some(5) }),
         "option_none" => b(OptU8 { v: None }),
+        "option_of_option" => b(OptOpt { v: Some(Some(5)) }),
         "option_empty_text" => b(OptText {
             v: Some(String::new()),
         }),
