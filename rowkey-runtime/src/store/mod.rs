@@ -64,6 +64,8 @@ mod bigtable;
 mod hbase;
 #[cfg(feature = "hbase-rpc")]
 mod hbase_rpc;
+#[cfg(feature = "async")]
+mod versioned;
 
 #[doc(hidden)]
 pub use crate::cell::LentCells;
@@ -96,6 +98,8 @@ pub use table::{
 #[cfg(feature = "async")]
 pub use traits::{AsyncStore, KeyStream, RowStream};
 pub use traits::{BatchError, KeyScan, LentRow, LentScan, LentValue, Row, Store};
+#[cfg(feature = "async")]
+pub use versioned::AsyncVersions;
 
 #[cfg(feature = "fjall")]
 pub use self::fjall::FjallStore;

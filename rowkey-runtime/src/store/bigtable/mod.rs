@@ -201,44 +201,6 @@ impl Blocking<AsyncBigtableStore> {
         self.call(|s| async move { s.sample_row_keys().await })
     }
 
-    /// [`AsyncBigtableStore::read_versions`]: a cell's versions, newest first.
-    pub fn read_versions(
-        &self,
-        key: &[u8],
-        family: &str,
-        qualifier: &[u8],
-        versions: &Versions,
-    ) -> Result<Vec<CellVersion>, BigtableError> {
-        let (key, family, qualifier, versions) = (
-            key.to_vec(),
-            family.to_string(),
-            qualifier.to_vec(),
-            *versions,
-        );
-        self.call(|s| async move { s.read_versions(&key, &family, &qualifier, &versions).await })
-    }
-
-    /// [`AsyncBigtableStore::write_version`]: a cell's value at an explicit timestamp.
-    pub fn write_version(
-        &self,
-        key: &[u8],
-        family: &str,
-        qualifier: &[u8],
-        value: &[u8],
-        timestamp_ms: i64,
-    ) -> Result<(), BigtableError> {
-        let (key, family, qualifier, value) = (
-            key.to_vec(),
-            family.to_string(),
-            qualifier.to_vec(),
-            value.to_vec(),
-        );
-        self.call(|s| async move {
-            s.write_version(&key, &family, &qualifier, &value, timestamp_ms)
-                .await
-        })
-    }
-
     /// [`AsyncBigtableStore::gc_rules`]: the live table's families and their rules.
     pub fn gc_rules(&self) -> Result<Vec<(String, Option<crate::family::GcRule>)>, BigtableError> {
         self.call(|s| async move { s.gc_rules().await })
@@ -967,12 +929,40 @@ impl AsyncBigtableStore {
         Ok(rows.into_iter().next().map(|r| shape.convert(r)))
     }
 
+    fn values(&self) -> scan::Values {
+        scan::Values {
+            filter: self.inner.filter.clone(),
+            family: self.inner.config.family.clone(),
+        }
+    }
+
+    fn cell_scan(
+        &self,
+        range: &KeyRange,
+        columns: &Columns,
+        reversed: bool,
+    ) -> CellStream<BigtableError> {
+        if columns.is_empty() {
+            return Box::pin(futures_util::stream::empty());
+        }
+        let shape = scan::Cells {
+            filter: columns_filter(columns),
+        };
+        Box::pin(
+            scan::spawn(self.clone(), range.clone(), reversed, shape)
+                .map(|r| r.map_err(CellError::Store)),
+        )
+    }
+}
+
+/// Cells' versions: timestamps in milliseconds, explicit on write.
+impl super::AsyncVersions for AsyncBigtableStore {
     /// The versions of cell `family:qualifier` of row `key` that `versions` selects, newest
     /// first, with their timestamps (milliseconds; Bigtable keeps microseconds at millisecond
     /// granularity). What Bigtable keeps is what the family's GC rule leaves: garbage
     /// collection runs in the background, so cells past their rule may still be read for a
     /// while (unlike HBase, which applies TTL and versions as it reads).
-    pub async fn read_versions(
+    async fn read_versions(
         &self,
         key: &[u8],
         family: &str,
@@ -1013,7 +1003,7 @@ impl AsyncBigtableStore {
 
     /// Writes `value` to cell `family:qualifier` of row `key` as the version at
     /// `timestamp_ms` (an explicit timestamp: repeating it writes the same version again).
-    pub async fn write_version(
+    async fn write_version(
         &self,
         key: &[u8],
         family: &str,
@@ -1026,31 +1016,6 @@ impl AsyncBigtableStore {
             set_cell(family, qualifier, value, timestamp_ms.saturating_mul(1000)),
         )
         .await
-    }
-
-    fn values(&self) -> scan::Values {
-        scan::Values {
-            filter: self.inner.filter.clone(),
-            family: self.inner.config.family.clone(),
-        }
-    }
-
-    fn cell_scan(
-        &self,
-        range: &KeyRange,
-        columns: &Columns,
-        reversed: bool,
-    ) -> CellStream<BigtableError> {
-        if columns.is_empty() {
-            return Box::pin(futures_util::stream::empty());
-        }
-        let shape = scan::Cells {
-            filter: columns_filter(columns),
-        };
-        Box::pin(
-            scan::spawn(self.clone(), range.clone(), reversed, shape)
-                .map(|r| r.map_err(CellError::Store)),
-        )
     }
 }
 

@@ -138,44 +138,6 @@ impl Blocking<AsyncHbaseStore> {
         self.call(move |s| async move { s.count_rows(&range, progress).await })
     }
 
-    /// [`AsyncHbaseStore::read_versions`]: a cell's versions, newest first.
-    pub fn read_versions(
-        &self,
-        key: &[u8],
-        family: &str,
-        qualifier: &[u8],
-        versions: &Versions,
-    ) -> Result<Vec<CellVersion>, HbaseError> {
-        let (key, family, qualifier, versions) = (
-            key.to_vec(),
-            family.to_string(),
-            qualifier.to_vec(),
-            *versions,
-        );
-        self.call(|s| async move { s.read_versions(&key, &family, &qualifier, &versions).await })
-    }
-
-    /// [`AsyncHbaseStore::write_version`]: a cell's value at an explicit timestamp.
-    pub fn write_version(
-        &self,
-        key: &[u8],
-        family: &str,
-        qualifier: &[u8],
-        value: &[u8],
-        timestamp_ms: i64,
-    ) -> Result<(), HbaseError> {
-        let (key, family, qualifier, value) = (
-            key.to_vec(),
-            family.to_string(),
-            qualifier.to_vec(),
-            value.to_vec(),
-        );
-        self.call(|s| async move {
-            s.write_version(&key, &family, &qualifier, &value, timestamp_ms)
-                .await
-        })
-    }
-
     /// [`AsyncHbaseStore::create_table_for`]: the table with its families and `K`'s key layout
     /// fingerprint recorded.
     pub fn create_table_for<K: crate::RowKey>(
@@ -675,58 +637,6 @@ impl AsyncHbaseStore {
         Ok(n)
     }
 
-    /// The versions of cell `family:qualifier` of row `key` that `versions` selects, newest
-    /// first, with their timestamps (HBase's own: milliseconds). What HBase keeps is what the
-    /// family declares (`VERSIONS`, `MIN_VERSIONS`, `TTL`, `KEEP_DELETED_CELLS`), applied as HBase
-    /// reads.
-    pub async fn read_versions(
-        &self,
-        key: &[u8],
-        family: &str,
-        qualifier: &[u8],
-        versions: &Versions,
-    ) -> Result<Vec<CellVersion>, HbaseError> {
-        check_key(key)?;
-        let table = self.table();
-        let column = Column {
-            family: family.as_bytes(),
-            qualifier,
-        };
-        Ok(self
-            .call(
-                "get",
-                |o| api::get_versions(o, table, key, column, versions),
-                api::read_versions,
-            )
-            .await?
-            .unwrap_or_default())
-    }
-
-    /// Writes `value` to cell `family:qualifier` of row `key` as the version at
-    /// `timestamp_ms` (an explicit timestamp: repeating it writes the same version again).
-    pub async fn write_version(
-        &self,
-        key: &[u8],
-        family: &str,
-        qualifier: &[u8],
-        value: &[u8],
-        timestamp_ms: i64,
-    ) -> Result<(), HbaseError> {
-        check_key(key)?;
-        let table = self.table();
-        let column = Column {
-            family: family.as_bytes(),
-            qualifier,
-        };
-        self.call(
-            "put",
-            |o| api::put(o, table, key, value, column, timestamp_ms),
-            |r, k| r.skip(k),
-        )
-        .await?;
-        Ok(())
-    }
-
     /// Disables and deletes the table.
     pub async fn drop_table(&self) -> Result<(), HbaseError> {
         if !self.exists().await? {
@@ -1143,5 +1053,60 @@ impl AsyncHbaseStore {
             scan::spawn(self.clone(), range.clone(), reversed, shape)
                 .map(|r| r.map_err(CellError::Store)),
         )
+    }
+}
+
+/// Cells' versions: timestamps in milliseconds, explicit on write.
+impl super::AsyncVersions for AsyncHbaseStore {
+    /// The versions of cell `family:qualifier` of row `key` that `versions` selects, newest
+    /// first, with their timestamps (HBase's own: milliseconds). What HBase keeps is what the
+    /// family declares (`VERSIONS`, `MIN_VERSIONS`, `TTL`, `KEEP_DELETED_CELLS`), applied as HBase
+    /// reads.
+    async fn read_versions(
+        &self,
+        key: &[u8],
+        family: &str,
+        qualifier: &[u8],
+        versions: &Versions,
+    ) -> Result<Vec<CellVersion>, HbaseError> {
+        check_key(key)?;
+        let table = self.table();
+        let column = Column {
+            family: family.as_bytes(),
+            qualifier,
+        };
+        Ok(self
+            .call(
+                "get",
+                |o| api::get_versions(o, table, key, column, versions),
+                api::read_versions,
+            )
+            .await?
+            .unwrap_or_default())
+    }
+
+    /// Writes `value` to cell `family:qualifier` of row `key` as the version at
+    /// `timestamp_ms` (an explicit timestamp: repeating it writes the same version again).
+    async fn write_version(
+        &self,
+        key: &[u8],
+        family: &str,
+        qualifier: &[u8],
+        value: &[u8],
+        timestamp_ms: i64,
+    ) -> Result<(), HbaseError> {
+        check_key(key)?;
+        let table = self.table();
+        let column = Column {
+            family: family.as_bytes(),
+            qualifier,
+        };
+        self.call(
+            "put",
+            |o| api::put(o, table, key, value, column, timestamp_ms),
+            |r, k| r.skip(k),
+        )
+        .await?;
+        Ok(())
     }
 }

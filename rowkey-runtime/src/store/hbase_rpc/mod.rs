@@ -258,44 +258,6 @@ impl Blocking<AsyncHbaseRpcStore> {
         self.call(move |s| async move { s.count_rows(&range, progress).await })
     }
 
-    /// [`AsyncHbaseRpcStore::read_versions`]: a cell's versions, newest first.
-    pub fn read_versions(
-        &self,
-        key: &[u8],
-        family: &str,
-        qualifier: &[u8],
-        versions: &Versions,
-    ) -> Result<Vec<CellVersion>, NetError> {
-        let (key, family, qualifier, versions) = (
-            key.to_vec(),
-            family.to_string(),
-            qualifier.to_vec(),
-            *versions,
-        );
-        self.call(|s| async move { s.read_versions(&key, &family, &qualifier, &versions).await })
-    }
-
-    /// [`AsyncHbaseRpcStore::write_version`]: a cell's value at an explicit timestamp.
-    pub fn write_version(
-        &self,
-        key: &[u8],
-        family: &str,
-        qualifier: &[u8],
-        value: &[u8],
-        timestamp_ms: i64,
-    ) -> Result<(), NetError> {
-        let (key, family, qualifier, value) = (
-            key.to_vec(),
-            family.to_string(),
-            qualifier.to_vec(),
-            value.to_vec(),
-        );
-        self.call(|s| async move {
-            s.write_version(&key, &family, &qualifier, &value, timestamp_ms)
-                .await
-        })
-    }
-
     /// [`AsyncHbaseRpcStore::delete_batch`]: deletes many rows.
     pub fn delete_batch(&self, keys: &[Vec<u8>]) -> Result<(), BatchError<NetError>> {
         let owned = keys.to_vec();
@@ -562,57 +524,6 @@ impl AsyncHbaseRpcStore {
             }
         })
         .await
-    }
-
-    /// The versions of cell `family:qualifier` of row `key` that `versions` selects, newest
-    /// first, with their timestamps (HBase's own: milliseconds), as
-    /// [`AsyncHbaseStore::read_versions`](crate::store::AsyncHbaseStore::read_versions) reads
-    /// them through a gateway. What HBase keeps is what the family declares (`VERSIONS`,
-    /// `MIN_VERSIONS`, `TTL`, `KEEP_DELETED_CELLS`), applied as HBase reads. Timestamps before
-    /// the epoch select nothing (HBase has none).
-    pub async fn read_versions(
-        &self,
-        key: &[u8],
-        family: &str,
-        qualifier: &[u8],
-        versions: &Versions,
-    ) -> Result<Vec<CellVersion>, NetError> {
-        check_key(key)?;
-        let get = ops::versions(key, family.as_bytes(), qualifier, versions);
-        let cells = self.get_cells(key, get).await?.unwrap_or_default();
-        Ok(cells
-            .into_iter()
-            .filter(|c| c.family == family.as_bytes() && c.qualifier == qualifier)
-            .map(|c| CellVersion {
-                timestamp_ms: c.timestamp,
-                value: c.value,
-            })
-            .collect())
-    }
-
-    /// Writes `value` to cell `family:qualifier` of row `key` as the version at
-    /// `timestamp_ms` (an explicit timestamp: repeating it writes the same version again). A
-    /// negative timestamp is refused, as HBase refuses it.
-    pub async fn write_version(
-        &self,
-        key: &[u8],
-        family: &str,
-        qualifier: &[u8],
-        value: &[u8],
-        timestamp_ms: i64,
-    ) -> Result<(), NetError> {
-        check_key(key)?;
-        if timestamp_ms < 0 {
-            return Err(NetError::Rejected {
-                store: STORE,
-                op: "Mutate",
-                status: "IllegalArgumentException".into(),
-                message: format!("Timestamp cannot be negative: {timestamp_ms}"),
-                transient: false,
-            });
-        }
-        let mutation = ops::put(key, [(family.as_bytes(), qualifier, value)], timestamp_ms);
-        self.mutate(key, mutation).await
     }
 
     /// One mutation of row `key`, repeated as the budget allows (it carries its timestamps).
@@ -1300,5 +1211,58 @@ impl AsyncStore for AsyncHbaseRpcStore {
 
     fn scan_rows_rev(&self, range: &KeyRange, columns: &Columns) -> Option<CellStream<NetError>> {
         Some(self.cell_scan(range, columns, true))
+    }
+}
+
+/// Cells' versions: timestamps in milliseconds, explicit on write.
+impl super::AsyncVersions for AsyncHbaseRpcStore {
+    /// The versions of cell `family:qualifier` of row `key` that `versions` selects, newest
+    /// first, with their timestamps (HBase's own: milliseconds), as the Thrift2 store
+    /// ([`AsyncHbaseStore`](crate::store::AsyncHbaseStore)) reads them through a gateway. What HBase keeps is what the family declares (`VERSIONS`,
+    /// `MIN_VERSIONS`, `TTL`, `KEEP_DELETED_CELLS`), applied as HBase reads. Timestamps before
+    /// the epoch select nothing (HBase has none).
+    async fn read_versions(
+        &self,
+        key: &[u8],
+        family: &str,
+        qualifier: &[u8],
+        versions: &Versions,
+    ) -> Result<Vec<CellVersion>, NetError> {
+        check_key(key)?;
+        let get = ops::versions(key, family.as_bytes(), qualifier, versions);
+        let cells = self.get_cells(key, get).await?.unwrap_or_default();
+        Ok(cells
+            .into_iter()
+            .filter(|c| c.family == family.as_bytes() && c.qualifier == qualifier)
+            .map(|c| CellVersion {
+                timestamp_ms: c.timestamp,
+                value: c.value,
+            })
+            .collect())
+    }
+
+    /// Writes `value` to cell `family:qualifier` of row `key` as the version at
+    /// `timestamp_ms` (an explicit timestamp: repeating it writes the same version again). A
+    /// negative timestamp is refused, as HBase refuses it.
+    async fn write_version(
+        &self,
+        key: &[u8],
+        family: &str,
+        qualifier: &[u8],
+        value: &[u8],
+        timestamp_ms: i64,
+    ) -> Result<(), NetError> {
+        check_key(key)?;
+        if timestamp_ms < 0 {
+            return Err(NetError::Rejected {
+                store: STORE,
+                op: "Mutate",
+                status: "IllegalArgumentException".into(),
+                message: format!("Timestamp cannot be negative: {timestamp_ms}"),
+                transient: false,
+            });
+        }
+        let mutation = ops::put(key, [(family.as_bytes(), qualifier, value)], timestamp_ms);
+        self.mutate(key, mutation).await
     }
 }
