@@ -21,6 +21,7 @@ use std::fmt;
 
 mod buf;
 mod build;
+mod constraint;
 pub mod pushdown;
 pub mod query;
 

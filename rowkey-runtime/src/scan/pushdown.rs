@@ -1,5 +1,5 @@
 //! A skip scan's key filter for stores that filter rows themselves (HBase's region servers,
-//! Bigtable's tablet servers): what a [`Query`] asks of a key, in the forms those servers'
+//! Bigtable's tablet servers): what a [`Query`](super::query::Query) asks of a key, in the forms those servers'
 //! filters take, so that rows which cannot match never cross the network.
 //!
 //! A [`KeyFilter`] is a *superset* of the query: every key the query matches passes it, some
@@ -17,7 +17,7 @@
 
 use std::fmt::{self, Write};
 
-use super::query::{Constraint, Query};
+use super::constraint::Constraint;
 
 /// At most this many values of one segment are spelled out; a longer list is checked as the
 /// range from its first to its last value.
@@ -74,7 +74,7 @@ impl KeyPiece {
 /// ranged segment whose width varies ends what it checks. The walk checks every row the store
 /// hands over again, so a looser filter costs rows read, never correctness.
 ///
-/// Built by [`KeyFilter::of`] ([`Query::key_filter`]); the HBase stores send it as a
+/// Built by [`KeyFilter::of`] ([`Query::key_filter`](super::query::Query::key_filter)); the HBase stores send it as a
 /// `FuzzyRowFilter` ([`KeyFilter::fuzzy`]) or a `RowFilter` with a Java regular expression
 /// ([`KeyFilter::java_regex`]), Bigtable as a row-key regular expression
 /// ([`KeyFilter::re2_regex`]).
@@ -88,15 +88,16 @@ impl KeyFilter {
     /// tries each on every row it reads); past it, the regular expression.
     pub const FUZZY_RULES: usize = 64;
 
-    /// The filter of `query`: `None` when it would pass every key (nothing constrained that
-    /// a position in the key can tell), or when the query matches nothing.
-    pub fn of(query: &Query) -> Option<KeyFilter> {
-        if query.is_empty() {
-            return None;
-        }
+    /// The filter of a query's segments (each with its width, when fixed): `None` when it
+    /// would pass every key, or when a segment allows nothing. [`KeyFilter::of`] reads them
+    /// from a [`Query`](super::query::Query).
+    pub(super) fn of_segments(
+        segments: &[(&'static str, Constraint)],
+        width: impl Fn(usize) -> Option<usize>,
+    ) -> Option<KeyFilter> {
         let mut pieces = Vec::new();
-        for (i, (_, c)) in query.segments().iter().enumerate() {
-            let width = query.width(i);
+        for (i, (_, c)) in segments.iter().enumerate() {
+            let width = width(i);
             let piece = match c {
                 Constraint::In(values) if values.len() <= MAX_ALTERNATIVES => {
                     Some(KeyPiece::OneOf(values.clone()))
@@ -366,6 +367,7 @@ fn bytes_between(width: usize, start: &[u8], end: Option<&[u8]>, inclusive: bool
 
 #[cfg(test)]
 mod tests {
+    use super::super::query::Query;
     use super::*;
 
     fn query(segments: Vec<Constraint>, widths: Vec<Option<usize>>) -> Query {
