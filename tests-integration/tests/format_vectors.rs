@@ -202,6 +202,13 @@ struct PrefixedBinary {
     ts: u64,
 }
 
+/// A column value's bytes (FORMAT.md §6).
+fn column<V: rowkey::ColumnValue>(v: V) -> Vec<u8> {
+    let mut out = Vec::new();
+    v.encode_value(&mut out).expect("encodes");
+    out
+}
+
 fn library(name: &str) -> Vec<u8> {
     fn b<K: RowKey>(k: K) -> Vec<u8> {
         k.to_bytes().expect("encodes").to_vec()
@@ -221,6 +228,11 @@ fn library(name: &str) -> Vec<u8> {
         "option_some" => b(OptU8 { v: Some(5) }),
         "option_none" => b(OptU8 { v: None }),
         "option_of_option" => b(OptOpt { v: Some(Some(5)) }),
+        "column_i64" => column(-1i64),
+        "column_u16" => column(500u16),
+        "column_f64" => column(1.5f64),
+        "column_bool" => column(true),
+        "column_text" => column(String::from("héllo")),
         "option_empty_text" => b(OptText {
             v: Some(String::new()),
         }),

@@ -369,8 +369,29 @@ def hashed_inputs_agree(vector):
             raise Malformed("md5 of the input is %s" % digest)
 
 
+def read_column(t, data):
+    """Section 6: a column's value, as HBase's Bytes.toBytes writes it."""
+    if t in INT_WIDTHS:
+        if len(data) != INT_WIDTHS[t]:
+            raise Malformed("%d bytes for a %s column" % (len(data), t))
+        return int.from_bytes(data, "big", signed=t.startswith("i"))
+    if t in ("f32", "f64"):
+        if len(data) != (4 if t == "f32" else 8):
+            raise Malformed("%d bytes for a %s column" % (len(data), t))
+        return struct.unpack(">f" if t == "f32" else ">d", data)[0]
+    if t == "bool":
+        if len(data) != 1:
+            raise Malformed("%d bytes for a bool column" % len(data))
+        return data[0] != 0
+    if t == "text":
+        return data.decode("utf-8")
+    raise Malformed("unknown column type %s" % t)
+
+
 def read_any(v, data):
     """What `data` holds as a key (or cell) of vector `v`'s declaration, and what `v` holds."""
+    if "column" in v:
+        return read_column(v["column"], data), v["value"]
     if "cell" in v:
         return read_cell(data), v["cell"]
     if any("row_span" in f for f in v.get("fields", [])):
@@ -387,7 +408,7 @@ def main(path):
         data = bytes.fromhex(v["hex"])
         try:
             got, want = read_any(v, data)
-            if "cell" not in v and not any("row_span" in f for f in v.get("fields", [])):
+            if "cell" not in v and "column" not in v and not any("row_span" in f for f in v.get("fields", [])):
                 hashed_inputs_agree(v)
             if got != want:
                 raise Malformed("read %r, expected %r" % (got, want))
