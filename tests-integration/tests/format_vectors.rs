@@ -233,6 +233,7 @@ fn library(name: &str) -> Vec<u8> {
         "column_f64" => column(1.5f64),
         "column_bool" => column(true),
         "column_text" => column(String::from("héllo")),
+        "counter" => rowkey::store::counter_bytes(-3).to_vec(),
         "option_empty_text" => b(OptText {
             v: Some(String::new()),
         }),
