@@ -386,13 +386,50 @@ fn rowkey_writes_every_vectors_bytes() {
             .iter()
             .map(|v| format!("    {}", serde_json::to_string(v).unwrap()))
             .collect();
+        let fingerprints: Vec<String> = doc["fingerprints"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| format!("    {}", serde_json::to_string(v).unwrap()))
+            .collect();
         let out = format!(
-            "{{\n  \"about\": {},\n  \"vectors\": [\n{}\n  ],\n  \"rejects\": [\n{}\n  ]\n}}\n",
+            "{{\n  \"about\": {},\n  \"vectors\": [\n{}\n  ],\n  \"rejects\": [\n{}\n  ],\n  \"fingerprints\": [\n{}\n  ]\n}}\n",
             serde_json::to_string(&doc["about"]).unwrap(),
             lines.join(",\n"),
-            rejects.join(",\n")
+            rejects.join(",\n"),
+            fingerprints.join(",\n")
         );
         std::fs::write(&path, out).unwrap();
+    }
+}
+
+/// FORMAT.md §8: each fingerprint vector's text is the key type's layout, and its fingerprint
+/// the type's `FINGERPRINT` (the Python reader recomputes it from the text): a nested key (and
+/// its inner key), an enum key with a record type without fields of its own (`tag 1: []`), an
+/// optional and a hashed field, the README's `Event`.
+#[test]
+fn every_fingerprint_vector_is_the_types() {
+    let text = std::fs::read_to_string(vectors_path()).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let vectors = doc["fingerprints"].as_array().unwrap();
+    assert!(vectors.len() >= 6);
+    for v in vectors {
+        let ty = v["key_type"].as_str().unwrap();
+        let ours = match ty {
+            "Inner" => Inner::FINGERPRINT,
+            "Outer" => Outer::FINGERPRINT,
+            "CustomerRow" => CustomerRow::FINGERPRINT,
+            "OptU8" => OptU8::FINGERPRINT,
+            "Md5Four" => Md5Four::FINGERPRINT,
+            "Event" => Event::FINGERPRINT,
+            other => panic!("no key type `{other}`"),
+        };
+        assert_eq!(
+            format!("{ours:016x}"),
+            v["fingerprint"].as_str().unwrap(),
+            "{ty}: FORMAT.md §8 text `{}`",
+            v["fingerprint_text"]
+        );
     }
 }
 

@@ -399,6 +399,25 @@ def read_any(v, data):
     return read_key(v, data), v["value"]
 
 
+def fnv1a(data, h=0xCBF29CE484222325):
+    """FNV-1a, 64 bits."""
+    for b in data:
+        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def layout_fingerprint(text):
+    """Section 8: the high 32 bits of FNV-1a of the text, and per part i (after the version
+    tag) the low 4 bits of its own FNV-1a XORed into nibble i mod 8."""
+    tag = "rowkey-layout-v1; "
+    if not text.startswith(tag):
+        raise Malformed("not a layout text")
+    low = 0
+    for i, part in enumerate(text[len(tag):].split("; ")):
+        low ^= (fnv1a(part.encode("utf-8")) & 0xF) << (4 * (i % 8))
+    return (fnv1a(text.encode("utf-8")) >> 32) << 32 | low
+
+
 def main(path):
     with open(path) as fh:
         doc = json.load(fh)
@@ -427,6 +446,15 @@ def main(path):
         except (Malformed, UnicodeDecodeError, ValueError) as e:
             passed += 1
             print("ok    %-22s refused: %s" % (rj["name"], e))
+    # Section 8: each fingerprint recomputed from its layout text.
+    for fp in doc.get("fingerprints", []):
+        got = "%016x" % layout_fingerprint(fp["fingerprint_text"])
+        if got == fp["fingerprint"]:
+            passed += 1
+            print("ok    %-22s FORMAT.md 8 (%s)" % (fp["name"], got))
+        else:
+            failed += 1
+            print("FAIL  %-22s computed %s, expected %s" % (fp["name"], got, fp["fingerprint"]))
     print("%d passed, %d failed" % (passed, failed))
     return 0 if failed == 0 else 1
 
