@@ -68,6 +68,13 @@ struct HostEvent {
 }
 
 #[derive(RowKey)]
+struct Xxh3Salted {
+    #[salt(buckets = 16, hash = "xxh3")]
+    user: u64,
+    ts: u64,
+}
+
+#[derive(RowKey)]
 struct Tsdb {
     metric: u32,
     #[salt(buckets = 20, hash = "java")]
@@ -256,6 +263,10 @@ fn library(name: &str) -> Vec<u8> {
         "salt_over_text" => b(HostEvent {
             host: "host1".into(),
             ts: 0,
+        }),
+        "salt_xxh3" => b(Xxh3Salted {
+            user: 42,
+            ts: 1_700_000_000_000,
         }),
         "salt_java" => b(Tsdb {
             metric: 1,

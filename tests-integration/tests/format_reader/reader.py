@@ -221,7 +221,13 @@ def salt_byte(strategy, buckets, salted):
         return abs(java_hash(salted)) % buckets
     if strategy == "mod":
         return int.from_bytes(salted, "big") % buckets
-    return None  # xxh3 is not in Python's standard library: not checked here
+    if strategy == "xxh3":
+        try:
+            import xxhash  # not in Python's standard library: checked where it is installed
+        except ImportError:
+            return None
+        return xxhash.xxh3_64_intdigest(salted) % buckets
+    return None
 
 
 def parse_text_number(text, t, radix, width, upper):
