@@ -321,9 +321,6 @@ const _: () = {
                 &[__rowkey::LayoutPiece::Text("2: option(bool) natural")],
             ],
         );
-        const __NESTS: () = {
-            __rowkey::nests::<Inner>();
-        };
         #[inline(always)]
         fn __write_head<__RowkeySink: __rowkey::Sink>(
             &self,
@@ -360,7 +357,7 @@ const _: () = {
             }
         }
     };
-    const _: () = <Outer as __rowkey::RowKey>::__NESTS;
+    const _: &__rowkey::Schema = <Outer as __rowkey::RowKey>::SCHEMA;
     impl Outer {
         ///Explains a `Outer` key field by field: offsets, the raw bytes as HBase prints them, the decoded values and attributes, the salt byte checked against the salted fields, and where and why a key that does not parse stops parsing.
         #[must_use]

@@ -55,6 +55,11 @@ pub trait Codec<T: ?Sized> {
     /// Whether the field takes the rest of the key (`#[rest]`): nothing follows it, so an
     /// equality scan on it is one key, not a prefix.
     const TAKES_REST: bool = false;
+    /// Why a field of this codec cannot be in a key (empty: it can): a nested key that is
+    /// whole only as a key ([`Encode::__NOT_NESTED`](crate::Encode)). Checked when the key's
+    /// layout (`RowKey::SCHEMA`) is built.
+    #[doc(hidden)]
+    const __NOT_NESTED: &'static str = "";
 
     /// Checks that `v` can be encoded and returns its encoded width.
     fn width(v: &T) -> Result<usize, EncodeError>;
@@ -107,6 +112,7 @@ impl<T: Encode + ?Sized> Codec<T> for Natural {
     const NESTED: Option<&'static crate::schema::Schema> = T::NESTED;
     const DOMAIN: Domain = T::DOMAIN;
     const LAYOUT: crate::TypeLayout = T::LAYOUT;
+    const __NOT_NESTED: &'static str = T::__NOT_NESTED;
 
     #[inline(always)]
     fn width(v: &T) -> Result<usize, EncodeError> {
@@ -513,6 +519,7 @@ impl<T: ?Sized, C: Codec<T>> Codec<T> for Desc<C> {
     const ENCODING: &'static str = C::ENCODING;
     const ORDERED: bool = C::ORDERED;
     const NESTED: Option<&'static crate::schema::Schema> = C::NESTED;
+    const __NOT_NESTED: &'static str = C::__NOT_NESTED;
     const DESCENDING: bool = !C::DESCENDING;
     const DOMAIN: Domain = C::DOMAIN.inverted();
     const LAYOUT: crate::TypeLayout = C::LAYOUT;

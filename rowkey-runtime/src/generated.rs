@@ -42,6 +42,11 @@ pub const fn field<C: Codec<T>, T: ?Sized>(
     attributes: &'static [&'static str],
     salted: bool,
 ) -> FieldSchema {
+    // A key that is whole only as a key, as a field of another: refused when the layout is
+    // built (the derive evaluates it at compile time for fields that may be keys).
+    if !C::__NOT_NESTED.is_empty() {
+        panic!("{}", C::__NOT_NESTED);
+    }
     let order = if !C::ORDERED {
         Order::Unordered
     } else if C::DESCENDING {
@@ -124,15 +129,6 @@ pub fn write_hash_prefix<C: Codec<T>, T: ?Sized, S: crate::sink::Sink>(
     }
     if let Some(d) = delimiter {
         sink.put_array([d]);
-    }
-}
-
-/// Refuses, at compile time, a field of type `T` that cannot be a field of a key (the derive
-/// checks each field whose type may be another key)
-/// ([`Encode::__NOT_NESTED`](crate::Encode) says why).
-pub const fn nests<T: crate::Encode + ?Sized>() {
-    if !T::__NOT_NESTED.is_empty() {
-        panic!("{}", T::__NOT_NESTED);
     }
 }
 

@@ -73,10 +73,6 @@ pub trait RowKey: Encode + Sized {
     /// delimiter), written before the fields; 0 for a key without one.
     #[doc(hidden)]
     const __PREFIX_LEN: usize = 0;
-    /// The compile-time checks of the fields that may be other keys (`nests`), evaluated by
-    /// the derive's free constant.
-    #[doc(hidden)]
-    const __NESTS: () = ();
     /// Writes the hash prefix (nothing for a key without one).
     #[doc(hidden)]
     #[inline(always)]

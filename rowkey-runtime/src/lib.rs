@@ -80,7 +80,7 @@ pub mod __private {
     pub use crate::field::{Decode, Encode};
     pub use crate::fingerprint::{fingerprint, LayoutPiece, TypeLayout};
     pub use crate::generated::{
-        field, hash_prefix_field, nests, read, read_tag, sum, unknown_tag, width, with_offsets,
+        field, hash_prefix_field, read, read_tag, sum, unknown_tag, width, with_offsets,
         write_hash_prefix,
     };
     pub use crate::index::IndexOf;

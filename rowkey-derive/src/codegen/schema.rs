@@ -131,7 +131,7 @@ pub fn expand(key: &Key) -> TokenStream {
     });
     let fingerprint = fingerprint(key);
     let pin_check = pin_check(key);
-    let (nests, nests_check) = nests(key);
+    let nests_check = nests(key);
     // Only a strategy other than the default is spelled out (MD5 keys expand as before).
     let salt_hash = match &key.salt {
         Some(s) if s.hash != crate::attr::SaltHash::Md5 => {
@@ -216,7 +216,6 @@ pub fn expand(key: &Key) -> TokenStream {
             const FINGERPRINT: #p::u64 = #fingerprint;
             #prefix_len
             #prefix_write
-            #nests
             #salt_buckets
             #salt_hash
             #key_limit
@@ -265,32 +264,23 @@ fn fingerprint(key: &Key) -> TokenStream {
 
 /// For a pinned fingerprint computed in a constant: an assertion that fails the build, at the
 /// attribute, when the layout no longer has the pinned fingerprint.
-/// Each field that may be another key (a type the derive does not know, or an `Option` of one)
-/// refused at compile time when that key is whole only as a key (a text key, `#[rest]`, a hash
-/// prefix): the checks in a constant of the `RowKey` impl (named in the impl, where a type
-/// that does not exist is reported once, by rustc), spanned at each field's type, and a free
-/// constant that evaluates it.
-fn nests(key: &Key) -> (TokenStream, TokenStream) {
-    let checks: Vec<TokenStream> = key
+/// When a field may be another key (a type the derive does not know, or an `Option` of one),
+/// the key's layout is built at compile time: a nested key that is whole only as a key (a text
+/// key, `#[rest]`, a hash prefix) is refused there, by the field's layout record
+/// (`generated::field`), with its reason. A type that is not a key at all is left to the
+/// `Encode` bound rustc already reports once.
+fn nests(key: &Key) -> TokenStream {
+    let may_be_key = key
         .fields
         .iter()
         .chain(key.variants.iter().flatten().flat_map(|v| &v.fields))
-        .filter(|f| matches!(f.codec, Encoding::Natural) && crate::ast::may_be_key(f.ty))
-        .map(|f| {
-            let pt = super::private_at(f.krate, f.ty_span);
-            let ty = f.ty;
-            quote_spanned!(f.ty_span=> #pt::nests::<#ty>();)
-        })
-        .collect();
-    if checks.is_empty() {
-        return (quote!(), quote!());
+        .any(|f| matches!(f.codec, Encoding::Natural) && crate::ast::may_be_key(f.ty));
+    if !may_be_key {
+        return quote!();
     }
     let p = private(key.krate);
     let static_ty = static_ty(key);
-    (
-        quote!(const __NESTS: () = { #(#checks)* };),
-        quote!(const _: () = <#static_ty as #p::RowKey>::__NESTS;),
-    )
+    quote!(const _: &#p::Schema = <#static_ty as #p::RowKey>::SCHEMA;)
 }
 
 fn pin_check(key: &Key) -> TokenStream {
