@@ -39,7 +39,8 @@ use rowkey::bytes::Bytes;
 #[cfg(feature = "hbase")]
 use rowkey::store::HbaseStore;
 use rowkey::store::{
-    HbaseRpcConfig, HbaseRpcStore, Kerberos, NetError, Protection, RetryPolicy, Row, Store, Tls,
+    ClientIdentity, HbaseRpcConfig, HbaseRpcStore, Kerberos, NetError, Protection, RetryPolicy,
+    Row, Store, Tls,
 };
 use rowkey::{KeyRange, RowKey};
 use store_suite::net::{proxy_map, unique, Proxy};
@@ -84,6 +85,22 @@ impl Secure {
     }
     fn keytab_login(&self) -> Kerberos {
         Kerberos::keytab(self.principal(), self.keytab())
+    }
+    /// The client certificate the cluster's CA signed (`tls_client_cert`, `tls_client_key`),
+    /// or the self-signed one no server trusts (`stranger`).
+    fn identity(&self, who: &str) -> ClientIdentity {
+        ClientIdentity::from_files(
+            self.get(&format!("tls_{who}_cert")),
+            self.get(&format!("tls_{who}_key")),
+        )
+        .unwrap()
+    }
+    /// Trusts the cluster's CA and presents its client certificate (RPC's TLS may require one:
+    /// `tls_client_auth`).
+    fn tls(&self) -> Tls {
+        Tls::ca_file(self.get("tls_ca"))
+            .unwrap()
+            .identity(self.identity("client"))
     }
 }
 
@@ -140,6 +157,8 @@ fn start_secure() -> Option<String> {
         "--integrity-port".into(),
         port(),
         "--tls".into(),
+        "--tls-client-auth".into(),
+        "NEED".into(),
         "--http-port".into(),
         port(),
         "--https-port".into(),
@@ -204,7 +223,7 @@ fn native_store_over_tls() {
     wire.record.store(true, Ordering::SeqCst);
     let login = s.keytab_login().protection(&[Protection::Authentication]);
     let cfg = rpc(s, &unique("krb_tls"), login.clone())
-        .tls(Tls::ca_pem(ca.clone()))
+        .tls(s.tls())
         .address_map(proxy_map(switches));
     if !s.hbase_at_least(2, 6) {
         // HBase serves TLS on its RPC from 2.6.0: an older one answers the TLS hello in plain
@@ -254,9 +273,34 @@ fn native_store_over_tls() {
         err.contains("UnknownIssuer") && err.contains("Tls::ca_pem"),
         "{err}"
     );
-    let err = refused(Tls::ca_pem(ca).domain("hbase.elsewhere.test"));
+    let err = refused(
+        Tls::ca_pem(ca.clone())
+            .domain("hbase.elsewhere.test")
+            .identity(s.identity("client")),
+    );
     assert!(
         err.contains("not valid for name \"hbase.elsewhere.test\"") && err.contains("Tls::domain"),
+        "{err}"
+    );
+
+    // Mutual TLS (`hbase.server.netty.tls.client.auth.mode` NEED, as CI starts the cluster):
+    // without a client certificate, or with one from a CA the servers do not trust, the
+    // connection is refused at once, saying which; the store above presented the CA's.
+    if s.fields.get("tls_client_auth").map(String::as_str) != Some("NEED") {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI's secured cluster requires client certificates (--tls-client-auth NEED)"
+        );
+        return;
+    }
+    let err = refused(Tls::ca_pem(ca.clone()));
+    assert!(
+        err.contains("requires a client certificate") && err.contains("Tls::identity"),
+        "{err}"
+    );
+    let err = refused(Tls::ca_pem(ca).identity(s.identity("stranger")));
+    assert!(
+        err.contains("refused this client's certificate") && err.contains("Tls::identity"),
         "{err}"
     );
 }
@@ -482,9 +526,32 @@ fn a_secured_cluster_configured_from_hbase_site_xml() {
     let Some(s) = secure() else { return };
     let (zk_host, zk_port) = s.get("zk").rsplit_once(':').unwrap();
     let realm = s.get("realm");
+    // RPC over TLS as HBase 2.6's client is configured: PEM stores, the key store holding the
+    // client's key and certificate in one file (the cluster requires client certificates).
+    let tls_on = s.hbase_at_least(2, 6);
+    let key_store = std::env::temp_dir().join(unique("rowkey-client-store") + ".pem");
+    std::fs::write(
+        &key_store,
+        [
+            std::fs::read(s.get("tls_client_key")).unwrap(),
+            std::fs::read(s.get("tls_client_cert")).unwrap(),
+        ]
+        .concat(),
+    )
+    .unwrap();
     let dir = store_suite::net::hbase_site_dir(
         "secure",
         &[
+            ("hbase.client.netty.tls.enabled", tls_on.to_string()),
+            (
+                "hbase.rpc.tls.truststore.location",
+                s.get("tls_ca").to_string(),
+            ),
+            ("hbase.rpc.tls.truststore.type", "PEM".to_string()),
+            (
+                "hbase.rpc.tls.keystore.location",
+                key_store.display().to_string(),
+            ),
             ("hbase.zookeeper.quorum", zk_host.to_string()),
             ("hbase.zookeeper.property.clientPort", zk_port.to_string()),
             ("hbase.security.authentication", "kerberos".to_string()),
@@ -519,6 +586,10 @@ fn a_secured_cluster_configured_from_hbase_site_xml() {
     let cfg = site.rpc_config(&unique("krb_site"), "d").unwrap();
     let k = cfg.kerberos.clone().expect("Kerberos from the file");
     assert_eq!(k.protection, [Protection::Privacy]);
+    assert_eq!(
+        cfg.tls.as_ref().map(|t| t.identity.is_some()),
+        tls_on.then_some(true)
+    );
     let store = HbaseRpcStore::with_config(cfg).unwrap();
     store.create_table(&[]).unwrap();
     round_trip(&store, 2_000);
@@ -533,6 +604,7 @@ fn a_secured_cluster_configured_from_hbase_site_xml() {
         store.drop_table().unwrap();
     }
     std::fs::remove_dir_all(dir).unwrap();
+    std::fs::remove_file(key_store).unwrap();
 }
 
 /// A keytab login outlives its tickets: with tickets of 6 s (`ticket_lifetime` in the child's

@@ -117,7 +117,7 @@ pub use bigtable::{
     ServiceAccountKey, TokenError, TokenFuture, TokenSource,
 };
 #[cfg(any(feature = "bigtable", feature = "hbase-rpc", feature = "hbase-http"))]
-pub use net::Tls;
+pub use net::{ClientIdentity, Tls};
 
 #[cfg(feature = "hbase")]
 pub use hbase::{AsyncHbaseStore, HbaseConfig, HbaseError, HbaseStore};

@@ -61,8 +61,8 @@ pub struct HbaseRpcConfig {
     /// TLS on every connection, for a cluster with HBase 2.6's
     /// `hbase.server.netty.tls.enabled`: each server's certificate is checked against the
     /// trusted roots and the host name the cluster advertises for it. `None`: plain TCP.
-    /// Client certificates (`hbase.server.netty.tls.client.auth.mode` `NEED`) are not
-    /// supported.
+    /// A cluster that requires client certificates (`hbase.server.netty.tls.client.auth.mode`
+    /// `NEED`) gets [`crate::store::Tls::identity`]'s.
     pub tls: Option<crate::store::Tls>,
     /// Where to dial for each server the cluster advertises (`None`: the advertised address).
     pub address_map: Option<AddressMap>,

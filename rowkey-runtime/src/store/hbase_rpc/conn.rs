@@ -75,6 +75,23 @@ async fn tls_handshake(
     }
 }
 
+/// A failure to set a connection up: [`ConnError::Tls`] (not retried) when the server's TLS
+/// alert says it refused this client's certificate or wants one, else a connect failure.
+fn tls_refusal(message: String, tls: Option<&TlsClient>) -> ConnError {
+    let Some(tls) = tls else {
+        return ConnError::Connect(message);
+    };
+    match crate::store::net::tls::handshake_problem(&message, tls.presents_identity()) {
+        Some(problem) => ConnError::Tls(format!("{}: {problem}", addr_part(&message))),
+        None => ConnError::Connect(message),
+    }
+}
+
+/// The `host:port: ` a message starts with (the connection's address), or the message.
+fn addr_part(message: &str) -> &str {
+    message.split_once(": ").map_or(message, |(addr, _)| addr)
+}
+
 /// A security layer, when one was negotiated (never without the `kerberos` feature).
 #[cfg(feature = "kerberos")]
 type MaybeLayer = Option<Arc<Layer>>;
@@ -187,7 +204,7 @@ impl Conn {
         };
         let layer: MaybeLayer = match tokio::time::timeout(connect_timeout, hello).await {
             Ok(Ok(layer)) => layer,
-            Ok(Err(HelloError::Io(e))) => return Err(ConnError::Connect(format!("{addr}: {e}"))),
+            Ok(Err(HelloError::Io(e))) => return Err(tls_refusal(format!("{addr}: {e}"), tls)),
             Ok(Err(HelloError::Conn(e))) => return Err(e),
             Err(_) => {
                 return Err(ConnError::Connect(format!(
@@ -271,6 +288,7 @@ impl Conn {
         let reader = {
             let pending = pending.clone();
             let addr = addr.to_string();
+            let tls = tls.cloned();
             tokio::spawn(async move {
                 let mut incoming = Incoming {
                     inner: read,
@@ -279,7 +297,12 @@ impl Conn {
                 };
                 let e = read_replies(&mut incoming, &pending).await;
                 fail(match e {
-                    ConnError::Io(m) => ConnError::Io(format!("{addr}: {m}")),
+                    // With TLS 1.3 a server that refuses the client's certificate (or its
+                    // absence) says so with an alert after the handshake: on the first read.
+                    ConnError::Io(m) => match tls_refusal(format!("{addr}: {m}"), tls.as_ref()) {
+                        ConnError::Connect(m) => ConnError::Io(m),
+                        refused => refused,
+                    },
                     other => other,
                 });
             })

@@ -35,7 +35,7 @@ pub use kerberos::{Kerberos, Protection};
 pub use options::NetOptions;
 pub use retry::RetryPolicy;
 #[cfg(any(feature = "bigtable", feature = "hbase-rpc", feature = "hbase-http"))]
-pub use tls::Tls;
+pub use tls::{ClientIdentity, Tls};
 
 /// The host part of `host:port` (`[v6]:port` without its brackets): the name a server is
 /// known by, for its Kerberos principal.

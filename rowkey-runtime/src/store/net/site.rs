@@ -333,6 +333,9 @@ impl HbaseSite {
                 family,
             )
         };
+        if let Some(tls) = self.rpc_tls()? {
+            cfg = cfg.tls(tls);
+        }
         #[cfg(feature = "kerberos")]
         if let Some(k) = self.kerberos(
             &[
@@ -346,6 +349,62 @@ impl HbaseSite {
         #[cfg(not(feature = "kerberos"))]
         self.no_kerberos()?;
         Ok(cfg)
+    }
+
+    /// TLS on RPC as HBase 2.6's client reads it (`hbase.client.netty.tls.enabled`): the
+    /// servers' CA from the trust store (`hbase.rpc.tls.truststore.location`; without one, the
+    /// system's roots), and the client's certificate and key from the key store
+    /// (`hbase.rpc.tls.keystore.location`) for a cluster that requires them. Both are read
+    /// when the file is: PEM stores only (a JKS or PKCS #12 store is refused, saying how to
+    /// convert it), the key unencrypted. The server's host name is always checked (rowkey has no
+    /// `hbase.rpc.tls.host-verification` off; [`crate::store::Tls::domain`] names another).
+    #[cfg(feature = "hbase-rpc")]
+    fn rpc_tls(&self) -> Result<Option<crate::store::Tls>, NetError> {
+        use crate::store::{ClientIdentity, Tls};
+        if !self.flag("hbase.client.netty.tls.enabled")? {
+            return Ok(None);
+        }
+        let store = |kind: &str| -> Result<Option<(String, Vec<u8>)>, NetError> {
+            let location = format!("hbase.rpc.tls.{kind}.location");
+            let Some(path) = self.get(&location) else {
+                return Ok(None);
+            };
+            let type_key = format!("hbase.rpc.tls.{kind}.type");
+            let pem = match self.get(&type_key) {
+                Some(t) => t.eq_ignore_ascii_case("PEM"),
+                // HBase infers the type from the file's extension.
+                None => [".pem", ".crt", ".cer", ".key"]
+                    .iter()
+                    .any(|ext| path.to_ascii_lowercase().ends_with(ext)),
+            };
+            if !pem {
+                return Err(self.refuse(
+                    &location,
+                    format_args!(
+                        "`{path}` is not a PEM store ({type_key}): rowkey reads PEM only; \
+                         convert a PKCS #12 store with `openssl pkcs12 -in STORE -nodes -out \
+                         store.pem` (a JKS one first with `keytool -importkeystore \
+                         -deststoretype PKCS12`)"
+                    ),
+                ));
+            }
+            let bytes = std::fs::read(path)
+                .map_err(|e| self.refuse(&location, format_args!("cannot read `{path}`: {e}")))?;
+            Ok(Some((location, bytes)))
+        };
+        let mut tls = match store("truststore")? {
+            Some((_, ca)) => Tls::ca_pem(ca),
+            None => Tls::system(),
+        };
+        if let Some((location, pem)) = store("keystore")? {
+            // HBase's PEM key store: the private key and the certificate chain in one file.
+            tls = tls.identity(ClientIdentity::from_pem(pem.clone(), pem));
+            tls.validate().map_err(|e| self.refuse(&location, e))?;
+        } else {
+            tls.validate()
+                .map_err(|e| self.refuse("hbase.rpc.tls.truststore.location", e))?;
+        }
+        Ok(Some(tls))
     }
 
     /// The Thrift2 store's configuration for table `table`, values in `family`: the gateway
@@ -498,6 +557,59 @@ mod tests {
             let e = site(&props).rpc_config("t", "d").unwrap_err();
             assert!(e.to_string().contains(key), "{e}");
         }
+    }
+
+    #[cfg(feature = "hbase-rpc")]
+    #[test]
+    fn tls_stores_are_read_as_pem_or_refused_saying_how_to_convert() {
+        let base = [("hbase.zookeeper.quorum", "zk1")];
+        let with = |more: &[(&str, &str)]| {
+            let mut props = base.to_vec();
+            props.extend_from_slice(more);
+            site(&props).rpc_config("t", "d")
+        };
+        // TLS off (or not said): no TLS, whatever the stores.
+        let off = with(&[("hbase.rpc.tls.truststore.location", "/nowhere.jks")]).unwrap();
+        assert!(off.tls.is_none());
+        // On without stores: the system's roots, no client certificate.
+        let on = with(&[("hbase.client.netty.tls.enabled", "true")]).unwrap();
+        let tls = on.tls.unwrap();
+        assert!(tls.system_roots && tls.identity.is_none());
+        let refusal = |more: &[(&str, &str)]| {
+            let mut props = vec![("hbase.client.netty.tls.enabled", "true")];
+            props.extend_from_slice(more);
+            with(&props).unwrap_err().to_string()
+        };
+        let e = refusal(&[("hbase.rpc.tls.truststore.location", "/etc/hbase/trust.jks")]);
+        assert!(
+            e.contains("hbase.rpc.tls.truststore.location") && e.contains("openssl pkcs12"),
+            "{e}"
+        );
+        let e = refusal(&[
+            ("hbase.rpc.tls.keystore.location", "/etc/hbase/key.pem"),
+            ("hbase.rpc.tls.keystore.type", "PKCS12"),
+        ]);
+        assert!(e.contains("not a PEM store"), "{e}");
+        let e = refusal(&[("hbase.rpc.tls.truststore.location", "/no/such/ca.pem")]);
+        assert!(e.contains("cannot read `/no/such/ca.pem`"), "{e}");
+        let dir = std::env::temp_dir().join(format!("rowkey-site-tls-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let encrypted = dir.join("key.pem");
+        std::fs::write(
+            &encrypted,
+            "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIB\n-----END ENCRYPTED PRIVATE KEY-----\n",
+        )
+        .unwrap();
+        let e = refusal(&[(
+            "hbase.rpc.tls.keystore.location",
+            encrypted.to_str().unwrap(),
+        )]);
+        assert!(
+            e.contains("hbase.rpc.tls.keystore.location") && e.contains("no certificate"),
+            "{e}"
+        );
+        assert!(!e.contains("MIIB"), "the key's bytes are quoted: {e}");
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[cfg(all(feature = "hbase-rpc", feature = "kerberos"))]

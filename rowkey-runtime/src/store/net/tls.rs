@@ -1,6 +1,7 @@
 //! [`Tls`]: how a networked store checks the server it connects to over TLS: which root
-//! certificates it trusts (the system's, a CA of your own, or both) and which name the
-//! server's certificate must carry.
+//! certificates it trusts (the system's, a CA of your own, or both), which name the
+//! server's certificate must carry, and the client certificate it presents where the server
+//! asks for one (mutual TLS, [`ClientIdentity`]).
 
 use std::fmt;
 use std::path::Path;
@@ -23,6 +24,10 @@ pub struct Tls {
     /// The name the server's certificate must carry, when it is not the endpoint's host (an
     /// endpoint given by IP address, a proxy); also sent as SNI.
     pub domain: Option<String>,
+    /// The certificate and key this client presents when the server asks for one (mutual
+    /// TLS: HBase's `hbase.server.netty.tls.client.auth.mode` `NEED`, a gateway behind a
+    /// proxy that verifies clients, Google's mTLS endpoints); `None` presents none.
+    pub identity: Option<ClientIdentity>,
 }
 
 impl Default for Tls {
@@ -31,7 +36,100 @@ impl Default for Tls {
             system_roots: true,
             ca_pem: Vec::new(),
             domain: None,
+            identity: None,
         }
+    }
+}
+
+/// A client certificate chain and its private key, PEM, for mutual TLS ([`Tls::identity`]).
+///
+/// The key is a secret: `Debug` prints the certificate's size and never the key, and no error
+/// quotes it. Keys in PKCS #8, PKCS #1 (RSA) and SEC1 (EC) form are taken; an encrypted key
+/// (`ENCRYPTED PRIVATE KEY`) is refused with a message saying to decrypt it first, as HBase's
+/// PEM key store with an empty password expects too.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ClientIdentity {
+    certificate_pem: Vec<u8>,
+    key_pem: Vec<u8>,
+}
+
+impl fmt::Debug for ClientIdentity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClientIdentity")
+            .field("certificates", &self.certificates().map_or(0, |c| c.len()))
+            .field("key", &"<redacted>")
+            .finish()
+    }
+}
+
+impl ClientIdentity {
+    /// The certificate chain (the client's certificate first) and the private key, each PEM;
+    /// both may be the same bytes (a PEM file holding the key and the chain, as HBase's PEM key
+    /// store does). Checked when the store connects.
+    pub fn from_pem(certificate_pem: impl Into<Vec<u8>>, key_pem: impl Into<Vec<u8>>) -> Self {
+        ClientIdentity {
+            certificate_pem: certificate_pem.into(),
+            key_pem: key_pem.into(),
+        }
+    }
+
+    /// The chain and the key from PEM files (`certificate` and `key` may name the same file).
+    pub fn from_files(
+        certificate: impl AsRef<Path>,
+        key: impl AsRef<Path>,
+    ) -> std::io::Result<Self> {
+        let read = |path: &Path, what: &str| {
+            std::fs::read(path).map_err(|e| {
+                std::io::Error::new(
+                    e.kind(),
+                    format!("cannot read the client {what} file {}: {e}", path.display()),
+                )
+            })
+        };
+        Ok(ClientIdentity::from_pem(
+            read(certificate.as_ref(), "certificate")?,
+            read(key.as_ref(), "key")?,
+        ))
+    }
+
+    /// The certificate chain, PEM, as given.
+    pub fn certificate_pem(&self) -> &[u8] {
+        &self.certificate_pem
+    }
+
+    /// The chain, DER; an error names what is wrong without quoting the PEM.
+    fn certificates(&self) -> Result<Vec<rustls_pki_types::CertificateDer<'static>>, String> {
+        use rustls_pki_types::pem::PemObject;
+        let certs = rustls_pki_types::CertificateDer::pem_slice_iter(&self.certificate_pem)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| format!("the client certificate PEM is malformed: {e}"))?;
+        if certs.is_empty() {
+            return Err("the client certificate PEM holds no certificate".into());
+        }
+        Ok(certs)
+    }
+
+    /// The private key, DER; an error names what is wrong without quoting the key.
+    fn key(&self) -> Result<rustls_pki_types::PrivateKeyDer<'static>, String> {
+        use rustls_pki_types::pem::PemObject;
+        if self
+            .key_pem
+            .windows(b"ENCRYPTED PRIVATE KEY".len())
+            .any(|w| w == b"ENCRYPTED PRIVATE KEY")
+        {
+            return Err(
+                "the client key is encrypted: rowkey takes an unencrypted PEM key \
+                        (`openssl pkcs8 -in key.pem -out plain.pem` decrypts it); keep the file \
+                        readable by this user only"
+                    .into(),
+            );
+        }
+        rustls_pki_types::PrivateKeyDer::from_pem_slice(&self.key_pem).map_err(|e| match e {
+            rustls_pki_types::pem::Error::NoItemsFound => {
+                "the client key PEM holds no private key (PKCS #8, PKCS #1 or SEC1)".to_string()
+            }
+            other => format!("the client key PEM is malformed: {other}"),
+        })
     }
 }
 
@@ -41,6 +139,7 @@ impl fmt::Debug for Tls {
             .field("system_roots", &self.system_roots)
             .field("ca_certificates", &self.ca_certificates().len())
             .field("domain", &self.domain)
+            .field("identity", &self.identity)
             .finish()
     }
 }
@@ -58,6 +157,7 @@ impl Tls {
             system_roots: false,
             ca_pem: vec![pem.into()],
             domain: None,
+            identity: None,
         }
     }
 
@@ -82,6 +182,12 @@ impl Tls {
     /// The name the server's certificate must carry ([`Tls::domain`]).
     pub fn domain(mut self, name: &str) -> Self {
         self.domain = Some(name.into());
+        self
+    }
+
+    /// Presents `identity` when the server asks for a client certificate ([`Tls::identity`]).
+    pub fn identity(mut self, identity: ClientIdentity) -> Self {
+        self.identity = Some(identity);
         self
     }
 
@@ -112,6 +218,10 @@ impl Tls {
         }
         if !self.system_roots && self.ca_pem.is_empty() {
             return Err("TLS trusts no certificate: neither the system's roots nor a CA".into());
+        }
+        if let Some(identity) = &self.identity {
+            identity.certificates()?;
+            identity.key()?;
         }
         Ok(())
     }
@@ -146,8 +256,13 @@ impl Tls {
         ))
         .with_safe_default_protocol_versions()
         .map_err(|e| e.to_string())?
-        .with_root_certificates(roots)
-        .with_no_client_auth();
+        .with_root_certificates(roots);
+        let config = match &self.identity {
+            None => config.with_no_client_auth(),
+            Some(identity) => config
+                .with_client_auth_cert(identity.certificates()?, identity.key()?)
+                .map_err(|e| format!("the client certificate cannot be used: {e}"))?,
+        };
         Ok(std::sync::Arc::new(config))
     }
 
@@ -176,6 +291,12 @@ impl Tls {
         }
         if let Some(domain) = &self.domain {
             config = config.domain_name(domain.clone());
+        }
+        if let Some(identity) = &self.identity {
+            config = config.identity(tonic::transport::Identity::from_pem(
+                &identity.certificate_pem,
+                &identity.key_pem,
+            ));
         }
         Ok(config)
     }
@@ -210,6 +331,11 @@ impl TlsClient {
         })
     }
 
+    /// Whether this client presents a certificate ([`Tls::identity`]).
+    pub(crate) fn presents_identity(&self) -> bool {
+        self.tls.identity.is_some()
+    }
+
     /// Connects TLS over `stream` to the server known as `host` (`addr` for messages).
     pub(crate) async fn handshake(
         &self,
@@ -223,7 +349,7 @@ impl TlsClient {
             .map_err(HandshakeError::Untrusted)?;
         self.connector.connect(name, stream).await.map_err(|e| {
             let text = super::error_chain(&e);
-            match certificate_problem(&text) {
+            match handshake_problem(&text, self.presents_identity()) {
                 Some(problem) => HandshakeError::Untrusted(format!("{addr}: {problem}")),
                 None => HandshakeError::Failed(format!(
                     "{addr}: TLS handshake failed: {text} (is TLS enabled on the server?)"
@@ -233,11 +359,56 @@ impl TlsClient {
     }
 }
 
+/// What a TLS alert from the server says of this client's certificate: refused, or (where
+/// `presented` is false, or the alert says so) required and missing. `None` for other alerts.
+fn client_refusal(message: &str, presented: bool) -> Option<&'static str> {
+    const REFUSED: [&str; 8] = [
+        "alert: BadCertificate",
+        "alert: UnknownCA",
+        "alert: CertificateUnknown",
+        "alert: UnsupportedCertificate",
+        "alert: CertificateExpired",
+        "alert: CertificateRevoked",
+        "alert: AccessDenied",
+        "alert: HandshakeFailure",
+    ];
+    let required = message.contains("alert: CertificateRequired");
+    let refused = REFUSED.iter().any(|alert| message.contains(alert));
+    if required || (refused && !presented) {
+        Some("the server requires a client certificate (mutual TLS) and this client presented none: configure Tls::identity with a certificate and key from a CA the server trusts")
+    } else if refused && message.contains("alert: HandshakeFailure") {
+        Some("the server ended the handshake (HandshakeFailure): it may refuse this client's certificate (Tls::identity) or share no cipher suite with rustls")
+    } else if refused {
+        Some("the server refused this client's certificate (Tls::identity): present one from a CA the server trusts, valid now, for client authentication")
+    } else {
+        None
+    }
+}
+
+/// [`certificate_problem`], knowing whether this client presented a certificate: a server
+/// that refuses a handshake without one says so with the same alert (JDK servers send
+/// `bad_certificate`) as one that refuses the certificate presented.
+pub(crate) fn handshake_problem(message: &str, presented: bool) -> Option<String> {
+    match client_refusal(message, presented) {
+        Some(what) if !presented => {
+            let detail = message
+                .find("received fatal alert")
+                .map_or(message, |at| &message[at..]);
+            Some(format!("TLS: {what} ({detail})"))
+        }
+        _ => certificate_problem(message),
+    }
+}
+
 /// Says what a TLS failure means in words a user acts on, from rustls's error text anywhere in
 /// `message` (tonic and hyper nest it in their own); `None` when it is not a certificate
 /// problem.
 pub(crate) fn certificate_problem(message: &str) -> Option<String> {
-    let what = if message.contains("UnknownIssuer") {
+    // An alert is the server's word on this client's certificate; rustls's own checks of the
+    // server's say "invalid peer certificate".
+    let what = if message.contains("received fatal alert") {
+        client_refusal(message, true)?
+    } else if message.contains("UnknownIssuer") {
         "the server's certificate is not signed by a trusted CA (UnknownIssuer): configure Tls::ca_pem or Tls::ca_file with the CA that issued it"
     } else if message.contains("NotValidForName") || message.contains("not valid for name") {
         "the server's certificate does not name the host connected to: connect by a name it carries, or set Tls::domain"
@@ -248,8 +419,9 @@ pub(crate) fn certificate_problem(message: &str) -> Option<String> {
     } else {
         return None;
     };
-    let detail = message
-        .find("invalid peer certificate")
+    let detail = ["invalid peer certificate", "received fatal alert"]
+        .iter()
+        .find_map(|marker| message.find(marker))
         .map(|at| &message[at..])
         .unwrap_or(message);
     Some(format!("TLS: {what} ({detail})"))
@@ -280,6 +452,33 @@ mod tests {
     }
 
     #[test]
+    fn client_identities_never_show_their_key_and_bad_ones_are_named() {
+        let key = "-----BEGIN PRIVATE KEY-----\nU0VDUkVU\n-----END PRIVATE KEY-----\n";
+        let id = ClientIdentity::from_pem("no certificate here", key);
+        let debug = format!("{:?}", Tls::system().identity(id.clone()));
+        assert!(
+            debug.contains("<redacted>") && !debug.contains("U0VDUkVU"),
+            "{debug}"
+        );
+        let e = Tls::system().identity(id).validate().unwrap_err();
+        assert!(e.contains("holds no certificate"), "{e}");
+        let encrypted = ClientIdentity::from_pem(
+            "",
+            "-----BEGIN ENCRYPTED PRIVATE KEY-----\nU0VDUkVU\n-----END ENCRYPTED PRIVATE KEY-----\n",
+        );
+        let e = encrypted.key().unwrap_err();
+        assert!(e.contains("encrypted") && !e.contains("U0VDUkVU"), "{e}");
+        let e = ClientIdentity::from_pem("", "nothing").key().unwrap_err();
+        assert!(e.contains("holds no private key"), "{e}");
+        let e = ClientIdentity::from_files("/no/such.crt", "/no/such.key").unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("client certificate file /no/such.crt"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn certificate_problems_are_named() {
         let m = certificate_problem("transport error: invalid peer certificate: UnknownIssuer")
             .unwrap();
@@ -297,6 +496,17 @@ mod tests {
             m.contains("Tls::domain") && m.contains("only valid for"),
             "{m}"
         );
+        let m = certificate_problem("io error: received fatal alert: CertificateRequired").unwrap();
+        assert!(
+            m.contains("Tls::identity") && m.contains("received fatal alert"),
+            "{m}"
+        );
+        let m = certificate_problem("received fatal alert: BadCertificate").unwrap();
+        assert!(m.contains("refused this client's certificate"), "{m}");
+        let m = handshake_problem("received fatal alert: BadCertificate", false).unwrap();
+        assert!(m.contains("presented none"), "{m}");
+        let m = handshake_problem("invalid peer certificate: UnknownIssuer", false).unwrap();
+        assert!(m.contains("Tls::ca_pem"), "{m}");
         assert!(certificate_problem("connection refused").is_none());
     }
 }

@@ -45,7 +45,11 @@ import org.apache.hadoop.security.authorize.ProxyUsers;
  * certificate for {@code localhost} and {@code 127.0.0.1} made for this run (by the
  * {@code openssl} CLI, in the data directory); plain connections stay accepted
  * ({@code hbase.server.netty.tls.supportplaintext}), so the servers talk to each other as
- * before. The READY line names the CA's PEM as {@code tls_ca}.
+ * before. The READY line names the CA's PEM as {@code tls_ca}, and a client certificate the
+ * CA signed ({@code tls_client_cert}, {@code tls_client_key}) and a self-signed one no server
+ * trusts ({@code tls_stranger_cert}, {@code tls_stranger_key}). {@code --tls-client-auth MODE}
+ * (NONE, the default, OPTIONAL or NEED) sets {@code hbase.server.netty.tls.client.auth.mode}:
+ * with NEED a TLS client must present a certificate the CA signed (mutual TLS).
  *
  * <p>{@code --http-port P} starts a gateway in HTTP mode (each call a POST), which on a
  * Kerberized cluster takes SPNEGO with the principal {@code HTTP/localhost};
@@ -69,6 +73,7 @@ public final class LocalHBase {
     int privacyPort = -1;
     int integrityPort = -1;
     boolean tls = false;
+    String tlsClientAuth = "NONE";
     int httpPort = -1;
     int httpsPort = -1;
     boolean phoenix = false;
@@ -89,6 +94,7 @@ public final class LocalHBase {
         case "--privacy-port": privacyPort = Integer.parseInt(args[++i]); break;
         case "--integrity-port": integrityPort = Integer.parseInt(args[++i]); break;
         case "--tls": tls = true; break;
+        case "--tls-client-auth": tlsClientAuth = args[++i]; break;
         case "--hdfs": hdfs = true; break;
         case "--http-port": httpPort = Integer.parseInt(args[++i]); break;
         case "--https-port": httpsPort = Integer.parseInt(args[++i]); break;
@@ -99,6 +105,7 @@ public final class LocalHBase {
               + "; usage: LocalHBase [--port P | --no-thrift] [--region-servers N] [--framed]"
               + " [--framed-port P2] [--ready-file F] [--dir D] [--scanner-lease-ms MS] [--secure]"
               + " [--rpc-protection LIST] [--privacy-port P3] [--integrity-port P6] [--tls]"
+              + " [--tls-client-auth NONE|OPTIONAL|NEED]"
               + " [--http-port P4]"
               + " [--https-port P5] [--phoenix] [--phoenix-port P7] [--hdfs]");
           System.exit(2);
@@ -108,6 +115,10 @@ public final class LocalHBase {
         && (framedPort > 0 || privacyPort > 0 || integrityPort > 0 || httpPort > 0 || httpsPort > 0)) {
       System.err.println("--no-thrift starts no Thrift2 gateway: leave out --framed-port,"
           + " --privacy-port, --integrity-port, --http-port and --https-port");
+      System.exit(2);
+    }
+    if (!java.util.Set.of("NONE", "OPTIONAL", "NEED").contains(tlsClientAuth)) {
+      System.err.println("--tls-client-auth takes NONE, OPTIONAL or NEED, not " + tlsClientAuth);
       System.exit(2);
     }
     long t0 = System.nanoTime();
@@ -155,10 +166,15 @@ public final class LocalHBase {
     if (tls || httpsPort > 0) {
       tlsDir = (dataDir != null ? dataDir : Files.createTempDirectory("rowkey-tls")).resolve("tls");
       makeCertificates(tlsDir);
-      kerberos += " tls_ca=" + tlsDir.resolve("ca.pem").toAbsolutePath();
+      kerberos += " tls_ca=" + tlsDir.resolve("ca.pem").toAbsolutePath()
+          + " tls_client_cert=" + tlsDir.resolve("client.crt").toAbsolutePath()
+          + " tls_client_key=" + tlsDir.resolve("client.key").toAbsolutePath()
+          + " tls_stranger_cert=" + tlsDir.resolve("stranger.crt").toAbsolutePath()
+          + " tls_stranger_key=" + tlsDir.resolve("stranger.key").toAbsolutePath();
     }
     if (tls) {
-      rpcTls(conf, tlsDir);
+      rpcTls(conf, tlsDir, tlsClientAuth);
+      kerberos += " tls_client_auth=" + tlsClientAuth;
     }
 
     if (phoenix) {
@@ -375,17 +391,30 @@ public final class LocalHBase {
     // HBase's PEM key store: the private key and the certificate chain in one file.
     Files.writeString(tlsDir.resolve("server.pem"),
         Files.readString(tlsDir.resolve("server.key")) + Files.readString(tlsDir.resolve("server.crt")));
+    // A client certificate the CA signed, for mutual TLS (HBase checks a client's certificate
+    // against the host it connects from too, hence the names), and a self-signed one.
+    Files.writeString(tlsDir.resolve("client.ext"),
+        "subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\n"
+            + "keyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n");
+    openssl(tlsDir, "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "client.key",
+        "-out", "client.csr", "-subj", "/CN=rowkey-client");
+    openssl(tlsDir, "x509", "-req", "-in", "client.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+        "-CAcreateserial", "-out", "client.crt", "-days", "2", "-extfile", "client.ext");
+    openssl(tlsDir, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "stranger.key",
+        "-out", "stranger.crt", "-days", "2", "-subj", "/CN=rowkey-stranger",
+        "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+        "-addext", "extendedKeyUsage=clientAuth");
     // An HTTPS gateway's key store (Jetty's): the same key and certificate as PKCS #12.
     openssl(tlsDir, "pkcs12", "-export", "-in", "server.crt", "-inkey", "server.key",
         "-name", "server", "-out", "server.p12", "-passout", "pass:rowkey");
   }
 
   /** Turns on TLS for RPC in {@code conf} (plain connections still accepted). */
-  private static void rpcTls(Configuration conf, Path tlsDir) {
+  private static void rpcTls(Configuration conf, Path tlsDir, String clientAuth) {
     conf.set("hbase.rpc.server.impl", "org.apache.hadoop.hbase.ipc.NettyRpcServer");
     conf.setBoolean("hbase.server.netty.tls.enabled", true);
     conf.setBoolean("hbase.server.netty.tls.supportplaintext", true);
-    conf.set("hbase.server.netty.tls.client.auth.mode", "NONE");
+    conf.set("hbase.server.netty.tls.client.auth.mode", clientAuth);
     conf.set("hbase.rpc.tls.keystore.type", "PEM");
     conf.set("hbase.rpc.tls.keystore.location", tlsDir.resolve("server.pem").toString());
     conf.set("hbase.rpc.tls.keystore.password", "");
