@@ -10,6 +10,9 @@
 //!   `put_batch`, read back by a merged scan with a slow consumer, a merged reverse scan and an
 //!   unordered scan, each compared with the brute-force list, with peak memory bounded;
 //! - the async store inside a tokio service, the blocking store inside a runtime;
+//! - with `hbase-http`, the HTTP gateways through an HTTP proxy (tinyproxy: `CONNECT` tunnels
+//!   counted in its log, Basic credentials, a refused port) and the HTTPS gateway behind a TLS
+//!   front that requires client certificates (nginx);
 //! - errors: a missing family or table on reads as on writes, a key over 32,767 bytes, a server
 //!   that never answers, and connections cut through a TCP proxy mid-batch and mid-scan.
 //!
@@ -1271,4 +1274,287 @@ fn a_table_records_its_key_layout_and_refuses_a_changed_one() {
     let plain = new_table(&g.plain, "fingerprint_none", &[]);
     assert_eq!(plain.key_fingerprint().unwrap(), None);
     plain.check_key_layout::<After>().unwrap();
+}
+
+/// A server process the test started (tinyproxy, nginx), killed when dropped.
+#[cfg(feature = "hbase-http")]
+struct Front(std::process::Child);
+
+#[cfg(feature = "hbase-http")]
+impl Drop for Front {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `program` with `args` (it stays in the foreground) and waits until `port` accepts
+/// connections; `None` (a skip, refused under CI) when the program is not installed.
+#[cfg(feature = "hbase-http")]
+fn front(program: &str, args: &[&str], port: u16) -> Option<Front> {
+    let child = match std::process::Command::new(program)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+    {
+        Ok(c) => Front(c),
+        Err(e) => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "{program} is not installed ({e}): .ci/run installs it"
+            );
+            eprintln!("SKIPPED: {program} is not installed ({e})");
+            return None;
+        }
+    };
+    for _ in 0..100 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return Some(child);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("{program} did not listen on {port}");
+}
+
+/// A tinyproxy on loopback with `extra` configuration lines; its log file beside.
+#[cfg(feature = "hbase-http")]
+fn tinyproxy(tag: &str, extra: &str) -> Option<(Front, String, std::path::PathBuf)> {
+    let dir = std::env::temp_dir().join(unique(&format!("rowkey-tinyproxy-{tag}")));
+    std::fs::create_dir_all(&dir).unwrap();
+    let port = gateways::free_port();
+    let log = dir.join("tinyproxy.log");
+    let conf = dir.join("tinyproxy.conf");
+    std::fs::write(
+        &conf,
+        format!(
+            "Port {port}\nListen 127.0.0.1\nTimeout 600\nMaxClients 64\nLogFile \"{}\"\n\
+             LogLevel Connect\nAllow 127.0.0.1\n{extra}\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    let child = front("tinyproxy", &["-d", "-c", conf.to_str().unwrap()], port)?;
+    Some((child, format!("127.0.0.1:{port}"), log))
+}
+
+/// The HTTP gateways through an HTTP proxy (tinyproxy, a real one): every connection a
+/// `CONNECT` tunnel (counted in the proxy's own log), to the `http://` gateway (30,000 rows
+/// written and scanned back exactly) and the `https://` one (TLS end to end inside the tunnel,
+/// the gateway's certificate checked); a proxy that asks for Basic credentials, given none,
+/// given wrong ones (each named, not retried, the password never in the message) and given
+/// the right ones; a proxy that allows `CONNECT` to port 443 only (its 403 named); a proxy that
+/// is not there (retried, then named).
+#[cfg(feature = "hbase-http")]
+#[test]
+fn http_gateways_through_an_http_proxy() {
+    use rowkey::store::HttpProxy;
+    let Some(g) = hbase() else { return };
+    let (Some(http), Some((https, ca))) = (&g.http, &g.https) else {
+        return;
+    };
+    let Some((_open, open, open_log)) = tinyproxy("open", "") else {
+        return;
+    };
+    let table = unique("through_proxy");
+    let http_port = http.rsplit_once(':').unwrap().1;
+    let url = format!("http://localhost:{http_port}/");
+    let store = HbaseStore::with_config(
+        config(&url, &table).proxy(HttpProxy::new(&format!("http://{open}"))),
+    )
+    .unwrap();
+    store.create_table(&[]).unwrap();
+    let rows = numbered_rows(30_000, 2);
+    store.write_batch(&rows).unwrap();
+    let got: Vec<_> = store
+        .scan(&rowkey::KeyRange::new(&[], None))
+        .map(Result::unwrap)
+        .collect();
+    assert!(got == rows, "{} rows back of {}", got.len(), rows.len());
+    let tunnels = |log: &std::path::Path, to: &str| {
+        std::fs::read_to_string(log)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| l.contains("CONNECT") && l.contains(to))
+            .count()
+    };
+    let through = tunnels(&open_log, &format!(":{http_port}"));
+    eprintln!("http:// through the proxy: {through} CONNECT tunnel(s) for 30,000 rows");
+    assert!((1..=16).contains(&through), "{through} tunnels");
+
+    // https:// inside the tunnel: the gateway's certificate is checked against `localhost`.
+    let https_port = https.rsplit_once(':').unwrap().1;
+    let secure = HbaseStore::with_config(
+        config(&format!("https://localhost:{https_port}/"), &table)
+            .tls(rowkey::store::Tls::ca_file(ca).unwrap())
+            .proxy(HttpProxy::new(&format!("http://{open}"))),
+    )
+    .unwrap();
+    for (k, v) in rows.iter().step_by(997) {
+        assert_eq!(secure.get(k).unwrap().as_ref(), Some(v));
+    }
+    assert!(tunnels(&open_log, &format!(":{https_port}")) >= 1);
+
+    // Basic credentials.
+    let Some((_guarded, guarded, _)) = tinyproxy("auth", "BasicAuth etl s3cret-pw") else {
+        return;
+    };
+    let quick = RetryPolicy::no_retries(Duration::from_secs(5));
+    let refused = |proxy: HttpProxy| {
+        let t = Instant::now();
+        let e = HbaseStore::with_config(config(&url, &table).proxy(proxy).retry(quick.clone()))
+            .and_then(|s| s.get(b"k"))
+            .unwrap_err();
+        assert!(
+            t.elapsed() < Duration::from_secs(3),
+            "{:?}: {e}",
+            t.elapsed()
+        );
+        e.to_string()
+    };
+    let e = refused(HttpProxy::new(&format!("http://{guarded}")));
+    // tinyproxy answers a CONNECT without credentials 401, where RFC 9110 says 407.
+    assert!(e.contains("asks for credentials (HTTP 40"), "{e}");
+    let e = refused(HttpProxy::new(&format!("http://etl:wrong-pw@{guarded}")));
+    assert!(e.contains("refused the credentials"), "{e}");
+    assert!(
+        !e.contains("wrong-pw"),
+        "the password is in the message: {e}"
+    );
+    let with_credentials = HbaseStore::with_config(
+        config(&url, &table).proxy(HttpProxy::new(&format!("http://etl:s3cret-pw@{guarded}"))),
+    )
+    .unwrap();
+    assert_eq!(
+        with_credentials.get(&rows[7].0).unwrap().as_ref(),
+        Some(&rows[7].1)
+    );
+
+    // CONNECT to 443 only.
+    let Some((_strict, strict, _)) = tinyproxy("strict", "ConnectPort 443") else {
+        return;
+    };
+    let e = refused(HttpProxy::new(&format!("http://{strict}")));
+    assert!(
+        e.contains("refused a tunnel") && e.contains("HTTP 403"),
+        "{e}"
+    );
+
+    // No proxy there: a transport failure, retried, naming the proxy.
+    let gone = format!("127.0.0.1:{}", gateways::free_port());
+    let e = HbaseStore::with_config(
+        config(&url, &table)
+            .proxy(HttpProxy::new(&format!("http://{gone}")))
+            .retry(RetryPolicy {
+                max_attempts: 2,
+                initial_backoff: Duration::from_millis(10),
+                ..RetryPolicy::no_retries(Duration::from_secs(2))
+            }),
+    )
+    .and_then(|s| s.get(b"k"))
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains(&format!("the proxy {gone}")), "{e}");
+
+    // A socket gateway has no proxy.
+    let Err(e) = HbaseStore::with_config(
+        config(&g.plain, &table).proxy(HttpProxy::new(&format!("http://{open}"))),
+    ) else {
+        panic!("a proxy was taken for a socket gateway")
+    };
+    assert!(e.to_string().contains("need an HTTP gateway"), "{e}");
+    store.drop_table().unwrap();
+}
+
+/// The HTTPS gateway behind a TLS front that requires client certificates (nginx with
+/// `ssl_verify_client on`, as companies put in front of HBase's gateways, whose Jetty has no
+/// setting for it), with this run's CA and client certificate: 20,000 rows written and scanned
+/// back presenting the certificate; refused, and said so, presenting none and presenting a
+/// self-signed one.
+#[cfg(feature = "hbase-http")]
+#[test]
+fn the_https_gateway_behind_a_front_that_requires_client_certificates() {
+    use rowkey::store::{ClientIdentity, Tls};
+    let Some(g) = hbase() else { return };
+    let (Some(http), Some((_, ca))) = (&g.http, &g.https) else {
+        return;
+    };
+    // hbase-local makes the server, client and stranger certificates beside the CA.
+    let tls_dir = std::path::Path::new(ca).parent().unwrap();
+    let file = |name: &str| tls_dir.join(name).display().to_string();
+    let dir = std::env::temp_dir().join(unique("rowkey-nginx"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let port = gateways::free_port();
+    let d = dir.display();
+    std::fs::write(
+        dir.join("nginx.conf"),
+        format!(
+            "daemon off;\nworker_processes 1;\npid {d}/nginx.pid;\nerror_log {d}/error.log;\n\
+             events {{}}\nhttp {{\n  access_log {d}/access.log;\n\
+               client_body_temp_path {d}/body;\n  proxy_temp_path {d}/proxy;\n\
+               fastcgi_temp_path {d}/fastcgi;\n  uwsgi_temp_path {d}/uwsgi;\n\
+               scgi_temp_path {d}/scgi;\n\
+               server {{\n    listen 127.0.0.1:{port} ssl;\n\
+                 ssl_certificate {};\n    ssl_certificate_key {};\n\
+                 ssl_client_certificate {ca};\n    ssl_verify_client on;\n\
+                 client_max_body_size 0;\n\
+                 location / {{\n      proxy_pass http://{http};\n\
+                   proxy_http_version 1.1;\n      proxy_set_header Connection \"\";\n\
+                   proxy_request_buffering off;\n      proxy_buffering off;\n    }}\n  }}\n}}\n",
+            file("server.crt"),
+            file("server.key"),
+        ),
+    )
+    .unwrap();
+    let conf = dir.join("nginx.conf");
+    let Some(_nginx) = front(
+        "nginx",
+        &[
+            "-c",
+            conf.to_str().unwrap(),
+            "-e",
+            &format!("{d}/error.log"),
+        ],
+        port,
+    ) else {
+        return;
+    };
+    let url = format!("https://localhost:{port}/");
+    let trust = Tls::ca_file(ca).unwrap();
+    let client = ClientIdentity::from_files(file("client.crt"), file("client.key")).unwrap();
+    let table = unique("mutual_tls");
+    let store =
+        HbaseStore::with_config(config(&url, &table).tls(trust.clone().identity(client))).unwrap();
+    store.create_table(&[]).unwrap();
+    let rows = numbered_rows(20_000, 3);
+    store.write_batch(&rows).unwrap();
+    let got: Vec<_> = store
+        .scan(&rowkey::KeyRange::new(&[], None))
+        .map(Result::unwrap)
+        .collect();
+    assert!(got == rows, "{} rows back of {}", got.len(), rows.len());
+    let verified = std::fs::read_to_string(dir.join("access.log")).unwrap();
+    let posts = verified
+        .lines()
+        .filter(|l| l.contains("\"POST / HTTP/1.1\" 200"))
+        .count();
+    eprintln!("mutual TLS through nginx: {posts} POSTs answered 200");
+    assert!(posts > 10, "{posts} POSTs");
+
+    let quick = RetryPolicy::no_retries(Duration::from_secs(5));
+    let refused = |tls: Tls| {
+        HbaseStore::with_config(config(&url, &table).tls(tls).retry(quick.clone()))
+            .and_then(|s| s.get(b"k"))
+            .unwrap_err()
+            .to_string()
+    };
+    let e = refused(trust.clone());
+    assert!(
+        e.contains("requires a client certificate") && e.contains("configure Tls::identity"),
+        "{e}"
+    );
+    let stranger = ClientIdentity::from_files(file("stranger.crt"), file("stranger.key")).unwrap();
+    let e = refused(trust.identity(stranger));
+    assert!(e.contains("refused this client's"), "{e}");
+    store.drop_table().unwrap();
+    std::fs::remove_dir_all(&dir).ok();
 }

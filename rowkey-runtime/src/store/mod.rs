@@ -131,6 +131,8 @@ pub use hbase_rpc::{
 pub use net::hbase_rules::Region;
 #[cfg(any(feature = "hbase", feature = "hbase-rpc"))]
 pub use net::HbaseSite;
+#[cfg(feature = "hbase-http")]
+pub use net::HttpProxy;
 
 /// The two HBase stores cannot drift: the Thrift2 store and the native store offer the same
 /// public operations, blocking and async, and implement the same store traits. An operation

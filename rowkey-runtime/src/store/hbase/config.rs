@@ -43,6 +43,19 @@ pub struct HbaseConfig {
     /// certificates, the URL's host); refused with any other address.
     #[cfg(feature = "hbase-http")]
     pub tls: Option<crate::store::Tls>,
+    /// An HTTP proxy between this client and an HTTP gateway: each connection a `CONNECT`
+    /// tunnel through it ([`HttpProxy`](crate::store::HttpProxy); `HttpProxy::from_env` reads
+    /// `HTTPS_PROXY` and `NO_PROXY`). `None`: connect directly. Refused with a `host:port`
+    /// address.
+    #[cfg(feature = "hbase-http")]
+    pub proxy: Option<crate::store::HttpProxy>,
+    /// The user every call acts as at an HTTP gateway with proxy users
+    /// (`hbase.thrift.support.proxyuser`): sent as the `doAs` header, the gateway checks that
+    /// the authenticated user may impersonate it (`hadoop.proxyuser.<user>.*`) and calls
+    /// HBase as it, so HBase's permissions are that user's. `None`: the authenticated user.
+    /// Refused with a `host:port` address (impersonation is an HTTP gateway's).
+    #[cfg(feature = "hbase-http")]
+    pub do_as: Option<String>,
 }
 
 impl HbaseConfig {
@@ -61,6 +74,10 @@ impl HbaseConfig {
             kerberos: None,
             #[cfg(feature = "hbase-http")]
             tls: None,
+            #[cfg(feature = "hbase-http")]
+            proxy: None,
+            #[cfg(feature = "hbase-http")]
+            do_as: None,
         }
     }
 
@@ -68,6 +85,20 @@ impl HbaseConfig {
     #[cfg(feature = "hbase-http")]
     pub fn tls(mut self, tls: crate::store::Tls) -> Self {
         self.tls = Some(tls);
+        self
+    }
+
+    /// Connects through an HTTP proxy ([`HbaseConfig::proxy`]).
+    #[cfg(feature = "hbase-http")]
+    pub fn proxy(mut self, proxy: crate::store::HttpProxy) -> Self {
+        self.proxy = Some(proxy);
+        self
+    }
+
+    /// Acts as `user` at a gateway with proxy users ([`HbaseConfig::do_as`]).
+    #[cfg(feature = "hbase-http")]
+    pub fn do_as(mut self, user: &str) -> Self {
+        self.do_as = Some(user.into());
         self
     }
 

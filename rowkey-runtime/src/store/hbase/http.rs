@@ -13,6 +13,7 @@ use hyper::body::Bytes;
 use tokio::net::TcpStream;
 
 use super::error::TransportError;
+use crate::store::net::proxy::{Tunnel, TunnelError};
 use crate::store::net::tls::{HandshakeError, TlsClient};
 
 /// The most of an error response's body read for its message.
@@ -28,6 +29,10 @@ pub(crate) struct Endpoint {
     path: String,
     /// TLS, for `https://`.
     tls: Option<TlsClient>,
+    /// The HTTP proxy each connection tunnels through.
+    proxy: Option<Tunnel>,
+    /// The `doAs` header's value: the user the gateway acts as.
+    do_as: Option<hyper::header::HeaderValue>,
 }
 
 impl std::fmt::Debug for Endpoint {
@@ -92,7 +97,38 @@ impl Endpoint {
             host,
             path,
             tls,
+            proxy: None,
+            do_as: None,
         })
+    }
+
+    /// Tunnels every connection through `proxy` (checked here).
+    pub(crate) fn through(
+        mut self,
+        proxy: Option<&crate::store::HttpProxy>,
+    ) -> Result<Endpoint, String> {
+        self.proxy = proxy.map(|p| p.parse()).transpose()?;
+        Ok(self)
+    }
+
+    /// Sends `doAs: user` with every call; a name a header cannot carry is refused.
+    pub(crate) fn acting_as(mut self, user: Option<&str>) -> Result<Endpoint, String> {
+        self.do_as = match user {
+            None => None,
+            Some("") => return Err("HbaseConfig::do_as names no user".into()),
+            Some(user) => Some(
+                hyper::header::HeaderValue::from_str(user)
+                    .ok()
+                    .filter(|_| user.bytes().all(|b| b.is_ascii_graphic()))
+                    .ok_or_else(|| {
+                        format!(
+                            "HbaseConfig::do_as: {user:?} cannot be sent as a header (a user \
+                             name of printable ASCII without spaces)"
+                        )
+                    })?,
+            ),
+        };
+        Ok(self)
     }
 
     /// The URL, as parsed (for messages).
@@ -121,20 +157,30 @@ pub(super) struct Answer {
 impl HttpConn {
     /// Connects (and completes TLS for `https://`); the caller bounds the time.
     pub(super) async fn open(endpoint: &Endpoint) -> Result<HttpConn, TransportError> {
-        let stream = TcpStream::connect(&endpoint.authority).await?;
-        stream.set_nodelay(true)?;
-        let sender = match &endpoint.tls {
-            Some(tls) => {
-                let stream = tls
-                    .handshake(stream, &endpoint.host, &endpoint.url())
-                    .await
-                    .map_err(|e| match e {
-                        HandshakeError::Untrusted(m) => TransportError::Connect(m),
-                        HandshakeError::Failed(m) => TransportError::Io(std::io::Error::other(m)),
-                    })?;
-                handshake(hyper_util::rt::TokioIo::new(stream)).await?
+        use hyper_util::rt::TokioIo;
+        let sender = match &endpoint.proxy {
+            None => {
+                let stream = TcpStream::connect(&endpoint.authority).await?;
+                stream.set_nodelay(true)?;
+                match &endpoint.tls {
+                    Some(tls) => {
+                        handshake(TokioIo::new(secure(tls, stream, endpoint).await?)).await?
+                    }
+                    None => handshake(TokioIo::new(stream)).await?,
+                }
             }
-            None => handshake(hyper_util::rt::TokioIo::new(stream)).await?,
+            Some(proxy) => {
+                let tunnel = proxy
+                    .open(&endpoint.authority)
+                    .await
+                    .map_err(tunnel_error)?;
+                match &endpoint.tls {
+                    Some(tls) => {
+                        handshake(TokioIo::new(secure(tls, tunnel, endpoint).await?)).await?
+                    }
+                    None => handshake(TokioIo::new(tunnel)).await?,
+                }
+            }
         };
         Ok(HttpConn {
             sender,
@@ -168,6 +214,9 @@ impl HttpConn {
             .header(hyper::header::USER_AGENT, "rowkey");
         if let Some(value) = authorization {
             request = request.header(hyper::header::AUTHORIZATION, value);
+        }
+        if let Some(user) = &endpoint.do_as {
+            request = request.header("doAs", user.clone());
         }
         let request = request
             .body(http_body_util::Full::new(Bytes::copy_from_slice(body)))
@@ -259,6 +308,41 @@ impl HttpConn {
                 ),
                 transient: false,
             },
+            // nginx's answer, over a completed handshake, to a client whose certificate it
+            // requires (`ssl_verify_client on`) and did not get, or did not trust.
+            400 if said.contains("SSL certificate") => {
+                TransportError::Http {
+                    status: code,
+                    message: format!(
+                    "{} answered HTTP 400{said}: the server in front of the gateway requires a \
+                     client certificate (mutual TLS) {}",
+                    endpoint.url(),
+                    if endpoint.tls.as_ref().is_some_and(TlsClient::presents_identity) {
+                        "and refused this client's (Tls::identity): present one from a CA it \
+                         trusts"
+                    } else {
+                        "and this client presented none: configure Tls::identity"
+                    }
+                ),
+                    transient: false,
+                }
+            }
+            500 if endpoint.do_as.is_some() => TransportError::Http {
+                status: code,
+                message: format!(
+                    "{} answered HTTP 500{said} to a call acting as {:?} (HbaseConfig::do_as): \
+                     a gateway answers so when the authenticated user may not impersonate that \
+                     user (hadoop.proxyuser.<user>.hosts, .users, .groups) or proxy users are \
+                     off (hbase.thrift.support.proxyuser); its log says which",
+                    endpoint.url(),
+                    endpoint
+                        .do_as
+                        .as_ref()
+                        .and_then(|v| v.to_str().ok())
+                        .unwrap_or("")
+                ),
+                transient: false,
+            },
             _ => TransportError::Http {
                 status: code,
                 message: format!("{} answered HTTP {code}{said}", endpoint.url()),
@@ -266,6 +350,44 @@ impl HttpConn {
                 transient: matches!(code, 502..=504),
             },
         })
+    }
+}
+
+/// TLS over `stream` to the gateway; a certificate problem is not retried.
+async fn secure<S>(
+    tls: &TlsClient,
+    stream: S,
+    endpoint: &Endpoint,
+) -> Result<tokio_rustls::client::TlsStream<S>, TransportError>
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+{
+    tls.handshake(stream, &endpoint.host, &endpoint.url())
+        .await
+        .map_err(|e| match e {
+            HandshakeError::Untrusted(m) => TransportError::Connect(m),
+            HandshakeError::Failed(m) => TransportError::Io(std::io::Error::other(m)),
+        })
+}
+
+/// A proxy's refusal as the transport's: credentials asked for or refused are not retried, nor
+/// a tunnel refused (403); an unreachable proxy, or its 502-504, are.
+fn tunnel_error(e: TunnelError) -> TransportError {
+    match e {
+        TunnelError::Io(m) => TransportError::Io(std::io::Error::other(m)),
+        TunnelError::Auth(message) => TransportError::Auth {
+            message,
+            transient: false,
+        },
+        TunnelError::Refused {
+            status,
+            message,
+            transient,
+        } => TransportError::Http {
+            status,
+            message,
+            transient,
+        },
     }
 }
 

@@ -236,10 +236,11 @@ fn endpoint(config: &HbaseConfig) -> Result<conn::Endpoint, String> {
                         .into(),
                 );
             }
-            return Ok(conn::Endpoint::Http(Arc::new(http::Endpoint::parse(
-                &config.address,
-                config.tls.as_ref(),
-            )?)));
+            return Ok(conn::Endpoint::Http(Arc::new(
+                http::Endpoint::parse(&config.address, config.tls.as_ref())?
+                    .through(config.proxy.as_ref())?
+                    .acting_as(config.do_as.as_deref())?,
+            )));
         }
         #[cfg(not(feature = "hbase-http"))]
         return Err(
@@ -253,6 +254,14 @@ fn endpoint(config: &HbaseConfig) -> Result<conn::Endpoint, String> {
         return Err(
             "TLS (HbaseConfig::tls) needs an https:// address: a Thrift2 gateway takes TLS in \
              HTTP mode only"
+                .into(),
+        );
+    }
+    #[cfg(feature = "hbase-http")]
+    if config.proxy.is_some() || config.do_as.is_some() {
+        return Err(
+            "an HTTP proxy (HbaseConfig::proxy) and doAs (HbaseConfig::do_as) need an HTTP \
+             gateway's http:// or https:// address: a gateway on a socket has neither"
                 .into(),
         );
     }

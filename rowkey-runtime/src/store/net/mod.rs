@@ -21,6 +21,8 @@ pub(crate) mod kerberos;
 pub(crate) mod key_layout;
 mod options;
 pub(crate) mod pages;
+#[cfg(feature = "hbase-http")]
+pub(crate) mod proxy;
 pub(crate) mod retry;
 #[cfg(any(feature = "hbase", feature = "hbase-rpc"))]
 mod site;
@@ -33,6 +35,8 @@ pub use error::NetError;
 #[cfg(all(feature = "kerberos", any(feature = "hbase", feature = "hbase-rpc")))]
 pub use kerberos::{Kerberos, Protection};
 pub use options::NetOptions;
+#[cfg(feature = "hbase-http")]
+pub use proxy::HttpProxy;
 pub use retry::RetryPolicy;
 #[cfg(any(feature = "bigtable", feature = "hbase-rpc", feature = "hbase-http"))]
 pub use tls::{ClientIdentity, Tls};

@@ -337,12 +337,15 @@ impl TlsClient {
     }
 
     /// Connects TLS over `stream` to the server known as `host` (`addr` for messages).
-    pub(crate) async fn handshake(
+    pub(crate) async fn handshake<S>(
         &self,
-        stream: tokio::net::TcpStream,
+        stream: S,
         host: &str,
         addr: &str,
-    ) -> Result<tokio_rustls::client::TlsStream<tokio::net::TcpStream>, HandshakeError> {
+    ) -> Result<tokio_rustls::client::TlsStream<S>, HandshakeError>
+    where
+        S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+    {
         let name = self
             .tls
             .server_name(host)

@@ -30,6 +30,11 @@ import org.apache.hadoop.security.authorize.ProxyUsers;
  * stops cleanly, and exits, when its standard input closes (its parent went away or closed the
  * pipe) or on SIGTERM; the data directory given with {@code --dir} is then removed.
  *
+ * <p>With {@code --secure} and {@code --acl} HBase checks permissions (AccessController), the
+ * client principal {@code rowkey} a superuser; on any Kerberized cluster {@code rowkey} may act
+ * as {@code alice} (only) through the HTTP gateways' doAs ({@code proxy_user} on the READY
+ * line).
+ *
  * <p>With {@code --secure} the cluster is Kerberized: a KDC on loopback (Hadoop's
  * {@code MiniKdc}) with a per-run realm, the service principal {@code hbase/localhost} and a
  * client principal {@code rowkey} with keytabs in the data directory; RPC takes SASL (GSSAPI)
@@ -73,6 +78,7 @@ public final class LocalHBase {
     int privacyPort = -1;
     int integrityPort = -1;
     boolean tls = false;
+    boolean acl = false;
     String tlsClientAuth = "NONE";
     int httpPort = -1;
     int httpsPort = -1;
@@ -95,6 +101,7 @@ public final class LocalHBase {
         case "--integrity-port": integrityPort = Integer.parseInt(args[++i]); break;
         case "--tls": tls = true; break;
         case "--tls-client-auth": tlsClientAuth = args[++i]; break;
+        case "--acl": acl = true; break;
         case "--hdfs": hdfs = true; break;
         case "--http-port": httpPort = Integer.parseInt(args[++i]); break;
         case "--https-port": httpsPort = Integer.parseInt(args[++i]); break;
@@ -105,7 +112,7 @@ public final class LocalHBase {
               + "; usage: LocalHBase [--port P | --no-thrift] [--region-servers N] [--framed]"
               + " [--framed-port P2] [--ready-file F] [--dir D] [--scanner-lease-ms MS] [--secure]"
               + " [--rpc-protection LIST] [--privacy-port P3] [--integrity-port P6] [--tls]"
-              + " [--tls-client-auth NONE|OPTIONAL|NEED]"
+              + " [--tls-client-auth NONE|OPTIONAL|NEED] [--acl]"
               + " [--http-port P4]"
               + " [--https-port P5] [--phoenix] [--phoenix-port P7] [--hdfs]");
           System.exit(2);
@@ -160,7 +167,7 @@ public final class LocalHBase {
     Path tlsDir = null;
     if (secure) {
       kerberos = kerberize(conf, dataDir != null ? dataDir : Files.createTempDirectory("rowkey-kdc"),
-          rpcProtection);
+          rpcProtection, acl);
     }
 
     if (tls || httpsPort > 0) {
@@ -328,7 +335,7 @@ public final class LocalHBase {
    * Starts a KDC on loopback with this run's principals and keytabs under {@code dir/kdc}, and
    * makes {@code conf} (and this JVM's login) Kerberos-only; returns the READY line's fields.
    */
-  private static String kerberize(Configuration conf, Path dir, String rpcProtection)
+  private static String kerberize(Configuration conf, Path dir, String rpcProtection, boolean acl)
       throws Exception {
     Path kdcDir = dir.resolve("kdc");
     Files.createDirectories(kdcDir);
@@ -346,7 +353,17 @@ public final class LocalHBase {
     String service = "hbase/localhost@" + realm;
     conf.set("hadoop.security.authentication", "kerberos");
     conf.set("hbase.security.authentication", "kerberos");
-    conf.setBoolean("hbase.security.authorization", false);
+    // --acl: HBase's permissions (AccessController), the client principal a superuser, so that
+    // a call made as another user through doAs is refused for want of them.
+    conf.setBoolean("hbase.security.authorization", acl);
+    if (acl) {
+      String controller = "org.apache.hadoop.hbase.security.access.AccessController";
+      conf.set("hbase.coprocessor.master.classes", controller);
+      conf.set("hbase.coprocessor.region.classes",
+          "org.apache.hadoop.hbase.security.token.TokenProvider," + controller);
+      conf.set("hbase.coprocessor.regionserver.classes", controller);
+      conf.set("hbase.superuser", "hbase,rowkey");
+    }
     conf.set("hbase.master.kerberos.principal", service);
     conf.set("hbase.master.keytab.file", serviceKeytab.toString());
     conf.set("hbase.regionserver.kerberos.principal", service);
@@ -354,6 +371,9 @@ public final class LocalHBase {
     // The gateway acts for each caller as a proxy user.
     conf.set("hadoop.proxyuser.hbase.hosts", "*");
     conf.set("hadoop.proxyuser.hbase.groups", "*");
+    // The client principal may act as alice (only) through an HTTP gateway's doAs.
+    conf.set("hadoop.proxyuser.rowkey.hosts", "*");
+    conf.set("hadoop.proxyuser.rowkey.users", "alice");
     // The qualities of protection RPC accepts (the client picks one of them).
     conf.set("hbase.rpc.protection", rpcProtection);
     conf.set("hbase.thrift.security.qop", "auth");
@@ -368,7 +388,7 @@ public final class LocalHBase {
     return " realm=" + realm + " krb5_conf=" + kdc.getKrb5conf().getAbsolutePath()
         + " kdc=127.0.0.1:" + kdc.getPort() + " client_principal=rowkey@" + realm
         + " client_keytab=" + clientKeytab.toAbsolutePath() + " service_principal=" + service
-        + " rpc_protection=" + rpcProtection;
+        + " rpc_protection=" + rpcProtection + " acl=" + acl + " proxy_user=alice";
   }
 
   /**
@@ -443,6 +463,10 @@ public final class LocalHBase {
   private static Configuration httpConf(Configuration clusterConf) {
     Configuration conf = new Configuration(clusterConf);
     conf.setBoolean("hbase.regionserver.thrift.http", true);
+    // Proxy users (the doAs header) on a Kerberized cluster's HTTP gateways.
+    if ("kerberos".equals(clusterConf.get("hbase.security.authentication"))) {
+      conf.setBoolean("hbase.thrift.support.proxyuser", true);
+    }
     return conf;
   }
 
