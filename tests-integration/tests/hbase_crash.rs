@@ -4,9 +4,12 @@
 //! gateway (no retries: the failure list is the point) and natively (feature `hbase-rpc`, with
 //! the default retries: the batch rides over the crash as the regions reopen elsewhere).
 //!
-//! And the active master crashes under native stores that found the cluster through ZooKeeper
-//! and through the masters' addresses: a backup master takes over and both go on (on a cluster
-//! of its own, so that the shared one keeps the master its READY line names).
+//! And the active master crashes under native stores that found the cluster through ZooKeeper,
+//! through the masters' addresses, and through the first master alone (which learned the
+//! region servers from the registry, `GetBootstrapNodes`): a backup master takes over while a
+//! writer and merged scans run, regions move under them, and every store goes on; nothing
+//! acknowledged is lost, and the writer's longest pause is reported (on a cluster of its own,
+//! so that the shared one keeps the master its READY line names).
 //!
 //! In a test binary of its own, so that the crash cannot disturb the other HBase tests (cargo
 //! runs test binaries one after another). Uses the local HBase's control port
@@ -21,6 +24,7 @@ mod net;
 mod gateways;
 
 use std::collections::BTreeSet;
+use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -238,6 +242,13 @@ fn the_active_master_fails_over_under_the_native_store() {
             .to_string()
     };
     let (zk, master) = (field("zk="), field("master="));
+    // GetBootstrapNodes is HBase 2.5's.
+    let version = ready
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("hbase_version="))
+        .unwrap_or("2.6.1")
+        .to_string();
+    let learns = !version.starts_with("2.4");
     let control = format!("127.0.0.1:{}", field("control="));
     let backup = gateways::control(&control, "start-master").unwrap();
     let masters = format!("{master},{backup}");
@@ -246,18 +257,121 @@ fn the_active_master_fails_over_under_the_native_store() {
         HbaseRpcStore::with_config(HbaseRpcConfig::from_zookeeper(&zk, &name, "d")).unwrap();
     let via_masters =
         HbaseRpcStore::with_config(HbaseRpcConfig::new(&masters, &name, "d")).unwrap();
+    // Two stores that know only the first master: one learns the registry's servers (the
+    // region servers) at first contact, one is told never to ask.
+    let only_first = HbaseRpcStore::with_config(HbaseRpcConfig::new(&master, &name, "d")).unwrap();
+    let never_asks = HbaseRpcStore::with_config(
+        HbaseRpcConfig::new(&master, &name, "d")
+            .bootstrap_refresh(None)
+            .retry(RetryPolicy::no_retries(Duration::from_secs(5))),
+    )
+    .unwrap();
     via_zk.create_table(&Event::split_points(4)).unwrap();
     let rows = numbered_rows(20_000, 1);
     via_zk.write_batch(&rows).unwrap();
     assert_eq!(count(&via_masters), rows.len());
+    assert_eq!(count(&only_first), rows.len());
+    assert_eq!(count(&never_asks), rows.len());
 
+    // Under load: a writer acknowledging batches of 500 rows and merged scans of the table
+    // above (by the store that knows only the first master) run through the abort and
+    // through a move of a region of each table.
+    let load = unique("failover_load");
+    let writer = HbaseRpcStore::with_config(HbaseRpcConfig::new(&masters, &load, "d")).unwrap();
+    writer.create_table(&Event::split_points(4)).unwrap();
+    let stop = std::sync::atomic::AtomicBool::new(false);
     let t = Instant::now();
-    let took_over = gateways::control(&control, "abort-master").unwrap();
-    eprintln!("master failover ({took_over}) in {:?}", t.elapsed());
+    let (acked, longest_pause, scans, took_over) = std::thread::scope(|s| {
+        let writing = s.spawn(|| {
+            let mut acked = Vec::new();
+            let mut last = Instant::now();
+            let mut longest = Duration::ZERO;
+            for batch in 0u32.. {
+                if stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let rows: Vec<rowkey::store::Row> = (0..500u32)
+                    .map(|i| {
+                        (
+                            format!("w{batch:06}-{i:03}").into_bytes().into(),
+                            format!("value {batch} {i}").into_bytes().into(),
+                        )
+                    })
+                    .collect();
+                writer.write_batch(&rows).unwrap();
+                longest = longest.max(last.elapsed());
+                last = Instant::now();
+                acked.extend(rows);
+            }
+            (acked, longest)
+        });
+        let scanning = s.spawn(|| {
+            let mut scans = 0;
+            while !stop.load(Ordering::SeqCst) {
+                let mut read = Vec::with_capacity(rows.len());
+                for row in only_first.scan(&rowkey::KeyRange::new(b"", None)) {
+                    read.push(row.unwrap());
+                    if read.len() % 2_000 == 0 {
+                        std::thread::sleep(Duration::from_millis(20));
+                    }
+                }
+                assert!(
+                    read == rows,
+                    "a scan through the failover read {} rows",
+                    read.len()
+                );
+                scans += 1;
+            }
+            scans
+        });
+        std::thread::sleep(Duration::from_millis(500));
+        let took_over = gateways::control(&control, "abort-master").unwrap();
+        eprintln!("master failover ({took_over}) in {:?}", t.elapsed());
+        for (table, row) in [
+            (&load, b"w000001-000".as_slice()),
+            (&name, &rows[10_000].0[..]),
+        ] {
+            let hex: String = row.iter().map(|b| format!("{b:02x}")).collect();
+            let moved = gateways::control(&control, &format!("move {table} {hex}")).unwrap();
+            eprintln!("moved a region of {table} to {moved}");
+        }
+        std::thread::sleep(Duration::from_millis(1_000));
+        stop.store(true, Ordering::SeqCst);
+        let (acked, longest) = writing.join().unwrap();
+        (acked, longest, scanning.join().unwrap(), took_over)
+    });
+    eprintln!(
+        "through the failover and two moves: {} rows acknowledged in {:?}, the writer's longest \
+         pause {longest_pause:?}; {scans} merged scans of 20,000 rows, each exact",
+        acked.len(),
+        t.elapsed()
+    );
+    assert!(
+        scans >= 1 && acked.len() >= 5_000,
+        "{scans} scans, {} rows",
+        acked.len()
+    );
+    let stored: Vec<_> = writer
+        .scan(&rowkey::KeyRange::new(b"", None))
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(
+        stored == acked,
+        "{} rows stored of {} acknowledged",
+        stored.len(),
+        acked.len()
+    );
     assert!(
         took_over.ends_with(backup.as_str()),
         "{took_over} (backup {backup})"
     );
+    // The master is asked for the families: found anew by the store that learned the region
+    // servers; the one that never asks has only the master that left.
+    assert!(only_first.families().unwrap().iter().any(|f| f.name == "d") || !learns);
+    match never_asks.families() {
+        Ok(_) => panic!("a store that knows only the master that left found the new one"),
+        Err(e) => eprintln!("the store that never asks: {e}"),
+    }
     for (store, stamp) in [(&via_zk, 2), (&via_masters, 3)] {
         let again = numbered_rows(20_000, stamp);
         store.write_batch(&again).unwrap();

@@ -193,11 +193,38 @@ impl RegionCache {
     }
 }
 
+/// The servers that answer the connection registry: those configured, and those the registry
+/// named when last asked (`GetBootstrapNodes`, HBase 2.5+: the live region servers), so that a
+/// client whose configured masters or servers have left still finds the cluster.
+struct Bootstrap {
+    configured: Vec<String>,
+    learned: Vec<String>,
+    /// When the registry was last asked for its nodes (or the asking failed); `None`: never.
+    asked: Option<std::time::Instant>,
+}
+
+impl Bootstrap {
+    /// The servers to try: the learned ones first (they were live when asked), then the
+    /// configured ones not among them.
+    fn nodes(&self) -> Vec<String> {
+        let mut nodes = self.learned.clone();
+        nodes.extend(
+            self.configured
+                .iter()
+                .filter(|c| !self.learned.contains(c))
+                .cloned(),
+        );
+        nodes
+    }
+}
+
 /// The connections and what the cluster told the client about itself.
 pub(crate) struct Cluster {
     pub(crate) pool: Pool,
-    bootstrap: Vec<String>,
+    bootstrap: Mutex<Bootstrap>,
     next_bootstrap: AtomicUsize,
+    /// How often the bootstrap servers are asked anew (`None`: never).
+    bootstrap_refresh: Option<Duration>,
     /// The ZooKeeper registry, when the cluster is found through ZooKeeper (then the
     /// bootstrap servers are not asked).
     zookeeper: Option<super::zk::ZkRegistry>,
@@ -211,6 +238,7 @@ const META_TABLE: &str = "hbase:meta";
 impl Cluster {
     pub(crate) fn new(
         bootstrap: Vec<String>,
+        bootstrap_refresh: Option<Duration>,
         zookeeper: Option<super::zk::ZooKeeper>,
         security: Security,
         tls: Option<super::conn::TlsClient>,
@@ -219,8 +247,13 @@ impl Cluster {
     ) -> Self {
         Cluster {
             pool: Pool::new(security, tls, options.connect_timeout, address_map),
-            bootstrap,
+            bootstrap: Mutex::new(Bootstrap {
+                configured: bootstrap,
+                learned: Vec::new(),
+                asked: None,
+            }),
             next_bootstrap: AtomicUsize::new(0),
+            bootstrap_refresh,
             zookeeper: zookeeper.map(|zk| super::zk::ZkRegistry::new(zk, options.connect_timeout)),
             options,
             meta: Mutex::new(None),
@@ -300,7 +333,8 @@ impl Cluster {
         op: &'static str,
         request: &impl Message,
     ) -> Result<Resp, Failure> {
-        let n = self.bootstrap.len();
+        let nodes = self.bootstrap.lock().map(|b| b.nodes()).unwrap_or_default();
+        let n = nodes.len();
         if n == 0 {
             return Err(Failure::Other(NetError::Connect {
                 store: error::STORE,
@@ -310,17 +344,92 @@ impl Cluster {
         let first = self.next_bootstrap.load(Ordering::Relaxed);
         let mut last = None;
         for i in 0..n {
-            let addr = &self.bootstrap[(first + i) % n];
+            let addr = &nodes[(first + i) % n];
             match self.call(addr, Service::ClientMeta, op, "", request).await {
                 Ok(reply) => {
                     self.next_bootstrap
                         .store((first + i) % n, Ordering::Relaxed);
+                    // A server that did not answer may have left for good: ask the one that
+                    // did which servers answer now (as when the refresh interval has passed).
+                    self.refresh_bootstrap(addr, i > 0).await;
                     return Resp::decode(reply.body).map_err(|e| error::decode(op, e));
                 }
                 Err(f) => last = Some(f),
             }
         }
         Err(last.unwrap_or_else(|| Failure::Other(error::protocol("no registry answered"))))
+    }
+
+    /// Asks `addr` which servers answer the registry (`GetBootstrapNodes`) when the refresh
+    /// interval has passed since it was last asked, or `failed` (a server did not answer) and a
+    /// twelfth of it has (HBase's 60 s of 300). An older HBase without the call, or any
+    /// failure, keeps the list as it is; the store's call goes on either way.
+    async fn refresh_bootstrap(&self, addr: &str, failed: bool) {
+        let Some(interval) = self.bootstrap_refresh else {
+            return;
+        };
+        let now = std::time::Instant::now();
+        {
+            let Ok(mut b) = self.bootstrap.lock() else {
+                return;
+            };
+            let due = match b.asked {
+                None => true,
+                Some(at) => {
+                    let since = now.saturating_duration_since(at);
+                    since >= interval || (failed && since >= interval / 12)
+                }
+            };
+            if !due {
+                return;
+            }
+            // Claimed: concurrent calls do not ask too.
+            b.asked = Some(now);
+        }
+        // Bounded by the connect timeout (and by the attempt it runs in, if any): a server
+        // that does not answer costs a refresh, not the call.
+        let asked = within(
+            self.options.connect_timeout,
+            self.call(
+                addr,
+                Service::ClientMeta,
+                "GetBootstrapNodes",
+                "",
+                &pb::GetBootstrapNodesRequest {},
+            ),
+        )
+        .await
+        .ok()
+        .and_then(|reply| pb::GetBootstrapNodesResponse::decode(reply.body).ok());
+        if let Some(resp) = asked {
+            let learned: Vec<String> = resp.server_name.iter().map(host_port).collect();
+            if !learned.is_empty() {
+                if let Ok(mut b) = self.bootstrap.lock() {
+                    b.learned = learned;
+                }
+            }
+        }
+    }
+
+    /// Asks the registry for its servers when the refresh interval has passed, from the server
+    /// that last answered: a client whose caches spare it the registry for hours still learns
+    /// of servers that came and went. Nothing to do on a cluster found through ZooKeeper.
+    pub(crate) async fn refresh_bootstrap_if_due(&self) {
+        if self.zookeeper.is_some() {
+            return;
+        }
+        let Some(interval) = self.bootstrap_refresh else {
+            return;
+        };
+        let nodes = match self.bootstrap.lock() {
+            Ok(b) if b.asked.is_some_and(|at| at.elapsed() >= interval) => b.nodes(),
+            _ => return,
+        };
+        if nodes.is_empty() {
+            return;
+        }
+        let addr = &nodes[self.next_bootstrap.load(Ordering::Relaxed) % nodes.len()];
+        self.refresh_bootstrap(addr, false).await;
     }
 
     /// The active master's `host:port`.

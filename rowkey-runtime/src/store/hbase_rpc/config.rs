@@ -41,6 +41,14 @@ pub struct HbaseRpcConfig {
     /// each: the masters (RPC port, 16000 by default), or from HBase 2.6 also region servers
     /// (what `hbase.client.bootstrap.servers` lists). Tried in turn.
     pub bootstrap: Vec<String>,
+    /// How often the registry is asked which servers answer it (`GetBootstrapNodes`, HBase
+    /// 2.5+: the live region servers), as HBase's `hbase.client.bootstrap.refresh_interval_secs`
+    /// (300 s by default): it is asked at first contact, then once per interval, and sooner
+    /// (after a twelfth of it) when a server in the list did not answer. The servers learned
+    /// are tried before `bootstrap`, so a client whose configured masters have left (replaced,
+    /// failed over) still finds the cluster. `None`: only `bootstrap` is ever asked. Unused
+    /// with ZooKeeper.
+    pub bootstrap_refresh: Option<std::time::Duration>,
     /// The ZooKeeper quorum the cluster registers in, when it is found that way (as HBase's
     /// Java client does by default: `hbase.zookeeper.quorum`); then `bootstrap` is not used.
     pub zookeeper: Option<super::ZooKeeper>,
@@ -95,6 +103,7 @@ impl HbaseRpcConfig {
                 .filter(|s| !s.is_empty())
                 .map(String::from)
                 .collect(),
+            bootstrap_refresh: Some(std::time::Duration::from_secs(300)),
             zookeeper: None,
             table: table.into(),
             family: family.into(),
@@ -121,6 +130,13 @@ impl HbaseRpcConfig {
     /// over or meta moves.
     pub fn from_zookeeper(quorum: &str, table: &str, family: &str) -> Self {
         Self::new("", table, family).zookeeper(super::ZooKeeper::new(quorum))
+    }
+
+    /// How often the registry's servers are asked anew ([`HbaseRpcConfig::bootstrap_refresh`];
+    /// `None`: never).
+    pub fn bootstrap_refresh(mut self, every: Option<std::time::Duration>) -> Self {
+        self.bootstrap_refresh = every;
+        self
     }
 
     /// Finds the cluster through ZooKeeper ([`HbaseRpcConfig::zookeeper`]).

@@ -309,6 +309,7 @@ impl AsyncHbaseRpcStore {
         };
         let cluster = Cluster::new(
             config.bootstrap.clone(),
+            config.bootstrap_refresh,
             config.zookeeper.clone(),
             security,
             tls,
@@ -404,6 +405,8 @@ impl AsyncHbaseRpcStore {
     {
         let mut budget = Budget::new(&self.inner.config.options.retry);
         let timeout = self.inner.config.options.retry.attempt_timeout;
+        // Outside the attempt's deadline: at most once per refresh interval.
+        self.inner.cluster.refresh_bootstrap_if_due().await;
         loop {
             // One deadline for the attempt: the lookup, a new connection and the call share it.
             let tried = cluster::within(timeout, async {

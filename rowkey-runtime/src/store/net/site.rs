@@ -336,6 +336,21 @@ impl HbaseSite {
         if let Some(tls) = self.rpc_tls()? {
             cfg = cfg.tls(tls);
         }
+        if let Some(secs) = self.get("hbase.client.bootstrap.refresh_interval_secs") {
+            let secs: i64 = secs.parse().map_err(|_| {
+                self.refuse(
+                    "hbase.client.bootstrap.refresh_interval_secs",
+                    format_args!("`{secs}` is not a number of seconds"),
+                )
+            })?;
+            // HBase's refresher does not run for an interval of 0 or less.
+            cfg = cfg.bootstrap_refresh(
+                u64::try_from(secs)
+                    .ok()
+                    .filter(|s| *s > 0)
+                    .map(std::time::Duration::from_secs),
+            );
+        }
         #[cfg(feature = "kerberos")]
         if let Some(k) = self.kerberos(
             &[
@@ -543,6 +558,27 @@ mod tests {
         .unwrap();
         assert!(masters.zookeeper.is_none());
         assert_eq!(masters.bootstrap, ["m1:16000", "m2:16001"]);
+        assert_eq!(
+            masters.bootstrap_refresh,
+            Some(std::time::Duration::from_secs(300))
+        );
+        let every = |v: &str| {
+            site(&[
+                ("hbase.masters", "m1"),
+                ("hbase.client.bootstrap.refresh_interval_secs", v),
+            ])
+            .rpc_config("t", "d")
+            .map(|c| c.bootstrap_refresh)
+        };
+        assert_eq!(
+            every("30").unwrap(),
+            Some(std::time::Duration::from_secs(30))
+        );
+        assert_eq!(every("0").unwrap(), None);
+        assert!(every("soon")
+            .unwrap_err()
+            .to_string()
+            .contains("refresh_interval_secs"));
         for (props, key) in [
             (
                 vec![("hbase.client.registry.impl", "com.example.Custom")],
