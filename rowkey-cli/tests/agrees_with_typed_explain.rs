@@ -271,3 +271,114 @@ fn the_program_reads_a_schema_file_and_keys_from_arguments_and_stdin() {
     assert!(out.stdout.is_empty());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--schema"));
 }
+
+/// What `decode_schema` reported of one key, owned.
+#[derive(Default)]
+struct Collected {
+    fields: Vec<(usize, rowkey::DynValue<'static>, u8)>,
+    variant: Option<usize>,
+}
+
+impl<'de> rowkey::FieldVisitor<'de> for Collected {
+    fn field(&mut self, index: usize, value: rowkey::DynField<'de>) {
+        use rowkey::DynValue as V;
+        let owned = match value.value {
+            V::Str(s) => V::Str(s.into_owned().into()),
+            V::Bytes(b) => V::Bytes(b.into_owned().into()),
+            V::Digest(d) => V::Digest(d.into_owned().into()),
+            V::Bool(v) => V::Bool(v),
+            V::U8(v) => V::U8(v),
+            V::U16(v) => V::U16(v),
+            V::U32(v) => V::U32(v),
+            V::U64(v) => V::U64(v),
+            V::U128(v) => V::U128(v),
+            V::I8(v) => V::I8(v),
+            V::I16(v) => V::I16(v),
+            V::I32(v) => V::I32(v),
+            V::I64(v) => V::I64(v),
+            V::I128(v) => V::I128(v),
+            V::F32(v) => V::F32(v),
+            V::F64(v) => V::F64(v),
+            V::Null => V::Null,
+            other => panic!("a value this test does not know: {other:?}"),
+        };
+        self.fields.push((index, owned, value.somes));
+    }
+    fn variant(&mut self, variant: usize) {
+        self.variant = Some(variant);
+    }
+}
+
+fn decoded(schema: &'static Schema, key: &[u8]) -> Result<Collected, rowkey::DecodeError> {
+    let mut c = Collected::default();
+    rowkey::decode_schema(schema, key, &mut c).map(|()| c)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// `decode_schema`, from the schema read back from JSON, reads each field's value as the
+    /// typed decoder does, in `flat_fields`' order (the nested key's fields in its place).
+    #[test]
+    fn decode_schema_reads_every_field_as_the_typed_decoder(e in everything()) {
+        use rowkey::DynValue as V;
+        let schema = reread(Everything::SCHEMA);
+        let k = e.to_bytes().unwrap();
+        let got = decoded(schema, &k).unwrap();
+        let (l, somes) = match e.l {
+            Some(v) => (V::U32(v), 1),
+            None => (V::Null, 0),
+        };
+        let want: Vec<(V<'static>, u8)> = vec![
+            (V::U8(e.a), 0), (V::I16(e.b), 0), (V::U128(e.c), 0), (V::I128(e.d), 0),
+            (V::Bool(e.e), 0), (V::F32(e.f), 0), (V::F64(e.g), 0), (V::Str(e.h.clone().into()), 0),
+            (V::Bytes(e.i.clone().into()), 0), (V::Str(e.j.clone().into()), 0),
+            (V::Bytes(e.k.clone().into()), 0), (l, somes), (V::Bytes(e.m.to_vec().into()), 0),
+            (V::U32(e.n), 0), (V::I64(e.o), 0), (V::U16(e.p.x), 0),
+            (V::Str(e.p.y.clone().into()), 0), (V::Digest(e.q.digest().to_vec().into()), 0),
+        ];
+        let paths: Vec<String> = rowkey::flat_fields(schema).into_iter().map(|f| f.path).collect();
+        prop_assert_eq!(paths.len(), want.len());
+        prop_assert_eq!(&paths[15], "p.x");
+        for (i, (index, value, s)) in got.fields.into_iter().enumerate() {
+            prop_assert_eq!(index, i);
+            // NaN is not equal to itself: compare floats by their bits.
+            match (&value, &want[i].0) {
+                (V::F32(a), V::F32(b)) => prop_assert_eq!(a.to_bits(), b.to_bits()),
+                (V::F64(a), V::F64(b)) => prop_assert_eq!(a.to_bits(), b.to_bits()),
+                _ => prop_assert_eq!(&value, &want[i].0, "field {}", paths[i]),
+            }
+            prop_assert_eq!(s, want[i].1);
+        }
+    }
+
+    /// Damaged keys: `decode_schema` refuses exactly what the typed decoder refuses, with the
+    /// same error; record types report their variant and their own fields after the others'.
+    #[test]
+    fn decode_schema_refuses_what_the_typed_decoder_refuses(
+        e in everything(), cut in any::<prop::sample::Index>(), flip in any::<prop::sample::Index>(),
+        byte in any::<u8>(), random in proptest::collection::vec(any::<u8>(), 0..40),
+        customer in any::<u64>(), placed in 0..=i64::MAX as u64,
+    ) {
+        let schema = reread(Everything::SCHEMA);
+        let k = e.to_bytes().unwrap().to_vec();
+        let mut changed = k.clone();
+        changed[flip.index(k.len())] = byte;
+        for bytes in [&k[..cut.index(k.len())], &changed[..], &random[..]] {
+            let typed = Everything::decode(bytes).map(|_| ()).map_err(|e| e.to_string());
+            let dynamic = decoded(schema, bytes).map(|_| ()).map_err(|e| e.to_string());
+            prop_assert_eq!(dynamic, typed);
+        }
+        let rows = reread(CustomerRow::SCHEMA);
+        let typed = CustomerRow::decode(&random).map(|_| ()).map_err(|e| e.to_string());
+        prop_assert_eq!(decoded(rows, &random).map(|_| ()).map_err(|e| e.to_string()), typed);
+        let order = CustomerRow::Order { customer, placed, note: None }.to_bytes().unwrap();
+        let got = decoded(rows, &order).unwrap();
+        prop_assert_eq!(got.variant, Some(1));
+        let indexes: Vec<usize> = got.fields.iter().map(|f| f.0).collect();
+        let paths: Vec<String> = rowkey::flat_fields(rows).into_iter().map(|f| f.path).collect();
+        prop_assert_eq!(&paths[indexes[1]], "Order.placed");
+        prop_assert_eq!(&got.fields[1].1, &rowkey::DynValue::U64(placed));
+        prop_assert_eq!(&got.fields[2].1, &rowkey::DynValue::Null);
+    }
+}

@@ -62,6 +62,8 @@ pub use rowkey_runtime::{
     IndexOf, KeyRange, KeyRanges, Order, Piece, RowKey, RowsAsColumns, SaltSchema, ScanRange,
     Schema, VariantSchema, HASH_PREFIX_FIELD,
 };
+// Keys read without their type, from the layout as data (`flat_fields`, `decode_schema`).
+pub use rowkey_runtime::{decode_schema, flat_fields, DynField, DynValue, FieldVisitor, FlatField};
 // A declared layout checked against the keys a table already holds.
 pub use rowkey_runtime::{FieldRange, LayoutCheck, LayoutFailure, KEPT_FAILURES};
 // Skip-scan queries (`T::query()`): any field constrained, a gap sought past.

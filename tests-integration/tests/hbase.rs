@@ -1276,6 +1276,21 @@ fn a_table_records_its_key_layout_and_refuses_a_changed_one() {
     plain.check_key_layout::<After>().unwrap();
 }
 
+/// Creates the store's table, writes `n` numbered rows (`fill`) and checks a full scan reads
+/// exactly them back; returns them.
+#[cfg(feature = "hbase-http")]
+fn written_and_read_back(store: &HbaseStore, n: u32, fill: u8) -> Vec<rowkey::store::Row> {
+    store.create_table(&[]).unwrap();
+    let rows = numbered_rows(n, fill);
+    store.write_batch(&rows).unwrap();
+    let got: Vec<_> = store
+        .scan(&rowkey::KeyRange::new(&[], None))
+        .map(Result::unwrap)
+        .collect();
+    assert!(got == rows, "{} rows back of {}", got.len(), rows.len());
+    rows
+}
+
 /// A server process the test started (tinyproxy, nginx), killed when dropped.
 #[cfg(feature = "hbase-http")]
 struct Front(std::process::Child);
@@ -1362,14 +1377,7 @@ fn http_gateways_through_an_http_proxy() {
         config(&url, &table).proxy(HttpProxy::new(&format!("http://{open}"))),
     )
     .unwrap();
-    store.create_table(&[]).unwrap();
-    let rows = numbered_rows(30_000, 2);
-    store.write_batch(&rows).unwrap();
-    let got: Vec<_> = store
-        .scan(&rowkey::KeyRange::new(&[], None))
-        .map(Result::unwrap)
-        .collect();
-    assert!(got == rows, "{} rows back of {}", got.len(), rows.len());
+    let rows = written_and_read_back(&store, 30_000, 2);
     let tunnels = |log: &std::path::Path, to: &str| {
         std::fs::read_to_string(log)
             .unwrap_or_default()
@@ -1524,14 +1532,7 @@ fn the_https_gateway_behind_a_front_that_requires_client_certificates() {
     let table = unique("mutual_tls");
     let store =
         HbaseStore::with_config(config(&url, &table).tls(trust.clone().identity(client))).unwrap();
-    store.create_table(&[]).unwrap();
-    let rows = numbered_rows(20_000, 3);
-    store.write_batch(&rows).unwrap();
-    let got: Vec<_> = store
-        .scan(&rowkey::KeyRange::new(&[], None))
-        .map(Result::unwrap)
-        .collect();
-    assert!(got == rows, "{} rows back of {}", got.len(), rows.len());
+    written_and_read_back(&store, 20_000, 3);
     let verified = std::fs::read_to_string(dir.join("access.log")).unwrap();
     let posts = verified
         .lines()
