@@ -283,7 +283,7 @@ pub fn java(args: &[&str], stdin: &str, tag: &str) -> Result<Vec<Vec<String>>, S
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("hbase-local/run: {e}"))?;
     if let Some(mut input) = child.stdin.take() {
@@ -293,7 +293,14 @@ pub fn java(args: &[&str], stdin: &str, tag: &str) -> Result<Vec<Vec<String>>, S
     }
     let out = child.wait_with_output().map_err(|e| e.to_string())?;
     if !out.status.success() {
-        return Err(format!("Tool {args:?} failed ({})", out.status));
+        // What the client said last (its exception), without the JVM's and Maven's chatter.
+        let said = String::from_utf8_lossy(&out.stderr);
+        let tail: Vec<&str> = said
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("at ") && !l.contains(" INFO "))
+            .collect();
+        let tail = tail[tail.len().saturating_sub(12)..].join("\n");
+        return Err(format!("Tool {args:?} failed ({}):\n{tail}", out.status));
     }
     Ok(String::from_utf8_lossy(&out.stdout)
         .lines()

@@ -493,6 +493,9 @@ public final class Tool {
     Configuration conf = HBaseConfiguration.create();
     conf.set("hbase.zookeeper.quorum", zk.substring(0, colon));
     conf.set("hbase.zookeeper.property.clientPort", zk.substring(colon + 1));
+    // Through ZooKeeper on every version: HBase 3.0's client otherwise asks the masters at
+    // their default port (its default registry is the masters').
+    conf.set("hbase.client.registry.impl", "org.apache.hadoop.hbase.client.ZKConnectionRegistry");
     return ConnectionFactory.createConnection(conf);
   }
 
