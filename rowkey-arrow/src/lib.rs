@@ -1,0 +1,669 @@
+//! Apache Arrow record batches from rowkey tables: a key type's fields become typed columns,
+//! filled column-wise straight from the stored key bytes, as the key's layout (`K::SCHEMA`, or
+//! a layout read back from JSON) says.
+//!
+//! ```
+//! use arrow_array::{Array, UInt32Array};
+//! use rowkey::RowKey;
+//! use rowkey_arrow::KeyBatchBuilder;
+//!
+//! #[derive(RowKey)]
+//! struct Visit {
+//!     #[salt(buckets = 8)]
+//!     user: u32,
+//!     #[reverse_ts]
+//!     ts: u64,
+//!     page: String,
+//! }
+//!
+//! let mut batch = KeyBatchBuilder::new(Visit::SCHEMA)?;
+//! for (user, page) in [(7, "/a"), (8, "/b")] {
+//!     let key = Visit { user, ts: 1_700_000_000_000, page: page.into() }.to_bytes()?;
+//!     batch.push(&key, None)?;
+//! }
+//! let batch = batch.finish();
+//! // The salt byte is not a column; the timestamp is one, in milliseconds.
+//! assert_eq!(batch.schema().fields().len(), 3);
+//! let users = batch.column(0).as_any().downcast_ref::<UInt32Array>().unwrap();
+//! assert_eq!(users.values(), &[7, 8]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! **Columns.** One per field of the key ([`rowkey::flat_fields`]): a nested key's fields in its
+//! place (`outer.inner`), a record-type enum's tag as the dictionary column `record_type` (the
+//! record type's name) and each record type's own fields (`Variant.field`, null in the other
+//! record types' rows). The salt byte and a hash prefix are not columns. Integers, floats and
+//! `bool` keep their types; text is `Utf8`, bytes `Binary` (`FixedSizeBinary(N)` for `[u8; N]`
+//! and a `#[hash]` field's digest), an `Option` is nullable, and a `#[timestamp]` or
+//! `#[reverse_ts]` field is a `Timestamp(Millisecond)` (HBase's own unit; see
+//! [`Options::timestamps`] for keys in another one). `u128` and `i128` are
+//! `FixedSizeBinary(16)`, big-endian. [`Options::value_column`] adds the row's value as
+//! `Binary`.
+//!
+//! **Errors.** A key that is not one of the layout's is refused with the decoder's own error
+//! (never skipped: a batch holds every row it was given); the rows pushed since the last
+//! [`KeyBatchBuilder::finish`] are dropped with it.
+
+#![warn(missing_docs)]
+
+use std::sync::Arc;
+
+use arrow_array::builder::{
+    ArrayBuilder, BinaryBuilder, BooleanBuilder, FixedSizeBinaryBuilder, Float32Builder,
+    Float64Builder, Int16Builder, Int32Builder, Int64Builder, Int8Builder, StringBuilder,
+    StringDictionaryBuilder, TimestampMillisecondBuilder, UInt16Builder, UInt32Builder,
+    UInt64Builder, UInt8Builder,
+};
+use arrow_array::types::Int16Type;
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{DataType, Field, Schema as ArrowSchema, SchemaRef, TimeUnit};
+use rowkey::{DecodeError, DynField, DynValue, FieldSchema, FieldVisitor, FlatField, Schema};
+
+/// How keys become columns.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Options {
+    /// `#[timestamp]` and `#[reverse_ts]` fields as `Timestamp(Millisecond)` (`true`, the
+    /// default) or as their integers.
+    pub timestamps: bool,
+    /// A last column holding each row's value as `Binary`, under this name (`None`: keys only).
+    pub value_column: Option<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            timestamps: true,
+            value_column: None,
+        }
+    }
+}
+
+impl Options {
+    /// Timestamps as `Timestamp(Millisecond)` or as integers ([`Options::timestamps`]).
+    pub fn timestamps(mut self, as_timestamps: bool) -> Self {
+        self.timestamps = as_timestamps;
+        self
+    }
+
+    /// Adds the row's value as a `Binary` column named `name` ([`Options::value_column`]).
+    pub fn value_column(mut self, name: &str) -> Self {
+        self.value_column = Some(name.into());
+        self
+    }
+}
+
+/// Why a layout cannot become an Arrow schema, or a key a row.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// A field whose type has no column here (the field's path and Rust type).
+    Unsupported {
+        /// The field, `outer.inner` for a nested key's.
+        field: String,
+        /// Its Rust type, as written.
+        rust_type: &'static str,
+    },
+    /// A key that is not one of the layout's (the rows pushed since the last `finish` are
+    /// dropped).
+    Decode {
+        /// The decoder's error.
+        error: DecodeError,
+        /// The key, as `Bytes.toStringBinary` shows it.
+        key: String,
+    },
+    /// A timestamp outside what `Timestamp(Millisecond)` holds (over `i64::MAX`).
+    Timestamp {
+        /// The field.
+        field: String,
+        /// The value.
+        value: u64,
+    },
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Unsupported { field, rust_type } => write!(
+                f,
+                "field `{field}` ({rust_type}) has no Arrow column here"
+            ),
+            Error::Decode { error, key } => write!(f, "key {key} is not one of the layout's: {error}"),
+            Error::Timestamp { field, value } => write!(
+                f,
+                "field `{field}`: {value} is over the largest millisecond timestamp (i64::MAX); read it as an integer (Options::timestamps(false))"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Decode { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
+
+/// One column's builder.
+enum Column {
+    Bool(BooleanBuilder),
+    U8(UInt8Builder),
+    U16(UInt16Builder),
+    U32(UInt32Builder),
+    U64(UInt64Builder),
+    I8(Int8Builder),
+    I16(Int16Builder),
+    I32(Int32Builder),
+    I64(Int64Builder),
+    F32(Float32Builder),
+    F64(Float64Builder),
+    Utf8(StringBuilder),
+    Binary(BinaryBuilder),
+    Fixed(FixedSizeBinaryBuilder),
+    Millis(TimestampMillisecondBuilder),
+}
+
+impl Column {
+    fn builder(&mut self) -> &mut dyn ArrayBuilder {
+        match self {
+            Column::Bool(b) => b,
+            Column::U8(b) => b,
+            Column::U16(b) => b,
+            Column::U32(b) => b,
+            Column::U64(b) => b,
+            Column::I8(b) => b,
+            Column::I16(b) => b,
+            Column::I32(b) => b,
+            Column::I64(b) => b,
+            Column::F32(b) => b,
+            Column::F64(b) => b,
+            Column::Utf8(b) => b,
+            Column::Binary(b) => b,
+            Column::Fixed(b) => b,
+            Column::Millis(b) => b,
+        }
+    }
+
+    fn append_null(&mut self) {
+        match self {
+            Column::Bool(b) => b.append_null(),
+            Column::U8(b) => b.append_null(),
+            Column::U16(b) => b.append_null(),
+            Column::U32(b) => b.append_null(),
+            Column::U64(b) => b.append_null(),
+            Column::I8(b) => b.append_null(),
+            Column::I16(b) => b.append_null(),
+            Column::I32(b) => b.append_null(),
+            Column::I64(b) => b.append_null(),
+            Column::F32(b) => b.append_null(),
+            Column::F64(b) => b.append_null(),
+            Column::Utf8(b) => b.append_null(),
+            Column::Binary(b) => b.append_null(),
+            Column::Fixed(b) => b.append_null(),
+            Column::Millis(b) => b.append_null(),
+        }
+    }
+}
+
+/// The base of a Rust type as written (`std::string::String` -> `String`, `Option<T>` -> `T`
+/// and whether it was optional).
+fn base(rust_type: &str) -> (String, bool) {
+    let t: String = rust_type.chars().filter(|c| !c.is_whitespace()).collect();
+    match t.strip_prefix("Option<").and_then(|r| r.strip_suffix('>')) {
+        Some(inner) => (inner.to_string(), true),
+        None => (t, false),
+    }
+}
+
+fn has(f: &FieldSchema, attr: &str) -> bool {
+    f.attributes
+        .iter()
+        .any(|a| *a == attr || a.starts_with(&format!("{attr}(")))
+}
+
+/// The Arrow type of one field, and a builder for it.
+fn column_of(flat: &FlatField, options: &Options) -> Result<(DataType, bool, Column), Error> {
+    let f = flat.schema;
+    let (ty, optional) = base(f.rust_type);
+    let last = ty.rsplit("::").next().unwrap_or(&ty).to_string();
+    let nullable = optional || flat.variant.is_some();
+    let unsupported = || Error::Unsupported {
+        field: flat.path.clone(),
+        rust_type: f.rust_type,
+    };
+    let fixed = |n: usize| {
+        i32::try_from(n)
+            .map(|n| {
+                (
+                    DataType::FixedSizeBinary(n),
+                    Column::Fixed(FixedSizeBinaryBuilder::new(n)),
+                )
+            })
+            .map_err(|_| unsupported())
+    };
+    if has(f, "hash") {
+        let (t, c) = fixed(f.width.ok_or_else(unsupported)?)?;
+        return Ok((t, nullable, c));
+    }
+    let time = options.timestamps
+        && (has(f, "timestamp") || has(f, "reverse_ts"))
+        && matches!(last.as_str(), "u64" | "i64");
+    if time {
+        return Ok((
+            DataType::Timestamp(TimeUnit::Millisecond, None),
+            nullable,
+            Column::Millis(TimestampMillisecondBuilder::new()),
+        ));
+    }
+    let is_text = last == "String"
+        || last == "Box<str>"
+        || last.ends_with("str>")
+        || (last.starts_with('&') && last.ends_with("str"));
+    let is_bytes = last == "Vec<u8>"
+        || last.ends_with("[u8]>")
+        || (last.starts_with('&') && last.ends_with("[u8]"));
+    let (t, c) = match last.as_str() {
+        "bool" => (DataType::Boolean, Column::Bool(BooleanBuilder::new())),
+        "u8" => (DataType::UInt8, Column::U8(UInt8Builder::new())),
+        "u16" => (DataType::UInt16, Column::U16(UInt16Builder::new())),
+        "u32" => (DataType::UInt32, Column::U32(UInt32Builder::new())),
+        "u64" => (DataType::UInt64, Column::U64(UInt64Builder::new())),
+        "i8" => (DataType::Int8, Column::I8(Int8Builder::new())),
+        "i16" => (DataType::Int16, Column::I16(Int16Builder::new())),
+        "i32" => (DataType::Int32, Column::I32(Int32Builder::new())),
+        "i64" => (DataType::Int64, Column::I64(Int64Builder::new())),
+        "f32" => (DataType::Float32, Column::F32(Float32Builder::new())),
+        "f64" => (DataType::Float64, Column::F64(Float64Builder::new())),
+        "u128" | "i128" => fixed(16)?,
+        _ if is_text => (DataType::Utf8, Column::Utf8(StringBuilder::new())),
+        _ if is_bytes => (DataType::Binary, Column::Binary(BinaryBuilder::new())),
+        _ if last.starts_with("[u8;") => {
+            // `#[reverse]` and `#[fixed]` arrays are stored as written; their width is the
+            // field's.
+            fixed(f.width.ok_or_else(unsupported)?)?
+        }
+        _ => return Err(unsupported()),
+    };
+    Ok((t, nullable, c))
+}
+
+/// The Arrow schema of keys of `schema`, as [`KeyBatchBuilder`] fills it.
+pub fn arrow_schema(schema: &'static Schema, options: &Options) -> Result<ArrowSchema, Error> {
+    Ok(ArrowSchema::clone(&columns(schema, options)?.0))
+}
+
+type Columns = (SchemaRef, Vec<Column>, Vec<FlatField>);
+
+fn columns(schema: &'static Schema, options: &Options) -> Result<Columns, Error> {
+    let flat = rowkey::flat_fields(schema);
+    let mut fields = Vec::with_capacity(flat.len() + 2);
+    let mut builders = Vec::with_capacity(flat.len());
+    let tagged = !schema.variants.is_empty();
+    // The record type first after the shared fields would split the key's order; it leads
+    // the record types' own columns instead, after the shared ones.
+    let shared = flat.iter().take_while(|f| f.variant.is_none()).count();
+    for (i, f) in flat.iter().enumerate() {
+        if tagged && i == shared {
+            fields.push(Field::new(
+                "record_type",
+                DataType::Dictionary(Box::new(DataType::Int16), Box::new(DataType::Utf8)),
+                false,
+            ));
+        }
+        let (t, nullable, b) = column_of(f, options)?;
+        fields.push(Field::new(f.path.clone(), t, nullable));
+        builders.push(b);
+    }
+    if tagged && shared == flat.len() {
+        fields.push(Field::new(
+            "record_type",
+            DataType::Dictionary(Box::new(DataType::Int16), Box::new(DataType::Utf8)),
+            false,
+        ));
+    }
+    if let Some(name) = &options.value_column {
+        fields.push(Field::new(name.clone(), DataType::Binary, true));
+    }
+    let metadata = [("rowkey.key".to_string(), schema.name.to_string())].into();
+    Ok((
+        Arc::new(ArrowSchema::new_with_metadata(fields, metadata)),
+        builders,
+        flat,
+    ))
+}
+
+/// Fills one record batch from keys of one layout (and, with [`Options::value_column`], their
+/// values), column by column, without an allocation per row but where a value is not stored
+/// as it is (escaped text, a reversed value).
+pub struct KeyBatchBuilder {
+    schema: SchemaRef,
+    key: &'static Schema,
+    columns: Vec<Column>,
+    flat: Vec<FlatField>,
+    record_type: Option<StringDictionaryBuilder<Int16Type>>,
+    value: Option<BinaryBuilder>,
+    /// Which columns the current row filled (record types leave the others' null).
+    filled: Vec<bool>,
+    rows: usize,
+}
+
+impl std::fmt::Debug for KeyBatchBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeyBatchBuilder")
+            .field("key", &self.key.name)
+            .field("rows", &self.rows)
+            .finish()
+    }
+}
+
+impl KeyBatchBuilder {
+    /// A builder for keys of `schema`, with the default [`Options`].
+    pub fn new(schema: &'static Schema) -> Result<Self, Error> {
+        Self::with_options(schema, &Options::default())
+    }
+
+    /// A builder for keys of `schema`; a field without an Arrow column is an error here.
+    pub fn with_options(schema: &'static Schema, options: &Options) -> Result<Self, Error> {
+        let (arrow, columns, flat) = columns(schema, options)?;
+        Ok(KeyBatchBuilder {
+            schema: arrow,
+            key: schema,
+            filled: vec![false; columns.len()],
+            columns,
+            flat,
+            record_type: (!schema.variants.is_empty()).then(StringDictionaryBuilder::new),
+            value: options.value_column.as_ref().map(|_| BinaryBuilder::new()),
+            rows: 0,
+        })
+    }
+
+    /// The batches' schema.
+    pub fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    /// The rows pushed since the last [`finish`](Self::finish).
+    pub fn len(&self) -> usize {
+        self.rows
+    }
+
+    /// Whether no row was pushed since the last [`finish`](Self::finish).
+    pub fn is_empty(&self) -> bool {
+        self.rows == 0
+    }
+
+    /// Appends the row of `key` (and `value`, for [`Options::value_column`]). A key that is
+    /// not one of the layout's is an error, and the rows pushed since the last `finish` are
+    /// dropped with it.
+    pub fn push(&mut self, key: &[u8], value: Option<&[u8]>) -> Result<(), Error> {
+        self.filled.iter_mut().for_each(|f| *f = false);
+        let mut row = Row {
+            builder: self,
+            failed: None,
+        };
+        let decoded = rowkey::decode_schema(row.builder.key, key, &mut row);
+        let failed = row.failed.take();
+        if let Err(error) = decoded {
+            self.discard();
+            return Err(Error::Decode {
+                error,
+                key: rowkey::fmt::binary(key),
+            });
+        }
+        if let Some(e) = failed {
+            self.discard();
+            return Err(e);
+        }
+        for (column, filled) in self.columns.iter_mut().zip(&self.filled) {
+            if !filled {
+                column.append_null();
+            }
+        }
+        if let Some(b) = &mut self.value {
+            match value {
+                Some(v) => b.append_value(v),
+                None => b.append_null(),
+            }
+        }
+        self.rows += 1;
+        Ok(())
+    }
+
+    /// The rows pushed since the last call, as one batch; the builder starts anew.
+    pub fn finish(&mut self) -> RecordBatch {
+        let mut arrays: Vec<ArrayRef> = Vec::with_capacity(self.schema.fields().len());
+        let shared = self.flat.iter().take_while(|f| f.variant.is_none()).count();
+        for (i, c) in self.columns.iter_mut().enumerate() {
+            if i == shared {
+                if let Some(t) = &mut self.record_type {
+                    arrays.push(Arc::new(t.finish()));
+                }
+            }
+            arrays.push(c.builder().finish());
+        }
+        if shared == self.columns.len() {
+            if let Some(t) = &mut self.record_type {
+                arrays.push(Arc::new(t.finish()));
+            }
+        }
+        if let Some(v) = &mut self.value {
+            arrays.push(Arc::new(v.finish()));
+        }
+        self.rows = 0;
+        // The columns are built to the schema, row for row: a mismatch is a bug here.
+        RecordBatch::try_new(self.schema.clone(), arrays)
+            .expect("rowkey-arrow built columns that do not fit their schema")
+    }
+
+    /// Drops the rows pushed since the last `finish` (a row failed half-way, so the columns
+    /// may be of different lengths: each is emptied on its own).
+    fn discard(&mut self) {
+        for c in &mut self.columns {
+            let _ = c.builder().finish();
+        }
+        if let Some(t) = &mut self.record_type {
+            let _ = t.finish();
+        }
+        if let Some(v) = &mut self.value {
+            let _ = v.finish();
+        }
+        self.rows = 0;
+    }
+}
+
+/// The visitor that appends one key's fields.
+struct Row<'b> {
+    builder: &'b mut KeyBatchBuilder,
+    failed: Option<Error>,
+}
+
+impl<'de> FieldVisitor<'de> for Row<'_> {
+    fn field(&mut self, index: usize, value: DynField<'de>) {
+        let b = &mut *self.builder;
+        let Some(column) = b.columns.get_mut(index) else {
+            return;
+        };
+        b.filled[index] = true;
+        // `Some(None)` of an `Option<Option<T>>` is null too: a column has one level of null.
+        let value = value.value;
+        match (column, value) {
+            (c, DynValue::Null) => c.append_null(),
+            (Column::Bool(c), DynValue::Bool(v)) => c.append_value(v),
+            (Column::U8(c), DynValue::U8(v)) => c.append_value(v),
+            (Column::U16(c), DynValue::U16(v)) => c.append_value(v),
+            (Column::U32(c), DynValue::U32(v)) => c.append_value(v),
+            (Column::U64(c), DynValue::U64(v)) => c.append_value(v),
+            (Column::I8(c), DynValue::I8(v)) => c.append_value(v),
+            (Column::I16(c), DynValue::I16(v)) => c.append_value(v),
+            (Column::I32(c), DynValue::I32(v)) => c.append_value(v),
+            (Column::I64(c), DynValue::I64(v)) => c.append_value(v),
+            (Column::F32(c), DynValue::F32(v)) => c.append_value(v),
+            (Column::F64(c), DynValue::F64(v)) => c.append_value(v),
+            (Column::Utf8(c), DynValue::Str(v)) => c.append_value(v),
+            (Column::Binary(c), DynValue::Bytes(v)) => c.append_value(v),
+            (Column::Millis(c), DynValue::I64(v)) => c.append_value(v),
+            (Column::Millis(c), DynValue::U64(v)) => match i64::try_from(v) {
+                Ok(v) => c.append_value(v),
+                Err(_) => {
+                    c.append_null();
+                    self.failed.get_or_insert(Error::Timestamp {
+                        field: b.flat[index].path.clone(),
+                        value: v,
+                    });
+                }
+            },
+            (Column::Fixed(c), value) => {
+                let bytes: Option<Vec<u8>> = match value {
+                    DynValue::Bytes(v) | DynValue::Digest(v) => Some(v.into_owned()),
+                    DynValue::U128(v) => Some(v.to_be_bytes().to_vec()),
+                    DynValue::I128(v) => Some(v.to_be_bytes().to_vec()),
+                    _ => None,
+                };
+                match bytes.map(|b| c.append_value(b)) {
+                    Some(Ok(())) => {}
+                    _ => {
+                        c.append_null();
+                        self.failed.get_or_insert(Error::Unsupported {
+                            field: b.flat[index].path.clone(),
+                            rust_type: b.flat[index].schema.rust_type,
+                        });
+                    }
+                }
+            }
+            (c, _) => {
+                // The decoder read a value of another type than the column's: the layout and
+                // this crate disagree.
+                c.append_null();
+                self.failed.get_or_insert(Error::Unsupported {
+                    field: b.flat[index].path.clone(),
+                    rust_type: b.flat[index].schema.rust_type,
+                });
+            }
+        }
+    }
+
+    fn variant(&mut self, variant: usize) {
+        let b = &mut *self.builder;
+        if let Some(t) = &mut b.record_type {
+            // At most 256 record types (a tag is a byte): Int16 keys always hold them.
+            if t.append(b.key.variants[variant].name).is_err() {
+                self.failed.get_or_insert(Error::Unsupported {
+                    field: "record_type".into(),
+                    rust_type: b.key.name,
+                });
+            }
+        }
+    }
+}
+
+/// Reads `rows` (a store's scan: key and value) into batches of at most `batch_rows` rows.
+///
+/// ```
+/// use rowkey::store::{MemStore, Store};
+/// use rowkey::{KeyRange, RowKey};
+/// use rowkey_arrow::{batches, Options};
+///
+/// #[derive(RowKey)]
+/// struct Reading { sensor: u16, at: u32 }
+///
+/// let store = MemStore::new();
+/// for at in 0..10u32 {
+///     store.put(&Reading { sensor: 1, at }.to_bytes()?, b"v")?;
+/// }
+/// let all: Vec<_> = batches(
+///     store.scan(&KeyRange::new(b"", None)),
+///     Reading::SCHEMA,
+///     &Options::default().value_column("value"),
+///     4,
+/// )?
+/// .collect::<Result<_, _>>()?;
+/// assert_eq!(all.iter().map(|b| b.num_rows()).collect::<Vec<_>>(), [4, 4, 2]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn batches<I, E>(
+    rows: I,
+    schema: &'static Schema,
+    options: &Options,
+    batch_rows: usize,
+) -> Result<Batches<I::IntoIter>, Error>
+where
+    I: IntoIterator<Item = Result<rowkey::store::Row, E>>,
+{
+    Ok(Batches {
+        rows: rows.into_iter(),
+        builder: KeyBatchBuilder::with_options(schema, options)?,
+        batch_rows: batch_rows.max(1),
+        done: false,
+    })
+}
+
+/// The batches of [`batches`]: each `Ok` holds up to `batch_rows` rows; the first error ends
+/// them.
+#[derive(Debug)]
+pub struct Batches<I> {
+    rows: I,
+    builder: KeyBatchBuilder,
+    batch_rows: usize,
+    done: bool,
+}
+
+/// An error of [`Batches`]: the store's, or the row's.
+#[derive(Debug)]
+pub enum BatchError<E> {
+    /// The store failed.
+    Store(E),
+    /// A row is not one of the layout's.
+    Row(Error),
+}
+
+impl<E: std::fmt::Display> std::fmt::Display for BatchError<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BatchError::Store(e) => write!(f, "the scan failed: {e}"),
+            BatchError::Row(e) => e.fmt(f),
+        }
+    }
+}
+
+impl<E: std::error::Error + 'static> std::error::Error for BatchError<E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BatchError::Store(e) => Some(e),
+            BatchError::Row(e) => Some(e),
+        }
+    }
+}
+
+impl<I, E> Iterator for Batches<I>
+where
+    I: Iterator<Item = Result<rowkey::store::Row, E>>,
+{
+    type Item = Result<RecordBatch, BatchError<E>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        while self.builder.len() < self.batch_rows {
+            match self.rows.next() {
+                Some(Ok((key, value))) => {
+                    if let Err(e) = self.builder.push(&key, Some(&value)) {
+                        self.done = true;
+                        return Some(Err(BatchError::Row(e)));
+                    }
+                }
+                Some(Err(e)) => {
+                    self.done = true;
+                    return Some(Err(BatchError::Store(e)));
+                }
+                None => {
+                    self.done = true;
+                    break;
+                }
+            }
+        }
+        (!self.builder.is_empty()).then(|| Ok(self.builder.finish()))
+    }
+}

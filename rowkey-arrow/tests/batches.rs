@@ -1,0 +1,266 @@
+//! Record batches against the typed keys: every column holds what the typed key holds, row for
+//! row (random keys of a layout with every common field type, a record-type enum), foreign keys
+//! are refused with the decoder's error, and 200,000 rows of the README's `Event` scanned from
+//! fjall fill batches of 8,192.
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{
+    Int16Type, Int64Type, TimestampMillisecondType, UInt32Type, UInt64Type, UInt8Type,
+};
+use arrow_array::{Array, RecordBatch};
+use arrow_schema::{DataType, TimeUnit};
+use proptest::prelude::*;
+use rowkey::RowKey;
+use rowkey_arrow::{batches, KeyBatchBuilder, Options};
+
+#[derive(RowKey, Debug, Clone)]
+struct Wide {
+    #[salt(buckets = 16)]
+    tenant: u8,
+    #[desc]
+    level: i16,
+    name: String,
+    #[reverse_ts]
+    at: u64,
+    note: Option<String>,
+    raw: Vec<u8>,
+    tag: [u8; 2],
+    inner: Inner,
+    #[hash(md5, len = 4)]
+    digest: rowkey::Hashed<String, 4>,
+}
+
+#[derive(RowKey, Debug, Clone)]
+struct Inner {
+    x: u32,
+    y: i64,
+}
+
+#[derive(RowKey, Debug, Clone)]
+#[rowkey(prefix(user))]
+enum Activity {
+    #[tag(1)]
+    Login { user: u64, ip: u32 },
+    #[tag(2)]
+    Purchase {
+        user: u64,
+        amount: i64,
+        item: String,
+    },
+}
+
+fn wide() -> impl Strategy<Value = Wide> {
+    (
+        (any::<u8>(), any::<i16>(), "\\PC{0,8}", 0..=i64::MAX as u64),
+        (
+            proptest::option::of("[a-z\\x00]{0,5}"),
+            proptest::collection::vec(any::<u8>(), 0..6),
+            any::<[u8; 2]>(),
+            any::<u32>(),
+            any::<i64>(),
+            "[a-z]{0,4}",
+        ),
+    )
+        .prop_map(
+            |((tenant, level, name, at), (note, raw, tag, x, y, d))| Wide {
+                tenant,
+                level,
+                name,
+                at,
+                note,
+                raw,
+                tag,
+                inner: Inner { x, y },
+                digest: rowkey::Hashed::new(d),
+            },
+        )
+}
+
+fn build(keys: &[Vec<u8>], schema: &'static rowkey::Schema) -> RecordBatch {
+    let mut b = KeyBatchBuilder::new(schema).unwrap();
+    for k in keys {
+        b.push(k, None).unwrap();
+    }
+    b.finish()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn every_column_holds_what_the_typed_key_holds(rows in proptest::collection::vec(wide(), 1..40)) {
+        let keys: Vec<Vec<u8>> = rows.iter().map(|r| r.to_bytes().unwrap().to_vec()).collect();
+        let batch = build(&keys, Wide::SCHEMA);
+        let schema = batch.schema();
+        let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+        prop_assert_eq!(
+            names,
+            ["tenant", "level", "name", "at", "note", "raw", "tag", "inner.x", "inner.y", "digest"]
+        );
+        prop_assert_eq!(
+            schema.field(3).data_type(),
+            &DataType::Timestamp(TimeUnit::Millisecond, None)
+        );
+        prop_assert!(schema.field(4).is_nullable());
+        prop_assert!(!schema.field(2).is_nullable());
+        let tenant = batch.column(0).as_primitive::<UInt8Type>();
+        let level = batch.column(1).as_primitive::<Int16Type>();
+        let name = batch.column(2).as_string::<i32>();
+        let at = batch.column(3).as_primitive::<TimestampMillisecondType>();
+        let note = batch.column(4).as_string::<i32>();
+        let raw = batch.column(5).as_binary::<i32>();
+        let tag = batch.column(6).as_fixed_size_binary();
+        let x = batch.column(7).as_primitive::<UInt32Type>();
+        let y = batch.column(8).as_primitive::<Int64Type>();
+        let digest = batch.column(9).as_fixed_size_binary();
+        for (i, r) in rows.iter().enumerate() {
+            prop_assert_eq!(tenant.value(i), r.tenant);
+            prop_assert_eq!(level.value(i), r.level);
+            prop_assert_eq!(name.value(i), r.name.as_str());
+            prop_assert_eq!(at.value(i), r.at as i64);
+            match &r.note {
+                Some(n) => prop_assert_eq!(note.value(i), n.as_str()),
+                None => prop_assert!(note.is_null(i)),
+            }
+            prop_assert_eq!(raw.value(i), &r.raw[..]);
+            prop_assert_eq!(tag.value(i), &r.tag[..]);
+            prop_assert_eq!(x.value(i), r.inner.x);
+            prop_assert_eq!(y.value(i), r.inner.y);
+            prop_assert_eq!(digest.value(i), &r.digest.digest()[..]);
+        }
+    }
+}
+
+#[test]
+fn record_types_fill_their_own_columns_and_leave_the_others_null() {
+    let rows = [
+        Activity::Login {
+            user: 7,
+            ip: 0x7f00_0001,
+        },
+        Activity::Purchase {
+            user: 7,
+            amount: -250,
+            item: "book".into(),
+        },
+        Activity::Login { user: 9, ip: 1 },
+    ];
+    let keys: Vec<Vec<u8>> = rows
+        .iter()
+        .map(|r| r.to_bytes().unwrap().to_vec())
+        .collect();
+    let batch = build(&keys, Activity::SCHEMA);
+    let schema = batch.schema();
+    let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "user",
+            "record_type",
+            "Login.ip",
+            "Purchase.amount",
+            "Purchase.item"
+        ]
+    );
+    let user = batch.column(0).as_primitive::<UInt64Type>();
+    assert_eq!(user.values(), &[7, 7, 9]);
+    let kinds = batch
+        .column(1)
+        .as_dictionary::<arrow_array::types::Int16Type>();
+    let names = kinds.values().as_string::<i32>();
+    let kind = |i: usize| names.value(kinds.keys().value(i) as usize).to_string();
+    assert_eq!([kind(0), kind(1), kind(2)], ["Login", "Purchase", "Login"]);
+    let ip = batch.column(2).as_primitive::<UInt32Type>();
+    assert!(ip.is_valid(0) && ip.is_null(1) && ip.value(2) == 1);
+    let amount = batch.column(3).as_primitive::<Int64Type>();
+    assert!(amount.is_null(0) && amount.value(1) == -250 && amount.is_null(2));
+    assert_eq!(batch.column(4).as_string::<i32>().value(1), "book");
+}
+
+#[test]
+fn a_foreign_key_is_refused_with_the_decoders_error_and_the_batch_dropped() {
+    let mut b = KeyBatchBuilder::new(Inner::SCHEMA).unwrap();
+    b.push(&Inner { x: 1, y: 2 }.to_bytes().unwrap(), None)
+        .unwrap();
+    let e = b.push(b"short", None).unwrap_err();
+    let said = e.to_string();
+    assert!(
+        said.contains("short") && said.contains("not one of the layout's"),
+        "{said}"
+    );
+    assert!(
+        b.is_empty(),
+        "the rows before the bad one are dropped with it"
+    );
+    // The builder goes on with the next rows.
+    b.push(&Inner { x: 3, y: 4 }.to_bytes().unwrap(), None)
+        .unwrap();
+    assert_eq!(b.finish().num_rows(), 1);
+    // Timestamps can be integers instead.
+    let ints =
+        rowkey_arrow::arrow_schema(Wide::SCHEMA, &Options::default().timestamps(false)).unwrap();
+    assert_eq!(ints.field(3).data_type(), &DataType::UInt64);
+}
+
+#[test]
+fn two_hundred_thousand_fjall_rows_fill_batches_of_8192() {
+    use rowkey::store::{FjallStore, Store};
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    struct Event {
+        #[salt(buckets = 16)]
+        user_id: u64,
+        event_type: String,
+        #[reverse_ts]
+        ts: u64,
+    }
+    let dir = std::env::temp_dir().join(format!("rowkey-arrow-{}", std::process::id()));
+    let store = FjallStore::open(&dir, "events").unwrap();
+    let n = 200_000u64;
+    let rows: Vec<_> = (0..n)
+        .map(|i| {
+            let k = Event {
+                user_id: i % 5_000,
+                event_type: ["click", "view"][(i % 2) as usize].into(),
+                ts: 1_700_000_000_000 + i,
+            };
+            (
+                k.to_bytes().unwrap(),
+                rowkey::bytes::Bytes::from(i.to_be_bytes().to_vec()),
+            )
+        })
+        .collect();
+    store.write_batch(&rows).unwrap();
+    let t = std::time::Instant::now();
+    let mut total = 0;
+    let mut sum_users = 0u64;
+    let mut sizes = Vec::new();
+    for batch in batches(
+        store.scan(&rowkey::KeyRange::new(b"", None)),
+        Event::SCHEMA,
+        &Options::default().value_column("value"),
+        8_192,
+    )
+    .unwrap()
+    {
+        let batch = batch.unwrap();
+        total += batch.num_rows();
+        sizes.push(batch.num_rows());
+        sum_users += batch
+            .column(0)
+            .as_primitive::<UInt64Type>()
+            .values()
+            .iter()
+            .sum::<u64>();
+        assert_eq!(batch.num_columns(), 4);
+    }
+    eprintln!(
+        "{total} rows in {} batches in {:?}",
+        sizes.len(),
+        t.elapsed()
+    );
+    assert_eq!(total as u64, n);
+    assert!(sizes[..sizes.len() - 1].iter().all(|&s| s == 8_192));
+    assert_eq!(sum_users, (0..n).map(|i| i % 5_000).sum::<u64>());
+    drop(store);
+    std::fs::remove_dir_all(dir).ok();
+}
