@@ -38,7 +38,8 @@
 //! `#[reverse_ts]` field is a `Timestamp(Millisecond)` (HBase's own unit; see
 //! [`Options::timestamps`] for keys in another one). `u128` and `i128` are
 //! `FixedSizeBinary(16)`, big-endian. [`Options::value_column`] adds the row's value as
-//! `Binary`.
+//! `Binary`; [`RowBatchBuilder`] and [`row_batches`] add a `RowValue` type's fields instead,
+//! each read from its cell (rows of cells, as `CellTable` writes them).
 //!
 //! **Errors.** A key that is not one of the layout's is refused with the decoder's own error
 //! (never skipped: a batch holds every row it was given); the rows pushed since the last
@@ -112,6 +113,16 @@ pub enum Error {
         /// The key, as `Bytes.toStringBinary` shows it.
         key: String,
     },
+    /// A row's value cell that its column's type does not read (the wrong width, text that
+    /// is not UTF-8), or a required column the row lacks.
+    Value {
+        /// The column (the `RowValue` field).
+        column: &'static str,
+        /// What is wrong.
+        why: String,
+        /// The row's key, as `Bytes.toStringBinary` shows it.
+        key: String,
+    },
     /// A timestamp outside what `Timestamp(Millisecond)` holds (over `i64::MAX`).
     Timestamp {
         /// The field.
@@ -129,6 +140,7 @@ impl std::fmt::Display for Error {
                 "field `{field}` ({rust_type}) has no Arrow column here"
             ),
             Error::Decode { error, key } => write!(f, "key {key} is not one of the layout's: {error}"),
+            Error::Value { column, why, key } => write!(f, "row {key}, column `{column}`: {why}"),
             Error::Timestamp { field, value } => write!(
                 f,
                 "field `{field}`: {value} is over the largest millisecond timestamp (i64::MAX); read it as an integer (Options::timestamps(false))"
@@ -257,6 +269,19 @@ fn column_of(flat: &FlatField, options: &Options) -> Result<(DataType, bool, Col
             Column::Millis(TimestampMillisecondBuilder::new()),
         ));
     }
+    let (t, c) = match plain_column(&last) {
+        Some(column) => column,
+        None if matches!(last.as_str(), "u128" | "i128") => fixed(16)?,
+        // `#[reverse]` and `#[fixed]` arrays are stored as written; their width is the field's.
+        None if last.starts_with("[u8;") => fixed(f.width.ok_or_else(unsupported)?)?,
+        None => return Err(unsupported()),
+    };
+    Ok((t, nullable, c))
+}
+
+/// The column of a plain type's name (`u32`, `String`, `Vec<u8>`, ...), as keys and values
+/// both hold them; `None` for any other.
+fn plain_column(last: &str) -> Option<(DataType, Column)> {
     let is_text = last == "String"
         || last == "Box<str>"
         || last.ends_with("str>")
@@ -264,7 +289,7 @@ fn column_of(flat: &FlatField, options: &Options) -> Result<(DataType, bool, Col
     let is_bytes = last == "Vec<u8>"
         || last.ends_with("[u8]>")
         || (last.starts_with('&') && last.ends_with("[u8]"));
-    let (t, c) = match last.as_str() {
+    Some(match last {
         "bool" => (DataType::Boolean, Column::Bool(BooleanBuilder::new())),
         "u8" => (DataType::UInt8, Column::U8(UInt8Builder::new())),
         "u16" => (DataType::UInt16, Column::U16(UInt16Builder::new())),
@@ -276,17 +301,10 @@ fn column_of(flat: &FlatField, options: &Options) -> Result<(DataType, bool, Col
         "i64" => (DataType::Int64, Column::I64(Int64Builder::new())),
         "f32" => (DataType::Float32, Column::F32(Float32Builder::new())),
         "f64" => (DataType::Float64, Column::F64(Float64Builder::new())),
-        "u128" | "i128" => fixed(16)?,
         _ if is_text => (DataType::Utf8, Column::Utf8(StringBuilder::new())),
         _ if is_bytes => (DataType::Binary, Column::Binary(BinaryBuilder::new())),
-        _ if last.starts_with("[u8;") => {
-            // `#[reverse]` and `#[fixed]` arrays are stored as written; their width is the
-            // field's.
-            fixed(f.width.ok_or_else(unsupported)?)?
-        }
-        _ => return Err(unsupported()),
-    };
-    Ok((t, nullable, c))
+        _ => return None,
+    })
 }
 
 /// The Arrow schema of keys of `schema`, as [`KeyBatchBuilder`] fills it.
@@ -650,6 +668,240 @@ where
             match self.rows.next() {
                 Some(Ok((key, value))) => {
                     if let Err(e) = self.builder.push(&key, Some(&value)) {
+                        self.done = true;
+                        return Some(Err(BatchError::Row(e)));
+                    }
+                }
+                Some(Err(e)) => {
+                    self.done = true;
+                    return Some(Err(BatchError::Store(e)));
+                }
+                None => {
+                    self.done = true;
+                    break;
+                }
+            }
+        }
+        (!self.builder.is_empty()).then(|| Ok(self.builder.finish()))
+    }
+}
+
+/// One value column: the field, its cell's coordinates and its builder.
+struct ValueColumn {
+    schema: &'static rowkey::ColumnSchema,
+    column: Column,
+}
+
+impl ValueColumn {
+    /// Appends a cell's bytes as the column's type reads them (HBase's `Bytes.toBytes`
+    /// encodings, as `ColumnValue` writes them).
+    fn append(&mut self, bytes: &[u8]) -> Result<(), String> {
+        fn be<const N: usize>(bytes: &[u8]) -> Result<[u8; N], String> {
+            bytes
+                .try_into()
+                .map_err(|_| format!("{} bytes where {N} are stored", bytes.len()))
+        }
+        match &mut self.column {
+            Column::Bool(c) => c.append_value(be::<1>(bytes)?[0] != 0),
+            Column::U8(c) => c.append_value(u8::from_be_bytes(be(bytes)?)),
+            Column::U16(c) => c.append_value(u16::from_be_bytes(be(bytes)?)),
+            Column::U32(c) => c.append_value(u32::from_be_bytes(be(bytes)?)),
+            Column::U64(c) => c.append_value(u64::from_be_bytes(be(bytes)?)),
+            Column::I8(c) => c.append_value(i8::from_be_bytes(be(bytes)?)),
+            Column::I16(c) => c.append_value(i16::from_be_bytes(be(bytes)?)),
+            Column::I32(c) => c.append_value(i32::from_be_bytes(be(bytes)?)),
+            Column::I64(c) => c.append_value(i64::from_be_bytes(be(bytes)?)),
+            Column::F32(c) => c.append_value(f32::from_be_bytes(be(bytes)?)),
+            Column::F64(c) => c.append_value(f64::from_be_bytes(be(bytes)?)),
+            Column::Utf8(c) => c.append_value(
+                std::str::from_utf8(bytes)
+                    .map_err(|e| format!("not UTF-8 after byte {}", e.valid_up_to()))?,
+            ),
+            Column::Binary(c) => c.append_value(bytes),
+            Column::Fixed(c) => c.append_value(bytes).map_err(|e| e.to_string())?,
+            Column::Millis(c) => c.append_value(i64::from_be_bytes(be(bytes)?)),
+        }
+        Ok(())
+    }
+}
+
+/// Fills one record batch from rows of cells: the key's columns (as [`KeyBatchBuilder`]
+/// makes them), then one column per field of a `RowValue` type, read from its cell
+/// (`family:qualifier`) as the type's `ColumnValue` writes it: integers and floats big-endian,
+/// `bool` one byte, `String` UTF-8, `Vec<u8>` as stored, `Json<T>` as its JSON text. An
+/// `Option` field whose cell is absent is null; a required field's absent cell is an error,
+/// as the typed read says.
+pub struct RowBatchBuilder {
+    keys: KeyBatchBuilder,
+    values: Vec<ValueColumn>,
+    schema: SchemaRef,
+}
+
+impl std::fmt::Debug for RowBatchBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RowBatchBuilder")
+            .field("keys", &self.keys)
+            .field("values", &self.values.len())
+            .finish()
+    }
+}
+
+impl RowBatchBuilder {
+    /// A builder for rows keyed by `key`, valued by `value` (`K::SCHEMA`, `V::SCHEMA`).
+    pub fn new(key: &'static Schema, value: &'static rowkey::ValueSchema) -> Result<Self, Error> {
+        Self::with_options(key, value, &Options::default())
+    }
+
+    /// [`RowBatchBuilder::new`] with `options` ([`Options::value_column`] does not apply: the
+    /// value is its columns).
+    pub fn with_options(
+        key: &'static Schema,
+        value: &'static rowkey::ValueSchema,
+        options: &Options,
+    ) -> Result<Self, Error> {
+        let mut key_options = options.clone();
+        key_options.value_column = None;
+        let keys = KeyBatchBuilder::with_options(key, &key_options)?;
+        let mut fields: Vec<Field> = keys.schema.fields().iter().map(|f| (**f).clone()).collect();
+        let mut values = Vec::with_capacity(value.columns.len());
+        for c in value.columns {
+            let (ty, _) = base(c.rust_type);
+            let last = ty.rsplit("::").next().unwrap_or(&ty).to_string();
+            let json = last.starts_with("Json<");
+            let (t, column) = match plain_column(&last) {
+                Some(column) => column,
+                None if json => (DataType::Utf8, Column::Utf8(StringBuilder::new())),
+                None => {
+                    return Err(Error::Unsupported {
+                        field: c.field.to_string(),
+                        rust_type: c.rust_type,
+                    })
+                }
+            };
+            let metadata = [
+                ("rowkey.family".to_string(), c.family.to_string()),
+                ("rowkey.qualifier".to_string(), c.qualifier.to_string()),
+            ]
+            .into();
+            fields.push(Field::new(c.field, t, c.optional).with_metadata(metadata));
+            values.push(ValueColumn { schema: c, column });
+        }
+        let mut metadata = keys.schema.metadata().clone();
+        metadata.insert("rowkey.value".into(), value.name.into());
+        Ok(RowBatchBuilder {
+            keys,
+            values,
+            schema: Arc::new(ArrowSchema::new_with_metadata(fields, metadata)),
+        })
+    }
+
+    /// The batches' schema: the key's columns, then the value's.
+    pub fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    /// The rows pushed since the last [`finish`](Self::finish).
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Whether no row was pushed since the last [`finish`](Self::finish).
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// Appends one row of cells. A key not of the layout, a cell its column cannot read or a
+    /// required column the row lacks is an error, and the rows pushed since the last
+    /// `finish` are dropped with it.
+    pub fn push(&mut self, row: &rowkey::store::CellRow) -> Result<(), Error> {
+        let failed = self.values.iter_mut().find_map(|v| {
+            let cell = row.value(v.schema.family, v.schema.qualifier.as_bytes());
+            let appended = match cell {
+                Some(bytes) => v.append(bytes),
+                None if v.schema.optional => {
+                    v.column.append_null();
+                    Ok(())
+                }
+                None => Err(format!(
+                    "the row has no cell {}:{} and the field is not an Option",
+                    v.schema.family, v.schema.qualifier
+                )),
+            };
+            appended.err().map(|why| (v.schema.field, why))
+        });
+        let result = match failed {
+            Some((column, why)) => Err(Error::Value {
+                column,
+                why,
+                key: rowkey::fmt::binary(&row.key),
+            }),
+            None => self.keys.push(&row.key, None),
+        };
+        if result.is_err() {
+            self.keys.discard();
+            for v in &mut self.values {
+                let _ = v.column.builder().finish();
+            }
+        }
+        result
+    }
+
+    /// The rows pushed since the last call, as one batch; the builder starts anew.
+    pub fn finish(&mut self) -> RecordBatch {
+        let keys = self.keys.finish();
+        let mut arrays: Vec<ArrayRef> = keys.columns().to_vec();
+        arrays.extend(self.values.iter_mut().map(|v| v.column.builder().finish()));
+        // Every row appended one value to every column, or none (a failed row is dropped
+        // whole): a mismatch is a bug here.
+        RecordBatch::try_new(self.schema.clone(), arrays)
+            .expect("rowkey-arrow built columns that do not fit their schema")
+    }
+}
+
+/// Reads `rows` (a store's `scan_rows` with the value type's columns) into batches of at most
+/// `batch_rows` rows of key and value columns ([`RowBatchBuilder`]).
+pub fn row_batches<I, E>(
+    rows: I,
+    key: &'static Schema,
+    value: &'static rowkey::ValueSchema,
+    options: &Options,
+    batch_rows: usize,
+) -> Result<RowBatches<I::IntoIter>, Error>
+where
+    I: IntoIterator<Item = Result<rowkey::store::CellRow, E>>,
+{
+    Ok(RowBatches {
+        rows: rows.into_iter(),
+        builder: RowBatchBuilder::with_options(key, value, options)?,
+        batch_rows: batch_rows.max(1),
+        done: false,
+    })
+}
+
+/// The batches of [`row_batches`]: each `Ok` holds up to `batch_rows` rows; the first error
+/// ends them.
+#[derive(Debug)]
+pub struct RowBatches<I> {
+    rows: I,
+    builder: RowBatchBuilder,
+    batch_rows: usize,
+    done: bool,
+}
+
+impl<I, E> Iterator for RowBatches<I>
+where
+    I: Iterator<Item = Result<rowkey::store::CellRow, E>>,
+{
+    type Item = Result<RecordBatch, BatchError<E>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        while self.builder.len() < self.batch_rows {
+            match self.rows.next() {
+                Some(Ok(row)) => {
+                    if let Err(e) = self.builder.push(&row) {
                         self.done = true;
                         return Some(Err(BatchError::Row(e)));
                     }

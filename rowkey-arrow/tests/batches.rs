@@ -1,6 +1,7 @@
 //! Record batches against the typed keys: every column holds what the typed key holds, row for
 //! row (random keys of a layout with every common field type, a record-type enum), foreign keys
-//! are refused with the decoder's error, and 200,000 rows of the README's `Event` scanned from
+//! are refused with the decoder's error, a `RowValue`'s fields are columns after the key's,
+//! and 200,000 rows of the README's `Event` scanned from
 //! fjall fill batches of 8,192.
 
 use arrow_array::cast::AsArray;
@@ -263,4 +264,119 @@ fn two_hundred_thousand_fjall_rows_fill_batches_of_8192() {
     assert_eq!(sum_users, (0..n).map(|i| i % 5_000).sum::<u64>());
     drop(store);
     std::fs::remove_dir_all(dir).ok();
+}
+
+#[derive(rowkey::RowValue, Debug, Clone, PartialEq)]
+#[column(family = "d")]
+struct Visit {
+    #[column(name = "via")]
+    referrer: String,
+    #[column(name = "ms")]
+    millis: u32,
+    score: f64,
+    ok: bool,
+    #[column(family = "x")]
+    note: Option<String>,
+}
+
+/// Rows of cells (1,000 rows of a `CellTable` of `Inner` keys and `Visit` values, in four
+/// batches): the value's fields are columns after the key's, each read from its cell; a missing
+/// `Option` cell is null, a cell of the wrong width is refused naming the column.
+#[test]
+fn value_columns_hold_what_the_typed_value_holds() {
+    use arrow_array::types::Float64Type;
+    use rowkey::store::{CellTable, MemStore, Store};
+    use rowkey::RowValue;
+    let table = CellTable::<_, Inner, Visit>::new(MemStore::new());
+    let rows: Vec<(Inner, Visit)> = (0..1_000u32)
+        .map(|i| {
+            (
+                Inner {
+                    x: i,
+                    y: -(i as i64),
+                },
+                Visit {
+                    referrer: format!("https://example.com/{i}"),
+                    millis: i * 3,
+                    score: f64::from(i) / 7.0,
+                    ok: i % 3 == 0,
+                    note: (i % 2 == 0).then(|| format!("note {i}")),
+                },
+            )
+        })
+        .collect();
+    table.put_batch(rows.iter().map(|(k, v)| (k, v))).unwrap();
+    let scan = table
+        .store()
+        .scan_rows(&rowkey::KeyRange::new(b"", None), &Visit::columns());
+    let batches: Vec<RecordBatch> = rowkey_arrow::row_batches(
+        scan,
+        Inner::SCHEMA,
+        &Visit::SCHEMA,
+        &Options::default(),
+        300,
+    )
+    .unwrap()
+    .collect::<Result<_, _>>()
+    .unwrap();
+    assert_eq!(
+        batches.iter().map(|b| b.num_rows()).collect::<Vec<_>>(),
+        [300, 300, 300, 100]
+    );
+    let schema = batches[0].schema();
+    let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+    assert_eq!(
+        names,
+        ["x", "y", "referrer", "millis", "score", "ok", "note"]
+    );
+    assert_eq!(schema.field(2).metadata()["rowkey.qualifier"], "via");
+    assert_eq!(schema.field(6).metadata()["rowkey.family"], "x");
+    let mut i = 0;
+    for b in &batches {
+        let x = b.column(0).as_primitive::<UInt32Type>();
+        let referrer = b.column(2).as_string::<i32>();
+        let millis = b.column(3).as_primitive::<UInt32Type>();
+        let score = b.column(4).as_primitive::<Float64Type>();
+        let ok = b.column(5).as_boolean();
+        let note = b.column(6).as_string::<i32>();
+        for r in 0..b.num_rows() {
+            let (k, v) = &rows[i];
+            assert_eq!(x.value(r), k.x);
+            assert_eq!(referrer.value(r), v.referrer);
+            assert_eq!(millis.value(r), v.millis);
+            assert_eq!(score.value(r), v.score);
+            assert_eq!(ok.value(r), v.ok);
+            assert_eq!(note.is_null(r), v.note.is_none());
+            if let Some(n) = &v.note {
+                assert_eq!(note.value(r), n);
+            }
+            i += 1;
+        }
+    }
+    assert_eq!(i, rows.len());
+
+    // A cell its column cannot read: `ms` written with 2 bytes.
+    let store = MemStore::new();
+    let bad = CellTable::<_, Inner, Visit>::new(&store);
+    bad.put(&rows[0].0, &rows[0].1).unwrap();
+    let mut row = store
+        .scan_rows(&rowkey::KeyRange::new(b"", None), &Visit::columns())
+        .next()
+        .unwrap()
+        .unwrap();
+    for c in &mut row.cells {
+        if c.qualifier == b"ms" {
+            c.value = rowkey::bytes::Bytes::from_static(&[0, 1]);
+        }
+    }
+    let mut b = rowkey_arrow::RowBatchBuilder::new(Inner::SCHEMA, &Visit::SCHEMA).unwrap();
+    let e = b.push(&row).unwrap_err().to_string();
+    assert!(
+        e.contains("`millis`") && e.contains("2 bytes where 4"),
+        "{e}"
+    );
+    assert!(b.is_empty());
+    row.cells.retain(|c| c.qualifier != b"ms");
+    let e = b.push(&row).unwrap_err().to_string();
+    assert!(e.contains("no cell d:ms"), "{e}");
 }

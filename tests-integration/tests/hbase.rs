@@ -1291,6 +1291,17 @@ fn written_and_read_back(store: &HbaseStore, n: u32, fill: u8) -> Vec<rowkey::st
     rows
 }
 
+/// The cluster and its HTTP and HTTPS gateways (`host:port`) with the HTTPS one's CA file,
+/// where both run.
+#[cfg(feature = "hbase-http")]
+fn http_gateways() -> Option<(&'static Gateways, &'static str, &'static str, &'static str)> {
+    let g = hbase()?;
+    match (&g.http, &g.https) {
+        (Some(http), Some((https, ca))) => Some((g, http, https, ca)),
+        _ => None,
+    }
+}
+
 /// A server process the test started (tinyproxy, nginx), killed when dropped.
 #[cfg(feature = "hbase-http")]
 struct Front(std::process::Child);
@@ -1363,8 +1374,7 @@ fn tinyproxy(tag: &str, extra: &str) -> Option<(Front, String, std::path::PathBu
 #[test]
 fn http_gateways_through_an_http_proxy() {
     use rowkey::store::HttpProxy;
-    let Some(g) = hbase() else { return };
-    let (Some(http), Some((https, ca))) = (&g.http, &g.https) else {
+    let Some((g, http, https, ca)) = http_gateways() else {
         return;
     };
     let Some((_open, open, open_log)) = tinyproxy("open", "") else {
@@ -1482,8 +1492,7 @@ fn http_gateways_through_an_http_proxy() {
 #[test]
 fn the_https_gateway_behind_a_front_that_requires_client_certificates() {
     use rowkey::store::{ClientIdentity, Tls};
-    let Some(g) = hbase() else { return };
-    let (Some(http), Some((_, ca))) = (&g.http, &g.https) else {
+    let Some((_, http, _, ca)) = http_gateways() else {
         return;
     };
     // hbase-local makes the server, client and stranger certificates beside the CA.
