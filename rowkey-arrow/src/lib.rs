@@ -919,3 +919,99 @@ where
         (!self.builder.is_empty()).then(|| Ok(self.builder.finish()))
     }
 }
+
+/// [`batches`] for an async scan (an [`AsyncStore`](rowkey::store::AsyncStore)'s `scan`, any
+/// `Stream` of rows): batches of at most `batch_rows` rows, each built as soon as its rows
+/// have come (feature `async`).
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use futures_util::TryStreamExt;
+/// use rowkey::store::{AsyncStore, MemStore};
+/// use rowkey::{KeyRange, RowKey};
+/// use rowkey_arrow::{batch_stream, Options};
+///
+/// #[derive(RowKey)]
+/// struct Reading { sensor: u16, at: u32 }
+///
+/// let store = MemStore::new();
+/// for at in 0..10u32 {
+///     AsyncStore::put(&store, &Reading { sensor: 1, at }.to_bytes()?, b"v").await?;
+/// }
+/// let scan = AsyncStore::scan(&store, &KeyRange::new(b"", None));
+/// let all: Vec<_> = batch_stream(scan, Reading::SCHEMA, &Options::default(), 4)?
+///     .try_collect()
+///     .await?;
+/// assert_eq!(all.iter().map(|b| b.num_rows()).collect::<Vec<_>>(), [4, 4, 2]);
+/// # Ok(())
+/// # }
+/// ```
+#[cfg(feature = "async")]
+pub fn batch_stream<S, E>(
+    rows: S,
+    schema: &'static Schema,
+    options: &Options,
+    batch_rows: usize,
+) -> Result<BatchStream<S>, Error>
+where
+    S: futures_core::Stream<Item = Result<rowkey::store::Row, E>> + Unpin,
+{
+    Ok(BatchStream {
+        rows,
+        builder: KeyBatchBuilder::with_options(schema, options)?,
+        batch_rows: batch_rows.max(1),
+        done: false,
+    })
+}
+
+/// The batches of [`batch_stream`]: each `Ok` holds up to `batch_rows` rows; the first error
+/// ends them.
+#[cfg(feature = "async")]
+#[derive(Debug)]
+pub struct BatchStream<S> {
+    rows: S,
+    builder: KeyBatchBuilder,
+    batch_rows: usize,
+    done: bool,
+}
+
+#[cfg(feature = "async")]
+impl<S, E> futures_core::Stream for BatchStream<S>
+where
+    S: futures_core::Stream<Item = Result<rowkey::store::Row, E>> + Unpin,
+{
+    type Item = Result<RecordBatch, BatchError<E>>;
+
+    fn poll_next(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        use std::task::Poll;
+        let this = self.get_mut();
+        if this.done {
+            return Poll::Ready(None);
+        }
+        while this.builder.len() < this.batch_rows {
+            match std::pin::Pin::new(&mut this.rows).poll_next(cx) {
+                // The rows so far stay in the builder until the next poll.
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Some(Ok((key, value)))) => {
+                    if let Err(e) = this.builder.push(&key, Some(&value)) {
+                        this.done = true;
+                        return Poll::Ready(Some(Err(BatchError::Row(e))));
+                    }
+                }
+                Poll::Ready(Some(Err(e))) => {
+                    this.done = true;
+                    return Poll::Ready(Some(Err(BatchError::Store(e))));
+                }
+                Poll::Ready(None) => {
+                    this.done = true;
+                    break;
+                }
+            }
+        }
+        Poll::Ready((!this.builder.is_empty()).then(|| Ok(this.builder.finish())))
+    }
+}

@@ -380,3 +380,33 @@ fn value_columns_hold_what_the_typed_value_holds() {
     let e = b.push(&row).unwrap_err().to_string();
     assert!(e.contains("no cell d:ms"), "{e}");
 }
+
+/// The async scan's batches: the same rows as the blocking scan's, and a foreign row ends them
+/// with its error after the batches before it.
+#[cfg(feature = "async")]
+#[tokio::test(flavor = "current_thread")]
+async fn an_async_scan_fills_the_same_batches_and_stops_at_a_foreign_row() {
+    use futures_util::StreamExt;
+    use rowkey::store::{AsyncStore, MemStore};
+    let store = MemStore::new();
+    for x in 0..1_000u32 {
+        let key = Inner { x, y: 1 }.to_bytes().unwrap();
+        AsyncStore::put(&store, &key, b"v").await.unwrap();
+    }
+    // After every key of the layout (u32 0..1000 then i64): 0xFF.. sorts last.
+    AsyncStore::put(&store, &[0xFF; 3], b"foreign")
+        .await
+        .unwrap();
+    let scan = AsyncStore::scan(&store, &rowkey::KeyRange::new(b"", None));
+    let got: Vec<_> = rowkey_arrow::batch_stream(scan, Inner::SCHEMA, &Options::default(), 256)
+        .unwrap()
+        .collect()
+        .await;
+    let sizes: Vec<usize> = got
+        .iter()
+        .filter_map(|b| b.as_ref().ok().map(|b| b.num_rows()))
+        .collect();
+    assert_eq!(sizes, [256, 256, 256]);
+    let last = got.last().unwrap().as_ref().unwrap_err().to_string();
+    assert!(last.contains("not one of the layout's"), "{last}");
+}
