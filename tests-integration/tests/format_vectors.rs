@@ -352,8 +352,124 @@ fn library(name: &str) -> Vec<u8> {
             host: "web01".into(),
             ts: 7,
         }),
+        "uid_forward" | "uid_reverse" | "uid_last_id" => uid_cell(name).3,
+        n if n.starts_with("phoenix_") => phoenix(n),
         other => panic!("vector `{other}` has no Rust counterpart in tests/format_vectors.rs"),
     }
+}
+
+/// FORMAT.md §10: Apache Phoenix's bytes, as `rowkey::phoenix` writes them (checked against
+/// Phoenix itself in tests/phoenix.rs): a value of each type, and keys with a salt byte, a `DESC`
+/// column, a null variable-width column in the middle and trailing nulls left out.
+fn phoenix(name: &str) -> Vec<u8> {
+    use rowkey::phoenix::{encode_value, Datum, KeyColumn, PhoenixKey, PhoenixType as T};
+    let value = |ty: T, d: Datum<'static>| {
+        let mut out = Vec::new();
+        encode_value(ty, &d, &mut out).expect("encodes");
+        out
+    };
+    let text = |s: &str| Some(Datum::Text(s.to_string().into()));
+    let metrics = || {
+        PhoenixKey::new(
+            vec![
+                KeyColumn::new("host", T::Varchar),
+                KeyColumn::new("ts", T::BigInt).desc(),
+            ],
+            Some(4),
+        )
+        .unwrap()
+    };
+    let three = || {
+        PhoenixKey::new(
+            vec![
+                KeyColumn::new("a", T::Varchar).desc(),
+                KeyColumn::new("b", T::Varchar).nullable(),
+                KeyColumn::new("c", T::Varchar).nullable(),
+            ],
+            None,
+        )
+        .unwrap()
+    };
+    match name {
+        "phoenix_integer" => value(T::Integer, Datum::Int(-5)),
+        "phoenix_unsigned_int" => value(T::UnsignedInt, Datum::Int(7)),
+        "phoenix_double" => value(T::Double, Datum::Float(-1.5)),
+        "phoenix_double_minus_zero" => value(T::Double, Datum::Float(-0.0)),
+        "phoenix_double_zero" => value(T::Double, Datum::Float(0.0)),
+        "phoenix_float" => value(T::Float, Datum::Float(2.5)),
+        "phoenix_boolean" => value(T::Boolean, Datum::Bool(true)),
+        "phoenix_varchar" => value(T::Varchar, Datum::Text("héllo".into())),
+        "phoenix_char" => value(T::Char(4), Datum::Text("ab".into())),
+        "phoenix_binary" => value(T::Binary(3), Datum::Bytes(vec![1].into())),
+        "phoenix_date" => value(T::Date, Datum::Date(1_700_000_000_000)),
+        "phoenix_timestamp" => value(
+            T::Timestamp,
+            Datum::Timestamp {
+                millis: 1_700_000_000_000,
+                nanos: 123_456,
+            },
+        ),
+        "phoenix_key_salted" => metrics()
+            .encode(&[text("db-1"), Some(Datum::Int(1_700_000_000_000))])
+            .unwrap(),
+        "phoenix_key_null_middle" => three().encode(&[text("x"), None, text("z")]).unwrap(),
+        "phoenix_key_trailing_nulls" => three().encode(&[text("x"), None, None]).unwrap(),
+        other => panic!("no Phoenix vector `{other}`"),
+    }
+}
+
+/// FORMAT.md §9: a lookup table (`UidTable`, kind `host`, ids of 3 bytes) after `web-01` got
+/// id 1 and `web-02` id 2; the cell vector `name` names (forward: `web-02`'s id; reverse: id
+/// 2's name; last id: the kind's counter): its row, family, qualifier and value.
+fn uid_cell(name: &str) -> (Vec<u8>, String, Vec<u8>, Vec<u8>) {
+    use rowkey::store::{Columns, UidTable};
+    let store = MemStore::new();
+    let uids = UidTable::new(&store, "host", 3).unwrap();
+    assert_eq!(uids.get_or_assign("web-01").unwrap(), 1);
+    assert_eq!(uids.get_or_assign("web-02").unwrap(), 2);
+    let (row, family): (&[u8], &str) = match name {
+        "uid_forward" => (b"web-02", "id"),
+        "uid_reverse" => (&[0, 0, 2], "name"),
+        _ => (&[0], "id"),
+    };
+    let cells: Vec<_> = store
+        .scan_rows(&KeyRange::new(&[], None), &Columns::all())
+        .map(Result::unwrap)
+        .filter(|r| r.key == row)
+        .flat_map(|r| r.cells)
+        .filter(|c| c.family == family)
+        .collect();
+    assert_eq!(cells.len(), 1, "{name}: {cells:?}");
+    let c = &cells[0];
+    (
+        row.to_vec(),
+        c.family.to_string(),
+        c.qualifier.clone(),
+        c.value.to_vec(),
+    )
+}
+
+/// FORMAT.md §9: the lookup-table vectors' rows, families and qualifiers are the table's (their
+/// hex, the values, is checked with every vector's).
+#[test]
+fn uid_vectors_are_the_tables_cells() {
+    let text = std::fs::read_to_string(vectors_path()).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut seen = 0;
+    for v in doc["vectors"].as_array().unwrap() {
+        let Some(uid) = v.get("uid") else { continue };
+        let name = v["name"].as_str().unwrap();
+        let (row, family, qualifier, _) = uid_cell(name);
+        assert_eq!(uid["row"]["hex"].as_str().unwrap(), hex(&row), "{name}");
+        assert_eq!(uid["family"].as_str().unwrap(), family, "{name}");
+        assert_eq!(
+            uid["qualifier"].as_str().unwrap().as_bytes(),
+            qualifier,
+            "{name}"
+        );
+        seen += 1;
+    }
+    assert_eq!(seen, 3);
 }
 
 fn vectors_path() -> std::path::PathBuf {
@@ -461,6 +577,23 @@ fn refused(like: &str, bytes: &[u8]) -> Option<String> {
         "java_flurry" => d::<JavaFlurry>(bytes),
         "text_key" => d::<TextKey>(bytes),
         "hash_prefix_text" => d::<PrefixedText>(bytes),
+        "phoenix_boolean" => {
+            rowkey::phoenix::decode_value(rowkey::phoenix::PhoenixType::Boolean, bytes)
+                .err()
+                .map(|e| e.to_string())
+        }
+        "phoenix_key_salted" => {
+            use rowkey::phoenix::{KeyColumn, PhoenixKey, PhoenixType as T};
+            let key = PhoenixKey::new(
+                vec![
+                    KeyColumn::new("host", T::Varchar),
+                    KeyColumn::new("ts", T::BigInt).desc(),
+                ],
+                Some(4),
+            )
+            .unwrap();
+            key.decode(bytes).err().map(|e| e.to_string())
+        }
         other => panic!("no key type for the vector `{other}`"),
     }
 }
