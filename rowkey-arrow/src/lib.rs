@@ -43,7 +43,8 @@
 //!
 //! **Errors.** A key that is not one of the layout's is refused with the decoder's own error
 //! (never skipped: a batch holds every row it was given); the rows pushed since the last
-//! [`KeyBatchBuilder::finish`] are dropped with it.
+//! [`KeyBatchBuilder::finish`] are dropped with it. A salt byte is checked against the bucket
+//! count; its hash is checked too with [`Options::verify_salt`].
 
 #![warn(missing_docs)]
 
@@ -69,6 +70,10 @@ pub struct Options {
     pub timestamps: bool,
     /// A last column holding each row's value as `Binary`, under this name (`None`: keys only).
     pub value_column: Option<String>,
+    /// Re-hash each key's salted fields to check its salt byte (`false` by default, as
+    /// `Table::scan` reads: the byte is still checked against the bucket count; HBase's own
+    /// clients and Phoenix do not re-hash on read either, and the hash is most of a decode).
+    pub verify_salt: bool,
 }
 
 impl Default for Options {
@@ -76,6 +81,7 @@ impl Default for Options {
         Options {
             timestamps: true,
             value_column: None,
+            verify_salt: false,
         }
     }
 }
@@ -84,6 +90,12 @@ impl Options {
     /// Timestamps as `Timestamp(Millisecond)` or as integers ([`Options::timestamps`]).
     pub fn timestamps(mut self, as_timestamps: bool) -> Self {
         self.timestamps = as_timestamps;
+        self
+    }
+
+    /// Checks each salt byte against the hash of the salted fields ([`Options::verify_salt`]).
+    pub fn verify_salt(mut self, verify: bool) -> Self {
+        self.verify_salt = verify;
         self
     }
 
@@ -362,6 +374,7 @@ pub struct KeyBatchBuilder {
     flat: Vec<FlatField>,
     record_type: Option<StringDictionaryBuilder<Int16Type>>,
     value: Option<BinaryBuilder>,
+    verify_salt: bool,
     /// Which columns the current row filled (record types leave the others' null).
     filled: Vec<bool>,
     rows: usize,
@@ -393,6 +406,7 @@ impl KeyBatchBuilder {
             flat,
             record_type: (!schema.variants.is_empty()).then(StringDictionaryBuilder::new),
             value: options.value_column.as_ref().map(|_| BinaryBuilder::new()),
+            verify_salt: options.verify_salt,
             rows: 0,
         })
     }
@@ -421,7 +435,11 @@ impl KeyBatchBuilder {
             builder: self,
             failed: None,
         };
-        let decoded = rowkey::decode_schema(row.builder.key, key, &mut row);
+        let decoded = if row.builder.verify_salt {
+            rowkey::decode_schema(row.builder.key, key, &mut row)
+        } else {
+            rowkey::decode_schema_trusted(row.builder.key, key, &mut row)
+        };
         let failed = row.failed.take();
         if let Err(error) = decoded {
             self.discard();

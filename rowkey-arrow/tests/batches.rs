@@ -410,3 +410,31 @@ async fn an_async_scan_fills_the_same_batches_and_stops_at_a_foreign_row() {
     let last = got.last().unwrap().as_ref().unwrap_err().to_string();
     assert!(last.contains("not one of the layout's"), "{last}");
 }
+
+/// A salt byte that is not its fields' hash: read as `Table::scan` reads it by default (the byte
+/// is below the bucket count), refused with `Options::verify_salt`.
+#[test]
+fn a_wrong_salt_byte_is_refused_when_asked() {
+    let row = Wide {
+        tenant: 3,
+        level: 1,
+        name: "n".into(),
+        at: 5,
+        note: None,
+        raw: vec![],
+        tag: [0, 0],
+        inner: Inner { x: 1, y: 2 },
+        digest: rowkey::Hashed::new("d".into()),
+    };
+    let mut key = row.to_bytes().unwrap().to_vec();
+    key[0] = (key[0] + 1) % 16;
+    let mut trusting = KeyBatchBuilder::new(Wide::SCHEMA).unwrap();
+    trusting.push(&key, None).unwrap();
+    let mut checking =
+        KeyBatchBuilder::with_options(Wide::SCHEMA, &Options::default().verify_salt(true)).unwrap();
+    let e = checking.push(&key, None).unwrap_err().to_string();
+    assert!(e.contains("salt"), "{e}");
+    key[0] = 16;
+    let e = trusting.push(&key, None).unwrap_err().to_string();
+    assert!(e.contains("not below the 16 buckets"), "{e}");
+}

@@ -47,8 +47,9 @@ pub use bytes;
 pub use crate::budget::{human_bytes, CellCost, CellFormat, SizeBudget};
 pub use crate::check::{FieldRange, LayoutCheck, LayoutFailure, KEPT_FAILURES};
 pub use crate::dynamic::{
-    decode_schema, explain_schema, explain_schema_checked, explain_schema_with_names,
-    explain_schema_with_names_checked, flat_fields, DynField, DynValue, FieldVisitor, FlatField,
+    decode_schema, decode_schema_trusted, explain_schema, explain_schema_checked,
+    explain_schema_with_names, explain_schema_with_names_checked, flat_fields, DynField, DynValue,
+    FieldVisitor, FlatField,
 };
 pub use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use crate::field::{Decode, Encode};

@@ -63,7 +63,9 @@ pub use rowkey_runtime::{
     Schema, VariantSchema, HASH_PREFIX_FIELD,
 };
 // Keys read without their type, from the layout as data (`flat_fields`, `decode_schema`).
-pub use rowkey_runtime::{decode_schema, flat_fields, DynField, DynValue, FieldVisitor, FlatField};
+pub use rowkey_runtime::{
+    decode_schema, decode_schema_trusted, flat_fields, DynField, DynValue, FieldVisitor, FlatField,
+};
 // A declared layout checked against the keys a table already holds.
 pub use rowkey_runtime::{FieldRange, LayoutCheck, LayoutFailure, KEPT_FAILURES};
 // Skip-scan queries (`T::query()`): any field constrained, a gap sought past.
