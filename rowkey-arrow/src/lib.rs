@@ -70,6 +70,10 @@ pub struct Options {
     pub timestamps: bool,
     /// A last column holding each row's value as `Binary`, under this name (`None`: keys only).
     pub value_column: Option<String>,
+    /// The key columns to build, by name (`outer.inner`, `Variant.field`, `record_type`), in
+    /// the key's order whatever the order here (`None`: all). Every field is still read and
+    /// checked; the others are not copied into columns (an engine's projection).
+    pub projection: Option<Vec<String>>,
     /// Re-hash each key's salted fields to check its salt byte (`false` by default, as
     /// `Table::scan` reads: the byte is still checked against the bucket count; HBase's own
     /// clients and Phoenix do not re-hash on read either, and the hash is most of a decode).
@@ -81,6 +85,7 @@ impl Default for Options {
         Options {
             timestamps: true,
             value_column: None,
+            projection: None,
             verify_salt: false,
         }
     }
@@ -90,6 +95,12 @@ impl Options {
     /// Timestamps as `Timestamp(Millisecond)` or as integers ([`Options::timestamps`]).
     pub fn timestamps(mut self, as_timestamps: bool) -> Self {
         self.timestamps = as_timestamps;
+        self
+    }
+
+    /// Builds only the key columns named ([`Options::projection`]).
+    pub fn project<S: Into<String>>(mut self, names: impl IntoIterator<Item = S>) -> Self {
+        self.projection = Some(names.into_iter().map(Into::into).collect());
         self
     }
 
@@ -135,6 +146,13 @@ pub enum Error {
         /// The row's key, as `Bytes.toStringBinary` shows it.
         key: String,
     },
+    /// A projected column the layout does not have.
+    NoSuchColumn {
+        /// The name asked for.
+        name: String,
+        /// The key's columns.
+        columns: Vec<String>,
+    },
     /// A timestamp outside what `Timestamp(Millisecond)` holds (over `i64::MAX`).
     Timestamp {
         /// The field.
@@ -153,6 +171,11 @@ impl std::fmt::Display for Error {
             ),
             Error::Decode { error, key } => write!(f, "key {key} is not one of the layout's: {error}"),
             Error::Value { column, why, key } => write!(f, "row {key}, column `{column}`: {why}"),
+            Error::NoSuchColumn { name, columns } => write!(
+                f,
+                "no key column `{name}` to project (the key's: {})",
+                columns.join(", ")
+            ),
             Error::Timestamp { field, value } => write!(
                 f,
                 "field `{field}`: {value} is over the largest millisecond timestamp (i64::MAX); read it as an integer (Options::timestamps(false))"
@@ -324,13 +347,33 @@ pub fn arrow_schema(schema: &'static Schema, options: &Options) -> Result<ArrowS
     Ok(ArrowSchema::clone(&columns(schema, options)?.0))
 }
 
-type Columns = (SchemaRef, Vec<Column>, Vec<FlatField>);
+/// The schema, a builder per key field (`None`: not projected), the fields, and whether the
+/// record type is a column.
+type Columns = (SchemaRef, Vec<Option<Column>>, Vec<FlatField>, bool);
 
 fn columns(schema: &'static Schema, options: &Options) -> Result<Columns, Error> {
     let flat = rowkey::flat_fields(schema);
+    let wanted = |name: &str| {
+        options
+            .projection
+            .as_ref()
+            .is_none_or(|p| p.iter().any(|n| n == name))
+    };
+    if let Some(p) = &options.projection {
+        let mut known: Vec<String> = flat.iter().map(|f| f.path.clone()).collect();
+        if !schema.variants.is_empty() {
+            known.push("record_type".into());
+        }
+        if let Some(name) = p.iter().find(|n| !known.contains(n)) {
+            return Err(Error::NoSuchColumn {
+                name: name.clone(),
+                columns: known,
+            });
+        }
+    }
     let mut fields = Vec::with_capacity(flat.len() + 2);
     let mut builders = Vec::with_capacity(flat.len());
-    let tagged = !schema.variants.is_empty();
+    let tagged = !schema.variants.is_empty() && wanted("record_type");
     // The record type first after the shared fields would split the key's order; it leads
     // the record types' own columns instead, after the shared ones.
     let shared = flat.iter().take_while(|f| f.variant.is_none()).count();
@@ -342,9 +385,13 @@ fn columns(schema: &'static Schema, options: &Options) -> Result<Columns, Error>
                 false,
             ));
         }
-        let (t, nullable, b) = column_of(f, options)?;
-        fields.push(Field::new(f.path.clone(), t, nullable));
-        builders.push(b);
+        if wanted(&f.path) {
+            let (t, nullable, b) = column_of(f, options)?;
+            fields.push(Field::new(f.path.clone(), t, nullable));
+            builders.push(Some(b));
+        } else {
+            builders.push(None);
+        }
     }
     if tagged && shared == flat.len() {
         fields.push(Field::new(
@@ -361,6 +408,7 @@ fn columns(schema: &'static Schema, options: &Options) -> Result<Columns, Error>
         Arc::new(ArrowSchema::new_with_metadata(fields, metadata)),
         builders,
         flat,
+        tagged,
     ))
 }
 
@@ -370,7 +418,7 @@ fn columns(schema: &'static Schema, options: &Options) -> Result<Columns, Error>
 pub struct KeyBatchBuilder {
     schema: SchemaRef,
     key: &'static Schema,
-    columns: Vec<Column>,
+    columns: Vec<Option<Column>>,
     flat: Vec<FlatField>,
     record_type: Option<StringDictionaryBuilder<Int16Type>>,
     value: Option<BinaryBuilder>,
@@ -397,14 +445,14 @@ impl KeyBatchBuilder {
 
     /// A builder for keys of `schema`; a field without an Arrow column is an error here.
     pub fn with_options(schema: &'static Schema, options: &Options) -> Result<Self, Error> {
-        let (arrow, columns, flat) = columns(schema, options)?;
+        let (arrow, columns, flat, tagged) = columns(schema, options)?;
         Ok(KeyBatchBuilder {
             schema: arrow,
             key: schema,
             filled: vec![false; columns.len()],
             columns,
             flat,
-            record_type: (!schema.variants.is_empty()).then(StringDictionaryBuilder::new),
+            record_type: tagged.then(StringDictionaryBuilder::new),
             value: options.value_column.as_ref().map(|_| BinaryBuilder::new()),
             verify_salt: options.verify_salt,
             rows: 0,
@@ -453,7 +501,7 @@ impl KeyBatchBuilder {
             return Err(e);
         }
         for (column, filled) in self.columns.iter_mut().zip(&self.filled) {
-            if !filled {
+            if let (Some(column), false) = (column, filled) {
                 column.append_null();
             }
         }
@@ -477,7 +525,9 @@ impl KeyBatchBuilder {
                     arrays.push(Arc::new(t.finish()));
                 }
             }
-            arrays.push(c.builder().finish());
+            if let Some(c) = c {
+                arrays.push(c.builder().finish());
+            }
         }
         if shared == self.columns.len() {
             if let Some(t) = &mut self.record_type {
@@ -496,7 +546,7 @@ impl KeyBatchBuilder {
     /// Drops the rows pushed since the last `finish` (a row failed half-way, so the columns
     /// may be of different lengths: each is emptied on its own).
     fn discard(&mut self) {
-        for c in &mut self.columns {
+        for c in self.columns.iter_mut().flatten() {
             let _ = c.builder().finish();
         }
         if let Some(t) = &mut self.record_type {
@@ -518,7 +568,8 @@ struct Row<'b> {
 impl<'de> FieldVisitor<'de> for Row<'_> {
     fn field(&mut self, index: usize, value: DynField<'de>) {
         let b = &mut *self.builder;
-        let Some(column) = b.columns.get_mut(index) else {
+        // A field outside the projection is read (and checked) but not kept.
+        let Some(Some(column)) = b.columns.get_mut(index) else {
             return;
         };
         b.filled[index] = true;

@@ -438,3 +438,58 @@ fn a_wrong_salt_byte_is_refused_when_asked() {
     let e = trusting.push(&key, None).unwrap_err().to_string();
     assert!(e.contains("not below the 16 buckets"), "{e}");
 }
+
+/// A projection builds only the columns asked for, in the key's order; every field is still
+/// read and checked. A name the layout lacks is refused, listing the key's columns.
+#[test]
+fn a_projection_builds_only_its_columns() {
+    let rows: Vec<Wide> = (0..50u8)
+        .map(|i| Wide {
+            tenant: i,
+            level: -(i as i16),
+            name: format!("n{i}"),
+            at: u64::from(i),
+            note: None,
+            raw: vec![i],
+            tag: [i, i],
+            inner: Inner {
+                x: u32::from(i) * 10,
+                y: 0,
+            },
+            digest: rowkey::Hashed::new("d".into()),
+        })
+        .collect();
+    let options = Options::default().project(["inner.x", "name"]);
+    let mut b = KeyBatchBuilder::with_options(Wide::SCHEMA, &options).unwrap();
+    for r in &rows {
+        b.push(&r.to_bytes().unwrap(), None).unwrap();
+    }
+    let batch = b.finish();
+    let schema = batch.schema();
+    let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+    assert_eq!(names, ["name", "inner.x"]);
+    let x = batch.column(1).as_primitive::<UInt32Type>();
+    assert_eq!(x.value(7), 70);
+    assert_eq!(batch.column(0).as_string::<i32>().value(7), "n7");
+    // Still checked: a damaged key is refused although its bad field is not projected.
+    let mut key = rows[0].to_bytes().unwrap().to_vec();
+    key.push(0);
+    assert!(b.push(&key, None).is_err());
+    let e = KeyBatchBuilder::with_options(Wide::SCHEMA, &Options::default().project(["x"]))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("no key column `x`") && e.contains("inner.x"),
+        "{e}"
+    );
+    let only_kind = Options::default().project(["record_type"]);
+    let mut b = KeyBatchBuilder::with_options(Activity::SCHEMA, &only_kind).unwrap();
+    b.push(
+        &Activity::Login { user: 1, ip: 2 }.to_bytes().unwrap(),
+        None,
+    )
+    .unwrap();
+    let batch = b.finish();
+    assert_eq!(batch.num_columns(), 1);
+    assert_eq!(batch.schema().field(0).name(), "record_type");
+}

@@ -372,9 +372,11 @@ pub(crate) fn uid_kind(f: &FieldSchema) -> Option<&'static str> {
 }
 
 fn has(f: &FieldSchema, attr: &str) -> bool {
-    f.attributes
-        .iter()
-        .any(|a| *a == attr || a.starts_with(&format!("{attr}(")))
+    // No allocation: this runs for every field of every key `decode_schema` reads.
+    f.attributes.iter().any(|a| {
+        a.strip_prefix(attr)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('('))
+    })
 }
 
 /// Reads one field as its schema describes it, rendered as `Explain` renders the typed value.
@@ -812,8 +814,17 @@ fn base_type(ty: &str) -> &str {
         .unwrap_or(ty)
 }
 
+/// `ty` without whitespace, compared without allocating (the common spellings have none).
+fn compact(ty: &str) -> std::borrow::Cow<'_, str> {
+    if ty.contains(char::is_whitespace) {
+        Cow::Owned(ty.chars().filter(|c| !c.is_whitespace()).collect())
+    } else {
+        Cow::Borrowed(ty)
+    }
+}
+
 fn is_text(ty: &str) -> bool {
-    let t: String = ty.chars().filter(|c| !c.is_whitespace()).collect();
+    let t = compact(ty);
     t == "String"
         || t == "Box<str>"
         || t.ends_with("str>")
@@ -821,7 +832,7 @@ fn is_text(ty: &str) -> bool {
 }
 
 fn is_bytes(ty: &str) -> bool {
-    let t: String = ty.chars().filter(|c| !c.is_whitespace()).collect();
+    let t = compact(ty);
     t == "Vec<u8>" || t.ends_with("[u8]>") || (t.starts_with('&') && t.ends_with("[u8]"))
 }
 
