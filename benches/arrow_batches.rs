@@ -85,38 +85,26 @@ fn main() {
         }
         sum
     };
+    // The sum of the first column over every batch of the whole table, built with `options`.
+    let arrow_sum = |options: &rowkey_arrow::Options| {
+        let mut sum = 0u64;
+        for batch in
+            rowkey_arrow::batches(store.scan(&whole), Event::SCHEMA, options, 8_192).unwrap()
+        {
+            let batch = batch.unwrap();
+            sum += batch
+                .column(0)
+                .as_primitive::<UInt64Type>()
+                .values()
+                .iter()
+                .sum::<u64>();
+        }
+        sum
+    };
     let options = rowkey_arrow::Options::default().value_column("value");
-    let arrow = || {
-        let mut sum = 0u64;
-        for batch in
-            rowkey_arrow::batches(store.scan(&whole), Event::SCHEMA, &options, 8_192).unwrap()
-        {
-            let batch = batch.unwrap();
-            sum += batch
-                .column(0)
-                .as_primitive::<UInt64Type>()
-                .values()
-                .iter()
-                .sum::<u64>();
-        }
-        sum
-    };
     let projected = rowkey_arrow::Options::default().project(["user_id"]);
-    let arrow_projected = || {
-        let mut sum = 0u64;
-        for batch in
-            rowkey_arrow::batches(store.scan(&whole), Event::SCHEMA, &projected, 8_192).unwrap()
-        {
-            let batch = batch.unwrap();
-            sum += batch
-                .column(0)
-                .as_primitive::<UInt64Type>()
-                .values()
-                .iter()
-                .sum::<u64>();
-        }
-        sum
-    };
+    let arrow = || arrow_sum(&options);
+    let arrow_projected = || arrow_sum(&projected);
     // One untimed pass of each first (the block cache warmed for all), and the sums checked.
     assert_eq!(typed_loop(), want);
     assert_eq!(typed_unmerged(), want);

@@ -730,29 +730,62 @@ where
     type Item = Result<RecordBatch, BatchError<E>>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
-            return None;
-        }
-        while self.builder.len() < self.batch_rows {
-            match self.rows.next() {
-                Some(Ok((key, value))) => {
-                    if let Err(e) = self.builder.push(&key, Some(&value)) {
-                        self.done = true;
-                        return Some(Err(BatchError::Row(e)));
-                    }
-                }
-                Some(Err(e)) => {
-                    self.done = true;
-                    return Some(Err(BatchError::Store(e)));
-                }
-                None => {
-                    self.done = true;
-                    break;
+        let rows = &mut self.rows;
+        next_batch(&mut self.builder, self.batch_rows, &mut self.done, || {
+            rows.next()
+        })
+    }
+}
+
+/// What a batch is filled from, one scan item at a time.
+trait Fill<T> {
+    fn fill(&mut self, item: &T) -> Result<(), Error>;
+    fn rows(&self) -> usize;
+    fn batch(&mut self) -> RecordBatch;
+}
+
+impl Fill<rowkey::store::Row> for KeyBatchBuilder {
+    fn fill(&mut self, (key, value): &rowkey::store::Row) -> Result<(), Error> {
+        self.push(key, Some(value))
+    }
+    fn rows(&self) -> usize {
+        self.len()
+    }
+    fn batch(&mut self) -> RecordBatch {
+        self.finish()
+    }
+}
+
+/// The next batch of up to `batch_rows` items from `next`: `None` once the items (or an
+/// error) ended the batches.
+fn next_batch<T, E, B: Fill<T>>(
+    builder: &mut B,
+    batch_rows: usize,
+    done: &mut bool,
+    mut next: impl FnMut() -> Option<Result<T, E>>,
+) -> Option<Result<RecordBatch, BatchError<E>>> {
+    if *done {
+        return None;
+    }
+    while builder.rows() < batch_rows {
+        match next() {
+            Some(Ok(item)) => {
+                if let Err(e) = builder.fill(&item) {
+                    *done = true;
+                    return Some(Err(BatchError::Row(e)));
                 }
             }
+            Some(Err(e)) => {
+                *done = true;
+                return Some(Err(BatchError::Store(e)));
+            }
+            None => {
+                *done = true;
+                break;
+            }
         }
-        (!self.builder.is_empty()).then(|| Ok(self.builder.finish()))
     }
+    (builder.rows() > 0).then(|| Ok(builder.batch()))
 }
 
 /// One value column: the field, its cell's coordinates and its builder.
@@ -964,28 +997,22 @@ where
     type Item = Result<RecordBatch, BatchError<E>>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
-            return None;
-        }
-        while self.builder.len() < self.batch_rows {
-            match self.rows.next() {
-                Some(Ok(row)) => {
-                    if let Err(e) = self.builder.push(&row) {
-                        self.done = true;
-                        return Some(Err(BatchError::Row(e)));
-                    }
-                }
-                Some(Err(e)) => {
-                    self.done = true;
-                    return Some(Err(BatchError::Store(e)));
-                }
-                None => {
-                    self.done = true;
-                    break;
-                }
-            }
-        }
-        (!self.builder.is_empty()).then(|| Ok(self.builder.finish()))
+        let rows = &mut self.rows;
+        next_batch(&mut self.builder, self.batch_rows, &mut self.done, || {
+            rows.next()
+        })
+    }
+}
+
+impl Fill<rowkey::store::CellRow> for RowBatchBuilder {
+    fn fill(&mut self, row: &rowkey::store::CellRow) -> Result<(), Error> {
+        self.push(row)
+    }
+    fn rows(&self) -> usize {
+        self.len()
+    }
+    fn batch(&mut self) -> RecordBatch {
+        self.finish()
     }
 }
 
