@@ -1309,7 +1309,15 @@ struct Front(std::process::Child);
 #[cfg(feature = "hbase-http")]
 impl Drop for Front {
     fn drop(&mut self) {
-        let _ = self.0.kill();
+        // SIGTERM, not SIGKILL: nginx's master stops its workers on TERM, and a killed master
+        // would leave them holding the port.
+        let stopped = std::process::Command::new("kill")
+            .args(["-TERM", &self.0.id().to_string()])
+            .status()
+            .is_ok_and(|s| s.success());
+        if !stopped {
+            let _ = self.0.kill();
+        }
         let _ = self.0.wait();
     }
 }
