@@ -57,7 +57,7 @@ use arrow_array::builder::{
     UInt64Builder, UInt8Builder,
 };
 use arrow_array::types::Int16Type;
-use arrow_array::{ArrayRef, RecordBatch};
+use arrow_array::{ArrayRef, RecordBatch, RecordBatchOptions};
 use arrow_schema::{DataType, Field, Schema as ArrowSchema, SchemaRef, TimeUnit};
 use rowkey::{DecodeError, DynField, DynValue, FieldSchema, FieldVisitor, FlatField, Schema};
 
@@ -537,9 +537,11 @@ impl KeyBatchBuilder {
         if let Some(v) = &mut self.value {
             arrays.push(Arc::new(v.finish()));
         }
-        self.rows = 0;
+        // A projection to no column (`SELECT count(*)`) still has its rows.
+        let rows = core::mem::take(&mut self.rows);
+        let options = RecordBatchOptions::new().with_row_count(Some(rows));
         // The columns are built to the schema, row for row: a mismatch is a bug here.
-        RecordBatch::try_new(self.schema.clone(), arrays)
+        RecordBatch::try_new_with_options(self.schema.clone(), arrays, &options)
             .expect("rowkey-arrow built columns that do not fit their schema")
     }
 

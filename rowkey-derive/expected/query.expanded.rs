@@ -204,11 +204,41 @@ impl Install {
     #[must_use]
     pub fn query() -> InstallQuery {
         InstallQuery {
-            __rowkey_q: ::rowkey::__private::QueryBuilder::new(
-                <Install as ::rowkey::__private::RowKey>::SCHEMA,
-                <Install as ::rowkey::__private::RowKey>::__SALT_HASH,
-                ::rowkey::__private::segment_ends::<Install>,
-            ),
+            __rowkey_q: <Install as ::rowkey::QueryKey>::__query(),
+        }
+    }
+}
+impl ::rowkey::QueryKey for Install {
+    fn __query() -> ::rowkey::__private::QueryBuilder {
+        ::rowkey::__private::QueryBuilder::new(
+            <Install as ::rowkey::__private::RowKey>::SCHEMA,
+            <Install as ::rowkey::__private::RowKey>::__SALT_HASH,
+            ::rowkey::__private::segment_ends::<Install>,
+        )
+    }
+    fn __constrain<'scan>(
+        __rowkey_q: &mut ::rowkey::__private::QueryBuilder,
+        __rowkey_field: ::rowkey::__private::usize,
+        __rowkey_arg: ::rowkey::DynArg<'scan>,
+    ) -> ::rowkey::__private::bool {
+        #[allow(unused_imports)]
+        use ::rowkey::__private::{DynConstrain as _, DynRefuse as _};
+        match __rowkey_field {
+            0usize => {
+                (&::rowkey::__private::DynProbe::<
+                    ::rowkey::__private::Natural,
+                    u64,
+                >::NEW)
+                    .__rowkey_constrain(__rowkey_q, 0usize, __rowkey_arg, true)
+            }
+            1usize => {
+                (&::rowkey::__private::DynProbe::<
+                    ::rowkey::__private::Natural,
+                    &'scan ::core::primitive::str,
+                >::NEW)
+                    .__rowkey_constrain(__rowkey_q, 1usize, __rowkey_arg, true)
+            }
+            _ => false,
         }
     }
 }

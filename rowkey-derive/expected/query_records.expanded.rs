@@ -404,11 +404,34 @@ impl CustomerRow {
     #[must_use]
     pub fn query() -> CustomerRowQuery {
         CustomerRowQuery {
-            __rowkey_q: ::rowkey::__private::QueryBuilder::new(
-                <CustomerRow as ::rowkey::__private::RowKey>::SCHEMA,
-                <CustomerRow as ::rowkey::__private::RowKey>::__SALT_HASH,
-                ::rowkey::__private::segment_ends::<CustomerRow>,
-            ),
+            __rowkey_q: <CustomerRow as ::rowkey::QueryKey>::__query(),
+        }
+    }
+}
+impl ::rowkey::QueryKey for CustomerRow {
+    fn __query() -> ::rowkey::__private::QueryBuilder {
+        ::rowkey::__private::QueryBuilder::new(
+            <CustomerRow as ::rowkey::__private::RowKey>::SCHEMA,
+            <CustomerRow as ::rowkey::__private::RowKey>::__SALT_HASH,
+            ::rowkey::__private::segment_ends::<CustomerRow>,
+        )
+    }
+    fn __constrain<'scan>(
+        __rowkey_q: &mut ::rowkey::__private::QueryBuilder,
+        __rowkey_field: ::rowkey::__private::usize,
+        __rowkey_arg: ::rowkey::DynArg<'scan>,
+    ) -> ::rowkey::__private::bool {
+        #[allow(unused_imports)]
+        use ::rowkey::__private::{DynConstrain as _, DynRefuse as _};
+        match __rowkey_field {
+            0usize => {
+                (&::rowkey::__private::DynProbe::<
+                    ::rowkey::__private::Natural,
+                    u64,
+                >::NEW)
+                    .__rowkey_constrain(__rowkey_q, 0usize, __rowkey_arg, true)
+            }
+            _ => false,
         }
     }
 }

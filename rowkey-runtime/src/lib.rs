@@ -58,6 +58,7 @@ pub use crate::hashed::{HashInput, Hashed};
 pub use crate::index::IndexOf;
 pub use crate::key::RowKey;
 pub use crate::rows_as_columns::{Piece, RowsAsColumns};
+pub use crate::scan::dyn_query::{DynArg, DynQuery, QueryKey};
 pub use crate::scan::pushdown::{KeyFilter, KeyPiece};
 pub use crate::scan::query::{Constraint, Query, QueryArg, QueryFor, Step, TypedQuery};
 pub use crate::scan::{KeyRange, KeyRanges, ScanRange};
@@ -90,6 +91,7 @@ pub mod __private {
     pub use crate::key::RowKey;
     pub use crate::rows_as_columns::{row_key_end, RowsAsColumns};
     pub use crate::salt::SaltHash;
+    pub use crate::scan::dyn_query::{DynConstrain, DynProbe, DynRefuse, FromDyn};
     pub use crate::scan::query::{hash_prefix_of, Constraint, Query, QueryBuilder};
     pub use crate::scan::{
         ranges as scan_ranges, scan_step, CloneIf, CloneOf, KeyRanges, ScanArg, ScanBuf, ScanRange,

@@ -72,6 +72,8 @@ pub use rowkey_runtime::{FieldRange, LayoutCheck, LayoutFailure, KEPT_FAILURES};
 pub use rowkey_runtime::{
     Constraint, KeyFilter, KeyPiece, Query, QueryArg, QueryFor, Step, TypedQuery,
 };
+// The same queries from values known at run time (SQL's literals): `DynQuery`.
+pub use rowkey_runtime::{DynArg, DynQuery, QueryKey};
 // The value side: rows of typed columns, and what their coordinates cost.
 /// A column value of any serde type, stored as JSON (feature `json`).
 #[cfg(feature = "json")]

@@ -528,3 +528,103 @@ fn a_skip_scan_reads_at_most_two_rows_per_match() {
     assert!(stats.seeks <= stats.matched + 4, "{stats:?}");
     eprintln!("(user, app, day): {stats:?}");
 }
+
+/// One field's query through `DynQuery` (run-time values, as SQL's literals arrive).
+fn apply_dyn<K: rowkey::QueryKey, T: std::fmt::Debug>(
+    b: &mut rowkey::DynQuery<K>,
+    name: &str,
+    q: &Q<T>,
+    conv: impl Fn(&T) -> rowkey::DynValue<'static>,
+) {
+    let field = rowkey::DynQuery::<K>::field(name).expect("a field of the key");
+    let taken = match q {
+        Q::Open => true,
+        Q::Eq(v) => b.eq(field, &conv(v)),
+        Q::In(vs) => b.any_of(field, &vs.iter().map(&conv).collect::<Vec<_>>()),
+        Q::Range(lo, hi) => {
+            let (lo, hi) = (lo.as_ref().map(&conv), hi.as_ref().map(&conv));
+            b.between(field, lo.as_ref(), hi.as_ref())
+        }
+    };
+    assert!(taken, "{name}: {q:?} refused");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// A query built from run-time values (`DynQuery`, what SQL's filters become) is the
+    /// typed builder's, segment for segment: signed, descending text, `Option`, `reverse_ts`,
+    /// fixed-width text, a salt fixed from its field's values, an unordered field's values.
+    #[test]
+    fn dynamic_queries_are_the_typed_ones(w in wide_query(), s in salted_query()) {
+        use rowkey::DynValue as V;
+        let mut d = rowkey::DynQuery::<Wide>::new();
+        apply_dyn(&mut d, "a", &w.0, |v: &i16| V::I64(i64::from(*v)));
+        apply_dyn(&mut d, "b", &w.1, |v: &String| V::Str(v.clone().into()));
+        apply_dyn(&mut d, "c", &w.2, |v: &Option<u8>| v.map_or(V::Null, V::U8));
+        apply_dyn(&mut d, "ts", &w.3, |v: &u64| V::U64(*v));
+        apply_dyn(&mut d, "f", &w.4, |v: &String| V::Str(v.clone().into()));
+        let (got, want) = (d.build(), wide_build(&w));
+        prop_assert_eq!(got.segments(), want.segments());
+
+        let mut d = rowkey::DynQuery::<Salted>::new();
+        apply_dyn(&mut d, "user", &s.0, |v: &u16| V::U32(u32::from(*v)));
+        apply_dyn(&mut d, "app", &s.1, |v: &String| V::Str(v.clone().into()));
+        let mut typed = s.clone();
+        // The unordered field has no run-time form: refused, and left to the caller.
+        let seq = rowkey::DynQuery::<Salted>::field("seq").unwrap();
+        prop_assert!(!d.eq(seq, &V::U32(1)));
+        typed.2 = Q::Open;
+        let (got, want) = (d.build(), salted_build(&typed));
+        prop_assert_eq!(got.segments(), want.segments());
+    }
+}
+
+/// What a run-time value cannot be exactly is refused, and the query is left as it was.
+#[test]
+fn dynamic_queries_refuse_what_the_field_cannot_hold() {
+    use rowkey::DynValue as V;
+    use std::ops::Bound;
+    let a = rowkey::DynQuery::<Wide>::field("a").unwrap();
+    let b = rowkey::DynQuery::<Wide>::field("b").unwrap();
+    let mut d = rowkey::DynQuery::<Wide>::new();
+    assert!(!d.eq(a, &V::I64(40_000)), "out of i16's range");
+    assert!(!d.eq(a, &V::Str("1".into())), "text for a number");
+    assert!(
+        !d.any_of(a, &[V::I16(1), V::F64(2.0)]),
+        "one bad value refuses the list"
+    );
+    assert!(!d.between(b, Bound::Included(&V::I16(1)), Bound::Unbounded));
+    assert!(!d.eq(99, &V::I16(1)), "no such field");
+    assert_eq!(rowkey::DynQuery::<Wide>::field("nope"), None);
+    let open = Wide::query().build();
+    assert_eq!(d.build().segments(), open.segments());
+}
+
+/// A key field of a user's own type, or a nested key, has no run-time form: the derive still
+/// compiles the key's query hook, which refuses those fields and takes the others.
+#[test]
+fn dynamic_queries_refuse_fields_without_a_run_time_form() {
+    use rowkey::DynValue as V;
+
+    #[derive(RowKey, Debug, Clone, Copy, PartialEq)]
+    struct Inner {
+        x: u8,
+        y: u8,
+    }
+
+    #[derive(RowKey, Debug, PartialEq)]
+    #[rowkey(query)]
+    struct Outer {
+        inner: Inner,
+        n: u32,
+    }
+
+    let inner = rowkey::DynQuery::<Outer>::field("inner").unwrap();
+    let n = rowkey::DynQuery::<Outer>::field("n").unwrap();
+    let mut d = rowkey::DynQuery::<Outer>::new();
+    assert!(!d.eq(inner, &V::U8(1)));
+    assert!(d.eq(n, &V::U32(5)));
+    let (got, want) = (d.build(), Outer::query().n(5u32).build());
+    assert_eq!(got.segments(), want.segments());
+}

@@ -129,6 +129,15 @@ pub fn expand(key: &Key) -> TokenStream {
             })
         }
     });
+    // The run-time hook (`DynQuery`): each leading field through its own codec, when its type
+    // converts from a run-time value (the probe refuses the others).
+    let dyn_arms = key.fields.iter().enumerate().filter(|(_, f)| !matches!(f.order, Order::Unordered)).map(|(i, f)| {
+        let codec = codec_ty(f);
+        let arg = arg_type(f);
+        quote! {
+            #i => (&#p::DynProbe::<#codec, #arg>::NEW).__rowkey_constrain(__rowkey_q, #i, __rowkey_arg, true),
+        }
+    });
     let query_doc = format!(
         "Starts a skip-scan query of `{ident}` keys: every field open until constrained (see \
          [`{query}`])."
@@ -146,11 +155,30 @@ pub fn expand(key: &Key) -> TokenStream {
             #[must_use]
             #vis fn query() -> #query {
                 #query {
-                    __rowkey_q: #p::QueryBuilder::new(
-                        <#ident as #p::RowKey>::SCHEMA,
-                        <#ident as #p::RowKey>::__SALT_HASH,
-                        #p::segment_ends::<#ident>,
-                    )#hashed,
+                    __rowkey_q: <#ident as #krate::QueryKey>::__query(),
+                }
+            }
+        }
+
+        impl #krate::QueryKey for #ident {
+            fn __query() -> #p::QueryBuilder {
+                #p::QueryBuilder::new(
+                    <#ident as #p::RowKey>::SCHEMA,
+                    <#ident as #p::RowKey>::__SALT_HASH,
+                    #p::segment_ends::<#ident>,
+                )#hashed
+            }
+
+            fn __constrain<'scan>(
+                __rowkey_q: &mut #p::QueryBuilder,
+                __rowkey_field: #p::usize,
+                __rowkey_arg: #krate::DynArg<'scan>,
+            ) -> #p::bool {
+                #[allow(unused_imports)]
+                use #p::{DynConstrain as _, DynRefuse as _};
+                match __rowkey_field {
+                    #(#dyn_arms)*
+                    _ => false,
                 }
             }
         }

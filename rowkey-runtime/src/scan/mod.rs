@@ -22,6 +22,7 @@ use std::fmt;
 mod buf;
 mod build;
 mod constraint;
+pub mod dyn_query;
 pub mod pushdown;
 pub mod query;
 

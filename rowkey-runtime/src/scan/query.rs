@@ -84,6 +84,16 @@ impl<K> TypedQuery<K> {
     }
 }
 
+impl<K: crate::key::RowKey> TypedQuery<K> {
+    /// The walks a table reads for this query, each in key order: one, or, for a salted key,
+    /// one per salt bucket the query allows (its salt segment fixed to that bucket). Read apart
+    /// (in parallel, say) they hold the rows [`Table::query`](crate::store::Table::query)
+    /// merges; an engine that reads partitions in parallel takes one each.
+    pub fn walks(&self) -> Vec<Query> {
+        self.query.per_bucket(K::__SALT_BUCKETS)
+    }
+}
+
 impl<K> core::ops::Deref for TypedQuery<K> {
     type Target = Query;
     fn deref(&self) -> &Query {
@@ -204,6 +214,32 @@ impl Query {
         let mut q = self.clone();
         q.segments[i].1 = c;
         q
+    }
+
+    /// One query per salt bucket (of `buckets`; 0: the key is not salted, and the query is
+    /// its own walk) that this one allows, its salt segment fixed to the bucket.
+    pub(crate) fn per_bucket(&self, buckets: u16) -> Vec<Query> {
+        if buckets == 0 {
+            return vec![self.clone()];
+        }
+        let allowed: Vec<u8> = match &self.segments[0].1 {
+            Constraint::In(values) => values.iter().filter_map(|v| v.first().copied()).collect(),
+            Constraint::Nothing => Vec::new(),
+            other => (0..buckets)
+                .filter_map(|b| u8::try_from(b).ok())
+                .filter(|&b| match other {
+                    Constraint::Range { start, end } => {
+                        let v = [b];
+                        v[..] >= start[..] && end.as_ref().is_none_or(|e| v[..] < e[..])
+                    }
+                    _ => true,
+                })
+                .collect(),
+        };
+        allowed
+            .into_iter()
+            .map(|b| self.with(0, Constraint::In(vec![vec![b]])))
+            .collect()
     }
 
     /// Whether no key can match.
@@ -704,7 +740,7 @@ impl QueryBuilder {
     }
 
     /// Adds `c` to what segment `field` already has: both must hold.
-    fn and(&mut self, field: usize, c: Constraint) {
+    pub(crate) fn and(&mut self, field: usize, c: Constraint) {
         let i = self.segment(field);
         let old = core::mem::replace(&mut self.segments[i].1, Constraint::Any);
         self.segments[i].1 = intersect(old, c);

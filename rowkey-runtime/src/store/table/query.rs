@@ -10,7 +10,7 @@ use super::merge::MergeIter;
 use super::{decode_checked, Check, Table, TableError};
 use crate::field::Decode;
 use crate::key::RowKey;
-use crate::scan::query::{Constraint, Query, QueryFor};
+use crate::scan::query::{Query, QueryFor};
 use crate::store::skip::{Counters, SkipScan, SkipStats};
 use crate::store::{Row, Store};
 
@@ -73,28 +73,7 @@ impl<S: Store, K: RowKey> Table<S, K> {
 
 /// The walks of a query: one, or, for a salted key, one per bucket the query allows.
 pub(super) fn walks<K: RowKey>(query: &Query) -> Vec<Query> {
-    let buckets = K::__SALT_BUCKETS;
-    if buckets == 0 {
-        return vec![query.clone()];
-    }
-    let allowed: Vec<u8> = match &query.segments()[0].1 {
-        Constraint::In(values) => values.iter().filter_map(|v| v.first().copied()).collect(),
-        Constraint::Nothing => Vec::new(),
-        other => (0..buckets)
-            .filter_map(|b| u8::try_from(b).ok())
-            .filter(|&b| match other {
-                Constraint::Range { start, end } => {
-                    let v = [b];
-                    v[..] >= start[..] && end.as_ref().is_none_or(|e| v[..] < e[..])
-                }
-                _ => true,
-            })
-            .collect(),
-    };
-    allowed
-        .into_iter()
-        .map(|b| query.with(0, Constraint::In(vec![vec![b]])))
-        .collect()
+    query.per_bucket(K::__SALT_BUCKETS)
 }
 
 /// The decoded rows of a query, in logical key order; see [`Table::query`].
