@@ -18,7 +18,9 @@
 //! 9. [`phoenix`]: tables Apache Phoenix reads and writes, declared in Rust;
 //! 10. [`existing_tables`]: tables Java code already fills, declared byte for byte;
 //! 11. [`operating`]: the `rowkey` command line, keys explained in the field, regions;
-//! 12. [`performance`]: what rowkey costs against hand-written code and the peers, measured.
+//! 12. [`sql`]: SQL and Arrow over rowkey tables (the `rowkey-datafusion` and `rowkey-arrow`
+//!     crates);
+//! 13. [`performance`]: what rowkey costs against hand-written code and the peers, measured.
 //!
 //! The byte format itself is FORMAT.md in the repository (and the crate's package).
 
@@ -44,5 +46,9 @@ pub mod phoenix {}
 pub mod existing_tables {}
 #[doc = include_str!("../guide/operating.md")]
 pub mod operating {}
+// Its examples need DataFusion, which this crate does not depend on: they run as
+// `rowkey-datafusion`'s doctests instead.
+#[cfg_attr(not(doctest), doc = include_str!("../guide/sql.md"))]
+pub mod sql {}
 #[doc = include_str!("../guide/performance.md")]
 pub mod performance {}

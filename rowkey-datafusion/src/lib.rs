@@ -1,0 +1,712 @@
+//! SQL over rowkey tables with [Apache DataFusion](https://datafusion.apache.org): a typed key
+//! table ([`KeyTable`]) is a DataFusion [`TableProvider`] on any store rowkey speaks (fjall,
+//! memory, HBase through either store, Bigtable), and a `WHERE` clause on the key's fields
+//! becomes the key's skip scan, not a full scan and a filter.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use datafusion::prelude::SessionContext;
+//! use rowkey::store::{MemStore, Table};
+//! use rowkey::RowKey;
+//! use rowkey_datafusion::KeyTable;
+//!
+//! #[derive(RowKey)]
+//! #[rowkey(query)] // what lets SQL's predicates become the key's queries
+//! struct Install {
+//!     user_id: u32,
+//!     app_id: u32,
+//! }
+//!
+//! # tokio::runtime::Runtime::new()?.block_on(async {
+//! let store = Arc::new(MemStore::new());
+//! let table = Table::<_, Install>::new(&*store);
+//! for user_id in 0..100 {
+//!     for app_id in 0..10 {
+//!         table.put(&Install { user_id, app_id }, b"")?;
+//!     }
+//! }
+//! let ctx = SessionContext::new();
+//! ctx.register_table("installs", Arc::new(KeyTable::<_, Install>::shared(store)?))?;
+//! // `app_id = 4` is the skip scan `Install::query().app_id(4u32)`: each user's other apps are
+//! // sought past, and DataFusion does not filter again (the pushdown is exact).
+//! let batches = ctx
+//!     .sql("SELECT count(*) AS n FROM installs WHERE app_id = 4 AND user_id < 50")
+//!     .await?
+//!     .collect()
+//!     .await?;
+//! let n = batches[0].column(0).as_any().downcast_ref::<datafusion::arrow::array::Int64Array>();
+//! assert_eq!(n.unwrap().value(0), 50);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! # })?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! **Columns** are [`rowkey_arrow`]'s: one per key field, natural Arrow types, the salt byte
+//! not a column; with [`rowkey_arrow::Options::value_column`] the row's value as `Binary`.
+//!
+//! **Pushdown.** Each conjunct of a `WHERE` clause that compares one of the key's leading
+//! fields with literals (`=`, `<`, `<=`, `>`, `>=`, `IN (...)`, `BETWEEN`, `IS NULL`, and
+//! `record_type = '...'` on a record-type key) becomes part of one skip-scan query
+//! ([`rowkey::DynQuery`]): a leading field fixes the range read, a later one is sought past.
+//! It is reported to DataFusion as *exact* (not filtered again) where the key's order is
+//! SQL's: integers, text, bytes, booleans and millisecond timestamps; as *inexact* (DataFusion
+//! filters the rows again) for floats and for ranges over nullable fields. Everything else
+//! (`OR`, functions of a column, value columns, a nested key's fields) is left to DataFusion.
+//! A `LIMIT` above exact filters stops each partition's walk early, and a projection builds
+//! only the columns asked for (every key is still decoded and checked).
+//!
+//! **Partitions.** One per walk of the query: a salted key's buckets are read in parallel,
+//! one partition each (the buckets the query's values fix, when it fixes them).
+//!
+//! **EXPLAIN** shows the walk's plan (the range read, each segment's treatment, the server's
+//! key filter); `EXPLAIN ANALYZE` adds the rows each partition read and the seeks it took
+//! (`rows_read`, `seeks`).
+//!
+//! Stores are read through their blocking interface on DataFusion's blocking threads, so a
+//! table works the same inside any tokio runtime DataFusion runs on.
+
+#![warn(missing_docs)]
+
+use std::any::Any;
+use std::fmt;
+use std::marker::PhantomData;
+use std::ops::Bound;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use datafusion::arrow::datatypes::{DataType, SchemaRef, TimeUnit};
+use datafusion::arrow::record_batch::RecordBatch;
+use datafusion::catalog::{Session, TableProvider};
+use datafusion::common::{DataFusionError, Result as DfResult, ScalarValue};
+use datafusion::datasource::TableType;
+use datafusion::execution::{SendableRecordBatchStream, TaskContext};
+use datafusion::logical_expr::expr::InList;
+use datafusion::logical_expr::{Between, BinaryExpr, Expr, Operator, TableProviderFilterPushDown};
+use datafusion::physical_expr::EquivalenceProperties;
+use datafusion::physical_plan::execution_plan::{Boundedness, EmissionType};
+use datafusion::physical_plan::metrics::{ExecutionPlanMetricsSet, MetricBuilder, MetricsSet};
+use datafusion::physical_plan::stream::RecordBatchReceiverStreamBuilder;
+use datafusion::physical_plan::{
+    DisplayAs, DisplayFormatType, ExecutionPlan, Partitioning, PlanProperties,
+};
+use rowkey::store::{SkipScan, Store};
+use rowkey::{DynQuery, DynValue, Query, QueryKey, TypedQuery};
+use rowkey_arrow::KeyBatchBuilder;
+pub use rowkey_arrow::Options;
+
+/// The guide's chapter on SQL and Arrow (`rowkey::guide::sql`), whose examples run here.
+#[cfg(doctest)]
+#[doc = include_str!("../../rowkey/guide/sql.md")]
+pub struct GuideDoctests;
+
+/// The column a record-type key's tag becomes (`rowkey_arrow`'s name for it).
+const RECORD_TYPE: &str = "record_type";
+
+/// A rowkey table of `K` keys over the store `S`, as a DataFusion table: register it with
+/// `SessionContext::register_table` and query it with SQL (see the crate's documentation for
+/// what is pushed down).
+pub struct KeyTable<S, K> {
+    store: Arc<S>,
+    schema: SchemaRef,
+    options: Options,
+    batch_rows: usize,
+    key: PhantomData<fn() -> K>,
+}
+
+impl<S, K: QueryKey> fmt::Debug for KeyTable<S, K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("KeyTable")
+            .field("key", &K::SCHEMA.name)
+            .field("columns", &self.schema.fields().len())
+            .field("batch_rows", &self.batch_rows)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S, K> KeyTable<S, K>
+where
+    S: Store + Send + Sync + 'static,
+    K: QueryKey + 'static,
+{
+    /// The rows per record batch unless [`KeyTable::batch_rows`] says otherwise.
+    pub const BATCH_ROWS: usize = 8_192;
+
+    /// The table of `K` keys in `store`, with `rowkey_arrow`'s default columns (the key's
+    /// fields only); an error when a field of `K` has no Arrow column.
+    pub fn new(store: S) -> Result<Self, rowkey_arrow::Error> {
+        Self::with_options(Arc::new(store), Options::default())
+    }
+
+    /// The table of `K` keys in a store shared with the rest of the program (a `Table` over
+    /// `&*store` writes to it), with the default columns.
+    pub fn shared(store: Arc<S>) -> Result<Self, rowkey_arrow::Error> {
+        Self::with_options(store, Options::default())
+    }
+
+    /// The table over a shared store, its columns as `options` say (a projection in `options`
+    /// is ignored: each query projects its own).
+    pub fn with_options(store: Arc<S>, mut options: Options) -> Result<Self, rowkey_arrow::Error> {
+        options.projection = None;
+        let schema = Arc::new(rowkey_arrow::arrow_schema(K::SCHEMA, &options)?);
+        Ok(KeyTable {
+            store,
+            schema,
+            options,
+            batch_rows: Self::BATCH_ROWS,
+            key: PhantomData,
+        })
+    }
+
+    /// Rows per record batch (at least 1).
+    pub fn batch_rows(mut self, rows: usize) -> Self {
+        self.batch_rows = rows.max(1);
+        self
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<S> {
+        &self.store
+    }
+
+    /// The skip-scan query `filters` become (each conjunct DataFusion hands over), and how
+    /// each was taken: what `scan` reads and what it tells DataFusion.
+    pub fn plan(&self, filters: &[Expr]) -> (TypedQuery<K>, Vec<TableProviderFilterPushDown>) {
+        let mut q = DynQuery::<K>::new();
+        let taken = filters.iter().map(|f| self.push(&mut q, f)).collect();
+        (q.build(), taken)
+    }
+
+    /// Adds `filter` to `q` when it can be, and says how.
+    fn push(&self, q: &mut DynQuery<K>, filter: &Expr) -> TableProviderFilterPushDown {
+        use TableProviderFilterPushDown::Unsupported;
+        match filter {
+            // `x = 1 OR x = 2` (DataFusion's form of a short `IN` list) is a list of values.
+            Expr::BinaryExpr(BinaryExpr {
+                op: Operator::Or, ..
+            }) => {
+                let mut leaves = Vec::new();
+                let Some(name) = or_values(filter, &mut leaves) else {
+                    return Unsupported;
+                };
+                self.values(q, name, &leaves)
+            }
+            Expr::BinaryExpr(BinaryExpr { left, op, right }) => {
+                let (name, value, op) = match (column(left), literal(right)) {
+                    (Some(c), Some(v)) => (c, v, *op),
+                    _ => match (literal(left), column(right), op.swap()) {
+                        (Some(v), Some(c), Some(op)) => (c, v, op),
+                        _ => return Unsupported,
+                    },
+                };
+                if name == RECORD_TYPE && op == Operator::Eq {
+                    return self.record(q, value);
+                }
+                let Some((field, kind)) = self.field(name) else {
+                    return Unsupported;
+                };
+                let Some(v) = kind.value(value) else {
+                    return Unsupported;
+                };
+                let taken = match op {
+                    Operator::Eq => q.eq(field, &v),
+                    Operator::Lt => q.between(field, Bound::Unbounded, Bound::Excluded(&v)),
+                    Operator::LtEq => q.between(field, Bound::Unbounded, Bound::Included(&v)),
+                    Operator::Gt => q.between(field, Bound::Excluded(&v), Bound::Unbounded),
+                    Operator::GtEq => q.between(field, Bound::Included(&v), Bound::Unbounded),
+                    _ => return Unsupported,
+                };
+                kind.taken(taken, op != Operator::Eq)
+            }
+            Expr::InList(InList {
+                expr,
+                list,
+                negated: false,
+            }) => {
+                let (Some(name), Some(values)) = (
+                    column(expr),
+                    list.iter().map(literal).collect::<Option<Vec<_>>>(),
+                ) else {
+                    return Unsupported;
+                };
+                self.values(q, name, &values)
+            }
+            Expr::Between(Between {
+                expr,
+                negated: false,
+                low,
+                high,
+            }) => {
+                let (Some((field, kind)), Some(lo), Some(hi)) = (
+                    column(expr).and_then(|c| self.field(c)),
+                    literal(low),
+                    literal(high),
+                ) else {
+                    return Unsupported;
+                };
+                let (Some(lo), Some(hi)) = (kind.value(lo), kind.value(hi)) else {
+                    return Unsupported;
+                };
+                let taken = q.between(field, Bound::Included(&lo), Bound::Included(&hi));
+                kind.taken(taken, true)
+            }
+            Expr::IsNull(inner) => match column(inner).and_then(|c| self.field(c)) {
+                Some((field, kind)) if kind.nullable => {
+                    kind.taken(q.eq(field, &DynValue::Null), false)
+                }
+                _ => Unsupported,
+            },
+            _ => Unsupported,
+        }
+    }
+
+    /// `name IN (values)`.
+    fn values(
+        &self,
+        q: &mut DynQuery<K>,
+        name: &str,
+        values: &[&ScalarValue],
+    ) -> TableProviderFilterPushDown {
+        let Some((field, kind)) = self.field(name) else {
+            return TableProviderFilterPushDown::Unsupported;
+        };
+        let mut list = Vec::with_capacity(values.len());
+        for v in values {
+            // `x IN (1, NULL)` holds where `x = 1`: a NULL in the list matches nothing.
+            if v.is_null() {
+                continue;
+            }
+            let Some(v) = kind.value(v) else {
+                return TableProviderFilterPushDown::Unsupported;
+            };
+            list.push(v);
+        }
+        kind.taken(q.any_of(field, &list), false)
+    }
+
+    /// `record_type = 'Name'`.
+    fn record(&self, q: &mut DynQuery<K>, value: &ScalarValue) -> TableProviderFilterPushDown {
+        let name = match value {
+            ScalarValue::Dictionary(_, inner) => inner.as_ref(),
+            other => other,
+        };
+        match name {
+            ScalarValue::Utf8(Some(n))
+            | ScalarValue::LargeUtf8(Some(n))
+            | ScalarValue::Utf8View(Some(n))
+                if q.record(n) =>
+            {
+                TableProviderFilterPushDown::Exact
+            }
+            _ => TableProviderFilterPushDown::Unsupported,
+        }
+    }
+
+    /// A leading key field's number and column, by the column's name.
+    fn field(&self, name: &str) -> Option<(usize, Kind)> {
+        let field = DynQuery::<K>::field(name)?;
+        let column = self.schema.field_with_name(name).ok()?;
+        let rust = K::SCHEMA
+            .fields
+            .iter()
+            .find(|f| f.name == name)
+            .map_or("", |f| f.rust_type);
+        Some((
+            field,
+            Kind {
+                data_type: column.data_type().clone(),
+                nullable: column.is_nullable(),
+                unsigned: rust.contains("u64"),
+            },
+        ))
+    }
+}
+
+/// What a column's Arrow type says of the predicates on it.
+struct Kind {
+    data_type: DataType,
+    nullable: bool,
+    /// The field is a `u64` (a timestamp column holds it as `i64`).
+    unsigned: bool,
+}
+
+impl Kind {
+    /// A literal as the run-time value the key's field is constrained to: only a literal of
+    /// the column's own type (DataFusion casts literals to the column's type first), so that
+    /// SQL's comparison and the key's are the same one.
+    fn value(&self, v: &ScalarValue) -> Option<DynValue<'static>> {
+        if !same_type(&v.data_type(), &self.data_type) {
+            return None;
+        }
+        Some(match v {
+            ScalarValue::Boolean(Some(b)) => DynValue::Bool(*b),
+            ScalarValue::Int8(Some(x)) => DynValue::I8(*x),
+            ScalarValue::Int16(Some(x)) => DynValue::I16(*x),
+            ScalarValue::Int32(Some(x)) => DynValue::I32(*x),
+            ScalarValue::Int64(Some(x)) => DynValue::I64(*x),
+            ScalarValue::UInt8(Some(x)) => DynValue::U8(*x),
+            ScalarValue::UInt16(Some(x)) => DynValue::U16(*x),
+            ScalarValue::UInt32(Some(x)) => DynValue::U32(*x),
+            ScalarValue::UInt64(Some(x)) => DynValue::U64(*x),
+            ScalarValue::Float32(Some(x)) => DynValue::F32(*x),
+            ScalarValue::Float64(Some(x)) => DynValue::F64(*x),
+            ScalarValue::Utf8(Some(s))
+            | ScalarValue::LargeUtf8(Some(s))
+            | ScalarValue::Utf8View(Some(s)) => DynValue::Str(s.clone().into()),
+            ScalarValue::Binary(Some(b))
+            | ScalarValue::LargeBinary(Some(b))
+            | ScalarValue::BinaryView(Some(b))
+            | ScalarValue::FixedSizeBinary(_, Some(b)) => DynValue::Bytes(b.clone().into()),
+            ScalarValue::TimestampMillisecond(Some(ms), _) => DynValue::I64(*ms),
+            _ => return None,
+        })
+    }
+
+    /// How a predicate on this column was taken: exact where the key's order and SQL's
+    /// agree on every value the predicate admits.
+    fn taken(&self, taken: bool, range: bool) -> TableProviderFilterPushDown {
+        let floats = matches!(self.data_type, DataType::Float32 | DataType::Float64);
+        // A range over an `Option` field admits `None` in the key's order (it sorts first);
+        // SQL's comparison never holds for NULL. A `u64` timestamp is an `i64` column.
+        let timestamp = matches!(self.data_type, DataType::Timestamp(..));
+        if !taken {
+            TableProviderFilterPushDown::Unsupported
+        } else if floats || (range && (self.nullable || (timestamp && self.unsigned))) {
+            TableProviderFilterPushDown::Inexact
+        } else {
+            TableProviderFilterPushDown::Exact
+        }
+    }
+}
+
+/// Whether a literal of type `lit` compares with a column of type `col` as the key does.
+fn same_type(lit: &DataType, col: &DataType) -> bool {
+    use DataType::*;
+    match (lit, col) {
+        (Utf8 | LargeUtf8 | Utf8View, Utf8 | LargeUtf8 | Utf8View) => true,
+        (Binary | LargeBinary | BinaryView, Binary | LargeBinary | BinaryView) => true,
+        (FixedSizeBinary(a), FixedSizeBinary(b)) => a == b,
+        (Timestamp(TimeUnit::Millisecond, _), Timestamp(TimeUnit::Millisecond, _)) => true,
+        (a, b) => a == b,
+    }
+}
+
+/// The column and the literals of `x = a OR x = b OR x IN (c, d) ...` (one column), pushed
+/// onto `leaves`.
+fn or_values<'e>(e: &'e Expr, leaves: &mut Vec<&'e ScalarValue>) -> Option<&'e str> {
+    match e {
+        Expr::BinaryExpr(BinaryExpr {
+            left,
+            op: Operator::Or,
+            right,
+        }) => {
+            let a = or_values(left, leaves)?;
+            let b = or_values(right, leaves)?;
+            (a == b).then_some(a)
+        }
+        Expr::BinaryExpr(BinaryExpr {
+            left,
+            op: Operator::Eq,
+            right,
+        }) => match (column(left), literal(right), literal(left), column(right)) {
+            (Some(c), Some(v), _, _) | (_, _, Some(v), Some(c)) => {
+                leaves.push(v);
+                Some(c)
+            }
+            _ => None,
+        },
+        Expr::InList(InList {
+            expr,
+            list,
+            negated: false,
+        }) => {
+            let c = column(expr)?;
+            for v in list {
+                leaves.push(literal(v)?);
+            }
+            Some(c)
+        }
+        _ => None,
+    }
+}
+
+fn column(e: &Expr) -> Option<&str> {
+    match e {
+        Expr::Column(c) => Some(c.name.as_str()),
+        _ => None,
+    }
+}
+
+fn literal(e: &Expr) -> Option<&ScalarValue> {
+    match e {
+        Expr::Literal(v, _) => Some(v),
+        _ => None,
+    }
+}
+
+#[async_trait]
+impl<S, K> TableProvider for KeyTable<S, K>
+where
+    S: Store + Send + Sync + 'static,
+    K: QueryKey + 'static,
+{
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    fn table_type(&self) -> TableType {
+        TableType::Base
+    }
+
+    fn supports_filters_pushdown(
+        &self,
+        filters: &[&Expr],
+    ) -> DfResult<Vec<TableProviderFilterPushDown>> {
+        // Each filter is tried on its own: whether one is taken does not depend on the others.
+        Ok(filters
+            .iter()
+            .map(|f| self.push(&mut DynQuery::<K>::new(), f))
+            .collect())
+    }
+
+    async fn scan(
+        &self,
+        _state: &dyn Session,
+        projection: Option<&Vec<usize>>,
+        filters: &[Expr],
+        limit: Option<usize>,
+    ) -> DfResult<Arc<dyn ExecutionPlan>> {
+        let (query, _) = self.plan(filters);
+        // Columns are built in the key's order; a projection in another order is a
+        // permutation of the built batch.
+        let asked: Vec<usize> = match projection {
+            Some(p) => p.clone(),
+            None => (0..self.schema.fields().len()).collect(),
+        };
+        let mut built = asked.clone();
+        built.sort_unstable();
+        built.dedup();
+        let mut options = self.options.clone();
+        let value = options.value_column.clone();
+        options.value_column = value.filter(|v| {
+            built
+                .iter()
+                .any(|&i| self.schema.field(i).name() == v.as_str())
+        });
+        options.projection = Some(
+            built
+                .iter()
+                .map(|&i| self.schema.field(i).name().clone())
+                .filter(|n| Some(n) != self.options.value_column.as_ref())
+                .collect(),
+        );
+        let built_schema = Arc::new(self.schema.project(&built)?);
+        let reorder = (asked != built).then(|| {
+            asked
+                .iter()
+                .map(|i| built.iter().position(|b| b == i).unwrap_or(0))
+                .collect::<Vec<_>>()
+        });
+        let out_schema = match &reorder {
+            Some(perm) => Arc::new(built_schema.project(perm)?),
+            None => built_schema,
+        };
+        Ok(Arc::new(KeyScanExec::<S, K>::new(
+            self.store.clone(),
+            query,
+            options,
+            reorder,
+            out_schema,
+            limit,
+            self.batch_rows,
+        )))
+    }
+}
+
+/// The scan of a [`KeyTable`]: one partition per walk of its query.
+struct KeyScanExec<S, K> {
+    store: Arc<S>,
+    query: Query,
+    walks: Vec<Query>,
+    options: Options,
+    reorder: Option<Vec<usize>>,
+    limit: Option<usize>,
+    batch_rows: usize,
+    properties: PlanProperties,
+    metrics: ExecutionPlanMetricsSet,
+    key: PhantomData<fn() -> K>,
+}
+
+impl<S, K: QueryKey> KeyScanExec<S, K> {
+    fn new(
+        store: Arc<S>,
+        query: TypedQuery<K>,
+        options: Options,
+        reorder: Option<Vec<usize>>,
+        schema: SchemaRef,
+        limit: Option<usize>,
+        batch_rows: usize,
+    ) -> Self {
+        let walks = query.walks();
+        let properties = PlanProperties::new(
+            EquivalenceProperties::new(schema),
+            Partitioning::UnknownPartitioning(walks.len().max(1)),
+            EmissionType::Incremental,
+            Boundedness::Bounded,
+        );
+        KeyScanExec {
+            store,
+            query: query.into_query(),
+            walks,
+            options,
+            reorder,
+            limit,
+            batch_rows,
+            properties,
+            metrics: ExecutionPlanMetricsSet::new(),
+            key: PhantomData,
+        }
+    }
+}
+
+impl<S, K: QueryKey> fmt::Debug for KeyScanExec<S, K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("KeyScanExec")
+            .field("key", &K::SCHEMA.name)
+            .field("walks", &self.walks.len())
+            .field("limit", &self.limit)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S, K: QueryKey> DisplayAs for KeyScanExec<S, K> {
+    fn fmt_as(&self, t: DisplayFormatType, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plan = self.query.to_string();
+        let plan: Vec<&str> = plan
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        write!(
+            f,
+            "KeyScanExec: key={}, walks={}",
+            K::SCHEMA.name,
+            self.walks.len()
+        )?;
+        if let Some(n) = self.limit {
+            write!(f, ", limit={n}")?;
+        }
+        match t {
+            DisplayFormatType::TreeRender => write!(f, "\nquery={}", plan.join("; ")),
+            _ => write!(f, ", query=[{}]", plan.join("; ")),
+        }
+    }
+}
+
+impl<S, K> ExecutionPlan for KeyScanExec<S, K>
+where
+    S: Store + Send + Sync + 'static,
+    K: QueryKey + 'static,
+{
+    fn name(&self) -> &str {
+        "KeyScanExec"
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn properties(&self) -> &PlanProperties {
+        &self.properties
+    }
+
+    fn children(&self) -> Vec<&Arc<dyn ExecutionPlan>> {
+        Vec::new()
+    }
+
+    fn with_new_children(
+        self: Arc<Self>,
+        children: Vec<Arc<dyn ExecutionPlan>>,
+    ) -> DfResult<Arc<dyn ExecutionPlan>> {
+        if children.is_empty() {
+            Ok(self)
+        } else {
+            Err(DataFusionError::Internal(
+                "KeyScanExec has no children".into(),
+            ))
+        }
+    }
+
+    fn metrics(&self) -> Option<MetricsSet> {
+        Some(self.metrics.clone_inner())
+    }
+
+    fn execute(
+        &self,
+        partition: usize,
+        _context: Arc<TaskContext>,
+    ) -> DfResult<SendableRecordBatchStream> {
+        let schema = self.properties.eq_properties.schema().clone();
+        let mut builder = RecordBatchReceiverStreamBuilder::new(schema, 2);
+        let Some(walk) = self.walks.get(partition).cloned() else {
+            // A query no key can match has no walk; its one partition is empty.
+            return Ok(builder.build());
+        };
+        let tx = builder.tx();
+        let store = self.store.clone();
+        let options = self.options.clone();
+        let reorder = self.reorder.clone();
+        let (limit, batch_rows) = (self.limit.unwrap_or(usize::MAX), self.batch_rows);
+        let read = MetricBuilder::new(&self.metrics).counter("rows_read", partition);
+        let seeks = MetricBuilder::new(&self.metrics).counter("seeks", partition);
+        let output = MetricBuilder::new(&self.metrics).output_rows(partition);
+        builder.spawn_blocking(move || {
+            let mut scan = SkipScan::new(&*store, &walk);
+            let mut batch = KeyBatchBuilder::with_options(K::SCHEMA, &options).map_err(external)?;
+            let mut left = limit;
+            let mut counted = rowkey::store::SkipStats::default();
+            // The walk's counters as DataFusion's metrics (`EXPLAIN ANALYZE`), as they grow.
+            let mut count = |scan: &SkipScan<'_, S>, rows: usize| {
+                let now = scan.stats();
+                read.add(usize::try_from(now.read - counted.read).unwrap_or(usize::MAX));
+                seeks.add(usize::try_from(now.seeks - counted.seeks).unwrap_or(usize::MAX));
+                output.add(rows);
+                counted = now;
+            };
+            // `false`: the channel is closed, the query wants no more rows (a LIMIT met above,
+            // a cancel).
+            let send = |batch: RecordBatch| -> DfResult<bool> {
+                let batch = match &reorder {
+                    Some(perm) => batch.project(perm)?,
+                    None => batch,
+                };
+                Ok(tx.blocking_send(Ok(batch)).is_ok())
+            };
+            while left > 0 {
+                let Some(row) = scan.next() else { break };
+                let (key, value) = row.map_err(external)?;
+                batch.push(&key, Some(&value)).map_err(external)?;
+                left -= 1;
+                if batch.len() >= batch_rows {
+                    count(&scan, batch.len());
+                    if !send(batch.finish())? {
+                        return Ok(());
+                    }
+                }
+            }
+            count(&scan, batch.len());
+            if !batch.is_empty() {
+                send(batch.finish())?;
+            }
+            Ok(())
+        });
+        Ok(builder.build())
+    }
+}
+
+fn external(e: impl std::error::Error + Send + Sync + 'static) -> DataFusionError {
+    DataFusionError::External(Box::new(e))
+}

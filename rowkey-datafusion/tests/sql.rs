@@ -1,0 +1,394 @@
+//! SQL over rowkey tables: the rows are a brute-force filter's, whatever the predicates; key
+//! predicates are pushed down (the rows the walk read are the skip scan's, not the table's);
+//! projections, LIMIT, count(*), salted partitions and record types work.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{Array, AsArray, RecordBatch};
+use datafusion::arrow::datatypes::{Int16Type, UInt32Type, UInt64Type, UInt8Type};
+use datafusion::physical_plan::{collect, ExecutionPlan};
+use datafusion::prelude::SessionContext;
+use proptest::prelude::*;
+use rowkey::store::{MemStore, Table};
+use rowkey::RowKey;
+use rowkey_datafusion::{KeyTable, Options};
+
+/// Flurry's key: a user's installs, one row per app.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(query)]
+struct Install {
+    user_id: u32,
+    app_id: u32,
+}
+
+/// Every kind of field SQL compares: signed, descending text, an `Option`, a reverse
+/// timestamp, fixed-width text.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(query)]
+struct Wide {
+    a: i16,
+    #[desc]
+    b: String,
+    c: Option<u8>,
+    #[reverse_ts]
+    ts: u64,
+    #[fixed(3)]
+    f: String,
+}
+
+/// A salted key: one partition per bucket.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(query)]
+struct Visit {
+    #[salt(buckets = 8)]
+    user: u32,
+    day: u16,
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// The rows of `sql` and the rows its key scans read (`rows_read`, summed over the plan).
+async fn run(ctx: &SessionContext, sql: &str) -> (Vec<RecordBatch>, usize, String) {
+    let df = ctx.sql(sql).await.unwrap_or_else(|e| panic!("{sql}: {e}"));
+    let plan = df.create_physical_plan().await.unwrap();
+    let batches = collect(plan.clone(), ctx.task_ctx()).await.unwrap();
+    let shown = datafusion::physical_plan::displayable(plan.as_ref())
+        .indent(true)
+        .to_string();
+    (batches, rows_read(&plan), shown)
+}
+
+fn rows_read(plan: &Arc<dyn ExecutionPlan>) -> usize {
+    let own = if plan.name() == "KeyScanExec" {
+        plan.metrics()
+            .and_then(|m| m.sum_by_name("rows_read"))
+            .map_or(0, |v| v.as_usize())
+    } else {
+        0
+    };
+    own + plan.children().into_iter().map(rows_read).sum::<usize>()
+}
+
+fn count(batches: &[RecordBatch]) -> usize {
+    batches.iter().map(RecordBatch::num_rows).sum()
+}
+
+#[test]
+fn flurrys_query_reads_what_the_skip_scan_reads() {
+    let store = Arc::new(MemStore::new());
+    let table = Table::<_, Install>::new(&*store);
+    for user_id in 0..400 {
+        for app_id in 0..100 {
+            table.put(&Install { user_id, app_id }, b"").unwrap();
+        }
+    }
+    let typed = table.query(&Install::query().app_id(42u32).build());
+    let mut want = 0;
+    let mut typed = typed;
+    for row in typed.by_ref() {
+        row.unwrap();
+        want += 1;
+    }
+    let skip = typed.stats();
+    let ctx = SessionContext::new();
+    ctx.register_table(
+        "installs",
+        Arc::new(KeyTable::<_, Install>::shared(store).unwrap()),
+    )
+    .unwrap();
+    runtime().block_on(async {
+        let (batches, read, plan) =
+            run(&ctx, "SELECT user_id FROM installs WHERE app_id = 42").await;
+        assert_eq!(count(&batches), want);
+        assert_eq!(want, 400);
+        // The walk read what `Table::query` reads (not 40,000 rows), and DataFusion did not
+        // filter again: the pushdown is exact.
+        assert_eq!(read as u64, skip.read, "{plan}");
+        assert!(read <= 3 * want, "{read} rows read for {want} matches");
+        assert!(!plan.contains("FilterExec"), "{plan}");
+        assert!(plan.contains("KeyScanExec: key=Install"), "{plan}");
+
+        // The leading field fixes the range: a point lookup reads its row.
+        let (batches, read, plan) = run(
+            &ctx,
+            "SELECT * FROM installs WHERE user_id = 7 AND app_id IN (3, 5, 500)",
+        )
+        .await;
+        assert_eq!(count(&batches), 2);
+        assert!(read <= 4, "{read} {plan}");
+
+        // count(*) projects no column; the rows are still counted.
+        let (batches, _, _) = run(&ctx, "SELECT count(*) FROM installs WHERE user_id < 10").await;
+        assert_eq!(
+            batches[0]
+                .column(0)
+                .as_primitive::<datafusion::arrow::datatypes::Int64Type>()
+                .value(0),
+            1_000
+        );
+
+        // A LIMIT above exact filters stops the walk.
+        let (batches, read, _) = run(&ctx, "SELECT * FROM installs WHERE app_id = 9 LIMIT 5").await;
+        assert_eq!(count(&batches), 5);
+        assert!(read <= 20, "{read} rows read for LIMIT 5");
+
+        // A projection in another order than the key's.
+        let (batches, _, _) = run(
+            &ctx,
+            "SELECT app_id, user_id FROM installs WHERE user_id = 3 AND app_id = 4",
+        )
+        .await;
+        let b = &batches[0];
+        assert_eq!(b.schema().field(0).name(), "app_id");
+        assert_eq!(b.column(0).as_primitive::<UInt32Type>().value(0), 4);
+        assert_eq!(b.column(1).as_primitive::<UInt32Type>().value(0), 3);
+
+        // A predicate that is not on the key's order is DataFusion's to filter.
+        let (batches, read, plan) =
+            run(&ctx, "SELECT * FROM installs WHERE user_id + app_id = 5").await;
+        assert_eq!(count(&batches), 6);
+        assert_eq!(read, 40_000);
+        assert!(plan.contains("FilterExec"), "{plan}");
+    });
+}
+
+#[test]
+fn salted_keys_read_one_partition_per_bucket() {
+    let store = Arc::new(MemStore::new());
+    let table = Table::<_, Visit>::new(&*store);
+    for user in 0..500 {
+        for day in 0..20 {
+            table.put(&Visit { user, day }, b"").unwrap();
+        }
+    }
+    let mut typed = table.query(&Visit::query().day(3u16).build());
+    assert_eq!(typed.by_ref().count(), 500);
+    let skip = typed.stats();
+    let ctx = SessionContext::new();
+    ctx.register_table(
+        "visits",
+        Arc::new(KeyTable::<_, Visit>::shared(store).unwrap()),
+    )
+    .unwrap();
+    runtime().block_on(async {
+        let (batches, read, plan) = run(&ctx, "SELECT user, day FROM visits WHERE day = 3").await;
+        assert_eq!(count(&batches), 500);
+        assert!(plan.contains("walks=8"), "{plan}");
+        // Each bucket's walk reads what `Table::query`'s walks read, a fifth of the table.
+        assert_eq!(read as u64, skip.read, "{plan}");
+        assert!(read < 10_000 / 4, "{read}");
+        let mut users: Vec<u32> = batches
+            .iter()
+            .flat_map(|b| b.column(0).as_primitive::<UInt32Type>().values().to_vec())
+            .collect();
+        users.sort_unstable();
+        assert_eq!(users, (0..500).collect::<Vec<_>>());
+        // The user fixes the bucket: one walk.
+        let (batches, read, plan) = run(
+            &ctx,
+            "SELECT day FROM visits WHERE user = 77 ORDER BY day DESC",
+        )
+        .await;
+        assert!(plan.contains("walks=1"), "{plan}");
+        assert_eq!(read, 20);
+        let days: Vec<u16> = batches
+            .iter()
+            .flat_map(|b| {
+                b.column(0)
+                    .as_primitive::<datafusion::arrow::datatypes::UInt16Type>()
+                    .values()
+                    .to_vec()
+            })
+            .collect();
+        assert_eq!(days, (0..20).rev().collect::<Vec<_>>());
+    });
+}
+
+/// One predicate on one field, as SQL text, and what it says of a value.
+#[derive(Clone, Debug)]
+enum P<T> {
+    Eq(T),
+    Lt(T),
+    Le(T),
+    Gt(T),
+    Ge(T),
+    In(Vec<T>),
+    Between(T, T),
+}
+
+impl<T: PartialOrd + Clone> P<T> {
+    fn holds(&self, v: &T) -> bool {
+        match self {
+            P::Eq(x) => v == x,
+            P::Lt(x) => v < x,
+            P::Le(x) => v <= x,
+            P::Gt(x) => v > x,
+            P::Ge(x) => v >= x,
+            P::In(xs) => xs.contains(v),
+            P::Between(lo, hi) => lo <= v && v <= hi,
+        }
+    }
+
+    fn sql(&self, col: &str, lit: impl Fn(&T) -> String) -> String {
+        match self {
+            P::Eq(x) => format!("{col} = {}", lit(x)),
+            P::Lt(x) => format!("{col} < {}", lit(x)),
+            P::Le(x) => format!("{col} <= {}", lit(x)),
+            P::Gt(x) => format!("{col} > {}", lit(x)),
+            P::Ge(x) => format!("{col} >= {}", lit(x)),
+            P::In(xs) => format!(
+                "{col} IN ({})",
+                xs.iter().map(&lit).collect::<Vec<_>>().join(", ")
+            ),
+            P::Between(lo, hi) => format!("{col} BETWEEN {} AND {}", lit(lo), lit(hi)),
+        }
+    }
+}
+
+fn p<T: Clone + std::fmt::Debug + 'static>(
+    v: impl Strategy<Value = T> + Clone + 'static,
+) -> impl Strategy<Value = Option<P<T>>> {
+    prop_oneof![
+        2 => Just(None),
+        1 => v.clone().prop_map(|x| Some(P::Eq(x))),
+        1 => v.clone().prop_map(|x| Some(P::Lt(x))),
+        1 => v.clone().prop_map(|x| Some(P::Le(x))),
+        1 => v.clone().prop_map(|x| Some(P::Gt(x))),
+        1 => v.clone().prop_map(|x| Some(P::Ge(x))),
+        1 => proptest::collection::vec(v.clone(), 1..4).prop_map(|xs| Some(P::In(xs))),
+        1 => (v.clone(), v).prop_map(|(a, b)| Some(P::Between(a, b))),
+    ]
+}
+
+fn text() -> impl Strategy<Value = String> + Clone {
+    prop_oneof![
+        Just(String::new()),
+        Just("a".to_string()),
+        Just("ab".to_string()),
+        Just("b".to_string()),
+        Just("it's".to_string()),
+        Just("\u{e9}t\u{e9}".to_string()),
+    ]
+}
+
+fn wide() -> impl Strategy<Value = Wide> {
+    (
+        -4i16..4,
+        text(),
+        prop_oneof![Just(None), Just(Some(0u8)), Just(Some(7)), Just(Some(200))],
+        prop_oneof![Just(0u64), Just(1), Just(3), Just(1_700_000_000_000)],
+        prop_oneof![
+            Just(String::new()),
+            Just("x".to_string()),
+            Just("xyz".to_string())
+        ],
+    )
+        .prop_map(|(a, b, c, ts, f)| Wide { a, b, c, ts, f })
+}
+
+type WideP = (
+    Option<P<i16>>,
+    Option<P<String>>,
+    Option<P<u8>>,
+    bool,
+    Option<P<u64>>,
+    Option<P<String>>,
+);
+
+fn wide_p() -> impl Strategy<Value = WideP> {
+    (
+        p(-5i16..5),
+        p(text()),
+        p(prop_oneof![Just(0u8), Just(7), Just(200), Just(255)]),
+        any::<bool>(),
+        p(prop_oneof![
+            Just(0u64),
+            Just(1),
+            Just(2),
+            Just(3),
+            Just(1_700_000_000_000)
+        ]),
+        p(prop_oneof![
+            Just(String::new()),
+            Just("x".to_string()),
+            Just("xy".to_string()),
+            Just("xyz".to_string())
+        ]),
+    )
+}
+
+#[allow(clippy::ptr_arg)] // `P::sql` hands each literal as `&T`.
+fn quoted(s: &String) -> String {
+    format!("'{}'", s.replace('\'', "''"))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// Whatever the conjunction of key predicates, SQL returns exactly the rows a brute-force
+    /// filter keeps (pushed down exactly, inexactly or not at all).
+    #[test]
+    fn sql_is_a_brute_force_filter(rows in proptest::collection::vec(wide(), 0..80), q in wide_p()) {
+        let store = Arc::new(MemStore::new());
+        let table = Table::<_, Wide>::new(&*store);
+        for k in &rows {
+            table.put(k, b"").unwrap();
+        }
+        let ctx = SessionContext::new();
+        let options = Options::default().timestamps(false);
+        ctx.register_table("wide", Arc::new(KeyTable::<_, Wide>::with_options(store.clone(), options).unwrap())).unwrap();
+        let mut conds = Vec::new();
+        if let Some(p) = &q.0 { conds.push(p.sql("a", |v| v.to_string())); }
+        if let Some(p) = &q.1 { conds.push(p.sql("b", quoted)); }
+        match (&q.2, q.3) {
+            (Some(p), _) => conds.push(p.sql("c", |v| v.to_string())),
+            (None, true) => conds.push("c IS NULL".into()),
+            (None, false) => {}
+        }
+        if let Some(p) = &q.4 { conds.push(p.sql("ts", |v| v.to_string())); }
+        if let Some(p) = &q.5 { conds.push(p.sql("f", quoted)); }
+        let wher = if conds.is_empty() { String::new() } else { format!(" WHERE {}", conds.join(" AND ")) };
+        let sql = format!("SELECT a, b, c, ts, f FROM wide{wher}");
+        let (batches, _, plan) = runtime().block_on(run(&ctx, &sql));
+        let mut got = Vec::new();
+        for b in &batches {
+            for i in 0..b.num_rows() {
+                let c = b.column(2).as_primitive::<UInt8Type>();
+                got.push(Wide {
+                    a: b.column(0).as_primitive::<Int16Type>().value(i),
+                    b: b.column(1).as_string::<i32>().value(i).to_string(),
+                    c: (!c.is_null(i)).then(|| c.value(i)),
+                    ts: b.column(3).as_primitive::<UInt64Type>().value(i),
+                    f: b.column(4).as_string::<i32>().value(i).to_string(),
+                });
+            }
+        }
+        let holds = |k: &Wide| {
+            q.0.as_ref().is_none_or(|p| p.holds(&k.a))
+                && q.1.as_ref().is_none_or(|p| p.holds(&k.b))
+                && match (&q.2, q.3) {
+                    (Some(p), _) => k.c.as_ref().is_some_and(|c| p.holds(c)),
+                    (None, true) => k.c.is_none(),
+                    (None, false) => true,
+                }
+                && q.4.as_ref().is_none_or(|p| p.holds(&k.ts))
+                && q.5.as_ref().is_none_or(|p| p.holds(&k.f))
+        };
+        let mut want: Vec<Wide> = Vec::new();
+        let all: Vec<Wide> = table.scan(&Wide::scan().ranges()).map(|r| r.unwrap().0).collect();
+        for k in all {
+            if holds(&k) {
+                want.push(k);
+            }
+        }
+        let key = |k: &Wide| k.to_bytes().unwrap();
+        got.sort_by_key(key);
+        prop_assert_eq!(got, want, "{}\n{}", sql, plan);
+    }
+}
