@@ -487,3 +487,44 @@ pub fn schema_report(table: &str, families: &[Family], splits: &[&[u8]]) -> Stri
     }
     out
 }
+
+/// A hotspot report as JSON, for a script: the totals and skews, and each region with its keys
+/// in `Bytes.toStringBinary` form and in hex, its shares, bucket, decoded start and sample.
+pub fn hotspots_json(report: &rowkey::hotspot::HotspotReport) -> String {
+    let hex = |k: &[u8]| k.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let regions: Vec<serde_json::Value> = report
+        .regions
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "start_hex": hex(&r.start),
+                "end_hex": hex(&r.end),
+                "server": r.server,
+                "reads": r.reads,
+                "writes": r.writes,
+                "read_share": r.read_share,
+                "write_share": r.write_share,
+                "predicted_share": r.predicted_share,
+                "bucket": r.bucket,
+                "lead": r.lead.iter().map(|(n, v)| serde_json::json!({"field": n, "value": v})).collect::<Vec<_>>(),
+                "sampled": r.sampled,
+                "top": r.top.iter().map(|(v, n)| serde_json::json!({"value": v, "rows": n})).collect::<Vec<_>>(),
+                "sampled_range": r.sampled_range.as_ref().map(|(a, b)| serde_json::json!([a, b])),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "key": report.key,
+        "interval_secs": report.interval.as_secs_f64(),
+        "reads": report.reads,
+        "writes": report.writes,
+        "reads_per_sec": report.reads_per_sec(),
+        "writes_per_sec": report.writes_per_sec(),
+        "read_skew": report.read_skew(),
+        "write_skew": report.write_skew(),
+        "changed": report.changed,
+        "hottest": report.hottest(),
+        "regions": regions,
+    })
+    .to_string()
+}

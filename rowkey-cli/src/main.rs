@@ -41,6 +41,18 @@
 //!                [--key key.json | --layout table.json]
 //! ```
 //!
+//! `hotspots` reads a live HBase table's per-region request counters from its region servers
+//! twice, `--interval` seconds apart, and reports each region's share of the reads and writes
+//! read through the key layout (salt bucket, the fields its start key decodes to, the share the
+//! layout predicts, the skew); `--sample N` reads up to N keys the busiest region was written
+//! during the interval and names their most frequent leading values (`--json` for a script;
+//! `--features hbase-rpc`):
+//!
+//! ```text
+//! rowkey hotspots --table events (--master HOST:PORT | --zk QUORUM | --site hbase-site.xml)
+//!                 (--key key.json | --layout table.json) [--interval 10] [--sample 10000] [--json]
+//! ```
+//!
 //! Arguments are parsed by clap (derive): help, versions, errors and exit codes as users of
 //! Rust tools expect them, and room for the subcommands the next capabilities add.
 
@@ -74,11 +86,59 @@ enum Command {
     /// sample it reads, the first it does not (explained), each field's range. Exit 0 when
     /// every key sampled fits.
     Check(CheckArgs),
+    /// Reads a live HBase table's load from its region servers twice, an interval apart, and
+    /// reports each region's share of reads and writes through the key layout: its salt
+    /// bucket, the fields its start key decodes to, the layout's predicted share, the skew;
+    /// `--sample N` names the busiest region's most frequent leading values among the rows it
+    /// was written during the interval.
+    Hotspots(HotspotsArgs),
+}
+
+#[derive(Args)]
+struct HotspotsArgs {
+    /// The table's name (default: the layout's).
+    #[arg(long, required_unless_present = "layout")]
+    table: Option<String>,
+    /// The cluster through a master's (or, from HBase 2.6, a region server's) connection
+    /// registry, `host:port`.
+    #[arg(long, value_name = "HOST:PORT", conflicts_with_all = ["zk", "site"])]
+    master: Option<String>,
+    /// The cluster through its ZooKeeper quorum, `host:port[,host:port...]`.
+    #[arg(long, value_name = "QUORUM", conflicts_with = "site")]
+    zk: Option<String>,
+    /// The cluster as an `hbase-site.xml` describes it (its quorum or registry, Kerberos, TLS).
+    #[arg(long, value_name = "hbase-site.xml")]
+    site: Option<PathBuf>,
+    /// The key layout (`K::SCHEMA` as JSON, or any export holding it).
+    #[arg(
+        long,
+        value_name = "KEY.json",
+        conflicts_with = "layout",
+        required_unless_present = "layout"
+    )]
+    key: Option<PathBuf>,
+    /// Which key layout of the `--key` file, by its type's name (needed when it holds several).
+    #[arg(long = "type", value_name = "NAME", requires = "key")]
+    type_name: Option<String>,
+    /// The whole table (`rowkey::family::TableLayout` as JSON): its key layout, and its name as
+    /// the default table.
+    #[arg(long, value_name = "TABLE.json")]
+    layout: Option<PathBuf>,
+    /// Seconds between the two samples of the region servers' counters.
+    #[arg(long, default_value_t = 10.0)]
+    interval: f64,
+    /// Read up to this many row keys the busiest region was written during the interval, and
+    /// name their most frequent leading values.
+    #[arg(long, value_name = "N")]
+    sample: Option<usize>,
+    /// The report as JSON, for a script.
+    #[arg(long)]
+    json: bool,
 }
 
 /// The family a store for `check` is opened with: it reads keys only (`Store::scan_keys`),
 /// whatever columns the rows hold, so no family is named by the user.
-#[cfg(any(feature = "hbase", feature = "bigtable"))]
+#[cfg(any(feature = "hbase", feature = "bigtable", feature = "hbase-rpc"))]
 const ANY_FAMILY: &str = "d";
 
 #[derive(Args)]
@@ -254,6 +314,7 @@ fn main() -> ExitCode {
         Command::Diff(args) => ("diff", live::diff(args)),
         Command::Regions(args) => ("regions", live::regions(args).map(|()| true)),
         Command::Check(args) => ("check", live::check(args)),
+        Command::Hotspots(args) => ("hotspots", live::hotspots(args).map(|()| true)),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,
@@ -443,7 +504,7 @@ fn explain(mut args: Explain) -> Result<bool, String> {
 mod live {
     #[cfg(any(feature = "hbase", feature = "bigtable"))]
     use super::ANY_FAMILY;
-    use super::{declared, CheckArgs, Declared, DiffArgs, Explain, RegionsArgs};
+    use super::{declared, CheckArgs, Declared, DiffArgs, Explain, HotspotsArgs, RegionsArgs};
 
     /// Looks up a `#[uid]` field's name: `(kind, id bytes)` to the name.
     pub type Names = Box<dyn Fn(&str, &[u8]) -> Option<String>>;
@@ -726,6 +787,83 @@ mod live {
                 "say where the table is: --hbase HOST:PORT or --bigtable PROJECT/INSTANCE".into(),
             ),
         }
+    }
+
+    /// `rowkey hotspots`.
+    pub fn hotspots(args: HotspotsArgs) -> Result<(), String> {
+        let (table, schema) = table_and_key(
+            args.layout.as_deref(),
+            args.key.as_deref(),
+            args.type_name.as_deref(),
+            args.table.as_deref(),
+        )?;
+        let schema = schema.ok_or("the layout holds no key layout: give --key KEY.json")?;
+        if table.is_empty() {
+            return Err("say which table: --table NAME".into());
+        }
+        if !(args.interval > 0.0 && args.interval.is_finite()) {
+            return Err(format!(
+                "--interval {}: give a number of seconds above 0",
+                args.interval
+            ));
+        }
+        hbase_hotspots(&args, &table, schema)
+    }
+
+    #[cfg(feature = "hbase-rpc")]
+    fn hbase_hotspots(
+        args: &HotspotsArgs,
+        table: &str,
+        schema: &'static rowkey::Schema,
+    ) -> Result<(), String> {
+        use rowkey::hotspot::HotspotReport;
+        use rowkey::store::{HbaseRpcConfig, HbaseRpcStore, HbaseSite};
+        let config = match (&args.master, &args.zk, &args.site) {
+            (Some(master), _, _) => HbaseRpcConfig::new(master, table, ANY_FAMILY),
+            (None, Some(quorum), _) => HbaseRpcConfig::from_zookeeper(quorum, table, ANY_FAMILY),
+            (None, None, Some(site)) => HbaseSite::load(site)
+                .and_then(|s| s.rpc_config(table, ANY_FAMILY))
+                .map_err(|e| e.to_string())?,
+            (None, None, None) => {
+                return Err(
+                    "say where the cluster is: --master HOST:PORT, --zk QUORUM or --site hbase-site.xml"
+                        .into(),
+                )
+            }
+        };
+        let store = HbaseRpcStore::with_config(config).map_err(|e| e.to_string())?;
+        let before = store.region_loads().map_err(|e| e.to_string())?;
+        let since = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+        let started = std::time::Instant::now();
+        eprintln!(
+            "sampling {} region(s) of {table} for {} s...",
+            before.len(),
+            args.interval
+        );
+        std::thread::sleep(std::time::Duration::from_secs_f64(args.interval));
+        let after = store.region_loads().map_err(|e| e.to_string())?;
+        let mut report = HotspotReport::between(schema, &before, &after, started.elapsed());
+        if let (Some(n), Some(hot)) = (args.sample, report.hottest()) {
+            let r = &report.regions[hot];
+            let range = rowkey::KeyRange::new(&r.start, (!r.end.is_empty()).then_some(&r.end[..]));
+            let keys = store
+                .scan_keys_since(&range, since, n)
+                .map_err(|e| e.to_string())?;
+            report.sample(schema, hot, keys.iter().map(|k| &k[..]));
+        }
+        if args.json {
+            println!("{}", rowkey_cli::hotspots_json(&report));
+        } else {
+            print!("{report}");
+        }
+        Ok(())
+    }
+
+    #[cfg(not(feature = "hbase-rpc"))]
+    fn hbase_hotspots(_: &HotspotsArgs, _: &str, _: &'static rowkey::Schema) -> Result<(), String> {
+        Err("this rowkey was built without HBase's native client: install it with `--features hbase-rpc`".into())
     }
 
     /// `rowkey check`: `true` when every key of the sample fits the layout.

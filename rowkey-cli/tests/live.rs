@@ -540,3 +540,67 @@ fn check_reads_a_live_tables_keys_against_a_layout() {
     }
     eprintln!("rowkey check on {tried} store(s)");
 }
+
+/// `rowkey hotspots` on the local HBase: a user written hard while the command samples the
+/// region servers' counters is named, with its region's salt bucket, in the JSON report.
+#[cfg(feature = "hbase-rpc")]
+#[test]
+fn hotspots_name_a_hammered_user_on_hbase() {
+    let Some(master) = server("ROWKEY_HBASE_MASTER") else {
+        return;
+    };
+    let (dir, _, key) = layouts("hotspots");
+    let table = format!("cli_hot_{}", std::process::id());
+    let store =
+        rowkey::store::HbaseRpcStore::with_config(rowkey::store::HbaseRpcConfig::new(
+            &master, &table, "d",
+        ))
+        .unwrap();
+    store.create_table(&LogKey::split_points(4)).unwrap();
+    let hot_host = 4_242u32;
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writer = {
+        let stop = stop.clone();
+        let store = store.clone();
+        std::thread::spawn(move || {
+            let table = rowkey::store::Table::<_, LogKey>::new(store);
+            let mut ts = 1_700_000_000_000u64;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let base = ts;
+                ts += 500;
+                let rows: Vec<LogKey> = (0..500)
+                    .map(|i| LogKey { host: hot_host, ts: base + i })
+                    .chain((0..20).map(|h| LogKey { host: h, ts: base }))
+                    .collect();
+                table.put_batch(rows.iter().map(|k| (k, b"v"))).unwrap();
+            }
+        })
+    };
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let (code, out, err) = run(&[
+        "hotspots",
+        "--table",
+        &table,
+        "--master",
+        &master,
+        "--key",
+        key.to_str().unwrap(),
+        "--interval",
+        "2",
+        "--sample",
+        "2000",
+        "--json",
+    ]);
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    writer.join().unwrap();
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let hot = report["hottest"].as_u64().unwrap() as usize;
+    let region = &report["regions"][hot];
+    let bucket = LogKey { host: hot_host, ts: 0 }.to_bytes().unwrap()[0];
+    assert_eq!(region["bucket"].as_u64(), Some(u64::from(bucket)), "{out}");
+    assert!(region["write_share"].as_f64().unwrap() > 0.8, "{out}");
+    assert_eq!(region["top"][0]["value"], hot_host.to_string(), "{out}");
+    assert!(report["write_skew"].as_f64().unwrap() > 3.0, "{out}");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -4,7 +4,7 @@
 //! field (its Rust type, encoding and attributes), and shown by the same `Explain` rendering,
 //! so the output is the typed `explain`'s for every key that one decodes.
 
-use core::fmt::Write as _;
+use core::fmt::{self, Write as _};
 use std::borrow::Cow;
 
 use crate::codec::{CodecDecode, Natural, Reverse, ReverseTs};
@@ -447,6 +447,13 @@ pub struct DynField<'de> {
 impl<'de> From<DynValue<'de>> for DynField<'de> {
     fn from(value: DynValue<'de>) -> Self {
         DynField { value, somes: 0 }
+    }
+}
+
+/// As `explain` shows the value (text quoted, bytes escaped, `Some(..)` around an `Option`'s).
+impl fmt::Display for DynField<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.shown())
     }
 }
 

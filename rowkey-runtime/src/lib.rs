@@ -25,6 +25,7 @@ mod fingerprint;
 pub mod fmt;
 mod generated;
 mod hashed;
+pub mod hotspot;
 mod index;
 mod java;
 mod key;

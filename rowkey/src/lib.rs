@@ -57,10 +57,10 @@ pub use rowkey_derive::{PhoenixRow, RowKey, RowValue};
 // hashed fields, and the `capacity`, `family`, `fmt`, `phoenix`, `split` and `store` modules.
 pub use rowkey_runtime::{
     bytes, capacity, explain_schema, explain_schema_checked, explain_schema_with_names,
-    explain_schema_with_names_checked, family, fmt, phoenix, split, store, Decode, DecodeError,
-    DecodeErrorKind, Domain, Encode, EncodeError, EncodeErrorKind, FieldSchema, HashInput, Hashed,
-    IndexOf, KeyRange, KeyRanges, Order, Piece, RowKey, RowsAsColumns, SaltSchema, ScanRange,
-    Schema, VariantSchema, HASH_PREFIX_FIELD,
+    explain_schema_with_names_checked, family, fmt, hotspot, phoenix, split, store, Decode,
+    DecodeError, DecodeErrorKind, Domain, Encode, EncodeError, EncodeErrorKind, FieldSchema,
+    HashInput, Hashed, IndexOf, KeyRange, KeyRanges, Order, Piece, RowKey, RowsAsColumns,
+    SaltSchema, ScanRange, Schema, VariantSchema, HASH_PREFIX_FIELD,
 };
 // Keys read without their type, from the layout as data (`flat_fields`, `decode_schema`).
 pub use rowkey_runtime::{

@@ -2044,3 +2044,158 @@ fn region_splitter_points_are_hbases() {
     }
     eprintln!("{} RegionSplitter cases equal HBase's", cases.len());
 }
+
+/// A salted key (8 buckets) whose users' visits spread over the table.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct HotVisit {
+    #[salt(buckets = 8)]
+    user: u64,
+    seq: u32,
+}
+
+/// A key led by a timestamp (accepted with `allow_hotspot`): every new row lands on the last
+/// region.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(allow_hotspot)]
+struct Tick {
+    #[timestamp]
+    ts: u64,
+    host: u16,
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+}
+
+/// The load of `work`, sampled from the region servers before and after it.
+fn load_of(
+    store: &HbaseRpcStore,
+    schema: &'static rowkey::Schema,
+    work: impl FnOnce(),
+) -> rowkey::hotspot::HotspotReport {
+    let before = store.region_loads().unwrap();
+    let started = Instant::now();
+    work();
+    let after = store.region_loads().unwrap();
+    rowkey::hotspot::HotspotReport::between(schema, &before, &after, started.elapsed())
+}
+
+/// Hotspots from the region servers' own request counters, read through the key's layout:
+/// an even load on a salted table (skew under 1.5, each region near the layout's predicted
+/// share), one user hammered (the report names the region, its salt bucket, and, from a
+/// sample of what the region was written during the interval, the user), and a timestamp-led
+/// table (the last region takes every write, as the layout predicts; its sample is the time
+/// range written). The regions' writes add up to the rows written within 5 %.
+#[test]
+fn hotspots_name_the_region_its_bucket_and_the_user_on_hbase_rpc() {
+    let Some(m) = master() else { return };
+    let store = new_table(&m, "rpc_hot", &HotVisit::split_points(8));
+    let table = rowkey::store::Table::<_, HotVisit>::new(&store);
+
+    let even: Vec<HotVisit> = (0..4_000u64)
+        .flat_map(|user| (0..5).map(move |seq| HotVisit { user, seq }))
+        .collect();
+    let report = load_of(&store, HotVisit::SCHEMA, || {
+        table.put_batch(even.iter().map(|k| (k, b"v"))).unwrap();
+    });
+    eprintln!("{report}");
+    assert_eq!(report.regions.len(), 8, "{report}");
+    let written = even.len() as f64;
+    assert!(
+        (report.writes as f64 - written).abs() <= written * 0.05,
+        "the regions counted {} writes for {written} rows\n{report}",
+        report.writes
+    );
+    assert!(report.write_skew() < 1.5, "{report}");
+    for r in &report.regions {
+        assert_eq!(r.predicted_share, Some(0.125));
+        assert!((r.write_share - 0.125).abs() < 0.05, "{report}");
+    }
+
+    // One user hammered: 20,000 new visits, and 2,000 spread over the others.
+    let hot_user = 81_223u64;
+    let since = now_ms();
+    let hammer: Vec<HotVisit> = (0..20_000u32)
+        .map(|seq| HotVisit {
+            user: hot_user,
+            seq,
+        })
+        .chain((0..2_000u64).map(|user| HotVisit { user, seq: 100 }))
+        .collect();
+    let mut report = load_of(&store, HotVisit::SCHEMA, || {
+        table.put_batch(hammer.iter().map(|k| (k, b"v"))).unwrap();
+    });
+    let written = hammer.len() as f64;
+    assert!(
+        (report.writes as f64 - written).abs() <= written * 0.05,
+        "{report}"
+    );
+    let hot = report.hottest().unwrap();
+    let bucket = HotVisit {
+        user: hot_user,
+        seq: 0,
+    }
+    .to_bytes()
+    .unwrap()[0];
+    assert_eq!(report.regions[hot].bucket, Some(bucket), "{report}");
+    assert!(report.regions[hot].write_share > 0.85, "{report}");
+    assert!(report.write_skew() > 6.0, "{report}");
+    let region = &report.regions[hot];
+    let range = rowkey::KeyRange::new(
+        &region.start,
+        (!region.end.is_empty()).then_some(&region.end[..]),
+    );
+    let sample = store.scan_keys_since(&range, since, 5_000).unwrap();
+    report.sample(HotVisit::SCHEMA, hot, sample.iter().map(|k| &k[..]));
+    let region = &report.regions[hot];
+    assert_eq!(region.top[0].0, hot_user.to_string(), "{report}");
+    eprintln!("{report}");
+
+    // A timestamp lead: pre-split on past times, every new row goes to the last region.
+    let start = now_ms();
+    let splits: Vec<rowkey::bytes::Bytes> = [3_600_000u64 * 3, 3_600_000 * 2, 3_600_000]
+        .iter()
+        .map(|ago| {
+            Tick {
+                ts: start - ago,
+                host: 0,
+            }
+            .to_bytes()
+            .unwrap()
+            .to_vec()
+            .into()
+        })
+        .collect();
+    let ticks = new_table(&m, "rpc_hot_ts", &splits);
+    let tick_table = rowkey::store::Table::<_, Tick>::new(&ticks);
+    let rows: Vec<Tick> = (0..10_000u64)
+        .map(|i| Tick {
+            ts: start + i,
+            host: (i % 7) as u16,
+        })
+        .collect();
+    let mut report = load_of(&ticks, Tick::SCHEMA, || {
+        tick_table
+            .put_batch(rows.iter().map(|k| (k, b"v")))
+            .unwrap();
+    });
+    let hot = report.hottest().unwrap();
+    assert_eq!(hot, report.regions.len() - 1, "{report}");
+    assert!(report.regions[hot].write_share > 0.99, "{report}");
+    assert_eq!(report.regions[hot].predicted_share, Some(1.0));
+    let last = report.regions[hot].start.clone();
+    let sample = ticks
+        .scan_keys_since(&rowkey::KeyRange::new(&last, None), start, 100_000)
+        .unwrap();
+    report.sample(Tick::SCHEMA, hot, sample.iter().map(|k| &k[..]));
+    let (first, latest) = report.regions[hot].sampled_range.clone().unwrap();
+    assert_eq!(
+        (first, latest),
+        (start.to_string(), (start + 9_999).to_string()),
+        "{report}"
+    );
+    eprintln!("{report}");
+}

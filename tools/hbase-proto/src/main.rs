@@ -79,6 +79,10 @@ const ROOTS: &[&str] = &[
     "hbase.pb.GetTableDescriptorsResponse",
     "hbase.pb.GetProcedureResultRequest",
     "hbase.pb.GetProcedureResultResponse",
+    // Each region's load on its region server (Admin.proto, ClusterStatus.proto): the request
+    // counts a hotspot report samples.
+    "hbase.pb.GetRegionLoadRequest",
+    "hbase.pb.GetRegionLoadResponse",
 ];
 
 fn main() {
@@ -96,6 +100,7 @@ fn main() {
         "Filter.proto",
         "Comparator.proto",
         "Master.proto",
+        "Admin.proto",
         "ZooKeeper.proto",
         "ClusterId.proto",
         "HFile.proto",

@@ -12,6 +12,7 @@ use super::conn::Service;
 use super::error::{self, Failure, STORE};
 use super::{pb, AsyncHbaseRpcStore, Budget};
 use crate::family::{BlockEncoding, Bloom, Compression, Family, KeepDeleted};
+use crate::hotspot::RegionLoad;
 use crate::store::net::{hbase_rules, key_layout};
 use crate::store::{NetError, Region};
 
@@ -449,8 +450,126 @@ impl AsyncHbaseRpcStore {
     }
 }
 
+impl AsyncHbaseRpcStore {
+    /// Each region's request counters as its region server reports them now (HBase's
+    /// `AdminService.GetRegionLoad`, asked of every server holding a region of the table), in
+    /// key order; a region between servers, or opened since the region list was read, is left
+    /// out. Two of these, taken an interval apart, make a
+    /// [`HotspotReport`](crate::hotspot::HotspotReport).
+    pub async fn region_loads(&self) -> Result<Vec<RegionLoad>, NetError> {
+        let regions = self.regions().await?;
+        let mut servers: Vec<&str> = regions
+            .iter()
+            .map(|r| r.server.as_str())
+            .filter(|s| !s.is_empty())
+            .collect();
+        servers.sort_unstable();
+        servers.dedup();
+        let request = pb::GetRegionLoadRequest {
+            table_name: Some(table_name(self.table())),
+        };
+        // Each region's counters by its start key and id, from its server's answer.
+        let mut counted: std::collections::HashMap<(Vec<u8>, u64), (u64, u64)> =
+            std::collections::HashMap::new();
+        for server in servers {
+            let mut budget = Budget::new(&self.inner.config.options.retry);
+            let resp = loop {
+                let result = async {
+                    let reply = self
+                        .inner
+                        .cluster
+                        .call(
+                            server,
+                            Service::Admin,
+                            "GetRegionLoad",
+                            self.table(),
+                            &request,
+                        )
+                        .await?;
+                    pb::GetRegionLoadResponse::decode(reply.body)
+                        .map_err(|e| error::decode("GetRegionLoad", e))
+                }
+                .await;
+                match result {
+                    Ok(r) => break r,
+                    Err(f) if budget.again(&f).await => {}
+                    Err(f) => return Err(f.into_error()),
+                }
+            };
+            for load in resp.region_loads {
+                if let Some((start, id)) = start_and_id(self.table(), &load.region_specifier.value)
+                {
+                    counted.insert(
+                        (start, id),
+                        (
+                            load.read_requests_count.unwrap_or(0),
+                            load.write_requests_count.unwrap_or(0),
+                        ),
+                    );
+                }
+            }
+        }
+        Ok(regions
+            .into_iter()
+            .filter_map(|r| {
+                let (reads, writes) = counted.get(&(r.start.clone(), r.id as u64))?;
+                Some(RegionLoad {
+                    start: r.start,
+                    end: r.end,
+                    server: r.server,
+                    id: r.id,
+                    read_requests: *reads,
+                    write_requests: *writes,
+                })
+            })
+            .collect())
+    }
+}
+
+/// The start key and id of a region of `table` from its name: `table,start,id` or, since HBase
+/// 0.90, `table,start,id.<32 hex digits of its encoded name>.` (`namespace:table` outside
+/// the default namespace); `None` for another table's region. The start key may hold commas:
+/// the id is after the last one.
+fn start_and_id(table: &str, name: &[u8]) -> Option<(Vec<u8>, u64)> {
+    let name = match name {
+        [rest @ .., b'.'] if rest.len() > 33 && rest[rest.len() - 33] == b'.' => {
+            &rest[..rest.len() - 33]
+        }
+        other => other,
+    };
+    let prefix = table.strip_prefix("default:").unwrap_or(table).as_bytes();
+    let rest = name.strip_prefix(prefix)?.strip_prefix(b",")?;
+    let comma = rest.iter().rposition(|&b| b == b',')?;
+    let id = std::str::from_utf8(&rest[comma + 1..]).ok()?.parse().ok()?;
+    Some((rest[..comma].to_vec(), id))
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_region_name_gives_its_start_key_and_id() {
+        let name = b"events,\x03a,b,1700000000000.0123456789abcdef0123456789abcdef.";
+        let parsed = super::start_and_id("events", name);
+        assert_eq!(parsed, Some((b"\x03a,b".to_vec(), 1_700_000_000_000)));
+        assert_eq!(
+            super::start_and_id(
+                "events",
+                b"events,,1700000000000.0123456789abcdef0123456789abcdef."
+            ),
+            Some((Vec::new(), 1_700_000_000_000))
+        );
+        assert_eq!(
+            super::start_and_id("events", b"events,k,12"),
+            Some((b"k".to_vec(), 12))
+        );
+        assert_eq!(super::start_and_id("other", b"events,k,12"), None);
+        assert_eq!(super::start_and_id("events", b"events2,k,12"), None);
+        assert_eq!(
+            super::start_and_id("ns:t", b"ns:t,k,5"),
+            Some((b"k".to_vec(), 5))
+        );
+    }
+
     use super::*;
 
     #[test]

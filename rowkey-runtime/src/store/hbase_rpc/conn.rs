@@ -616,6 +616,8 @@ pub(crate) enum Service {
     Master,
     /// The connection registry (masters, and region servers from HBase 2.6).
     ClientMeta,
+    /// A region server's administration (its regions' loads).
+    Admin,
 }
 
 impl Service {
@@ -624,6 +626,7 @@ impl Service {
             Service::Client => "ClientService",
             Service::Master => "MasterService",
             Service::ClientMeta => "ClientMetaService",
+            Service::Admin => "AdminService",
         }
     }
 }

@@ -248,6 +248,34 @@ impl Blocking<AsyncHbaseRpcStore> {
         self.call(|s| async move { s.regions().await })
     }
 
+    /// [`AsyncHbaseRpcStore::region_loads`]: each region's request counters now, from its
+    /// region server.
+    pub fn region_loads(&self) -> Result<Vec<crate::hotspot::RegionLoad>, NetError> {
+        self.call(|s| async move { s.region_loads().await })
+    }
+
+    /// [`AsyncHbaseRpcStore::scan_keys_since`]: the keys of the rows in `range` written at or
+    /// after `since_ms`, at most `limit` of them, in key order.
+    pub fn scan_keys_since(
+        &self,
+        range: &KeyRange,
+        since_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<Bytes>, NetError> {
+        let range = range.clone();
+        self.call(move |s| async move {
+            let mut keys = Vec::new();
+            let mut stream = s.scan_keys_since(&range, since_ms);
+            while keys.len() < limit {
+                match stream.next().await {
+                    Some(key) => keys.push(key?),
+                    None => break,
+                }
+            }
+            Ok(keys)
+        })
+    }
+
     /// [`AsyncHbaseRpcStore::count_rows`]: the rows in `range`, counted.
     pub fn count_rows(
         &self,
@@ -854,6 +882,19 @@ impl AsyncHbaseRpcStore {
             )));
         }
         (failed, first)
+    }
+
+    /// The keys of the rows in `range` with a cell written at or after `since_ms` (HBase's
+    /// time range on the scan: the region servers pass only those rows), in key order: what a
+    /// region was written lately, such as a hotspot's rows
+    /// ([`HotspotReport::sample`](crate::hotspot::HotspotReport::sample)).
+    pub fn scan_keys_since(&self, range: &KeyRange, since_ms: u64) -> super::KeyStream<NetError> {
+        Box::pin(scan::spawn(
+            self.clone(),
+            range.clone(),
+            false,
+            ops::KeysSince(since_ms),
+        ))
     }
 
     /// The rows in `range`, counted (row keys only: the first cell of each row, without its

@@ -29,6 +29,10 @@ pub(crate) trait Shape: Send + Sync + 'static {
     fn row(&self, cells: Vec<wire::Cell>) -> Option<Self::Row>;
     /// The row's key (where a resumed scan starts).
     fn key(row: &Self::Row) -> &[u8];
+    /// The cells' time range (none: every cell).
+    fn time_range(&self) -> Option<pb::TimeRange> {
+        None
+    }
 }
 
 /// Raw rows: the value cell `family:v`, of the rows a key filter passes when there is one.
@@ -168,6 +172,37 @@ impl Shape for Cells {
 
     fn key(row: &CellRow) -> &[u8] {
         &row.key
+    }
+}
+
+/// Row keys only, of the rows with a cell written at or after a time (milliseconds): the first
+/// such cell of each row, without its value.
+pub(crate) struct KeysSince(pub(crate) u64);
+
+impl Shape for KeysSince {
+    type Row = Bytes;
+
+    fn columns(&self) -> Vec<pb::Column> {
+        Keys.columns()
+    }
+
+    fn filter(&self) -> Option<pb::Filter> {
+        Keys.filter()
+    }
+
+    fn row(&self, cells: Vec<wire::Cell>) -> Option<Bytes> {
+        Keys.row(cells)
+    }
+
+    fn key(row: &Bytes) -> &[u8] {
+        row
+    }
+
+    fn time_range(&self) -> Option<pb::TimeRange> {
+        Some(pb::TimeRange {
+            from: Some(self.0),
+            to: None,
+        })
     }
 }
 

@@ -128,6 +128,7 @@ fn scan_spec(
         caching: Some(page_rows),
         max_result_size: Some(page_bytes),
         allow_partial_results: Some(false),
+        time_range: shape.time_range(),
         ..Default::default()
     }
 }

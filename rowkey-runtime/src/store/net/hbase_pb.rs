@@ -1471,6 +1471,152 @@ pub mod region_state {
     }
 }
 /// *
+/// sequence Id of a store
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct StoreSequenceId {
+    #[prost(bytes = "bytes", required, tag = "1")]
+    pub family_name: ::prost::bytes::Bytes,
+    #[prost(uint64, required, tag = "2")]
+    pub sequence_id: u64,
+}
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct RegionLoad {
+    /// * the region specifier
+    #[prost(message, required, tag = "1")]
+    pub region_specifier: RegionSpecifier,
+    /// * the number of stores for the region
+    #[prost(uint32, optional, tag = "2")]
+    pub stores: ::core::option::Option<u32>,
+    /// * the number of storefiles for the region
+    #[prost(uint32, optional, tag = "3")]
+    pub storefiles: ::core::option::Option<u32>,
+    /// * the total size of the store files for the region, uncompressed, in MB
+    #[prost(uint32, optional, tag = "4")]
+    pub store_uncompressed_size_mb: ::core::option::Option<u32>,
+    /// * the current total size of the store files for the region, in MB
+    #[prost(uint32, optional, tag = "5")]
+    pub storefile_size_mb: ::core::option::Option<u32>,
+    /// * the current size of the memstore for the region, in MB
+    #[prost(uint32, optional, tag = "6")]
+    pub mem_store_size_mb: ::core::option::Option<u32>,
+    /// *
+    /// The current total size of root-level store file indexes for the region,
+    /// in KB. The same as {@link #rootIndexSizeKB}.
+    #[prost(uint64, optional, tag = "7")]
+    pub storefile_index_size_kb: ::core::option::Option<u64>,
+    /// * the current total read requests made to region
+    #[prost(uint64, optional, tag = "8")]
+    pub read_requests_count: ::core::option::Option<u64>,
+    /// * the current total write requests made to region
+    #[prost(uint64, optional, tag = "9")]
+    pub write_requests_count: ::core::option::Option<u64>,
+    /// * the total compacting key values in currently running compaction
+    #[prost(uint64, optional, tag = "10")]
+    pub total_compacting_k_vs: ::core::option::Option<u64>,
+    /// * the completed count of key values in currently running compaction
+    #[prost(uint64, optional, tag = "11")]
+    pub current_compacted_k_vs: ::core::option::Option<u64>,
+    /// * The current total size of root-level indexes for the region, in KB.
+    #[prost(uint32, optional, tag = "12")]
+    pub root_index_size_kb: ::core::option::Option<u32>,
+    /// * The total size of all index blocks, not just the root level, in KB.
+    #[prost(uint32, optional, tag = "13")]
+    pub total_static_index_size_kb: ::core::option::Option<u32>,
+    /// *
+    /// The total size of all Bloom filter blocks, not just loaded into the
+    /// block cache, in KB.
+    #[prost(uint32, optional, tag = "14")]
+    pub total_static_bloom_size_kb: ::core::option::Option<u32>,
+    /// * the most recent sequence Id from cache flush
+    #[prost(uint64, optional, tag = "15")]
+    pub complete_sequence_id: ::core::option::Option<u64>,
+    /// * The current data locality for region in the regionserver
+    #[prost(float, optional, tag = "16")]
+    pub data_locality: ::core::option::Option<f32>,
+    #[prost(uint64, optional, tag = "17", default = "0")]
+    pub last_major_compaction_ts: ::core::option::Option<u64>,
+    /// * the most recent sequence Id of store from cache flush
+    #[prost(message, repeated, tag = "18")]
+    pub store_complete_sequence_id: ::prost::alloc::vec::Vec<StoreSequenceId>,
+    /// * the current total filtered read requests made to region
+    #[prost(uint64, optional, tag = "19")]
+    pub filtered_read_requests_count: ::core::option::Option<u64>,
+    /// * the number of references active on the store
+    #[prost(int32, optional, tag = "21", default = "0")]
+    pub store_ref_count: ::core::option::Option<i32>,
+    /// *
+    ///   The max number of references active on single store file among all compacted store files
+    ///   that belong to given region
+    #[prost(int32, optional, tag = "22", default = "0")]
+    pub max_compacted_store_file_ref_count: ::core::option::Option<i32>,
+    /// * The current data locality for ssd for region in the regionserver
+    #[prost(float, optional, tag = "23")]
+    pub data_locality_for_ssd: ::core::option::Option<f32>,
+    /// * The current blocks local weight for region in the regionserver
+    #[prost(uint64, optional, tag = "24")]
+    pub blocks_local_weight: ::core::option::Option<u64>,
+    /// * The current blocks local weight with ssd for region in the regionserver
+    #[prost(uint64, optional, tag = "25")]
+    pub blocks_local_with_ssd_weight: ::core::option::Option<u64>,
+    /// * The current blocks total weight for region in the regionserver
+    #[prost(uint64, optional, tag = "26")]
+    pub blocks_total_weight: ::core::option::Option<u64>,
+    /// * The compaction state for region
+    #[prost(enumeration = "region_load::CompactionState", optional, tag = "27")]
+    pub compaction_state: ::core::option::Option<i32>,
+    /// * Total region size in MB
+    #[prost(uint32, optional, tag = "28")]
+    pub region_size_mb: ::core::option::Option<u32>,
+    /// * Current region cache ratio on this server
+    #[prost(float, optional, tag = "29")]
+    pub current_region_cached_ratio: ::core::option::Option<f32>,
+}
+/// Nested message and enum types in `RegionLoad`.
+pub mod region_load {
+    #[derive(
+        Clone,
+        Copy,
+        Debug,
+        PartialEq,
+        Eq,
+        Hash,
+        PartialOrd,
+        Ord,
+        ::prost::Enumeration
+    )]
+    #[repr(i32)]
+    pub enum CompactionState {
+        None = 0,
+        Minor = 1,
+        Major = 2,
+        MajorAndMinor = 3,
+    }
+    impl CompactionState {
+        /// String value of the enum field names used in the ProtoBuf definition.
+        ///
+        /// The values are not transformed in any way and thus are considered stable
+        /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+        pub fn as_str_name(&self) -> &'static str {
+            match self {
+                Self::None => "NONE",
+                Self::Minor => "MINOR",
+                Self::Major => "MAJOR",
+                Self::MajorAndMinor => "MAJOR_AND_MINOR",
+            }
+        }
+        /// Creates an enum from field names used in the ProtoBuf definition.
+        pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+            match value {
+                "NONE" => Some(Self::None),
+                "MINOR" => Some(Self::Minor),
+                "MAJOR" => Some(Self::Major),
+                "MAJOR_AND_MINOR" => Some(Self::MajorAndMinor),
+                _ => None,
+            }
+        }
+    }
+}
+/// *
 /// Protobuf version of a java.lang.StackTraceElement
 /// so we can serialize exceptions.
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
@@ -1661,6 +1807,16 @@ pub mod get_procedure_result_response {
             }
         }
     }
+}
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct GetRegionLoadRequest {
+    #[prost(message, optional, tag = "1")]
+    pub table_name: ::core::option::Option<TableName>,
+}
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct GetRegionLoadResponse {
+    #[prost(message, repeated, tag = "1")]
+    pub region_loads: ::prost::alloc::vec::Vec<RegionLoad>,
 }
 /// *
 /// Content of the meta-region-server znode.
