@@ -551,11 +551,10 @@ fn hotspots_name_a_hammered_user_on_hbase() {
     };
     let (dir, _, key) = layouts("hotspots");
     let table = format!("cli_hot_{}", std::process::id());
-    let store =
-        rowkey::store::HbaseRpcStore::with_config(rowkey::store::HbaseRpcConfig::new(
-            &master, &table, "d",
-        ))
-        .unwrap();
+    let store = rowkey::store::HbaseRpcStore::with_config(rowkey::store::HbaseRpcConfig::new(
+        &master, &table, "d",
+    ))
+    .unwrap();
     store.create_table(&LogKey::split_points(4)).unwrap();
     let hot_host = 4_242u32;
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -569,7 +568,10 @@ fn hotspots_name_a_hammered_user_on_hbase() {
                 let base = ts;
                 ts += 500;
                 let rows: Vec<LogKey> = (0..500)
-                    .map(|i| LogKey { host: hot_host, ts: base + i })
+                    .map(|i| LogKey {
+                        host: hot_host,
+                        ts: base + i,
+                    })
                     .chain((0..20).map(|h| LogKey { host: h, ts: base }))
                     .collect();
                 table.put_batch(rows.iter().map(|k| (k, b"v"))).unwrap();
@@ -597,7 +599,12 @@ fn hotspots_name_a_hammered_user_on_hbase() {
     let report: serde_json::Value = serde_json::from_str(&out).unwrap();
     let hot = report["hottest"].as_u64().unwrap() as usize;
     let region = &report["regions"][hot];
-    let bucket = LogKey { host: hot_host, ts: 0 }.to_bytes().unwrap()[0];
+    let bucket = LogKey {
+        host: hot_host,
+        ts: 0,
+    }
+    .to_bytes()
+    .unwrap()[0];
     assert_eq!(region["bucket"].as_u64(), Some(u64::from(bucket)), "{out}");
     assert!(region["write_share"].as_f64().unwrap() > 0.8, "{out}");
     assert_eq!(region["top"][0]["value"], hot_host.to_string(), "{out}");

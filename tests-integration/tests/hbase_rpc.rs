@@ -2199,3 +2199,118 @@ fn hotspots_name_the_region_its_bucket_and_the_user_on_hbase_rpc() {
     );
     eprintln!("{report}");
 }
+
+/// The process's metrics recorder (the facade's debugging one), installed once for this test
+/// binary; each test reads its own table's metrics (the `table` label).
+fn recorder() -> &'static metrics_util::debugging::Snapshotter {
+    static SNAP: OnceLock<metrics_util::debugging::Snapshotter> = OnceLock::new();
+    SNAP.get_or_init(|| {
+        let recorder = metrics_util::debugging::DebuggingRecorder::new();
+        let snapshotter = recorder.snapshotter();
+        recorder
+            .install()
+            .expect("no other metrics recorder in this test binary");
+        snapshotter
+    })
+}
+
+/// Table `table`'s counters so far, by name and the labels other than `store` and `table`.
+/// The debugging recorder's snapshots hand each counter's increase since the last one: the
+/// totals are kept here, for every table (tests running at once read each other's).
+fn counters(table: &str) -> std::collections::BTreeMap<String, u64> {
+    static TOTALS: std::sync::Mutex<std::collections::BTreeMap<(String, String), u64>> =
+        std::sync::Mutex::new(std::collections::BTreeMap::new());
+    let mut totals = TOTALS.lock().unwrap_or_else(|p| p.into_inner());
+    for (key, _, _, value) in recorder().snapshot().into_vec() {
+        let key = key.key();
+        let Some(of) = key.labels().find(|l| l.key() == "table") else {
+            continue;
+        };
+        if let metrics_util::debugging::DebugValue::Counter(n) = value {
+            let labels: Vec<String> = key
+                .labels()
+                .filter(|l| l.key() != "table" && l.key() != "store")
+                .map(|l| format!("{}={}", l.key(), l.value()))
+                .collect();
+            let name = format!("{}{{{}}}", key.name(), labels.join(","));
+            *totals.entry((of.value().to_string(), name)).or_default() += n;
+        }
+    }
+    totals
+        .iter()
+        .filter(|((t, _), _)| t == table)
+        .map(|((_, name), n)| (name.clone(), *n))
+        .collect()
+}
+
+fn sum(counters: &std::collections::BTreeMap<String, u64>, name: &str) -> u64 {
+    counters
+        .iter()
+        .filter(|(k, _)| k.starts_with(&format!("{name}{{")))
+        .map(|(_, v)| *v)
+        .sum()
+}
+
+/// The client metrics (the `metrics` facade, read through a recorder) move as the cluster
+/// does: a batch through connections cut mid-way counts the connections lost and opened again
+/// and its retries by cause; a region moved under the store counts a region move followed;
+/// each operation is counted by outcome, and its rows.
+#[test]
+fn client_metrics_count_cut_connections_retries_and_region_moves_on_hbase_rpc() {
+    use rowkey::store::metrics as m;
+    let Some(g) = cluster() else { return };
+    let Some(master) = g.master.clone() else {
+        return;
+    };
+    let control = g.control.clone().expect("the local HBase's control port");
+    recorder();
+    let (direct, name) = cut_table(&master, "rpc_metrics");
+    let patient = RetryPolicy {
+        max_attempts: 10,
+        initial_backoff: Duration::from_millis(100),
+        ..RetryPolicy::default()
+    };
+    let (through, p) = through_proxies(&master, &name, patient);
+    through.put(b"row00000001", b"v").unwrap();
+    let before = counters(&name);
+    assert_eq!(
+        before[&format!("{}{{op=put,outcome=ok}}", m::OPERATIONS)],
+        1,
+        "{before:?}"
+    );
+    assert!(sum(&before, m::CONNECTIONS_OPENED) >= 2, "{before:?}");
+    assert_eq!(sum(&before, m::CONNECTIONS_LOST), 0, "{before:?}");
+
+    // A batch whose connections are cut mid-way, then restored.
+    let rows = numbered_rows(30_000, 3);
+    let cutter = cut_after(&p, 800_000, Some(Duration::from_millis(300)));
+    through.write_batch(&rows).unwrap();
+    cutter.join().unwrap();
+    let after = counters(&name);
+    assert!(sum(&after, m::CONNECTIONS_LOST) >= 1, "{after:?}");
+    assert!(
+        sum(&after, m::CONNECTIONS_OPENED) > sum(&before, m::CONNECTIONS_OPENED),
+        "{after:?}"
+    );
+    assert!(sum(&after, m::RETRIES) >= 1, "{after:?}");
+    assert_eq!(
+        after[&format!("{}{{op=write_batch,outcome=ok}}", m::OPERATIONS)],
+        1,
+        "{after:?}"
+    );
+    assert_eq!(after[&format!("{}{{op=write_batch}}", m::ROWS)], 30_000);
+
+    // A region moved under the store: its next read finds it gone and follows it.
+    let _alone = meta_moves();
+    let moves = sum(&after, m::REGION_MOVES);
+    change_region(&control, "move", &name, b"row00015000");
+    let got = through.get(b"row00015000").unwrap();
+    assert!(got.is_some() && got == direct.get(b"row00015000").unwrap());
+    let moved = counters(&name);
+    assert!(sum(&moved, m::REGION_MOVES) > moves, "{moved:?}");
+    assert!(
+        moved.contains_key(&format!("{}{{cause=region_moved}}", m::RETRIES)),
+        "{moved:?}"
+    );
+    eprintln!("{moved:#?}");
+}

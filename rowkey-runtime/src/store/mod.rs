@@ -106,6 +106,9 @@ pub use self::fjall::FjallStore;
 
 #[cfg(feature = "async")]
 pub use blocking::{Blocking, BlockingScan};
+/// The network stores' client metrics: their names, labels and meaning.
+#[cfg(any(feature = "bigtable", feature = "hbase", feature = "hbase-rpc"))]
+pub use net::metrics;
 #[cfg(all(feature = "kerberos", any(feature = "hbase", feature = "hbase-rpc")))]
 pub use net::{Kerberos, Protection};
 #[cfg(any(feature = "bigtable", feature = "hbase", feature = "hbase-rpc"))]

@@ -78,6 +78,8 @@ const ADMIN_SCOPE: &str = "https://www.googleapis.com/auth/bigtable.admin.table"
 
 struct Inner {
     config: BigtableConfig,
+    /// The client metrics' labels (`rowkey::store::metrics`).
+    meter: super::net::metrics::Meter,
     table_name: String,
     data: BigtableClient<Channel>,
     admin_channel: Channel,
@@ -479,6 +481,7 @@ impl AsyncBigtableStore {
                 features: header(features)?,
                 filter: value_filter(&config.family),
                 schema: super::net::checked::CheckedOnce::new(),
+                meter: super::net::metrics::Meter::new(error::STORE, &config.table),
                 table_name,
                 config,
             }),
@@ -546,6 +549,7 @@ impl AsyncBigtableStore {
         let sent_at = || *sent.lock().unwrap_or_else(|p| p.into_inner());
         tracing::Instrument::instrument(
             super::net::retry::run(
+                &self.inner.meter,
                 op,
                 &self.inner.config.options.retry,
                 |e| self.retry_after(e, sent_at()),

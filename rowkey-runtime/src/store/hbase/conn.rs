@@ -504,6 +504,8 @@ fn closed_message(nothing_read: bool, answered_before: bool) -> &'static str {
 
 /// Open connections waiting for a call, and the bound on how many exist.
 pub(super) struct Pool {
+    /// Counts the connections opened, and the idle ones found closed.
+    meter: crate::store::net::metrics::Meter,
     endpoint: Endpoint,
     security: Security,
     connect_timeout: Duration,
@@ -520,12 +522,14 @@ pub(super) struct Lease<'p> {
 
 impl Pool {
     pub(super) fn new(
+        meter: crate::store::net::metrics::Meter,
         endpoint: Endpoint,
         security: Security,
         connect_timeout: Duration,
         max: usize,
     ) -> Self {
         Pool {
+            meter,
             endpoint,
             security,
             connect_timeout,
@@ -543,11 +547,21 @@ impl Pool {
         let idle = {
             let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
             // An HTTP connection the gateway closed while it sat idle is dropped here.
-            std::iter::from_fn(|| idle.pop()).find(Conn::reusable)
+            std::iter::from_fn(|| idle.pop()).find(|c| {
+                let reusable = c.reusable();
+                if !reusable {
+                    self.meter.connection_lost();
+                }
+                reusable
+            })
         };
         let conn = match idle {
             Some(c) => c,
-            None => Conn::open(&self.endpoint, &self.security, self.connect_timeout).await?,
+            None => {
+                let c = Conn::open(&self.endpoint, &self.security, self.connect_timeout).await?;
+                self.meter.connection_opened();
+                c
+            }
         };
         Ok(Lease {
             pool: self,

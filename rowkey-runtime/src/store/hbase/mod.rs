@@ -81,6 +81,8 @@ fn check_key(key: &[u8]) -> Result<(), HbaseError> {
 
 struct Inner {
     config: HbaseConfig,
+    /// The client metrics' labels (`rowkey::store::metrics`).
+    meter: super::net::metrics::Meter,
     pool: Pool,
     handle: tokio::runtime::Handle,
     clock: Clock,
@@ -314,7 +316,9 @@ impl AsyncHbaseStore {
         let security = conn::Security::None;
         Ok(AsyncHbaseStore {
             inner: Arc::new(Inner {
+                meter: super::net::metrics::Meter::new(error::STORE, &config.table),
                 pool: Pool::new(
+                    super::net::metrics::Meter::new(error::STORE, &config.table),
                     endpoint,
                     security,
                     config.options.connect_timeout,
@@ -382,6 +386,7 @@ impl AsyncHbaseStore {
         let span = tracing::debug_span!(target: "rowkey::store", "call", store = "hbase", op);
         tracing::Instrument::instrument(
             super::net::retry::run(
+                &self.inner.meter,
                 op,
                 &self.inner.config.options.retry,
                 HbaseError::is_transient,

@@ -23,8 +23,7 @@ use std::time::Duration;
 use bytes::{BufMut, Bytes, BytesMut};
 use prost::Message;
 
-use super::config::AddressMap;
-use super::conn::{Pool, Security, Service};
+use super::conn::{Pool, Service};
 use super::error::{self, Failure};
 use super::pb;
 use super::wire::{self, Cell, CellReader, Reply};
@@ -237,16 +236,14 @@ const META_TABLE: &str = "hbase:meta";
 
 impl Cluster {
     pub(crate) fn new(
+        pool: Pool,
         bootstrap: Vec<String>,
         bootstrap_refresh: Option<Duration>,
         zookeeper: Option<super::zk::ZooKeeper>,
-        security: Security,
-        tls: Option<super::conn::TlsClient>,
-        address_map: Option<AddressMap>,
         options: NetOptions,
     ) -> Self {
         Cluster {
-            pool: Pool::new(security, tls, options.connect_timeout, address_map),
+            pool,
             bootstrap: Mutex::new(Bootstrap {
                 configured: bootstrap,
                 learned: Vec::new(),

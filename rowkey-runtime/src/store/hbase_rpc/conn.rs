@@ -633,6 +633,8 @@ impl Service {
 
 /// The open connections, one per server and service.
 pub(crate) struct Pool {
+    /// Counts the connections opened and lost.
+    meter: crate::store::net::metrics::Meter,
     security: Security,
     tls: Option<TlsClient>,
     connect_timeout: Duration,
@@ -642,12 +644,14 @@ pub(crate) struct Pool {
 
 impl Pool {
     pub(crate) fn new(
+        meter: crate::store::net::metrics::Meter,
         security: Security,
         tls: Option<TlsClient>,
         connect_timeout: Duration,
         address_map: Option<AddressMap>,
     ) -> Self {
         Pool {
+            meter,
             security,
             tls,
             connect_timeout,
@@ -662,6 +666,14 @@ impl Pool {
         if let Some(c) = self.conns.lock().ok().and_then(|m| m.get(&key).cloned()) {
             if !c.is_dead() {
                 return Ok(c);
+            }
+            // It failed or was closed under the client: replaced below, counted once.
+            let forgotten = self.conns.lock().ok().and_then(|mut m| match m.get(&key) {
+                Some(held) if Arc::ptr_eq(held, &c) => m.remove(&key),
+                _ => None,
+            });
+            if forgotten.is_some() {
+                self.meter.connection_lost();
             }
         }
         let dial = match &self.address_map {
@@ -683,6 +695,7 @@ impl Pool {
             )
             .await?,
         );
+        self.meter.connection_opened();
         let mut map = self
             .conns
             .lock()
@@ -708,6 +721,9 @@ impl Pool {
             })
             .unwrap_or_default();
         for c in gone {
+            if !c.is_dead() {
+                self.meter.connection_lost();
+            }
             c.kill(why);
         }
     }

@@ -64,6 +64,7 @@ pub use zk::ZooKeeper;
 
 use super::net::batch::{self, BatchRow, Confirmations};
 use super::net::hbase_rules::{self, not_a_counter, Clock, DeleteRow, Stamps};
+use super::net::metrics::Meter;
 use super::{AsyncAtomicStore, AtomicError};
 use super::{
     AsyncStore, BatchError, Blocking, CellError, CellRow, CellStream, Columns, Row, RowStream,
@@ -84,6 +85,8 @@ fn check_key(key: &[u8]) -> Result<(), NetError> {
 
 struct Inner {
     config: HbaseRpcConfig,
+    /// The client metrics' labels (`rowkey::store::metrics`).
+    meter: Meter,
     cluster: Cluster,
     regions: RegionCache,
     handle: tokio::runtime::Handle,
@@ -111,6 +114,8 @@ pub(crate) struct Budget<'a> {
     deadline: Instant,
     attempts: u32,
     region_retries: u32,
+    /// Where each retry is counted, by cause (and each region found moved).
+    meter: Option<&'a Meter>,
 }
 
 impl<'a> Budget<'a> {
@@ -123,6 +128,15 @@ impl<'a> Budget<'a> {
                     .saturating_mul(policy.max_attempts.max(1)),
             attempts: 1,
             region_retries: 0,
+            meter: None,
+        }
+    }
+
+    /// A budget whose retries `meter` counts.
+    pub(crate) fn metered(policy: &'a RetryPolicy, meter: &'a Meter) -> Self {
+        Budget {
+            meter: Some(meter),
+            ..Budget::new(policy)
         }
     }
 
@@ -155,6 +169,20 @@ impl<'a> Budget<'a> {
             return false;
         }
         tracing::debug!(target: "rowkey::store", store = STORE, error = %failure.error(), "retrying");
+        if let Some(meter) = self.meter {
+            let cause = match failure {
+                Failure::Relocate { .. } => {
+                    meter.region_moved();
+                    "region_moved"
+                }
+                Failure::Backoff(_) => "server_busy",
+                Failure::Scanner(_) => "scanner_lost",
+                Failure::Unreachable(_) => "server_unreachable",
+                Failure::Server(_) => "unknown_outcome",
+                Failure::Other(_) => "transient",
+            };
+            meter.retry(cause);
+        }
         tokio::time::sleep(pause).await;
         true
     }
@@ -335,17 +363,24 @@ impl AsyncHbaseRpcStore {
             })?),
             None => None,
         };
+        let meter = Meter::new(STORE, &config.table);
+        let pool = conn::Pool::new(
+            meter.clone(),
+            security,
+            tls,
+            config.options.connect_timeout,
+            config.address_map.clone(),
+        );
         let cluster = Cluster::new(
+            pool,
             config.bootstrap.clone(),
             config.bootstrap_refresh,
             config.zookeeper.clone(),
-            security,
-            tls,
-            config.address_map.clone(),
             config.options.clone(),
         );
         let store = AsyncHbaseRpcStore {
             inner: Arc::new(Inner {
+                meter,
                 cluster,
                 regions: RegionCache::default(),
                 handle,
@@ -354,7 +389,7 @@ impl AsyncHbaseRpcStore {
                 config,
             }),
         };
-        let mut budget = Budget::new(&store.inner.config.options.retry);
+        let mut budget = Budget::metered(&store.inner.config.options.retry, &store.inner.meter);
         loop {
             match store.inner.cluster.cluster_id().await {
                 Ok(_) => return Ok(store),
@@ -418,6 +453,18 @@ impl AsyncHbaseRpcStore {
         &self.inner.config.table
     }
 
+    /// Runs one operation, counted and timed in the client metrics.
+    async fn metered<T>(
+        &self,
+        op: &'static str,
+        work: impl Future<Output = Result<T, NetError>>,
+    ) -> Result<T, NetError> {
+        let started = Instant::now();
+        let result = work.await;
+        self.inner.meter.finished(op, started, result.is_ok());
+        result
+    }
+
     /// Runs `attempt` on the region `how` and `row` name, sending it again after failures
     /// as the budget allows; the cache learns from each failure.
     async fn on_region<T, F, Fut>(
@@ -431,7 +478,7 @@ impl AsyncHbaseRpcStore {
         F: FnMut(Arc<RegionLoc>) -> Fut,
         Fut: Future<Output = Result<T, Failure>>,
     {
-        let mut budget = Budget::new(&self.inner.config.options.retry);
+        let mut budget = Budget::metered(&self.inner.config.options.retry, &self.inner.meter);
         let timeout = self.inner.config.options.retry.attempt_timeout;
         // Outside the attempt's deadline: at most once per refresh interval.
         self.inner.cluster.refresh_bootstrap_if_due().await;
@@ -605,7 +652,7 @@ impl AsyncHbaseRpcStore {
         };
         let mut confirmations = Confirmations::new(rows.len());
         let mut left: Vec<usize> = (0..rows.len()).collect();
-        let mut budget = Budget::new(&self.inner.config.options.retry);
+        let mut budget = Budget::metered(&self.inner.config.options.retry, &self.inner.meter);
         let timeout = self.inner.config.options.retry.attempt_timeout;
         loop {
             // One deadline for the round: lookups, new connections and calls share it.
@@ -1144,29 +1191,38 @@ impl AsyncStore for AsyncHbaseRpcStore {
     type Error = NetError;
 
     async fn put(&self, key: &[u8], value: &[u8]) -> Result<(), NetError> {
-        check_key(key)?;
-        self.ensure_schema().await?;
-        let family = self.inner.config.family.as_bytes();
-        let mutation = ops::put(
-            key,
-            [(family, ops::QUALIFIER, value)],
-            self.inner.clock.put(),
-        );
-        self.mutate(key, mutation).await
+        self.metered("put", async {
+            check_key(key)?;
+            self.ensure_schema().await?;
+            let family = self.inner.config.family.as_bytes();
+            let mutation = ops::put(
+                key,
+                [(family, ops::QUALIFIER, value)],
+                self.inner.clock.put(),
+            );
+            self.mutate(key, mutation).await
+        })
+        .await
     }
 
     async fn get(&self, key: &[u8]) -> Result<Option<Bytes>, NetError> {
-        check_key(key)?;
-        self.ensure_schema().await?;
-        let values = ops::Values::new(&self.inner.config.family);
-        Ok(self.get_shaped(key, &values).await?.map(|(_, v)| v))
+        self.metered("get", async {
+            check_key(key)?;
+            self.ensure_schema().await?;
+            let values = ops::Values::new(&self.inner.config.family);
+            Ok(self.get_shaped(key, &values).await?.map(|(_, v)| v))
+        })
+        .await
     }
 
     async fn delete(&self, key: &[u8]) -> Result<(), NetError> {
-        check_key(key)?;
-        self.ensure_schema().await?;
-        self.mutate(key, ops::delete_row(key, self.inner.clock.delete()))
-            .await
+        self.metered("delete", async {
+            check_key(key)?;
+            self.ensure_schema().await?;
+            self.mutate(key, ops::delete_row(key, self.inner.clock.delete()))
+                .await
+        })
+        .await
     }
 
     /// Grouped by region server into `Multi` calls within the limits, sent concurrently; rows
@@ -1182,7 +1238,13 @@ impl AsyncStore for AsyncHbaseRpcStore {
                 family: family.clone(),
             })
             .collect();
-        self.write_parts(&rows).await
+        let started = Instant::now();
+        let result = self.write_parts(&rows).await;
+        self.inner
+            .meter
+            .finished("write_batch", started, result.is_ok());
+        self.inner.meter.rows("write_batch", rows.len() as u64);
+        result
     }
 
     /// Through HFiles ([`AsyncHbaseRpcStore::bulk_load`]) when the configuration names a

@@ -165,7 +165,7 @@ async fn read_pages<S: Shape>(
     }
     let mut open: Option<Open> = None;
     let mut sent_any = false;
-    let mut budget = Budget::new(&options.retry);
+    let mut budget = Budget::metered(&options.retry, &store.inner.meter);
     loop {
         if open.as_ref().is_some_and(Open::stale) {
             close(&store, open.take());
@@ -240,6 +240,7 @@ async fn read_pages<S: Shape>(
                     }
                 }
                 page_rows = pages::grow(page_rows as usize, full_page as usize) as u32;
+                store.inner.meter.rows("scan", rows.len() as u64);
                 let first = !sent_any && !rows.is_empty();
                 if !rows.is_empty() && tx.send(Ok(rows)).await.is_err() {
                     close(&store, open.take());
@@ -261,7 +262,7 @@ async fn read_pages<S: Shape>(
                 }
                 // The next call's retries have their own budget, counted from now: the time
                 // the consumer held the page (any length) is not the server's.
-                budget = Budget::new(&options.retry);
+                budget = Budget::metered(&options.retry, &store.inner.meter);
             }
             Err(f) => {
                 if let Some(o) = open.take() {

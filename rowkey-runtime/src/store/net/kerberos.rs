@@ -371,6 +371,7 @@ impl Login {
                 return Ok(Some(held.cred.clone()));
             }
             tracing::debug!(target: "rowkey::store", "Kerberos: fetching new tickets from the keytab");
+            super::metrics::kerberos_renewed();
         }
         let k = &self.kerberos;
         let cred = match (&k.principal, &k.keytab, &k.cache) {
@@ -431,7 +432,11 @@ impl Login {
             return false;
         }
         let mut slot = self.cred.lock().unwrap_or_else(|p| p.into_inner());
-        slot.take().is_some()
+        let renewing = slot.take().is_some();
+        if renewing {
+            super::metrics::kerberos_renewed();
+        }
+        renewing
     }
 
     /// [`Login::start`] off the async runtime's threads (it may wait for the KDC).

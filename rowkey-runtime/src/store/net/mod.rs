@@ -19,6 +19,7 @@ pub(crate) mod hbase_rules;
 #[cfg(all(feature = "kerberos", any(feature = "hbase", feature = "hbase-rpc")))]
 pub(crate) mod kerberos;
 pub(crate) mod key_layout;
+pub mod metrics;
 mod options;
 pub(crate) mod pages;
 #[cfg(feature = "hbase-http")]

@@ -73,6 +73,7 @@ impl RetryPolicy {
 /// error either way).
 #[cfg_attr(not(any(feature = "bigtable", feature = "hbase")), allow(dead_code))]
 pub(crate) async fn run<T, E, F, Fut>(
+    meter: &super::metrics::Meter,
     op: &'static str,
     policy: &RetryPolicy,
     transient: impl Fn(&E) -> bool,
@@ -84,14 +85,35 @@ where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = Result<T, E>>,
 {
+    let started = std::time::Instant::now();
+    let result = retried(meter, op, policy, transient, timeout, &mut attempt).await;
+    meter.finished(op, started, result.is_ok());
+    result
+}
+
+async fn retried<T, E, F, Fut>(
+    meter: &super::metrics::Meter,
+    op: &'static str,
+    policy: &RetryPolicy,
+    transient: impl Fn(&E) -> bool,
+    timeout: impl Fn(Duration) -> E,
+    attempt: &mut F,
+) -> Result<T, E>
+where
+    E: std::fmt::Display,
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, E>>,
+{
     let mut n = 1;
     loop {
-        let result = match tokio::time::timeout(policy.attempt_timeout, attempt()).await {
-            Ok(r) => r,
-            Err(_) => Err(timeout(policy.attempt_timeout)),
-        };
+        let (result, timed_out) =
+            match tokio::time::timeout(policy.attempt_timeout, attempt()).await {
+                Ok(r) => (r, false),
+                Err(_) => (Err(timeout(policy.attempt_timeout)), true),
+            };
         match result {
             Err(e) if transient(&e) && policy.retries_after(n) => {
+                meter.retry(if timed_out { "timeout" } else { "transient" });
                 let backoff = policy.backoff(n);
                 tracing::warn!(
                     target: "rowkey::store",
@@ -181,6 +203,7 @@ mod tests {
         };
         let mut tries = 0;
         let out: Result<u32, String> = run(
+            &crate::store::net::metrics::Meter::new("test", "t"),
             "test op",
             &policy,
             |_| true,
@@ -210,6 +233,7 @@ mod tests {
         // Exhausted: a last event says so.
         events.0.lock().unwrap().clear();
         let out: Result<u32, String> = run(
+            &crate::store::net::metrics::Meter::new("test", "t"),
             "test op",
             &policy,
             |_| true,

@@ -391,6 +391,10 @@ fn client_refusal(message: &str, presented: bool) -> Option<&'static str> {
 /// [`certificate_problem`], knowing whether this client presented a certificate: a server
 /// that refuses a handshake without one says so with the same alert (JDK servers send
 /// `bad_certificate`) as one that refuses the certificate presented.
+#[cfg_attr(
+    not(any(feature = "hbase-rpc", feature = "hbase-http")),
+    allow(dead_code)
+)]
 pub(crate) fn handshake_problem(message: &str, presented: bool) -> Option<String> {
     match client_refusal(message, presented) {
         Some(what) if !presented => {
