@@ -14,7 +14,9 @@
 //! window across all hosts) and shows how many ranges, rows and cells each design had to
 //! touch, and what each design's cell coordinates cost.
 //!
-//! Run: `cargo run --release --example log_data [-- --events N --regions N]`
+//! Run: `cargo run --release --example log_data [-- --events N --regions N]`; with
+//! `--features metrics` and `--metrics 127.0.0.1:9000`, the network stores' client metrics are
+//! served for Prometheus while it runs.
 //!
 //! Every table's one column family, `d`, is declared with the guide's log-data retention (a
 //! 30-day TTL, `EVENTS_FAMILY`): on HBase and Bigtable the tables are created from that
@@ -491,6 +493,25 @@ fn report_observed(label: &str, predicted: &[usize], observed: &[Observed]) {
     }
 }
 
+/// `--metrics ADDR`: the network stores' client metrics (`rowkey::store::metrics`) served for
+/// Prometheus at `http://ADDR/metrics` while the job runs.
+#[cfg(feature = "metrics")]
+fn serve_metrics(addr: &str) -> Result<(), Box<dyn Error>> {
+    let at: std::net::SocketAddr = addr
+        .parse()
+        .map_err(|e| format!("--metrics {addr}: {e} (give an address such as 127.0.0.1:9000)"))?;
+    metrics_exporter_prometheus::PrometheusBuilder::new()
+        .with_http_listener(at)
+        .install()?;
+    println!("Client metrics: http://{at}/metrics (rowkey_client_*), while the job runs");
+    Ok(())
+}
+
+#[cfg(not(feature = "metrics"))]
+fn serve_metrics(_: &str) -> Result<(), Box<dyn Error>> {
+    Err("--metrics needs the `metrics` feature: cargo run --release --features hbase-rpc,metrics --example log_data -- --store hbase-rpc --metrics 127.0.0.1:9000".into())
+}
+
 fn main() -> Result<(), Box<dyn Error>> {
     let args: Vec<String> = std::env::args().collect();
     let value = |name: &str| {
@@ -511,6 +532,9 @@ fn main() -> Result<(), Box<dyn Error>> {
     let regions: usize = value("--regions")
         .and_then(|v| v.parse().ok())
         .unwrap_or(16);
+    if let Some(addr) = value("--metrics") {
+        serve_metrics(&addr)?;
+    }
     match store.as_str() {
         "fjall" => {
             let dir = tempfile::tempdir()?;
