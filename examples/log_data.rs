@@ -774,6 +774,7 @@ fn hbase(_: usize, _: usize) -> Result<(), Box<dyn Error>> {
 #[cfg(feature = "hbase-rpc")]
 fn hbase_rpc(n: usize, regions: usize) -> Result<(), Box<dyn Error>> {
     use rowkey::store::HbaseRpcStore;
+    let started = Instant::now();
     let g = hbase_cluster("over its own RPC (no gateway)")?;
     let master = g
         .master
@@ -807,7 +808,43 @@ fn hbase_rpc(n: usize, regions: usize) -> Result<(), Box<dyn Error>> {
             Ok(store)
         },
         Some(&counted),
-    )
+    )?;
+    hotspots(master, suffix, started)
+}
+
+/// Each design's table as `rowkey hotspots` reads it: every region's load since the table was
+/// created (its region servers' request counters), through the design's key layout.
+#[cfg(feature = "hbase-rpc")]
+fn hotspots(master: &str, suffix: &str, started: Instant) -> Result<(), Box<dyn Error>> {
+    use rowkey::hotspot::{HotspotReport, RegionLoad};
+    use rowkey::store::HbaseRpcStore;
+    println!(
+        "\n== Hotspots, as `rowkey hotspots` reads them: each region's load since its table was \
+         created, from its region server, through the design's key layout"
+    );
+    let designs: [(&str, &'static rowkey::Schema); 5] = [
+        ("ts_lead", TsLead::SCHEMA),
+        ("salted", Salted::SCHEMA),
+        ("host_lead", HostLead::SCHEMA),
+        ("host_hour", HostHour::SCHEMA),
+        ("host_id_lead", HostIdLead::SCHEMA),
+    ];
+    for (name, schema) in designs {
+        let store = HbaseRpcStore::connect(master, &format!("{name}{suffix}"), "d")?;
+        let now = store.region_loads()?;
+        // The tables are new: their counters started at zero.
+        let created: Vec<RegionLoad> = now
+            .iter()
+            .map(|r| RegionLoad {
+                read_requests: 0,
+                write_requests: 0,
+                ..r.clone()
+            })
+            .collect();
+        let report = HotspotReport::between(schema, &created, &now, started.elapsed());
+        print!("{name}: {report}");
+    }
+    Ok(())
 }
 
 #[cfg(not(feature = "hbase-rpc"))]

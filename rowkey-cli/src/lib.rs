@@ -524,6 +524,7 @@ pub fn hotspots_json(report: &rowkey::hotspot::HotspotReport) -> String {
         "write_skew": report.write_skew(),
         "changed": report.changed,
         "hottest": report.hottest(),
+        "monotonic_lead": report.monotonic_lead,
         "regions": regions,
     })
     .to_string()

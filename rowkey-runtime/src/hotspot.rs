@@ -48,11 +48,11 @@ pub struct RegionHeat {
     pub read_share: f64,
     /// Its share of the table's writes.
     pub write_share: f64,
-    /// The share of writes the layout predicts for it (`None`: the layout predicts nothing,
-    /// such as for an unsalted key led by a user id): for a salted key, the salt buckets the
-    /// region spans over all of them (the hash spreads keys evenly over buckets); for a key
-    /// led by a monotonically increasing field (`#[rowkey(allow_hotspot)]`), every write on
-    /// the last region.
+    /// The share of writes the layout predicts for it (`None`: the layout predicts nothing per
+    /// region, such as for an unsalted key led by a user id): for a salted key, the salt
+    /// buckets the region spans over all of them (the hash spreads keys evenly over buckets).
+    /// A key led by a monotonically increasing field predicts one region for every write, but
+    /// not which one ([`HotspotReport::monotonic_lead`]).
     pub predicted_share: Option<f64>,
     /// The salt bucket the region starts in (a salted key).
     pub bucket: Option<u8>,
@@ -85,6 +85,10 @@ pub struct HotspotReport {
     pub reads: u64,
     /// Write requests over the interval, all regions.
     pub writes: u64,
+    /// The leading field, when the layout accepts a monotonically increasing lead
+    /// (`#[rowkey(allow_hotspot)]`: a timestamp): every new key sorts after the last, so the
+    /// layout predicts that one region (the one holding the newest keys) takes every write.
+    pub monotonic_lead: Option<&'static str>,
 }
 
 impl HotspotReport {
@@ -145,6 +149,10 @@ impl HotspotReport {
             changed,
             reads,
             writes,
+            monotonic_lead: schema
+                .allow_hotspot
+                .then(|| schema.fields.first().map(|f| f.name))
+                .flatten(),
         }
     }
 
@@ -263,9 +271,6 @@ fn predicted(schema: &Schema, start: &[u8], end: &[u8]) -> Option<f64> {
         };
         return Some(((at(end, n) - at(start, 0.0)) / n).clamp(0.0, 1.0));
     }
-    if schema.allow_hotspot {
-        return Some(if end.is_empty() { 1.0 } else { 0.0 });
-    }
     None
 }
 
@@ -337,6 +342,12 @@ impl fmt::Display for HotspotReport {
                 String::new()
             }
         )?;
+        if let Some(lead) = self.monotonic_lead {
+            writeln!(
+                f,
+                "  the layout predicts one region for every write: `{lead}` leads and only grows"
+            )?;
+        }
         writeln!(
             f,
             "  #  reads %  writes %  predicted  bucket  start .. end  (server)"
