@@ -898,8 +898,9 @@ mod live {
             rowkey::store::HbaseConfig::new(addr, table, ANY_FAMILY).framed(args.live.framed);
         config.options.check_schema = false; // the table's own families, whatever they are
         let store = rowkey::store::HbaseStore::with_config(config).map_err(|e| e.to_string())?;
-        let check =
-            rowkey::store::check_schema(&store, schema, args.sample).map_err(|e| e.to_string())?;
+        let check = checked(args.sample, |progress| {
+            rowkey::store::check_schema_with_progress(&store, schema, args.sample, progress)
+        })?;
         print!("table {table}: {check}");
         Ok(check.fits())
     }
@@ -924,8 +925,9 @@ mod live {
         let mut config = bigtable_config(place, table, ANY_FAMILY, args.live.emulator.as_deref())?;
         config.options.check_schema = false; // the table's own families, whatever they are
         let store = rowkey::store::BigtableStore::with_config(config).map_err(|e| e.to_string())?;
-        let check =
-            rowkey::store::check_schema(&store, schema, args.sample).map_err(|e| e.to_string())?;
+        let check = checked(args.sample, |progress| {
+            rowkey::store::check_schema_with_progress(&store, schema, args.sample, progress)
+        })?;
         print!("table {table}: {check}");
         Ok(check.fits())
     }
@@ -938,6 +940,24 @@ mod live {
         _: &'static rowkey::Schema,
     ) -> Result<bool, String> {
         Err("this build has no Bigtable support (feature `bigtable`)".into())
+    }
+
+    /// Runs a declaration check with a progress bar (keys read, rate, time left) on a terminal;
+    /// nothing is drawn when standard error is not one.
+    #[cfg(any(feature = "hbase", feature = "bigtable"))]
+    fn checked<E: std::fmt::Display>(
+        sample: usize,
+        run: impl FnOnce(&mut dyn FnMut(usize)) -> Result<rowkey::LayoutCheck, E>,
+    ) -> Result<rowkey::LayoutCheck, String> {
+        let bar = indicatif::ProgressBar::new(sample as u64).with_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} keys, {per_sec}, {eta} left",
+            )
+            .map_err(|e| e.to_string())?,
+        );
+        let result = run(&mut |n| bar.set_position(n as u64));
+        bar.finish_and_clear();
+        result.map_err(|e| e.to_string())
     }
 
     /// A boundary key as printed, and explained under it when a layout is given.

@@ -46,6 +46,29 @@ pub fn check_schema<S: Store>(
     Ok(check)
 }
 
+/// [`check_schema`], telling `progress` the keys read so far after every 1,000 and at the end
+/// (a command line's progress bar: a sample of millions of keys takes minutes on a network
+/// store).
+pub fn check_schema_with_progress<S: Store>(
+    store: &S,
+    schema: &'static crate::schema::Schema,
+    sample: usize,
+    mut progress: impl FnMut(usize),
+) -> Result<LayoutCheck, S::Error> {
+    let mut check = LayoutCheck::new(schema);
+    let splits = crate::split::split_points(schema, PIECES);
+    let mut read = 0usize;
+    sample_keys(store, &splits, sample, |key| {
+        check.add(key);
+        read += 1;
+        if read.is_multiple_of(1_000) {
+            progress(read);
+        }
+    })?;
+    progress(read);
+    Ok(check)
+}
+
 /// Up to `sample` distinct keys of `store`: as many from the start of each piece between
 /// `splits` as the sample allows, then from the start of the table until it is full.
 fn sample_keys<S: Store>(

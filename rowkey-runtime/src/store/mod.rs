@@ -73,7 +73,7 @@ pub use crate::cell::{Cell, CellRow, CellVersion, Column, Columns, RowWrite, Ver
 #[cfg(feature = "async")]
 pub use atomic::AsyncAtomicStore;
 pub use atomic::{counter_bytes, counter_value, AtomicError, AtomicStore, COUNTER_WIDTH};
-pub use check::{check_layout, check_schema};
+pub use check::{check_layout, check_schema, check_schema_with_progress};
 #[cfg(feature = "async")]
 pub use check::{check_layout_async, check_schema_async};
 #[cfg(feature = "async")]
