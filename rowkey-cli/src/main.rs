@@ -94,21 +94,9 @@ enum Command {
     Hotspots(HotspotsArgs),
 }
 
+/// The key layout a verb reads keys with: a key layout file, or a whole table's.
 #[derive(Args)]
-struct HotspotsArgs {
-    /// The table's name (default: the layout's).
-    #[arg(long, required_unless_present = "layout")]
-    table: Option<String>,
-    /// The cluster through a master's (or, from HBase 2.6, a region server's) connection
-    /// registry, `host:port`.
-    #[arg(long, value_name = "HOST:PORT", conflicts_with_all = ["zk", "site"])]
-    master: Option<String>,
-    /// The cluster through its ZooKeeper quorum, `host:port[,host:port...]`.
-    #[arg(long, value_name = "QUORUM", conflicts_with = "site")]
-    zk: Option<String>,
-    /// The cluster as an `hbase-site.xml` describes it (its quorum or registry, Kerberos, TLS).
-    #[arg(long, value_name = "hbase-site.xml")]
-    site: Option<PathBuf>,
+struct KeyLayout {
     /// The key layout (`K::SCHEMA` as JSON, or any export holding it).
     #[arg(
         long,
@@ -124,6 +112,25 @@ struct HotspotsArgs {
     /// the default table.
     #[arg(long, value_name = "TABLE.json")]
     layout: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct HotspotsArgs {
+    /// The table's name (default: the layout's).
+    #[arg(long, required_unless_present = "layout")]
+    table: Option<String>,
+    /// The cluster through a master's (or, from HBase 2.6, a region server's) connection
+    /// registry, `host:port`.
+    #[arg(long, value_name = "HOST:PORT", conflicts_with_all = ["zk", "site"])]
+    master: Option<String>,
+    /// The cluster through its ZooKeeper quorum, `host:port[,host:port...]`.
+    #[arg(long, value_name = "QUORUM", conflicts_with = "site")]
+    zk: Option<String>,
+    /// The cluster as an `hbase-site.xml` describes it (its quorum or registry, Kerberos, TLS).
+    #[arg(long, value_name = "hbase-site.xml")]
+    site: Option<PathBuf>,
+    #[command(flatten)]
+    key: KeyLayout,
     /// Seconds between the two samples of the region servers' counters.
     #[arg(long, default_value_t = 10.0)]
     interval: f64,
@@ -145,21 +152,8 @@ const ANY_FAMILY: &str = "d";
 struct CheckArgs {
     #[command(flatten)]
     live: Live,
-    /// The key layout (`K::SCHEMA` as JSON, or any export holding it).
-    #[arg(
-        long,
-        value_name = "KEY.json",
-        conflicts_with = "layout",
-        required_unless_present = "layout"
-    )]
-    key: Option<PathBuf>,
-    /// Which key layout of the `--key` file, by its type's name (needed when it holds several).
-    #[arg(long = "type", value_name = "NAME", requires = "key")]
-    type_name: Option<String>,
-    /// The whole table (`rowkey::family::TableLayout` as JSON): its key layout, and its name as
-    /// the default table.
-    #[arg(long, value_name = "TABLE.json")]
-    layout: Option<PathBuf>,
+    #[command(flatten)]
+    key: KeyLayout,
     /// How many keys to read, spread over the key space.
     #[arg(long, default_value_t = 100_000)]
     sample: usize,
@@ -504,7 +498,9 @@ fn explain(mut args: Explain) -> Result<bool, String> {
 mod live {
     #[cfg(any(feature = "hbase", feature = "bigtable"))]
     use super::ANY_FAMILY;
-    use super::{declared, CheckArgs, Declared, DiffArgs, Explain, HotspotsArgs, RegionsArgs};
+    use super::{
+        declared, CheckArgs, Declared, DiffArgs, Explain, HotspotsArgs, KeyLayout, RegionsArgs,
+    };
 
     /// Looks up a `#[uid]` field's name: `(kind, id bytes)` to the name.
     pub type Names = Box<dyn Fn(&str, &[u8]) -> Option<String>>;
@@ -789,18 +785,27 @@ mod live {
         }
     }
 
-    /// `rowkey hotspots`.
-    pub fn hotspots(args: HotspotsArgs) -> Result<(), String> {
+    /// The table (`--table`, or the layout's name) and the key layout it is read with.
+    fn table_and_required_key(
+        key: &KeyLayout,
+        table: Option<&str>,
+    ) -> Result<(String, &'static rowkey::Schema), String> {
         let (table, schema) = table_and_key(
-            args.layout.as_deref(),
-            args.key.as_deref(),
-            args.type_name.as_deref(),
-            args.table.as_deref(),
+            key.layout.as_deref(),
+            key.key.as_deref(),
+            key.type_name.as_deref(),
+            table,
         )?;
         let schema = schema.ok_or("the layout holds no key layout: give --key KEY.json")?;
         if table.is_empty() {
             return Err("say which table: --table NAME".into());
         }
+        Ok((table, schema))
+    }
+
+    /// `rowkey hotspots`.
+    pub fn hotspots(args: HotspotsArgs) -> Result<(), String> {
+        let (table, schema) = table_and_required_key(&args.key, args.table.as_deref())?;
         if !(args.interval > 0.0 && args.interval.is_finite()) {
             return Err(format!(
                 "--interval {}: give a number of seconds above 0",
@@ -868,16 +873,7 @@ mod live {
 
     /// `rowkey check`: `true` when every key of the sample fits the layout.
     pub fn check(args: CheckArgs) -> Result<bool, String> {
-        let (table, schema) = table_and_key(
-            args.layout.as_deref(),
-            args.key.as_deref(),
-            args.type_name.as_deref(),
-            args.live.table.as_deref(),
-        )?;
-        let schema = schema.ok_or("the layout holds no key layout: give --key KEY.json")?;
-        if table.is_empty() {
-            return Err("say which table: --table NAME".into());
-        }
+        let (table, schema) = table_and_required_key(&args.key, args.live.table.as_deref())?;
         match (&args.live.hbase, &args.live.bigtable) {
             (Some(addr), _) => hbase_check(&args, addr, &table, schema),
             (None, Some(place)) => bigtable_check(&args, place, &table, schema),
