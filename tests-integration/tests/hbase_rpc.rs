@@ -2255,7 +2255,8 @@ fn sum(counters: &std::collections::BTreeMap<String, u64>, name: &str) -> u64 {
 /// The client metrics (the `metrics` facade, read through a recorder) move as the cluster
 /// does: a batch through connections cut mid-way counts the connections lost and opened again
 /// and its retries by cause; a region moved under the store counts a region move followed;
-/// each operation is counted by outcome, and its rows.
+/// each operation is counted by outcome, and its rows; a bulk load counts the rows each
+/// region confirmed (its progress).
 #[test]
 fn client_metrics_count_cut_connections_retries_and_region_moves_on_hbase_rpc() {
     use rowkey::store::metrics as m;
@@ -2313,5 +2314,23 @@ fn client_metrics_count_cut_connections_retries_and_region_moves_on_hbase_rpc() 
         moved.contains_key(&format!("{}{{cause=region_moved}}", m::RETRIES)),
         "{moved:?}"
     );
-    eprintln!("{moved:#?}");
+
+    // A bulk load's progress: the rows of each region whose file it confirmed.
+    let staging = tempfile::tempdir().unwrap();
+    let bulk: Vec<rowkey::store::Row> = (0..5_000u32)
+        .map(|i| {
+            (
+                format!("bulk{i:05}").into_bytes().into(),
+                rowkey::bytes::Bytes::from_static(b"b"),
+            )
+        })
+        .collect();
+    direct.bulk_load(bulk, staging.path()).unwrap();
+    let loaded = counters(&name);
+    assert_eq!(
+        loaded[&format!("{}{{op=bulk_load}}", m::ROWS)],
+        5_000,
+        "{loaded:?}"
+    );
+    eprintln!("{loaded:#?}");
 }

@@ -295,7 +295,11 @@ impl AsyncHbaseRpcStore {
                     stage.remove(path, staged.get(i).map(String::as_str)).await;
                 }
                 match outcome {
-                    Ok(()) => confirmed.push(range),
+                    Ok(()) => {
+                        // Progress, as the client metrics count it (rows loaded so far).
+                        self.inner.meter.rows("bulk_load", range.len() as u64);
+                        confirmed.push(range)
+                    }
                     Err(f) => {
                         // The region may have split or moved: its rows go again.
                         self.inner.regions.forget(&loc);

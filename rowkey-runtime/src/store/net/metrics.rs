@@ -8,7 +8,7 @@
 //! |---|---|---|---|
 //! | `rowkey_client_operations_total` | counter | `op`, `outcome` (`ok`, `error`) | operations finished |
 //! | `rowkey_client_operation_duration_seconds` | histogram | `op` | each operation, retries included |
-//! | `rowkey_client_rows_total` | counter | `op` | rows written by batches, rows read by scans |
+//! | `rowkey_client_rows_total` | counter | `op` | rows written by batches, read by scans, loaded by bulk loads as each region confirms its file (a bulk load's progress) |
 //! | `rowkey_client_retries_total` | counter | `cause` | attempts sent again: `region_moved`, `server_busy`, `scanner_lost`, `server_unreachable`, `unknown_outcome` (the native store), `timeout`, `transient` |
 //! | `rowkey_client_region_moves_total` | counter | | regions found moved, split or merged, and followed |
 //! | `rowkey_client_connections_opened_total` | counter | | connections opened to a server |
@@ -23,7 +23,7 @@ use metrics::SharedString;
 pub const OPERATIONS: &str = "rowkey_client_operations_total";
 /// Each operation's time, retries included, by `op`.
 pub const DURATION: &str = "rowkey_client_operation_duration_seconds";
-/// Rows written by batches and read by scans, by `op`.
+/// Rows written by batches, read by scans and loaded by bulk loads, by `op`.
 pub const ROWS: &str = "rowkey_client_rows_total";
 /// Attempts sent again, by `cause`.
 pub const RETRIES: &str = "rowkey_client_retries_total";
