@@ -185,8 +185,10 @@ mod hbase_twins {
             include_str!("hbase_rpc/scan.rs"),
             include_str!("hbase_rpc/bulk.rs"),
         ];
-        // What only HBase's own RPC can do: the Thrift2 gateway has no bulk load call.
-        let native_only = ["bulk_load"];
+        // What only HBase's own RPC can do: the Thrift2 gateway has no bulk load call and no
+        // region load call (`region_loads`, which a hotspot report samples, and the sample of
+        // the keys written since a time that goes with it).
+        let native_only = ["bulk_load", "region_loads", "scan_keys_since"];
         for (thrift_target, native_target) in [
             ("Blocking<AsyncHbaseStore>", "Blocking<AsyncHbaseRpcStore>"),
             ("AsyncHbaseStore", "AsyncHbaseRpcStore"),
