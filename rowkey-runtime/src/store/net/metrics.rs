@@ -47,7 +47,9 @@ impl Meter {
     pub(crate) fn new(store: &'static str, table: &str) -> Self {
         Meter {
             store,
-            table: SharedString::from_owned(table.to_owned()),
+            // Shared, not owned: each metric clones the label, and an owned string's clone
+            // would copy it on every operation.
+            table: SharedString::from_shared(std::sync::Arc::<str>::from(table)),
         }
     }
 
