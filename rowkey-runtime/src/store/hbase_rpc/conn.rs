@@ -721,9 +721,9 @@ impl Pool {
             })
             .unwrap_or_default();
         for c in gone {
-            if !c.is_dead() {
-                self.meter.connection_lost();
-            }
+            // Out of the pool once: counted here whether or not it had already failed (a cut
+            // connection's reader marks it dead before the failure names the server).
+            self.meter.connection_lost();
             c.kill(why);
         }
     }
