@@ -228,3 +228,66 @@ fn an_index_is_rebuilt_from_the_records() {
     t.repair(&report).unwrap();
     assert!(t.check().unwrap().is_clean());
 }
+
+/// Check, rebuild and repair tell their progress (a bar's rows, rate and time left): every
+/// 1,000 rows of each step and once at its end, the counts rising to the step's rows, a
+/// repair's of a known total; the report is the same as without a callback.
+#[test]
+fn index_upkeep_tells_its_progress() {
+    use rowkey::store::{IndexProgress, IndexStep};
+    let t = IndexedTable::<_, UserApp, AppUser>::new(MemStore::new(), MemStore::new());
+    let records: Vec<UserApp> = (0..2_500u64)
+        .map(|i| UserApp {
+            user_id: i / 5,
+            app_id: (i % 5) as u32,
+        })
+        .collect();
+    t.records()
+        .put_batch(records.iter().map(|r| (r, b"v")))
+        .unwrap();
+    // 300 orphans: entries without records.
+    for user_id in 10_000..10_300u64 {
+        t.index()
+            .put(&AppUser::from_record(&UserApp { user_id, app_id: 0 }), b"")
+            .unwrap();
+    }
+    let mut told: Vec<IndexProgress> = Vec::new();
+    let report = t.check_with_progress(|p| told.push(p)).unwrap();
+    assert_eq!(report, t.check().unwrap());
+    let steps: Vec<(IndexStep, u64, Option<u64>)> =
+        told.iter().map(|p| (p.step, p.done, p.total)).collect();
+    assert_eq!(
+        steps,
+        [
+            (IndexStep::CheckEntries, 300, None),
+            (IndexStep::CheckRecords, 1_000, None),
+            (IndexStep::CheckRecords, 2_000, None),
+            (IndexStep::CheckRecords, 2_500, None),
+        ]
+    );
+
+    told.clear();
+    t.repair_with_progress(&report, |p| told.push(p)).unwrap();
+    let steps: Vec<(IndexStep, u64, Option<u64>)> =
+        told.iter().map(|p| (p.step, p.done, p.total)).collect();
+    assert_eq!(
+        steps,
+        [
+            // 300 orphans one by one, then the missing entries 1,000 to a batch.
+            (IndexStep::Repair, 1_300, Some(2_800)),
+            (IndexStep::Repair, 2_300, Some(2_800)),
+            (IndexStep::Repair, 2_800, Some(2_800)),
+        ]
+    );
+    assert!(t.check().unwrap().is_clean());
+
+    told.clear();
+    assert_eq!(
+        t.rebuild_index_with_progress(1_000, |p| told.push(p))
+            .unwrap(),
+        2_500
+    );
+    let done: Vec<u64> = told.iter().map(|p| p.done).collect();
+    assert_eq!(done, [1_000, 2_000, 2_500]);
+    assert!(told.iter().all(|p| p.step == IndexStep::Rebuild));
+}

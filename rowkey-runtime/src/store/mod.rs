@@ -84,10 +84,11 @@ pub use memory::MemStore;
 pub use skip::SkipStream;
 pub use skip::{SkipScan, SkipStats};
 pub use table::{
-    rekey, verify_rekey, CellMerged, CellTable, DualWriteError, DualWriter, IndexReport,
-    IndexedTable, LentRows, Merged, PhoenixRows, PhoenixRowsError, PhoenixScan, QueryRows,
-    RekeyDiff, RekeyError, RekeyFailure, RekeyOptions, RekeyReport, Table, TableError, UidError,
-    UidReport, UidTable, Unconverted, WideMerged, WideTable, UID_ID_FAMILY, UID_NAME_FAMILY,
+    rekey, verify_rekey, CellMerged, CellTable, DualWriteError, DualWriter, IndexProgress,
+    IndexReport, IndexStep, IndexedTable, LentRows, Merged, PhoenixRows, PhoenixRowsError,
+    PhoenixScan, QueryRows, RekeyDiff, RekeyError, RekeyFailure, RekeyOptions, RekeyReport, Table,
+    TableError, UidError, UidReport, UidTable, Unconverted, WideMerged, WideTable, UID_ID_FAMILY,
+    UID_NAME_FAMILY,
 };
 #[cfg(feature = "async")]
 pub use table::{

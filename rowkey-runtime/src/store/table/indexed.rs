@@ -37,7 +37,7 @@
 //! - a put and a delete of the same record racing each other may leave an orphan entry
 //!   (harmless, removed by the next repair), never a record without its entry.
 
-use super::{IndexReport, Table, TableError};
+use super::{IndexProgress, IndexReport, IndexStep, Table, TableError};
 use crate::scan::{KeyRange, KeyRanges};
 use crate::store::Store;
 use crate::{Decode, IndexOf, RowKey};
@@ -144,6 +144,17 @@ where
     /// first build of a new index over existing records), in batches of `batch` rows; returns
     /// the number of records indexed. Safe to run while writers use the table.
     pub fn rebuild_index(&self, batch: usize) -> Result<usize, TableError<S::Error>> {
+        self.rebuild_index_with_progress(batch, |_| {})
+    }
+
+    /// [`rebuild_index`](Self::rebuild_index), telling `progress` the records indexed so far
+    /// after each batch written ([`IndexProgress`]): a rebuild over millions of records takes
+    /// minutes on a network store.
+    pub fn rebuild_index_with_progress(
+        &self,
+        batch: usize,
+        mut progress: impl FnMut(IndexProgress),
+    ) -> Result<usize, TableError<S::Error>> {
         let mut done = 0;
         let mut entries: Vec<I> = Vec::with_capacity(batch.max(1));
         for row in self.records.store().scan(&everything()) {
@@ -154,21 +165,34 @@ where
                 self.index.put_batch(entries.iter().map(|e| (e, &[][..])))?;
                 done += entries.len();
                 entries.clear();
+                progress(IndexProgress::of(IndexStep::Rebuild, done as u64, None));
             }
         }
         self.index.put_batch(entries.iter().map(|e| (e, &[][..])))?;
-        Ok(done + entries.len())
+        done += entries.len();
+        progress(IndexProgress::of(IndexStep::Rebuild, done as u64, None));
+        Ok(done)
     }
 
     /// Compares index and records in full: entries without records, records without
     /// entries. Reads every row of both tables (one get per row of each).
     pub fn check(&self) -> Result<IndexReport<K>, TableError<S::Error>> {
+        self.check_with_progress(|_| {})
+    }
+
+    /// [`check`](Self::check), telling `progress` the rows read so far in each of its two
+    /// steps, every [`IndexProgress::EVERY`] rows and at the end of each.
+    pub fn check_with_progress(
+        &self,
+        mut progress: impl FnMut(IndexProgress),
+    ) -> Result<IndexReport<K>, TableError<S::Error>> {
         let mut report = IndexReport {
             orphans: Vec::new(),
             missing: Vec::new(),
             entries: 0,
             records: 0,
         };
+        let mut tell = Every::new(IndexStep::CheckEntries, None);
         for row in self.index.store().scan(&everything()) {
             let (k, _) = row.map_err(TableError::Store)?;
             let record = decode::<S::Error, I>(&k)?.to_record();
@@ -176,7 +200,10 @@ where
             if self.records.get(&record)?.is_none() {
                 report.orphans.push(record);
             }
+            tell.one(&mut progress);
         }
+        tell.end(&mut progress);
+        let mut tell = Every::new(IndexStep::CheckRecords, None);
         for row in self.records.store().scan(&everything()) {
             let (k, _) = row.map_err(TableError::Store)?;
             let record = decode::<S::Error, K>(&k)?;
@@ -184,7 +211,9 @@ where
             if self.index.get(&I::from_record(&record))?.is_none() {
                 report.missing.push(record);
             }
+            tell.one(&mut progress);
         }
+        tell.end(&mut progress);
         Ok(report)
     }
 
@@ -192,9 +221,23 @@ where
     /// found; safe to run while writers use the table. An orphan whose record has been written
     /// since is kept: its record is read before the entry is removed and once more after, and
     /// the entry is written back if the record is there by then (a put racing the removal
-    /// writes its entry again itself; see the module docs).
+    /// writes its entry again itself; see the module docs). The missing entries are written in
+    /// batches of [`IndexProgress::EVERY`]: after an error, some may be written and the rest
+    /// not; checking and repairing again finishes the work.
     pub fn repair(&self, report: &IndexReport<K>) -> Result<(), TableError<S::Error>> {
+        self.repair_with_progress(report, |_| {})
+    }
+
+    /// [`repair`](Self::repair), telling `progress` the orphans and missing records dealt with
+    /// so far, of [`IndexProgress::total`]: every [`IndexProgress::EVERY`] and at the end.
+    pub fn repair_with_progress(
+        &self,
+        report: &IndexReport<K>,
+        mut progress: impl FnMut(IndexProgress),
+    ) -> Result<(), TableError<S::Error>> {
+        let mut tell = Every::new(IndexStep::Repair, Some(report.len() as u64));
         for record in &report.orphans {
+            tell.one(&mut progress);
             if self.records.get(record)?.is_some() {
                 continue;
             }
@@ -204,11 +247,46 @@ where
                 self.index.put(&entry, &[])?;
             }
         }
-        if report.missing.is_empty() {
-            return Ok(());
+        for chunk in report.missing.chunks(IndexProgress::EVERY as usize) {
+            let entries: Vec<I> = chunk.iter().map(I::from_record).collect();
+            self.index.put_batch(entries.iter().map(|e| (e, &[][..])))?;
+            tell.many(chunk.len() as u64, &mut progress);
         }
-        let entries: Vec<I> = report.missing.iter().map(I::from_record).collect();
-        self.index.put_batch(entries.iter().map(|e| (e, &[][..])))
+        tell.end(&mut progress);
+        Ok(())
+    }
+}
+
+/// Tells a progress callback every [`IndexProgress::EVERY`] rows of one step, and at its end.
+pub(super) struct Every {
+    step: IndexStep,
+    total: Option<u64>,
+    done: u64,
+}
+
+impl Every {
+    pub(super) fn new(step: IndexStep, total: Option<u64>) -> Self {
+        Every {
+            step,
+            total,
+            done: 0,
+        }
+    }
+
+    pub(super) fn one(&mut self, progress: &mut impl FnMut(IndexProgress)) {
+        self.many(1, progress);
+    }
+
+    pub(super) fn many(&mut self, n: u64, progress: &mut impl FnMut(IndexProgress)) {
+        let before = self.done / IndexProgress::EVERY;
+        self.done += n;
+        if self.done / IndexProgress::EVERY != before {
+            progress(IndexProgress::of(self.step, self.done, self.total));
+        }
+    }
+
+    pub(super) fn end(self, progress: &mut impl FnMut(IndexProgress)) {
+        progress(IndexProgress::of(self.step, self.done, self.total));
     }
 }
 

@@ -7,8 +7,9 @@
 use bytes::Bytes;
 use futures_util::{Stream, StreamExt};
 
+use super::indexed::Every;
 use super::indexed::{decode, everything};
-use super::{AsyncTable, IndexReport, TableError};
+use super::{AsyncTable, IndexProgress, IndexReport, IndexStep, TableError};
 use crate::field::Decode;
 use crate::key::RowKey;
 use crate::scan::KeyRanges;
@@ -116,6 +117,16 @@ where
     /// Writes the index entry of every record, in batches of `batch` rows; returns the number
     /// of records indexed ([`IndexedTable::rebuild_index`](super::IndexedTable::rebuild_index)).
     pub async fn rebuild_index(&self, batch: usize) -> Result<usize, TableError<S::Error>> {
+        self.rebuild_index_with_progress(batch, |_| {}).await
+    }
+
+    /// [`rebuild_index`](Self::rebuild_index) with its progress
+    /// ([`IndexedTable::rebuild_index_with_progress`](super::IndexedTable::rebuild_index_with_progress)).
+    pub async fn rebuild_index_with_progress(
+        &self,
+        batch: usize,
+        mut progress: impl FnMut(IndexProgress),
+    ) -> Result<usize, TableError<S::Error>> {
         let mut done = 0;
         let mut entries: Vec<I> = Vec::with_capacity(batch.max(1));
         let mut rows = self.records.store().scan(&everything());
@@ -128,23 +139,36 @@ where
                     .await?;
                 done += entries.len();
                 entries.clear();
+                progress(IndexProgress::of(IndexStep::Rebuild, done as u64, None));
             }
         }
         self.index
             .put_batch(entries.iter().map(|e| (e, &[][..])))
             .await?;
-        Ok(done + entries.len())
+        done += entries.len();
+        progress(IndexProgress::of(IndexStep::Rebuild, done as u64, None));
+        Ok(done)
     }
 
     /// Compares index and records in full: entries without records, records without entries
     /// ([`IndexedTable::check`](super::IndexedTable::check)).
     pub async fn check(&self) -> Result<IndexReport<K>, TableError<S::Error>> {
+        self.check_with_progress(|_| {}).await
+    }
+
+    /// [`check`](Self::check) with its progress
+    /// ([`IndexedTable::check_with_progress`](super::IndexedTable::check_with_progress)).
+    pub async fn check_with_progress(
+        &self,
+        mut progress: impl FnMut(IndexProgress),
+    ) -> Result<IndexReport<K>, TableError<S::Error>> {
         let mut report = IndexReport {
             orphans: Vec::new(),
             missing: Vec::new(),
             entries: 0,
             records: 0,
         };
+        let mut tell = Every::new(IndexStep::CheckEntries, None);
         let mut entries = self.index.store().scan(&everything());
         while let Some(row) = entries.next().await {
             let (k, _) = row.map_err(TableError::Store)?;
@@ -153,7 +177,10 @@ where
             if self.records.get(&record).await?.is_none() {
                 report.orphans.push(record);
             }
+            tell.one(&mut progress);
         }
+        tell.end(&mut progress);
+        let mut tell = Every::new(IndexStep::CheckRecords, None);
         let mut records = self.records.store().scan(&everything());
         while let Some(row) = records.next().await {
             let (k, _) = row.map_err(TableError::Store)?;
@@ -162,14 +189,28 @@ where
             if self.index.get(&I::from_record(&record)).await?.is_none() {
                 report.missing.push(record);
             }
+            tell.one(&mut progress);
         }
+        tell.end(&mut progress);
         Ok(report)
     }
 
     /// Removes the orphaned entries and writes the missing ones a [`check`](Self::check)
     /// found, safe beside writers ([`IndexedTable::repair`](super::IndexedTable::repair)).
     pub async fn repair(&self, report: &IndexReport<K>) -> Result<(), TableError<S::Error>> {
+        self.repair_with_progress(report, |_| {}).await
+    }
+
+    /// [`repair`](Self::repair) with its progress
+    /// ([`IndexedTable::repair_with_progress`](super::IndexedTable::repair_with_progress)).
+    pub async fn repair_with_progress(
+        &self,
+        report: &IndexReport<K>,
+        mut progress: impl FnMut(IndexProgress),
+    ) -> Result<(), TableError<S::Error>> {
+        let mut tell = Every::new(IndexStep::Repair, Some(report.len() as u64));
         for record in &report.orphans {
+            tell.one(&mut progress);
             if self.records.get(record).await?.is_some() {
                 continue;
             }
@@ -179,12 +220,14 @@ where
                 self.index.put(&entry, &[]).await?;
             }
         }
-        if report.missing.is_empty() {
-            return Ok(());
+        for chunk in report.missing.chunks(IndexProgress::EVERY as usize) {
+            let entries: Vec<I> = chunk.iter().map(I::from_record).collect();
+            self.index
+                .put_batch(entries.iter().map(|e| (e, &[][..])))
+                .await?;
+            tell.many(chunk.len() as u64, &mut progress);
         }
-        let entries: Vec<I> = report.missing.iter().map(I::from_record).collect();
-        self.index
-            .put_batch(entries.iter().map(|e| (e, &[][..])))
-            .await
+        tell.end(&mut progress);
+        Ok(())
     }
 }

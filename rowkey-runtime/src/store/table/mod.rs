@@ -247,6 +247,56 @@ impl<K> IndexReport<K> {
     pub fn is_clean(&self) -> bool {
         self.orphans.is_empty() && self.missing.is_empty()
     }
+
+    /// The rows a repair deals with: orphans and missing records.
+    pub fn len(&self) -> usize {
+        self.orphans.len() + self.missing.len()
+    }
+
+    /// Whether a repair has nothing to do ([`is_clean`](Self::is_clean)).
+    pub fn is_empty(&self) -> bool {
+        self.is_clean()
+    }
+}
+
+/// How far an index [`check`](IndexedTable::check_with_progress),
+/// [`rebuild`](IndexedTable::rebuild_index_with_progress) or
+/// [`repair`](IndexedTable::repair_with_progress) has come: told to the caller's callback
+/// every [`IndexProgress::EVERY`] rows and once at the end of each step, for a progress bar or
+/// a log line (the library prints nothing). The row counts are the step's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct IndexProgress {
+    /// The step under way.
+    pub step: IndexStep,
+    /// Rows of this step done so far.
+    pub done: u64,
+    /// The step's rows, where known before it starts (a repair's: the report's orphans and
+    /// missing records); a scan of a whole table does not know its size.
+    pub total: Option<u64>,
+}
+
+impl IndexProgress {
+    /// How often the callback is told, in rows.
+    pub const EVERY: u64 = 1_000;
+
+    pub(super) fn of(step: IndexStep, done: u64, total: Option<u64>) -> Self {
+        IndexProgress { step, done, total }
+    }
+}
+
+/// The steps of an index's upkeep ([`IndexProgress::step`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum IndexStep {
+    /// A check reads every index entry and looks up its record.
+    CheckEntries,
+    /// A check reads every record and looks up its entry.
+    CheckRecords,
+    /// A rebuild reads every record and writes its entry.
+    Rebuild,
+    /// A repair removes orphaned entries and writes missing ones.
+    Repair,
 }
 
 /// The size of the buffers a batch is encoded into (a larger row gets a buffer of its own
