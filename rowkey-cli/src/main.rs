@@ -496,7 +496,7 @@ fn explain(mut args: Explain) -> Result<bool, String> {
 
 /// The subcommands that talk to live tables.
 mod live {
-    #[cfg(any(feature = "hbase", feature = "bigtable"))]
+    #[cfg(any(feature = "hbase", feature = "bigtable", feature = "hbase-rpc"))]
     use super::ANY_FAMILY;
     use super::{
         declared, CheckArgs, Declared, DiffArgs, Explain, HotspotsArgs, KeyLayout, RegionsArgs,
@@ -847,15 +847,19 @@ mod live {
             before.len(),
             args.interval
         );
-        std::thread::sleep(std::time::Duration::from_secs_f64(args.interval));
+        waiting(std::time::Duration::from_secs_f64(args.interval))?;
         let after = store.region_loads().map_err(|e| e.to_string())?;
         let mut report = HotspotReport::between(schema, &before, &after, started.elapsed());
         if let (Some(n), Some(hot)) = (args.sample, report.hottest()) {
             let r = &report.regions[hot];
             let range = rowkey::KeyRange::new(&r.start, (!r.end.is_empty()).then_some(&r.end[..]));
-            let keys = store
-                .scan_keys_since(&range, since, n)
-                .map_err(|e| e.to_string())?;
+            let reading = indicatif::ProgressBar::new_spinner().with_message(format!(
+                "reading up to {n} keys written to region {hot} during the interval"
+            ));
+            reading.enable_steady_tick(std::time::Duration::from_millis(200));
+            let keys = store.scan_keys_since(&range, since, n);
+            reading.finish_and_clear();
+            let keys = keys.map_err(|e| e.to_string())?;
             report.sample(schema, hot, keys.iter().map(|k| &k[..]));
         }
         if args.json {
@@ -863,6 +867,24 @@ mod live {
         } else {
             print!("{report}");
         }
+        Ok(())
+    }
+
+    /// Waits `interval` between the two samples, with a bar of the time gone and left on a
+    /// terminal (nothing is drawn when standard error is not one).
+    #[cfg(feature = "hbase-rpc")]
+    fn waiting(interval: std::time::Duration) -> Result<(), String> {
+        let tenths = (interval.as_millis() / 100).max(1) as u64;
+        let bar = indicatif::ProgressBar::new(tenths).with_style(
+            indicatif::ProgressStyle::with_template("{bar:30} {elapsed} of the interval, {eta} left")
+                .map_err(|e| e.to_string())?,
+        );
+        let started = std::time::Instant::now();
+        while let Some(left) = interval.checked_sub(started.elapsed()) {
+            std::thread::sleep(left.min(std::time::Duration::from_millis(100)));
+            bar.set_position((started.elapsed().as_millis() / 100) as u64);
+        }
+        bar.finish_and_clear();
         Ok(())
     }
 
