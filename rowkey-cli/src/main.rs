@@ -876,8 +876,10 @@ mod live {
     fn waiting(interval: std::time::Duration) -> Result<(), String> {
         let tenths = (interval.as_millis() / 100).max(1) as u64;
         let bar = indicatif::ProgressBar::new(tenths).with_style(
-            indicatif::ProgressStyle::with_template("{bar:30} {elapsed} of the interval, {eta} left")
-                .map_err(|e| e.to_string())?,
+            indicatif::ProgressStyle::with_template(
+                "{bar:30} {elapsed} of the interval, {eta} left",
+            )
+            .map_err(|e| e.to_string())?,
         );
         let started = std::time::Instant::now();
         while let Some(left) = interval.checked_sub(started.elapsed()) {

@@ -33,6 +33,7 @@ use rowkey::store::{
     AsyncHbaseRpcStore, HbaseRpcConfig, HbaseRpcStore, NetError, RetryPolicy, Store,
 };
 use rowkey::RowKey;
+use store_suite::metered::{counters, recorder, sum};
 use store_suite::net::*;
 
 fn cluster() -> Option<&'static Gateways> {
@@ -2201,57 +2202,6 @@ fn hotspots_name_the_region_its_bucket_and_the_user_on_hbase_rpc() {
     eprintln!("{report}");
 }
 
-/// The process's metrics recorder (the facade's debugging one), installed once for this test
-/// binary; each test reads its own table's metrics (the `table` label).
-fn recorder() -> &'static metrics_util::debugging::Snapshotter {
-    static SNAP: OnceLock<metrics_util::debugging::Snapshotter> = OnceLock::new();
-    SNAP.get_or_init(|| {
-        let recorder = metrics_util::debugging::DebuggingRecorder::new();
-        let snapshotter = recorder.snapshotter();
-        recorder
-            .install()
-            .expect("no other metrics recorder in this test binary");
-        snapshotter
-    })
-}
-
-/// Table `table`'s counters so far, by name and the labels other than `store` and `table`.
-/// The debugging recorder's snapshots hand each counter's increase since the last one: the
-/// totals are kept here, for every table (tests running at once read each other's).
-fn counters(table: &str) -> std::collections::BTreeMap<String, u64> {
-    static TOTALS: std::sync::Mutex<std::collections::BTreeMap<(String, String), u64>> =
-        std::sync::Mutex::new(std::collections::BTreeMap::new());
-    let mut totals = TOTALS.lock().unwrap_or_else(|p| p.into_inner());
-    for (key, _, _, value) in recorder().snapshot().into_vec() {
-        let key = key.key();
-        let Some(of) = key.labels().find(|l| l.key() == "table") else {
-            continue;
-        };
-        if let metrics_util::debugging::DebugValue::Counter(n) = value {
-            let labels: Vec<String> = key
-                .labels()
-                .filter(|l| l.key() != "table" && l.key() != "store")
-                .map(|l| format!("{}={}", l.key(), l.value()))
-                .collect();
-            let name = format!("{}{{{}}}", key.name(), labels.join(","));
-            *totals.entry((of.value().to_string(), name)).or_default() += n;
-        }
-    }
-    totals
-        .iter()
-        .filter(|((t, _), _)| t == table)
-        .map(|((_, name), n)| (name.clone(), *n))
-        .collect()
-}
-
-fn sum(counters: &std::collections::BTreeMap<String, u64>, name: &str) -> u64 {
-    counters
-        .iter()
-        .filter(|(k, _)| k.starts_with(&format!("{name}{{")))
-        .map(|(_, v)| *v)
-        .sum()
-}
-
 /// The client metrics (the `metrics` facade, read through a recorder) move as the cluster
 /// does: a batch through connections cut mid-way counts the connections lost and opened again
 /// and its retries by cause; a region moved under the store counts a region move followed;
@@ -2301,6 +2251,15 @@ fn client_metrics_count_cut_connections_retries_and_region_moves_on_hbase_rpc() 
         "{after:?}"
     );
     assert_eq!(after[&format!("{}{{op=write_batch}}", m::ROWS)], 30_000);
+    let payload: usize = rows.iter().map(|(k, v)| k.len() + v.len()).sum();
+    assert!(
+        after[&format!("{}{{direction=sent}}", m::BYTES)] >= payload as u64,
+        "{after:?}"
+    );
+    assert!(
+        after[&format!("{}{{direction=received}}", m::BYTES)] > 0,
+        "{after:?}"
+    );
 
     // A region moved under the store: its next read finds it gone and follows it.
     let _alone = meta_moves();

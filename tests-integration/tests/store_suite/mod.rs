@@ -11,6 +11,7 @@ pub use suite::*;
 
 pub mod emulator;
 pub mod large;
+pub mod metered;
 pub mod net;
 pub mod skip;
 pub mod versions;

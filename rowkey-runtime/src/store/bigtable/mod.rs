@@ -38,6 +38,7 @@ mod atomic;
 mod chunks;
 mod config;
 mod credentials;
+mod dial;
 mod error;
 mod scan;
 mod token;
@@ -237,7 +238,11 @@ fn channel(url: &str, config: &BigtableConfig) -> Result<Channel, BigtableError>
             "invalid endpoint `{url}`: an https:// (or http://) URL"
         )));
     };
-    Ok(endpoint(url.to_string(), config, tls)?.connect_lazy())
+    Ok(
+        endpoint(url.to_string(), config, tls)?.connect_with_connector_lazy(dial::Dial {
+            meter: super::net::metrics::Meter::new(error::STORE, &config.table),
+        }),
+    )
 }
 
 fn endpoint(
@@ -436,7 +441,10 @@ impl AsyncBigtableStore {
         })?;
         let (data, admin_channel, auth) = match &config.emulator {
             Some(host) => {
-                let channel = endpoint(format!("http://{host}"), &config, None)?.connect_lazy();
+                let channel = endpoint(format!("http://{host}"), &config, None)?
+                    .connect_with_connector_lazy(dial::Dial {
+                        meter: super::net::metrics::Meter::new(error::STORE, &config.table),
+                    });
                 (channel.clone(), channel, None)
             }
             None => {
@@ -734,6 +742,10 @@ impl AsyncBigtableStore {
                 }
                 return (confirmed, first_error);
             }
+            self.inner.meter.retry(match &call_error {
+                Some(BigtableError::Timeout { .. }) => "timeout",
+                _ => "transient",
+            });
             tokio::time::sleep(policy.backoff(attempt)).await;
             attempt += 1;
             retry.sort_unstable();
@@ -823,7 +835,16 @@ impl AsyncStore for AsyncBigtableStore {
     /// rows Bigtable did not confirm. A key Bigtable cannot store fails the batch before
     /// anything is sent.
     async fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<BigtableError>> {
-        self.write_all(rows).await
+        let started = Instant::now();
+        let result = self.write_all(rows).await;
+        self.inner
+            .meter
+            .finished("write_batch", started, result.is_ok());
+        self.inner.meter.rows(
+            "write_batch",
+            super::net::metrics::written(rows.len(), &result),
+        );
+        result
     }
 
     fn scan(&self, range: &KeyRange) -> RowStream<BigtableError> {

@@ -207,6 +207,7 @@ async fn read_pages<S: Shape>(
                 }
                 let rows: Vec<S::Row> = rows.into_iter().map(|r| shape.convert(r)).collect();
                 // Waits while the consumer still has a page in hand: the bound on memory.
+                store.inner.meter.rows("scan", rows.len() as u64);
                 if !rows.is_empty() && tx.send(Ok(rows)).await.is_err() {
                     return;
                 }

@@ -226,12 +226,13 @@ impl Conn {
     }
 
     /// Sends one call (`args` writes its argument struct) and receives the whole reply; returns
-    /// the call's sequence number and the reply's bytes.
+    /// the call's sequence number, the bytes sent (the client metrics' count) and the reply's
+    /// bytes.
     pub(super) async fn call(
         &mut self,
         method: &str,
         args: impl FnOnce(&mut Out<'_>),
-    ) -> Result<(i32, &[u8]), TransportError> {
+    ) -> Result<(i32, usize, &[u8]), TransportError> {
         self.seq = self.seq.wrapping_add(1);
         let seq = self.seq;
         self.out.clear();
@@ -291,7 +292,7 @@ impl Conn {
             ));
         }
         self.answered = true;
-        Ok((self.seq, &self.input[..len]))
+        Ok((self.seq, self.out.len(), &self.input[..len]))
     }
 }
 
@@ -516,7 +517,8 @@ pub(super) struct Pool {
 /// A connection lent out; [`Lease::done`] gives it back, dropping it closes it.
 pub(super) struct Lease<'p> {
     pool: &'p Pool,
-    pub conn: Conn,
+    /// `None` once [`Lease::done`] has handed it back.
+    conn: Option<Conn>,
     _slot: OwnedSemaphorePermit,
 }
 
@@ -565,24 +567,44 @@ impl Pool {
         };
         Ok(Lease {
             pool: self,
-            conn,
+            conn: Some(conn),
             _slot: slot,
         })
     }
 }
 
 impl Lease<'_> {
+    /// The leased connection.
+    pub(super) fn conn(&mut self) -> Result<&mut Conn, TransportError> {
+        self.conn
+            .as_mut()
+            .ok_or_else(|| TransportError::Protocol("a connection used after its lease".into()))
+    }
+
     /// The call completed: the connection is clean and goes back to the pool (unless an HTTP
-    /// gateway closed it).
-    pub(super) fn done(self) {
-        if !self.conn.reusable() {
+    /// gateway closed it: counted as lost).
+    pub(super) fn done(mut self) {
+        let Some(conn) = self.conn.take() else { return };
+        if !conn.reusable() {
+            self.pool.meter.connection_lost();
             return;
         }
         self.pool
             .idle
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .push(self.conn);
+            .push(conn);
+    }
+}
+
+impl Drop for Lease<'_> {
+    /// A lease dropped before [`Lease::done`] ends a call that failed or was abandoned (its
+    /// deadline passed) mid-exchange: the connection is in an unknown state and is closed,
+    /// which the metrics count as a lost connection.
+    fn drop(&mut self) {
+        if self.conn.take().is_some() {
+            self.pool.meter.connection_lost();
+        }
     }
 }
 

@@ -361,11 +361,14 @@ impl AsyncHbaseStore {
             .lease()
             .await
             .map_err(|e| error::transport(op, e))?;
-        let (seq, bytes) = lease
-            .conn
+        let (seq, sent, bytes) = lease
+            .conn()
+            .map_err(|e| error::transport(op, e))?
             .call(op, args)
             .await
             .map_err(|e| error::transport(op, e))?;
+        self.inner.meter.sent(sent);
+        self.inner.meter.received(bytes.len());
         let outcome = api::reply(bytes, op, seq, success);
         match outcome {
             Ok(reply) => {
@@ -985,7 +988,16 @@ impl AsyncStore for AsyncHbaseStore {
     /// exactly the rows of the calls HBase did not confirm. A key HBase cannot store fails the
     /// batch before anything is sent.
     async fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<HbaseError>> {
-        self.write_parts(rows).await
+        let started = std::time::Instant::now();
+        let result = self.write_parts(rows).await;
+        self.inner
+            .meter
+            .finished("write_batch", started, result.is_ok());
+        self.inner.meter.rows(
+            "write_batch",
+            super::net::metrics::written(rows.len(), &result),
+        );
+        result
     }
 
     fn scan(&self, range: &KeyRange) -> RowStream<HbaseError> {

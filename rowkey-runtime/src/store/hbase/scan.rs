@@ -321,6 +321,7 @@ async fn read_pages<S: Shape>(
                     page_rows = pages::grow(page_rows, full_page);
                 }
                 let first = !sent_any && !rows.is_empty();
+                store.inner.meter.rows("scan", rows.len() as u64);
                 if !rows.is_empty() && tx.send(Ok(rows)).await.is_err() {
                     return;
                 }

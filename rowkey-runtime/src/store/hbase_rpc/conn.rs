@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::store::net::metrics::Meter;
 use bytes::{Bytes, BytesMut};
 use prost::Message;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, BufWriter};
@@ -131,6 +132,7 @@ type Pending = Arc<Mutex<HashMap<u32, oneshot::Sender<Result<Reply, ConnError>>>
 /// One connection to one server for one service.
 pub(crate) struct Conn {
     addr: String,
+    meter: Meter,
     frames: mpsc::UnboundedSender<Bytes>,
     pending: Pending,
     next_id: AtomicU32,
@@ -156,6 +158,7 @@ impl Conn {
         security: &Security,
         tls: Option<&TlsClient>,
         connect_timeout: Duration,
+        meter: &Meter,
     ) -> Result<Conn, ConnError> {
         let addr = dial;
         let stream = match tokio::time::timeout(connect_timeout, TcpStream::connect(addr)).await {
@@ -288,6 +291,7 @@ impl Conn {
         let reader = {
             let pending = pending.clone();
             let addr = addr.to_string();
+            let meter = meter.clone();
             let tls = tls.cloned();
             tokio::spawn(async move {
                 let mut incoming = Incoming {
@@ -295,7 +299,7 @@ impl Conn {
                     layer,
                     plain: BytesMut::new(),
                 };
-                let e = read_replies(&mut incoming, &pending).await;
+                let e = read_replies(&mut incoming, &pending, Some(&meter)).await;
                 fail(match e {
                     // With TLS 1.3 a server that refuses the client's certificate (or its
                     // absence) says so with an alert after the handshake: on the first read.
@@ -310,6 +314,7 @@ impl Conn {
 
         Ok(Conn {
             addr: addr.to_string(),
+            meter: meter.clone(),
             frames,
             pending,
             next_id: AtomicU32::new(1),
@@ -369,6 +374,7 @@ impl Conn {
         let _slot = Slot(&self.pending, id);
         let ms = u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX);
         let frame = wire::call_frame(id, method, request, cells, ms);
+        self.meter.sent(frame.len());
         if self.frames.send(frame).is_err() {
             return Err(ConnError::Io(format!(
                 "{}: the connection is closed",
@@ -390,6 +396,7 @@ impl Conn {
 async fn read_replies<R: AsyncRead + Unpin>(
     read: &mut Incoming<R>,
     pending: &Pending,
+    meter: Option<&Meter>,
 ) -> ConnError {
     let mut len = [0u8; 4];
     loop {
@@ -410,6 +417,9 @@ async fn read_replies<R: AsyncRead + Unpin>(
         let mut frame = BytesMut::zeroed(n);
         if let Err(e) = read.read_exact(&mut frame).await {
             return ConnError::Io(e.to_string());
+        }
+        if let Some(meter) = meter {
+            meter.received(4 + n);
         }
         let reply = match wire::parse_reply(frame.freeze()) {
             Ok(r) => r,
@@ -692,6 +702,7 @@ impl Pool {
                 self.tls.as_ref(),
                 // Within the attempt's deadline, when there is one.
                 super::cluster::remaining(self.connect_timeout),
+                &self.meter,
             )
             .await?,
         );
@@ -764,7 +775,7 @@ mod tests {
             layer: None,
             plain: BytesMut::new(),
         };
-        match read_replies(&mut incoming, &pending).await {
+        match read_replies(&mut incoming, &pending, None).await {
             ConnError::Refused(class, message) => {
                 assert!(class.ends_with("AccessDeniedException"));
                 assert_eq!(message, "Authentication is required");

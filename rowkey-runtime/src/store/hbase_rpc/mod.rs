@@ -1243,7 +1243,10 @@ impl AsyncStore for AsyncHbaseRpcStore {
         self.inner
             .meter
             .finished("write_batch", started, result.is_ok());
-        self.inner.meter.rows("write_batch", rows.len() as u64);
+        self.inner.meter.rows(
+            "write_batch",
+            crate::store::net::metrics::written(rows.len(), &result),
+        );
         result
     }
 

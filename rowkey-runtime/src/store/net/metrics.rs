@@ -8,11 +8,12 @@
 //! |---|---|---|---|
 //! | `rowkey_client_operations_total` | counter | `op`, `outcome` (`ok`, `error`) | operations finished |
 //! | `rowkey_client_operation_duration_seconds` | histogram | `op` | each operation, retries included |
-//! | `rowkey_client_rows_total` | counter | `op` | rows written by batches, read by scans, loaded by bulk loads as each region confirms its file (a bulk load's progress) |
+//! | `rowkey_client_rows_total` | counter | `op` | rows written by batches (those confirmed), read by scans, loaded by bulk loads as each region confirms its file (a bulk load's progress) |
+//! | `rowkey_client_bytes_total` | counter | `direction` (`sent`, `received`) | bytes of the protocol's messages (the HBase stores, before TLS or SASL wraps them; Bigtable: the HTTP/2 stream, TLS included) |
 //! | `rowkey_client_retries_total` | counter | `cause` | attempts sent again: `region_moved`, `server_busy`, `scanner_lost`, `server_unreachable`, `unknown_outcome` (the native store), `timeout`, `transient` |
 //! | `rowkey_client_region_moves_total` | counter | | regions found moved, split or merged, and followed |
-//! | `rowkey_client_connections_opened_total` | counter | | connections opened to a server |
-//! | `rowkey_client_connections_lost_total` | counter | | connections that failed or closed under the client |
+//! | `rowkey_client_connections_opened_total` | counter | | connections opened to a server (Bigtable's: the TCP connections under its gRPC channels) |
+//! | `rowkey_client_connections_lost_total` | counter | | connections that failed or closed under the client, or were dropped mid-call (a deadline passed) |
 //! | `rowkey_client_kerberos_renewals_total` | counter | none | a keytab's Kerberos tickets obtained again (due, or refused as expired) |
 
 use std::time::Instant;
@@ -25,6 +26,8 @@ pub const OPERATIONS: &str = "rowkey_client_operations_total";
 pub const DURATION: &str = "rowkey_client_operation_duration_seconds";
 /// Rows written by batches, read by scans and loaded by bulk loads, by `op`.
 pub const ROWS: &str = "rowkey_client_rows_total";
+/// Bytes of the protocol's messages sent and received, by `direction`.
+pub const BYTES: &str = "rowkey_client_bytes_total";
 /// Attempts sent again, by `cause`.
 pub const RETRIES: &str = "rowkey_client_retries_total";
 /// Regions the client found moved, split or merged, and followed.
@@ -63,10 +66,21 @@ impl Meter {
     }
 
     /// `rows` rows moved by `op`.
-    #[cfg_attr(not(feature = "hbase-rpc"), allow(dead_code))]
     pub(crate) fn rows(&self, op: &'static str, rows: u64) {
         metrics::counter!(ROWS, "store" => self.store, "table" => self.table.clone(), "op" => op)
             .increment(rows);
+    }
+
+    /// `n` bytes of messages sent to the store's servers.
+    pub(crate) fn sent(&self, n: usize) {
+        metrics::counter!(BYTES, "store" => self.store, "table" => self.table.clone(), "direction" => "sent")
+            .increment(n as u64);
+    }
+
+    /// `n` bytes of messages received from the store's servers.
+    pub(crate) fn received(&self, n: usize) {
+        metrics::counter!(BYTES, "store" => self.store, "table" => self.table.clone(), "direction" => "received")
+            .increment(n as u64);
     }
 
     /// An attempt is sent again after a failure of kind `cause`.
@@ -94,6 +108,15 @@ impl Meter {
     pub(crate) fn connection_lost(&self) {
         metrics::counter!(CONNECTIONS_LOST, "store" => self.store, "table" => self.table.clone())
             .increment(1);
+    }
+}
+
+/// The rows of a batch of `rows` that were written: all of them, or those its error does not
+/// list.
+pub(crate) fn written<E>(rows: usize, result: &Result<(), crate::store::BatchError<E>>) -> u64 {
+    match result {
+        Ok(()) => rows as u64,
+        Err(e) => rows.saturating_sub(e.failed.len()) as u64,
     }
 }
 
