@@ -2284,7 +2284,18 @@ fn client_metrics_count_cut_connections_retries_and_region_moves_on_hbase_rpc() 
             )
         })
         .collect();
-    direct.bulk_load(bulk, staging.path()).unwrap();
+    // The same progress through a callback: from 0, rising as regions confirm, to every row.
+    let told = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = std::sync::Arc::clone(&told);
+    direct
+        .bulk_load_with_progress(bulk, staging.path(), move |p| {
+            seen.lock().unwrap().push((p.loaded, p.rows))
+        })
+        .unwrap();
+    let told = told.lock().unwrap().clone();
+    assert_eq!(told.first(), Some(&(0, 5_000)), "{told:?}");
+    assert_eq!(told.last(), Some(&(5_000, 5_000)), "{told:?}");
+    assert!(told.windows(2).all(|w| w[0].0 <= w[1].0), "{told:?}");
     let loaded = counters(&name);
     assert_eq!(
         loaded[&format!("{}{{op=bulk_load}}", m::ROWS)],

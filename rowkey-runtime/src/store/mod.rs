@@ -127,9 +127,9 @@ pub use net::{ClientIdentity, Tls};
 pub use hbase::{AsyncHbaseStore, HbaseConfig, HbaseError, HbaseStore};
 #[cfg(feature = "hbase-rpc")]
 pub use hbase_rpc::{
-    AddressMap, AsyncHbaseRpcStore, BulkLoadReport, HFileCell, HFileCellType, HFileCompression,
-    HFileError, HFileOptions, HFileSummary, HFileWriter, HbaseRpcConfig, HbaseRpcError,
-    HbaseRpcStore, Staging, ZooKeeper,
+    AddressMap, AsyncHbaseRpcStore, BulkLoadReport, BulkProgress, HFileCell, HFileCellType,
+    HFileCompression, HFileError, HFileOptions, HFileSummary, HFileWriter, HbaseRpcConfig,
+    HbaseRpcError, HbaseRpcStore, Staging, ZooKeeper,
 };
 #[cfg(any(feature = "hbase", feature = "hbase-rpc"))]
 pub use net::hbase_rules::Region;
@@ -189,7 +189,12 @@ mod hbase_twins {
         // What only HBase's own RPC can do: the Thrift2 gateway has no bulk load call and no
         // region load call (`region_loads`, which a hotspot report samples, and the sample of
         // the keys written since a time that goes with it).
-        let native_only = ["bulk_load", "region_loads", "scan_keys_since"];
+        let native_only = [
+            "bulk_load",
+            "bulk_load_with_progress",
+            "region_loads",
+            "scan_keys_since",
+        ];
         for (thrift_target, native_target) in [
             ("Blocking<AsyncHbaseStore>", "Blocking<AsyncHbaseRpcStore>"),
             ("AsyncHbaseStore", "AsyncHbaseRpcStore"),

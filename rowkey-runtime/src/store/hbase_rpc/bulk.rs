@@ -69,6 +69,19 @@ impl AsyncHbaseRpcStore {
         rows: Vec<Row>,
         staging: impl Into<Staging>,
     ) -> Result<BulkLoadReport, BatchError<NetError>> {
+        self.bulk_load_with_progress(rows, staging, |_| {}).await
+    }
+
+    /// [`bulk_load`](Self::bulk_load), telling `progress` the rows loaded so far each time a
+    /// region confirms its files ([`BulkProgress`]: a bar's rows, rate and time left), and
+    /// once with every row when the load ends well. The library prints nothing; the same
+    /// count is the client metrics' `rowkey_client_rows_total{op="bulk_load"}`.
+    pub async fn bulk_load_with_progress(
+        &self,
+        rows: Vec<Row>,
+        staging: impl Into<Staging>,
+        progress: impl Fn(BulkProgress) + Send + Sync,
+    ) -> Result<BulkLoadReport, BatchError<NetError>> {
         let staging = staging.into();
         let all_failed = |rows: &[Row], source| BatchError {
             failed: rows.iter().map(|(k, _)| k.to_vec()).collect(),
@@ -153,8 +166,23 @@ impl AsyncHbaseRpcStore {
             }
         };
         let mut confirmed = Vec::new();
+        let tell = |loaded: u64| {
+            progress(BulkProgress {
+                loaded,
+                rows: rows.len() as u64,
+            })
+        };
+        tell(0);
         let result = self
-            .load_regions(&rows, &stage, &options, &token, &mut report, &mut confirmed)
+            .load_regions(
+                &rows,
+                &stage,
+                &options,
+                &token,
+                &mut report,
+                &mut confirmed,
+                &tell,
+            )
             .await;
         // Best effort: a token not cleaned up leaves an empty staging directory behind.
         let _ = self.cleanup_bulk_load(&rows[0].0, &token).await;
@@ -183,6 +211,7 @@ impl AsyncHbaseRpcStore {
         token: &str,
         report: &mut BulkLoadReport,
         confirmed: &mut Vec<std::ops::Range<usize>>,
+        progress: &(dyn Fn(u64) + Send + Sync),
     ) -> Result<(), NetError> {
         use futures_util::StreamExt;
         let family = Bytes::copy_from_slice(self.inner.config.family.as_bytes());
@@ -298,7 +327,8 @@ impl AsyncHbaseRpcStore {
                     Ok(()) => {
                         // Progress, as the client metrics count it (rows loaded so far).
                         self.inner.meter.rows("bulk_load", range.len() as u64);
-                        confirmed.push(range)
+                        confirmed.push(range);
+                        progress(confirmed.iter().map(|r| r.len() as u64).sum());
                     }
                     Err(f) => {
                         // The region may have split or moved: its rows go again.
@@ -410,6 +440,17 @@ impl Blocking<AsyncHbaseRpcStore> {
         rows: Vec<Row>,
         staging: impl Into<Staging>,
     ) -> Result<BulkLoadReport, BatchError<NetError>> {
+        self.bulk_load_with_progress(rows, staging, |_| {})
+    }
+
+    /// [`AsyncHbaseRpcStore::bulk_load_with_progress`]: `progress` is called on the store's
+    /// runtime, as regions confirm their files.
+    pub fn bulk_load_with_progress(
+        &self,
+        rows: Vec<Row>,
+        staging: impl Into<Staging>,
+        progress: impl Fn(BulkProgress) + Send + Sync + 'static,
+    ) -> Result<BulkLoadReport, BatchError<NetError>> {
         let staging = staging.into();
         // The rows wait here until the load starts, so that a runtime that stops first hands
         // them back to be listed, without a copy of every key made in case it does.
@@ -421,7 +462,7 @@ impl Blocking<AsyncHbaseRpcStore> {
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .take()
                 .unwrap_or_default();
-            Ok(s.bulk_load(rows, staging).await)
+            Ok(s.bulk_load_with_progress(rows, staging, progress).await)
         });
         match result {
             Ok(result) => result,
@@ -439,6 +480,16 @@ impl Blocking<AsyncHbaseRpcStore> {
             }),
         }
     }
+}
+
+/// How far a bulk load has come ([`AsyncHbaseRpcStore::bulk_load_with_progress`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct BulkProgress {
+    /// Rows the regions have confirmed loaded so far.
+    pub loaded: u64,
+    /// The load's rows (after the last of equal keys is kept).
+    pub rows: u64,
 }
 
 /// Writes `rows[range]` as HFiles `{base}-{n}.hfile`, a new file once one holds `max_bytes` (on

@@ -43,7 +43,7 @@ mod zk;
 
 use crate::store::net::hbase_pb as pb;
 
-pub use bulk::BulkLoadReport;
+pub use bulk::{BulkLoadReport, BulkProgress};
 pub use hfile::{
     HFileCell, HFileCellType, HFileCompression, HFileError, HFileOptions, HFileSummary, HFileWriter,
 };
