@@ -165,7 +165,6 @@ impl AsyncHbaseRpcStore {
                 return Err(all_failed(&rows, e));
             }
         };
-        let mut confirmed = Vec::new();
         let tell = |loaded: u64| {
             progress(BulkProgress {
                 loaded,
@@ -173,16 +172,12 @@ impl AsyncHbaseRpcStore {
             })
         };
         tell(0);
+        let mut confirmed = Confirmed {
+            ranges: Vec::new(),
+            progress: &tell,
+        };
         let result = self
-            .load_regions(
-                &rows,
-                &stage,
-                &options,
-                &token,
-                &mut report,
-                &mut confirmed,
-                &tell,
-            )
+            .load_regions(&rows, &stage, &options, &token, &mut report, &mut confirmed)
             .await;
         // Best effort: a token not cleaned up leaves an empty staging directory behind.
         let _ = self.cleanup_bulk_load(&rows[0].0, &token).await;
@@ -190,7 +185,7 @@ impl AsyncHbaseRpcStore {
         match result {
             Ok(()) => Ok(report),
             Err(source) => Err(BatchError {
-                failed: not_confirmed(rows.len(), confirmed)
+                failed: not_confirmed(rows.len(), confirmed.ranges)
                     .flat_map(|range| rows[range].iter().map(|(k, _)| k.to_vec()))
                     .collect(),
                 source,
@@ -210,8 +205,7 @@ impl AsyncHbaseRpcStore {
         options: &HFileOptions,
         token: &str,
         report: &mut BulkLoadReport,
-        confirmed: &mut Vec<std::ops::Range<usize>>,
-        progress: &(dyn Fn(u64) + Send + Sync),
+        confirmed: &mut Confirmed<'_>,
     ) -> Result<(), NetError> {
         use futures_util::StreamExt;
         let family = Bytes::copy_from_slice(self.inner.config.family.as_bytes());
@@ -328,7 +322,6 @@ impl AsyncHbaseRpcStore {
                         // Progress, as the client metrics count it (rows loaded so far).
                         self.inner.meter.rows("bulk_load", range.len() as u64);
                         confirmed.push(range);
-                        progress(confirmed.iter().map(|r| r.len() as u64).sum());
                     }
                     Err(f) => {
                         // The region may have split or moved: its rows go again.
@@ -566,6 +559,20 @@ fn write_cut(
         files.last_mut().expect("pushed above").1 = summary.bytes;
     }
     Ok(())
+}
+
+/// The ranges of rows the regions confirmed loaded, and the callback told the rows they hold
+/// each time one is added.
+struct Confirmed<'p> {
+    ranges: Vec<std::ops::Range<usize>>,
+    progress: &'p (dyn Fn(u64) + Send + Sync),
+}
+
+impl Confirmed<'_> {
+    fn push(&mut self, range: std::ops::Range<usize>) {
+        self.ranges.push(range);
+        (self.progress)(self.ranges.iter().map(|r| r.len() as u64).sum());
+    }
 }
 
 /// The ranges of `0..n` that `confirmed` (disjoint ranges, in any order) does not cover, in
