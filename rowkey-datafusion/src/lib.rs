@@ -58,6 +58,15 @@
 //! **Partitions.** One per walk of the query: a salted key's buckets are read in parallel,
 //! one partition each (the buckets the query's values fix, when it fixes them).
 //!
+//! **Order.** Each partition's rows come in key order, and the scan says so to DataFusion:
+//! the longest run of leading key fields whose bytes sort as their values (ascending, or
+//! descending under `#[desc]` and `#[reverse_ts]`; an `Option` field's `None` first, last under
+//! `#[desc]`), among the columns projected. An `ORDER BY` on such a prefix sorts nothing: one
+//! partition is read in order, a salted key's buckets are merged in order
+//! (`SortPreservingMergeExec`), and `ORDER BY ... LIMIT n` stops each walk after `n` rows.
+//! A field whose bytes do not sort as its values (`#[hash]`, `#[java]` signed numbers,
+//! unpadded decimal text, ...), a float, a nested key and a record type's tag end the run.
+//!
 //! **EXPLAIN** shows the walk's plan (the range read, each segment's treatment, the server's
 //! key filter); `EXPLAIN ANALYZE` adds the rows each partition read and the seeks it took
 //! (`rows_read`, `seeks`).
@@ -74,6 +83,7 @@ use std::ops::Bound;
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use datafusion::arrow::compute::SortOptions;
 use datafusion::arrow::datatypes::{DataType, SchemaRef, TimeUnit};
 use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::catalog::{Session, TableProvider};
@@ -82,7 +92,8 @@ use datafusion::datasource::TableType;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::logical_expr::expr::InList;
 use datafusion::logical_expr::{Between, BinaryExpr, Expr, Operator, TableProviderFilterPushDown};
-use datafusion::physical_expr::EquivalenceProperties;
+use datafusion::physical_expr::expressions::Column;
+use datafusion::physical_expr::{EquivalenceProperties, PhysicalSortExpr};
 use datafusion::physical_plan::execution_plan::{Boundedness, EmissionType};
 use datafusion::physical_plan::metrics::{ExecutionPlanMetricsSet, MetricBuilder, MetricsSet};
 use datafusion::physical_plan::stream::RecordBatchReceiverStreamBuilder;
@@ -551,8 +562,9 @@ impl<S, K: QueryKey> KeyScanExec<S, K> {
         batch_rows: usize,
     ) -> Self {
         let walks = query.walks();
+        let ordering = key_order(K::SCHEMA, &schema);
         let properties = PlanProperties::new(
-            EquivalenceProperties::new(schema),
+            EquivalenceProperties::new_with_orderings(schema, ordering),
             Partitioning::UnknownPartitioning(walks.len().max(1)),
             EmissionType::Incremental,
             Boundedness::Bounded,
@@ -644,6 +656,31 @@ where
         Some(self.metrics.clone_inner())
     }
 
+    /// A limit above the scan (`ORDER BY key LIMIT n` merged from partitions in key order, or
+    /// a `LIMIT` DataFusion pushes down) stops each partition's walk after `n` rows.
+    fn with_fetch(&self, limit: Option<usize>) -> Option<Arc<dyn ExecutionPlan>> {
+        let limit = match (self.limit, limit) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        Some(Arc::new(KeyScanExec::<S, K> {
+            store: self.store.clone(),
+            query: self.query.clone(),
+            walks: self.walks.clone(),
+            options: self.options.clone(),
+            reorder: self.reorder.clone(),
+            limit,
+            batch_rows: self.batch_rows,
+            properties: self.properties.clone(),
+            metrics: ExecutionPlanMetricsSet::new(),
+            key: PhantomData,
+        }))
+    }
+
+    fn fetch(&self) -> Option<usize> {
+        self.limit
+    }
+
     fn execute(
         &self,
         partition: usize,
@@ -705,6 +742,62 @@ where
         });
         Ok(builder.build())
     }
+}
+
+/// The order each partition's rows come in, as sort expressions over `schema`'s columns: the
+/// key's leading fields while their bytes sort as their values and their columns are in
+/// `schema` (empty when the first is not).
+fn key_order(key: &'static rowkey::Schema, schema: &SchemaRef) -> Option<Vec<PhysicalSortExpr>> {
+    use rowkey::Order;
+    let mut order = Vec::new();
+    for field in key.fields {
+        let descending = match field.order {
+            Order::Ascending => false,
+            Order::Descending => true,
+            Order::Unordered => break,
+        };
+        if field.nested.is_some() {
+            break;
+        }
+        let Ok(at) = schema.index_of(field.name) else {
+            break;
+        };
+        let column = schema.field(at);
+        let sorts_as_sql = matches!(
+            column.data_type(),
+            DataType::Boolean
+                | DataType::Int8
+                | DataType::Int16
+                | DataType::Int32
+                | DataType::Int64
+                | DataType::UInt8
+                | DataType::UInt16
+                | DataType::UInt32
+                | DataType::UInt64
+                | DataType::Utf8
+                | DataType::Binary
+                | DataType::FixedSizeBinary(_)
+                | DataType::Timestamp(_, _)
+        );
+        if !sorts_as_sql {
+            break;
+        }
+        // `None` is `00` before every `Some` (`01 ..`), inverted under `#[desc]`; a column
+        // without nulls takes SQL's default for its direction.
+        let nulls_first = if column.is_nullable() {
+            !descending
+        } else {
+            descending
+        };
+        order.push(PhysicalSortExpr::new(
+            Arc::new(Column::new(field.name, at)),
+            SortOptions {
+                descending,
+                nulls_first,
+            },
+        ));
+    }
+    (!order.is_empty()).then_some(order)
 }
 
 fn external(e: impl std::error::Error + Send + Sync + 'static) -> DataFusionError {

@@ -210,6 +210,194 @@ fn salted_keys_read_one_partition_per_bucket() {
     });
 }
 
+/// The scan tells DataFusion its rows come in key order: `ORDER BY` on the key's leading
+/// fields sorts nothing (one partition read in order; a salted key's buckets merged in
+/// order), `ORDER BY ... LIMIT n` stops each walk after `n` rows, and an order the key does
+/// not keep is sorted.
+#[test]
+fn key_order_needs_no_sort() {
+    let store = Arc::new(MemStore::new());
+    let installs = Table::<_, Install>::new(&*store);
+    for user_id in (0..200).rev() {
+        for app_id in (0..10).rev() {
+            installs.put(&Install { user_id, app_id }, b"").unwrap();
+        }
+    }
+    let salted = Arc::new(MemStore::new());
+    let visits = Table::<_, Visit>::new(&*salted);
+    for user in 0..300 {
+        for day in 0..5 {
+            visits.put(&Visit { user, day }, b"").unwrap();
+        }
+    }
+    let ctx = SessionContext::new();
+    ctx.register_table(
+        "installs",
+        Arc::new(KeyTable::<_, Install>::shared(store).unwrap()),
+    )
+    .unwrap();
+    ctx.register_table(
+        "visits",
+        Arc::new(KeyTable::<_, Visit>::shared(salted).unwrap()),
+    )
+    .unwrap();
+    let pairs = |batches: &[RecordBatch]| -> Vec<(u64, u64)> {
+        let mut out = Vec::new();
+        for b in batches {
+            let num = |c: usize, i: usize| -> u64 {
+                let col = b.column(c);
+                match col.data_type() {
+                    datafusion::arrow::datatypes::DataType::UInt32 => {
+                        col.as_primitive::<UInt32Type>().value(i).into()
+                    }
+                    _ => col
+                        .as_primitive::<datafusion::arrow::datatypes::UInt16Type>()
+                        .value(i)
+                        .into(),
+                }
+            };
+            for i in 0..b.num_rows() {
+                out.push((num(0, i), num(1, i)));
+            }
+        }
+        out
+    };
+    runtime().block_on(async {
+        // The key's own order: no sort.
+        let (batches, _, plan) = run(
+            &ctx,
+            "SELECT user_id, app_id FROM installs ORDER BY user_id, app_id",
+        )
+        .await;
+        assert!(!plan.contains("SortExec"), "{plan}");
+        let got = pairs(&batches);
+        let mut want = got.clone();
+        want.sort_unstable();
+        assert_eq!(got, want);
+        assert_eq!(got.len(), 2_000);
+        // A LIMIT under the key's order reads a few rows, not the table.
+        let (batches, read, plan) = run(
+            &ctx,
+            "SELECT user_id, app_id FROM installs ORDER BY user_id LIMIT 5",
+        )
+        .await;
+        assert!(!plan.contains("SortExec"), "{plan}");
+        assert_eq!(pairs(&batches), (0..5).map(|a| (0, a)).collect::<Vec<_>>());
+        assert!(read <= 10, "{read} rows read\n{plan}");
+        // Another order is sorted.
+        let (batches, _, plan) = run(
+            &ctx,
+            "SELECT user_id, app_id FROM installs ORDER BY app_id, user_id DESC LIMIT 3",
+        )
+        .await;
+        assert!(plan.contains("SortExec"), "{plan}");
+        assert_eq!(pairs(&batches), [(199, 0), (198, 0), (197, 0)]);
+        // A salted key: each bucket in key order, merged without a sort.
+        let (batches, _, plan) = run(&ctx, "SELECT user, day FROM visits ORDER BY user, day").await;
+        assert!(!plan.contains("SortExec"), "{plan}");
+        assert!(plan.contains("SortPreservingMergeExec"), "{plan}");
+        let got = pairs(&batches);
+        assert_eq!(
+            got,
+            (0..300u64)
+                .flat_map(|u| (0..5u64).map(move |d| (u, d)))
+                .collect::<Vec<_>>()
+        );
+        let (batches, read, plan) =
+            run(&ctx, "SELECT user, day FROM visits ORDER BY user LIMIT 4").await;
+        assert!(!plan.contains("SortExec"), "{plan}");
+        assert_eq!(pairs(&batches), [(0, 0), (0, 1), (0, 2), (0, 3)]);
+        assert!(read <= 8 * 4, "{read} rows read\n{plan}");
+    });
+}
+
+/// One sort key of an `ORDER BY` over `Wide`: its column, its direction, where nulls go.
+#[derive(Clone, Debug)]
+struct By {
+    column: usize,
+    descending: bool,
+    nulls_first: bool,
+}
+
+fn order_by() -> impl Strategy<Value = Vec<By>> {
+    (
+        Just(vec![0usize, 1, 2, 3, 4]).prop_shuffle(),
+        1usize..=5,
+        proptest::collection::vec((any::<bool>(), any::<bool>()), 5),
+    )
+        .prop_map(|(columns, n, dirs)| {
+            columns
+                .into_iter()
+                .take(n)
+                .zip(dirs)
+                .map(|(column, (descending, nulls_first))| By {
+                    column,
+                    descending,
+                    nulls_first,
+                })
+                .collect()
+        })
+}
+
+/// The key's own order as an `ORDER BY`: `a`, `b DESC`, `c NULLS FIRST`, `ts DESC`.
+fn keys_order() -> Vec<By> {
+    [
+        (0, false, false),
+        (1, true, true),
+        (2, false, true),
+        (3, true, true),
+    ]
+    .into_iter()
+    .map(|(column, descending, nulls_first)| By {
+        column,
+        descending,
+        nulls_first,
+    })
+    .collect()
+}
+
+/// `a` and `b` compared as SQL compares them under `by` (nulls placed as it says).
+fn sql_cmp(a: &Wide, b: &Wide, by: &[By]) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    for k in by {
+        let o = match k.column {
+            0 => a.a.cmp(&b.a),
+            1 => a.b.as_bytes().cmp(b.b.as_bytes()),
+            2 => match (a.c, b.c) {
+                (None, None) => Ordering::Equal,
+                (None, Some(_)) => {
+                    if k.nulls_first {
+                        Ordering::Less
+                    } else {
+                        Ordering::Greater
+                    }
+                }
+                (Some(_), None) => {
+                    if k.nulls_first {
+                        Ordering::Greater
+                    } else {
+                        Ordering::Less
+                    }
+                }
+                (Some(x), Some(y)) => x.cmp(&y),
+            },
+            3 => a.ts.cmp(&b.ts),
+            _ => a.f.as_bytes().cmp(b.f.as_bytes()),
+        };
+        // Nulls keep their place whatever the direction.
+        let nulls = k.column == 2 && (a.c.is_none() != b.c.is_none());
+        let o = if k.descending && !nulls {
+            o.reverse()
+        } else {
+            o
+        };
+        if o != Ordering::Equal {
+            return o;
+        }
+    }
+    Ordering::Equal
+}
+
 /// One predicate on one field, as SQL text, and what it says of a value.
 #[derive(Clone, Debug)]
 enum P<T> {
@@ -390,5 +578,69 @@ proptest! {
         let key = |k: &Wide| k.to_bytes().unwrap();
         got.sort_by_key(key);
         prop_assert_eq!(got, want, "{}\n{}", sql, plan);
+    }
+
+    /// Whatever the `ORDER BY` (any columns, directions and null placements), the rows come in
+    /// SQL's order: the scan's declared key order is never wrong; the key's own order (and any
+    /// prefix of it) is met without a sort.
+    #[test]
+    fn order_by_is_sqls_order(
+        rows in proptest::collection::vec(wide(), 0..60),
+        by in prop_oneof![3 => order_by(), 1 => (1usize..=4).prop_map(|n| keys_order()[..n].to_vec())],
+        limit in proptest::option::of(1usize..20),
+    ) {
+        let store = Arc::new(MemStore::new());
+        let table = Table::<_, Wide>::new(&*store);
+        for k in &rows {
+            table.put(k, b"").unwrap();
+        }
+        let ctx = SessionContext::new();
+        let options = Options::default().timestamps(false);
+        ctx.register_table("wide", Arc::new(KeyTable::<_, Wide>::with_options(store.clone(), options).unwrap())).unwrap();
+        let names = ["a", "b", "c", "ts", "f"];
+        let clause: Vec<String> = by
+            .iter()
+            .map(|k| format!(
+                "{} {} {}",
+                names[k.column],
+                if k.descending { "DESC" } else { "ASC" },
+                if k.nulls_first { "NULLS FIRST" } else { "NULLS LAST" }
+            ))
+            .collect();
+        let limit_sql = limit.map_or(String::new(), |n| format!(" LIMIT {n}"));
+        let sql = format!("SELECT a, b, c, ts, f FROM wide ORDER BY {}{limit_sql}", clause.join(", "));
+        let (batches, _, plan) = runtime().block_on(run(&ctx, &sql));
+        let mut got = Vec::new();
+        for b in &batches {
+            for i in 0..b.num_rows() {
+                let c = b.column(2).as_primitive::<UInt8Type>();
+                got.push(Wide {
+                    a: b.column(0).as_primitive::<Int16Type>().value(i),
+                    b: b.column(1).as_string::<i32>().value(i).to_string(),
+                    c: (!c.is_null(i)).then(|| c.value(i)),
+                    ts: b.column(3).as_primitive::<UInt64Type>().value(i),
+                    f: b.column(4).as_string::<i32>().value(i).to_string(),
+                });
+            }
+        }
+        let mut want: Vec<Wide> = table.scan(&Wide::scan().ranges()).map(|r| r.unwrap().0).collect();
+        want.sort_by(|x, y| sql_cmp(x, y, &by));
+        // Rows equal under `by` may come in any order: compare the sort keys' sequence, and
+        // the rows as sets.
+        prop_assert_eq!(got.len(), want.len().min(limit.unwrap_or(usize::MAX)), "{}\n{}", sql, plan);
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            prop_assert_eq!(sql_cmp(g, w, &by), std::cmp::Ordering::Equal, "row {}: {}\n{}", i, sql, plan);
+        }
+        if limit.is_none() {
+            let key = |k: &Wide| k.to_bytes().unwrap();
+            let (mut g, mut w) = (got.clone(), want.clone());
+            g.sort_by_key(key);
+            w.sort_by_key(key);
+            prop_assert_eq!(g, w);
+        }
+        let own = keys_order();
+        if by.len() <= own.len() && by.iter().zip(&own).all(|(x, y)| x.column == y.column && x.descending == y.descending && x.nulls_first == y.nulls_first) {
+            prop_assert!(!plan.contains("SortExec"), "{}\n{}", sql, plan);
+        }
     }
 }
