@@ -100,10 +100,13 @@ use datafusion::physical_plan::stream::RecordBatchReceiverStreamBuilder;
 use datafusion::physical_plan::{
     DisplayAs, DisplayFormatType, ExecutionPlan, Partitioning, PlanProperties,
 };
-use rowkey::store::{SkipScan, Store};
-use rowkey::{DynQuery, DynValue, Query, QueryKey, TypedQuery};
+use rowkey::store::{LentValue, SkipScan, Store};
+use rowkey::{Constraint, DynQuery, DynValue, KeyRange, Query, QueryKey, TypedQuery};
 use rowkey_arrow::KeyBatchBuilder;
 pub use rowkey_arrow::Options;
+
+/// The DataFusion this crate is built on (51), for a program to name the same version's types.
+pub use datafusion;
 
 /// The guide's chapter on SQL and Arrow (`rowkey::guide::sql`), whose examples run here.
 #[cfg(doctest)]
@@ -121,6 +124,8 @@ pub struct KeyTable<S, K> {
     schema: SchemaRef,
     options: Options,
     batch_rows: usize,
+    /// Keys a walk is cut at into partitions (regions' or tablets' first keys), sorted.
+    splits: Arc<[Vec<u8>]>,
     key: PhantomData<fn() -> K>,
 }
 
@@ -130,6 +135,7 @@ impl<S, K: QueryKey> fmt::Debug for KeyTable<S, K> {
             .field("key", &K::SCHEMA.name)
             .field("columns", &self.schema.fields().len())
             .field("batch_rows", &self.batch_rows)
+            .field("splits", &self.splits.len())
             .finish_non_exhaustive()
     }
 }
@@ -164,8 +170,27 @@ where
             schema,
             options,
             batch_rows: Self::BATCH_ROWS,
+            splits: Arc::from(Vec::new()),
             key: PhantomData,
         })
+    }
+
+    /// Cuts each walk at `keys` into partitions that DataFusion reads in parallel: give the
+    /// first keys of the table's regions (`HbaseRpcStore::regions`, `HbaseStore::regions`) or
+    /// of its tablets (`BigtableStore::sample_row_keys`'s boundaries), and each partition is
+    /// one region's part of the walk. An unsalted key's table is otherwise one partition. The
+    /// walk's rows, its pushdown and each partition's key order are the same; empty keys
+    /// and duplicates are ignored.
+    pub fn split_at<B: AsRef<[u8]>>(mut self, keys: impl IntoIterator<Item = B>) -> Self {
+        let mut keys: Vec<Vec<u8>> = keys
+            .into_iter()
+            .map(|k| k.as_ref().to_vec())
+            .filter(|k| !k.is_empty())
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        self.splits = Arc::from(keys);
+        self
     }
 
     /// Rows per record batch (at least 1).
@@ -528,6 +553,7 @@ where
         Ok(Arc::new(KeyScanExec::<S, K>::new(
             self.store.clone(),
             query,
+            &self.splits,
             options,
             reorder,
             out_schema,
@@ -537,11 +563,14 @@ where
     }
 }
 
-/// The scan of a [`KeyTable`]: one partition per walk of its query.
+/// The scan of a [`KeyTable`]: one partition per walk of its query, or per piece of a walk
+/// between the table's split keys.
 struct KeyScanExec<S, K> {
     store: Arc<S>,
     query: Query,
-    walks: Vec<Query>,
+    walks: usize,
+    /// Each partition's walk, and the part of the table it reads (`None`: all of it).
+    parts: Vec<(Query, Option<KeyRange>)>,
     options: Options,
     reorder: Option<Vec<usize>>,
     limit: Option<usize>,
@@ -552,9 +581,11 @@ struct KeyScanExec<S, K> {
 }
 
 impl<S, K: QueryKey> KeyScanExec<S, K> {
+    #[allow(clippy::too_many_arguments)]
     fn new(
         store: Arc<S>,
         query: TypedQuery<K>,
+        splits: &[Vec<u8>],
         options: Options,
         reorder: Option<Vec<usize>>,
         schema: SchemaRef,
@@ -562,17 +593,19 @@ impl<S, K: QueryKey> KeyScanExec<S, K> {
         batch_rows: usize,
     ) -> Self {
         let walks = query.walks();
+        let parts = pieces(&walks, splits);
         let ordering = key_order(K::SCHEMA, &schema);
         let properties = PlanProperties::new(
             EquivalenceProperties::new_with_orderings(schema, ordering),
-            Partitioning::UnknownPartitioning(walks.len().max(1)),
+            Partitioning::UnknownPartitioning(parts.len().max(1)),
             EmissionType::Incremental,
             Boundedness::Bounded,
         );
         KeyScanExec {
             store,
             query: query.into_query(),
-            walks,
+            walks: walks.len(),
+            parts,
             options,
             reorder,
             limit,
@@ -588,7 +621,8 @@ impl<S, K: QueryKey> fmt::Debug for KeyScanExec<S, K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("KeyScanExec")
             .field("key", &K::SCHEMA.name)
-            .field("walks", &self.walks.len())
+            .field("walks", &self.walks)
+            .field("partitions", &self.parts.len())
             .field("limit", &self.limit)
             .finish_non_exhaustive()
     }
@@ -606,8 +640,11 @@ impl<S, K: QueryKey> DisplayAs for KeyScanExec<S, K> {
             f,
             "KeyScanExec: key={}, walks={}",
             K::SCHEMA.name,
-            self.walks.len()
+            self.walks
         )?;
+        if self.parts.len() != self.walks {
+            write!(f, ", partitions={}", self.parts.len())?;
+        }
         if let Some(n) = self.limit {
             write!(f, ", limit={n}")?;
         }
@@ -666,7 +703,8 @@ where
         Some(Arc::new(KeyScanExec::<S, K> {
             store: self.store.clone(),
             query: self.query.clone(),
-            walks: self.walks.clone(),
+            walks: self.walks,
+            parts: self.parts.clone(),
             options: self.options.clone(),
             reorder: self.reorder.clone(),
             limit,
@@ -688,7 +726,7 @@ where
     ) -> DfResult<SendableRecordBatchStream> {
         let schema = self.properties.eq_properties.schema().clone();
         let mut builder = RecordBatchReceiverStreamBuilder::new(schema, 2);
-        let Some(walk) = self.walks.get(partition).cloned() else {
+        let Some((walk, within)) = self.parts.get(partition).cloned() else {
             // A query no key can match has no walk; its one partition is empty.
             return Ok(builder.build());
         };
@@ -701,8 +739,56 @@ where
         let seeks = MetricBuilder::new(&self.metrics).counter("seeks", partition);
         let output = MetricBuilder::new(&self.metrics).output_rows(partition);
         builder.spawn_blocking(move || {
-            let mut scan = SkipScan::new(&*store, &walk);
+            // `false`: the channel is closed, the query wants no more rows (a LIMIT met above,
+            // a cancel).
+            let send = |batch: RecordBatch| -> DfResult<bool> {
+                let batch = match &reorder {
+                    Some(perm) => batch.project(perm)?,
+                    None => batch,
+                };
+                Ok(tx.blocking_send(Ok(batch)).is_ok())
+            };
             let mut batch = KeyBatchBuilder::with_options(K::SCHEMA, &options).map_err(external)?;
+            if let Some(ranges) = plain_ranges(&walk, within.as_ref()) {
+                // Nothing to seek past: the ranges' rows are the walk's, read as they lie in
+                // the store's buffers (lent, not copied).
+                let mut left = limit;
+                for range in ranges {
+                    let mut scan = store.scan(&range);
+                    while left > 0 {
+                        let pushed = S::next_lent(&mut scan, |row| -> DfResult<()> {
+                            let (key, value) = row.map_err(external)?;
+                            let value: &[u8] = match &value {
+                                LentValue::Shared(v) => v,
+                                LentValue::Lent(v) => v,
+                            };
+                            batch.push(key, Some(value)).map_err(external)
+                        });
+                        match pushed {
+                            None => break,
+                            Some(pushed) => pushed?,
+                        }
+                        left -= 1;
+                        if batch.len() >= batch_rows {
+                            read.add(batch.len());
+                            output.add(batch.len());
+                            if !send(batch.finish())? {
+                                return Ok(());
+                            }
+                        }
+                    }
+                }
+                read.add(batch.len());
+                output.add(batch.len());
+                if !batch.is_empty() {
+                    send(batch.finish())?;
+                }
+                return Ok(());
+            }
+            let mut scan = match &within {
+                Some(range) => SkipScan::within(&*store, &walk, range),
+                None => SkipScan::new(&*store, &walk),
+            };
             let mut left = limit;
             let mut counted = rowkey::store::SkipStats::default();
             // The walk's counters as DataFusion's metrics (`EXPLAIN ANALYZE`), as they grow.
@@ -712,15 +798,6 @@ where
                 seeks.add(usize::try_from(now.seeks - counted.seeks).unwrap_or(usize::MAX));
                 output.add(rows);
                 counted = now;
-            };
-            // `false`: the channel is closed, the query wants no more rows (a LIMIT met above,
-            // a cancel).
-            let send = |batch: RecordBatch| -> DfResult<bool> {
-                let batch = match &reorder {
-                    Some(perm) => batch.project(perm)?,
-                    None => batch,
-                };
-                Ok(tx.blocking_send(Ok(batch)).is_ok())
             };
             while left > 0 {
                 let Some(row) = scan.next() else { break };
@@ -742,6 +819,69 @@ where
         });
         Ok(builder.build())
     }
+}
+
+/// The key ranges a walk reads when it never seeks (its only constraints are leading value
+/// lists the ranges spell out, the rest of the key open: every key in them matches), narrowed
+/// to `within`; `None` when the walk must be walked.
+fn plain_ranges(walk: &Query, within: Option<&KeyRange>) -> Option<Vec<KeyRange>> {
+    let mut combinations = 1usize;
+    let mut open = false;
+    for (_, c) in walk.segments() {
+        match c {
+            _ if c.is_any() => open = true,
+            Constraint::In(values) if !open => {
+                combinations = combinations.saturating_mul(values.len());
+                if combinations > Query::MAX_RANGES {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+    }
+    let mut ranges = Vec::new();
+    for (start, end) in walk.key_ranges(Query::MAX_RANGES) {
+        let (start, end) = match within {
+            Some(w) => {
+                let start = start.max(w.start().to_vec());
+                let end = match (end, w.end()) {
+                    (Some(e), Some(b)) => Some(e.min(b.to_vec())),
+                    (e, b) => e.or_else(|| b.map(<[u8]>::to_vec)),
+                };
+                (start, end)
+            }
+            None => (start, end),
+        };
+        if end.as_ref().is_none_or(|e| start < *e) {
+            ranges.push(KeyRange::new(&start, end.as_deref()));
+        }
+    }
+    Some(ranges)
+}
+
+/// Each walk cut at `splits` into the pieces between consecutive split keys it reaches: one
+/// partition each (a walk the splits do not cut is one partition, reading all it reads).
+fn pieces(walks: &[Query], splits: &[Vec<u8>]) -> Vec<(Query, Option<KeyRange>)> {
+    let mut parts = Vec::new();
+    for walk in walks {
+        let (start, end) = (walk.start(), walk.end());
+        // The splits strictly inside the walk's span.
+        let inside: Vec<&Vec<u8>> = splits
+            .iter()
+            .filter(|k| **k > start && end.as_ref().is_none_or(|e| *k < e))
+            .collect();
+        if inside.is_empty() {
+            parts.push((walk.clone(), None));
+            continue;
+        }
+        let mut from: Vec<u8> = Vec::new();
+        for k in inside {
+            parts.push((walk.clone(), Some(KeyRange::new(&from, Some(k)))));
+            from = k.clone();
+        }
+        parts.push((walk.clone(), Some(KeyRange::new(&from, None))));
+    }
+    parts
 }
 
 /// The order each partition's rows come in, as sort expressions over `schema`'s columns: the

@@ -496,6 +496,11 @@ fn read_value<'de, S: Source<'de>>(
     src: &mut S,
 ) -> Result<DynField<'de>, DecodeError> {
     let ty = base_type(f.rust_type);
+    if f.attributes.is_empty() {
+        // Every other reading is chosen by an attribute: a plain field (most of them) is read
+        // without looking for each.
+        return read_natural(ty, f.width, src);
+    }
     if let Some(read) = read_text_field(f, ty, src) {
         return read.map(DynField::from);
     }
@@ -814,11 +819,12 @@ fn read_nested(schema: &'static Schema, src: &mut Reader<'_>) -> Result<String, 
 
 /// `Cow<'a, str>` -> `Cow<str>`, `&'a [u8]` -> `&[u8]`, `std::string::String` -> `String`.
 fn base_type(ty: &str) -> &str {
+    // Runs for every field of every key `decode_schema` reads: single-byte searches only.
     let ty = ty.trim();
-    ty.rsplit("::")
-        .next()
-        .filter(|_| !ty.starts_with('&') && !ty.contains('<'))
-        .unwrap_or(ty)
+    if ty.starts_with('&') || ty.contains('<') {
+        return ty;
+    }
+    ty.rfind(':').map_or(ty, |i| &ty[i + 1..])
 }
 
 /// `ty` without whitespace, compared without allocating (the common spellings have none).

@@ -628,3 +628,64 @@ fn dynamic_queries_refuse_fields_without_a_run_time_form() {
     let (got, want) = (d.build(), Outer::query().n(5u32).build());
     assert_eq!(got.segments(), want.segments());
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// A walk cut anywhere (`SkipScan::within` each piece between any keys: regions' first
+    /// keys, which need not be keys of the table) yields, piece after piece, exactly the
+    /// whole walk: on a store that is sought on and on one that filters rows itself, salted
+    /// or not.
+    #[test]
+    fn walks_cut_at_any_keys_are_the_whole_walk(
+        rows in proptest::collection::vec(wide(), 0..60),
+        salted_rows in proptest::collection::vec(salted(), 0..40),
+        wq in wide_query(),
+        sq in salted_query(),
+        cuts in proptest::collection::vec(
+            prop_oneof![
+                wide().prop_map(|k| k.to_bytes().unwrap().to_vec()),
+                proptest::collection::vec(any::<u8>(), 1..4),
+            ],
+            0..6,
+        ),
+    ) {
+        use rowkey::store::SkipScan;
+        fn pieces_equal_whole<S: Store>(store: &S, query: &rowkey::Query, cuts: &[Vec<u8>]) -> Result<(), TestCaseError> {
+            let whole: Vec<Vec<u8>> = SkipScan::new(store, query).map(|r| r.unwrap().0.to_vec()).collect();
+            let mut cuts: Vec<Vec<u8>> = cuts.to_vec();
+            cuts.sort();
+            cuts.dedup();
+            let mut from: Vec<u8> = Vec::new();
+            let mut pieces = Vec::new();
+            for c in cuts.iter().chain(std::iter::once(&Vec::new())) {
+                let range = if c.is_empty() {
+                    rowkey::KeyRange::new(&from, None)
+                } else {
+                    rowkey::KeyRange::new(&from, Some(c))
+                };
+                pieces.extend(SkipScan::within(store, query, &range).map(|r| r.unwrap().0.to_vec()));
+                from = c.clone();
+            }
+            prop_assert_eq!(pieces, whole, "{}", query);
+            Ok(())
+        }
+        for store in [Table::<_, Wide>::new(MemStore::new())] {
+            for k in &rows {
+                store.put(k, b"").unwrap();
+            }
+            pieces_equal_whole(store.store(), &wide_build(&wq), &cuts)?;
+        }
+        let filtering = Table::<_, Wide>::new(Filtering::new());
+        for k in &rows {
+            filtering.put(k, b"").unwrap();
+        }
+        pieces_equal_whole(filtering.store(), &wide_build(&wq), &cuts)?;
+        let salted = Table::<_, Salted>::new(MemStore::new());
+        for k in &salted_rows {
+            salted.put(k, b"").unwrap();
+        }
+        let salted_cuts: Vec<Vec<u8>> = cuts.iter().map(|c| c[..1].to_vec()).collect();
+        pieces_equal_whole(salted.store(), &salted_build(&sq), &salted_cuts)?;
+    }
+}

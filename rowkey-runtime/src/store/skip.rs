@@ -104,6 +104,8 @@ struct Walk {
     /// The key filter the store checks itself, when it took one: the walk reads every row it
     /// hands over and never seeks.
     filter: Option<KeyFilter>,
+    /// No range is left once narrowed to the part of the table asked for: nothing to read.
+    nothing: bool,
 }
 
 /// Opens a scan of a range, forward or backwards as the walk goes: through the store's own
@@ -112,14 +114,38 @@ struct Walk {
 type Opener<'o, X> = &'o mut dyn FnMut(&KeyRange, Option<&KeyFilter>) -> Option<X>;
 
 impl Walk {
-    fn new(query: &Query, reverse: bool, counters: Arc<Counters>) -> Self {
+    fn new(
+        query: &Query,
+        reverse: bool,
+        counters: Arc<Counters>,
+        within: Option<&KeyRange>,
+    ) -> Self {
         let mut ranges = query.key_ranges(Query::MAX_RANGES);
+        let mut nothing = false;
+        if let Some(w) = within {
+            // Each range narrowed to `within`; those outside it dropped.
+            ranges = ranges
+                .into_iter()
+                .filter_map(|(start, end)| {
+                    let start = start.max(w.start().to_vec());
+                    let end = match (end, w.end()) {
+                        (Some(e), Some(b)) => Some(e.min(b.to_vec())),
+                        (e, b) => e.or_else(|| b.map(<[u8]>::to_vec)),
+                    };
+                    end.as_ref()
+                        .is_none_or(|e| start < *e)
+                        .then_some((start, end))
+                })
+                .collect();
+            nothing = ranges.is_empty();
+        }
         if reverse {
             ranges.reverse();
         }
         let mut ranges = ranges.into_iter();
         let (start, end) = ranges.next().unwrap_or_default();
         Walk {
+            nothing,
             start,
             end,
             ranges,
@@ -140,10 +166,11 @@ impl Walk {
         query: &Query,
         reverse: bool,
         counters: Arc<Counters>,
+        within: Option<&KeyRange>,
         open: Opener<'_, X>,
     ) -> Option<(Walk, Option<X>)> {
-        let mut walk = Walk::new(query, reverse, counters);
-        if walk.query.is_empty() {
+        let mut walk = Walk::new(query, reverse, counters, within);
+        if walk.query.is_empty() || walk.nothing {
             return Some((walk, None));
         }
         let range = KeyRange::new(&walk.start, walk.end.as_deref());
@@ -323,8 +350,30 @@ impl<'a, S: Store + ?Sized + 'a> SkipScan<'a, S> {
     }
 
     pub(crate) fn counted(store: &'a S, query: &Query, counters: Arc<Counters>) -> Self {
-        let (walk, inner) = Walk::open(query, false, counters, &mut open_blocking(store, false))
-            .unwrap_or_else(|| (Walk::new(query, false, Arc::default()), None));
+        Self::counted_within(store, query, counters, None)
+    }
+
+    /// A forward walk of `query` over the part of `store` in `within` (a region, a tablet: a
+    /// partition of a parallel read): the walk's ranges narrowed to it. The walks of the
+    /// pieces of a partition of the table yield, one after the other, the walk of the whole.
+    pub fn within(store: &'a S, query: &Query, within: &KeyRange) -> Self {
+        Self::counted_within(store, query, Arc::default(), Some(within))
+    }
+
+    fn counted_within(
+        store: &'a S,
+        query: &Query,
+        counters: Arc<Counters>,
+        within: Option<&KeyRange>,
+    ) -> Self {
+        let (walk, inner) = Walk::open(
+            query,
+            false,
+            counters,
+            within,
+            &mut open_blocking(store, false),
+        )
+        .unwrap_or_else(|| (Walk::new(query, false, Arc::default(), within), None));
         SkipScan { store, walk, inner }
     }
 
@@ -333,7 +382,8 @@ impl<'a, S: Store + ?Sized + 'a> SkipScan<'a, S> {
         query: &Query,
         counters: Arc<Counters>,
     ) -> Option<Self> {
-        let (walk, inner) = Walk::open(query, true, counters, &mut open_blocking(store, true))?;
+        let (walk, inner) =
+            Walk::open(query, true, counters, None, &mut open_blocking(store, true))?;
         Some(SkipScan { store, walk, inner })
     }
 
@@ -406,8 +456,8 @@ impl<'a, S: super::AsyncStore> SkipStream<'a, S> {
     }
 
     pub(crate) fn counted(store: &'a S, query: &Query, counters: Arc<Counters>) -> Self {
-        let (walk, inner) = Walk::open(query, false, counters, &mut open_async(store, false))
-            .unwrap_or_else(|| (Walk::new(query, false, Arc::default()), None));
+        let (walk, inner) = Walk::open(query, false, counters, None, &mut open_async(store, false))
+            .unwrap_or_else(|| (Walk::new(query, false, Arc::default(), None), None));
         SkipStream { store, walk, inner }
     }
 
@@ -416,7 +466,7 @@ impl<'a, S: super::AsyncStore> SkipStream<'a, S> {
         query: &Query,
         counters: Arc<Counters>,
     ) -> Option<Self> {
-        let (walk, inner) = Walk::open(query, true, counters, &mut open_async(store, true))?;
+        let (walk, inner) = Walk::open(query, true, counters, None, &mut open_async(store, true))?;
         Some(SkipStream { store, walk, inner })
     }
 
