@@ -34,7 +34,7 @@ mod phoenix_sql;
 
 use std::time::Instant;
 
-use common::paired;
+use common::{arg, paired};
 use phoenix_sql::{Phoenix, Value};
 use rowkey::phoenix::PhoenixRow;
 use rowkey::store::{HbaseRpcConfig, HbaseRpcStore, PhoenixRows, Table};
@@ -64,14 +64,6 @@ struct PhoenixInstall {
 
 const APPS: u32 = 100;
 const DAYS: u16 = 10;
-
-fn arg(args: &[String], name: &str, default: usize) -> usize {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.replace('_', "").parse().ok())
-        .unwrap_or(default)
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

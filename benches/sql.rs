@@ -25,7 +25,7 @@ mod common;
 use std::sync::Arc;
 use std::time::Instant;
 
-use common::paired;
+use common::{arg, paired};
 use rowkey::store::{FjallStore, Table};
 use rowkey::RowKey;
 use rowkey_datafusion::datafusion::arrow::array::{Array, AsArray};
@@ -43,12 +43,17 @@ struct Install {
 
 const APPS: u32 = 100;
 
-fn arg(args: &[String], name: &str, default: usize) -> usize {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.replace('_', "").parse().ok())
-        .unwrap_or(default)
+/// The rows of `q` through the typed table, each one's `user_id` read.
+fn query_rows<S: rowkey::store::Store>(
+    table: &Table<S, Install>,
+    q: &rowkey::TypedQuery<Install>,
+) -> usize {
+    let mut n = 0;
+    for row in table.query(q) {
+        std::hint::black_box(row.unwrap().0.user_id);
+        n += 1;
+    }
+    n
 }
 
 /// Runs `sql` on `ctx` and hands back its batches.
@@ -123,14 +128,7 @@ fn main() {
             let batches = sql(&rt, &ctx, "SELECT user_id FROM installs WHERE app_id = 42");
             batches.iter().map(|b| b.num_rows()).sum()
         },
-        || {
-            let mut n = 0;
-            for row in table.query(&q) {
-                std::hint::black_box(row.unwrap().0.user_id);
-                n += 1;
-            }
-            n
-        },
+        || query_rows(&table, &q),
     );
     let n = rows.len() as f64;
     paired(
@@ -223,14 +221,7 @@ fn hbase(rt: &tokio::runtime::Runtime, users: u32, rounds: usize) {
             let batches = sql(rt, &ctx, "SELECT user_id FROM one WHERE app_id = 42");
             batches.iter().map(|b| b.num_rows()).sum()
         },
-        || {
-            let mut n = 0;
-            for row in table.query(&q) {
-                std::hint::black_box(row.unwrap().0.user_id);
-                n += 1;
-            }
-            n
-        },
+        || query_rows(&table, &q),
     );
     println!(
         "{:<28} {:>16} {:>16} {:>6} (range)",

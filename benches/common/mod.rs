@@ -17,6 +17,16 @@ pub struct EventRef<'a> {
     pub ts: u64,
 }
 
+/// The number after `name` among the command line's `args` (`_` allowed as a thousands
+/// separator), or `default`.
+pub fn arg(args: &[String], name: &str, default: usize) -> usize {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.replace('_', "").parse().ok())
+        .unwrap_or(default)
+}
+
 /// The median (ns per iteration) criterion recorded for `group/name` in this run.
 pub fn median_ns(group: &str, name: &str) -> Option<f64> {
     // Cargo runs a bench in its package's directory (`benches/`); criterion writes under the

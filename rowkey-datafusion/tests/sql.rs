@@ -580,6 +580,24 @@ fn wide_p() -> impl Strategy<Value = WideP> {
     )
 }
 
+/// The keys of batches of `SELECT a, b, c, ts, f FROM wide`.
+fn wide_rows(batches: &[RecordBatch]) -> Vec<Wide> {
+    let mut rows = Vec::new();
+    for b in batches {
+        let c = b.column(2).as_primitive::<UInt8Type>();
+        for i in 0..b.num_rows() {
+            rows.push(Wide {
+                a: b.column(0).as_primitive::<Int16Type>().value(i),
+                b: b.column(1).as_string::<i32>().value(i).to_string(),
+                c: (!c.is_null(i)).then(|| c.value(i)),
+                ts: b.column(3).as_primitive::<UInt64Type>().value(i),
+                f: b.column(4).as_string::<i32>().value(i).to_string(),
+            });
+        }
+    }
+    rows
+}
+
 #[allow(clippy::ptr_arg)] // `P::sql` hands each literal as `&T`.
 fn quoted(s: &String) -> String {
     format!("'{}'", s.replace('\'', "''"))
@@ -620,19 +638,7 @@ proptest! {
         let wher = if conds.is_empty() { String::new() } else { format!(" WHERE {}", conds.join(" AND ")) };
         let sql = format!("SELECT a, b, c, ts, f FROM wide{wher}");
         let (batches, _, plan) = runtime().block_on(run(&ctx, &sql));
-        let mut got = Vec::new();
-        for b in &batches {
-            for i in 0..b.num_rows() {
-                let c = b.column(2).as_primitive::<UInt8Type>();
-                got.push(Wide {
-                    a: b.column(0).as_primitive::<Int16Type>().value(i),
-                    b: b.column(1).as_string::<i32>().value(i).to_string(),
-                    c: (!c.is_null(i)).then(|| c.value(i)),
-                    ts: b.column(3).as_primitive::<UInt64Type>().value(i),
-                    f: b.column(4).as_string::<i32>().value(i).to_string(),
-                });
-            }
-        }
+        let mut got = wide_rows(&batches);
         let holds = |k: &Wide| {
             q.0.as_ref().is_none_or(|p| p.holds(&k.a))
                 && q.1.as_ref().is_none_or(|p| p.holds(&k.b))
@@ -686,19 +692,7 @@ proptest! {
         let limit_sql = limit.map_or(String::new(), |n| format!(" LIMIT {n}"));
         let sql = format!("SELECT a, b, c, ts, f FROM wide ORDER BY {}{limit_sql}", clause.join(", "));
         let (batches, _, plan) = runtime().block_on(run(&ctx, &sql));
-        let mut got = Vec::new();
-        for b in &batches {
-            for i in 0..b.num_rows() {
-                let c = b.column(2).as_primitive::<UInt8Type>();
-                got.push(Wide {
-                    a: b.column(0).as_primitive::<Int16Type>().value(i),
-                    b: b.column(1).as_string::<i32>().value(i).to_string(),
-                    c: (!c.is_null(i)).then(|| c.value(i)),
-                    ts: b.column(3).as_primitive::<UInt64Type>().value(i),
-                    f: b.column(4).as_string::<i32>().value(i).to_string(),
-                });
-            }
-        }
+        let got = wide_rows(&batches);
         let mut want: Vec<Wide> = table.scan(&Wide::scan().ranges()).map(|r| r.unwrap().0).collect();
         want.sort_by(|x, y| sql_cmp(x, y, &by));
         // Rows equal under `by` may come in any order: compare the sort keys' sequence, and

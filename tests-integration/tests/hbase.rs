@@ -40,7 +40,7 @@ use rowkey::store::{
     TableError,
 };
 use rowkey::RowKey;
-use store_suite::metered::{counters, recorder, sum};
+use store_suite::metered::{a_batch_through_cuts_was_counted, recorder};
 use store_suite::net::*;
 
 fn gateways() -> Option<&'static Gateways> {
@@ -675,31 +675,7 @@ fn a_connection_cut_and_restored_is_retried_to_completion() {
     );
     // The client metrics saw it: the connections cut and opened again, the retries, the
     // batch's rows and their bytes.
-    {
-        use rowkey::store::metrics as m;
-        let c = counters(&through.inner().config().table);
-        assert!(sum(&c, m::CONNECTIONS_LOST) >= 1, "{c:?}");
-        assert!(sum(&c, m::CONNECTIONS_OPENED) >= 2, "{c:?}");
-        assert!(sum(&c, m::RETRIES) >= 1, "{c:?}");
-        assert_eq!(
-            c[&format!("{}{{op=write_batch}}", m::ROWS)],
-            rows.len() as u64
-        );
-        assert_eq!(
-            c[&format!("{}{{op=write_batch,outcome=ok}}", m::OPERATIONS)],
-            1,
-            "{c:?}"
-        );
-        let payload: usize = rows.iter().map(|(k, v)| k.len() + v.len()).sum();
-        assert!(
-            c[&format!("{}{{direction=sent}}", m::BYTES)] >= payload as u64,
-            "{c:?}"
-        );
-        assert!(
-            c[&format!("{}{{direction=received}}", m::BYTES)] > 0,
-            "{c:?}"
-        );
-    }
+    a_batch_through_cuts_was_counted(&through.inner().config().table, &rows);
     // Reads resume after a cut too, forward and in reverse.
     let p2 = proxy(&g.plain);
     let mut cfg = config(&p2.addr, &through.inner().config().table).retry(patient);

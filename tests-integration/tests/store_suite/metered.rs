@@ -54,3 +54,32 @@ pub fn sum(counters: &BTreeMap<String, u64>, name: &str) -> u64 {
         .map(|(_, v)| *v)
         .sum()
 }
+
+/// Table `table`'s metrics after one write batch of `rows` went through connections cut
+/// mid-way and restored: connections lost and opened again, retries, the batch's rows (all
+/// confirmed) and one `ok` batch, at least the rows' bytes sent, and bytes received.
+pub fn a_batch_through_cuts_was_counted(table: &str, rows: &[rowkey::store::Row]) {
+    use rowkey::store::metrics as m;
+    let c = counters(table);
+    assert!(sum(&c, m::CONNECTIONS_LOST) >= 1, "{c:?}");
+    assert!(sum(&c, m::CONNECTIONS_OPENED) >= 2, "{c:?}");
+    assert!(sum(&c, m::RETRIES) >= 1, "{c:?}");
+    assert_eq!(
+        c[&format!("{}{{op=write_batch}}", m::ROWS)],
+        rows.len() as u64
+    );
+    assert_eq!(
+        c[&format!("{}{{op=write_batch,outcome=ok}}", m::OPERATIONS)],
+        1,
+        "{c:?}"
+    );
+    let payload: usize = rows.iter().map(|(k, v)| k.len() + v.len()).sum();
+    assert!(
+        c[&format!("{}{{direction=sent}}", m::BYTES)] >= payload as u64,
+        "{c:?}"
+    );
+    assert!(
+        c[&format!("{}{{direction=received}}", m::BYTES)] > 0,
+        "{c:?}"
+    );
+}

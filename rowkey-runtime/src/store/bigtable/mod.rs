@@ -837,13 +837,7 @@ impl AsyncStore for AsyncBigtableStore {
     async fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<BigtableError>> {
         let started = Instant::now();
         let result = self.write_all(rows).await;
-        self.inner
-            .meter
-            .finished("write_batch", started, result.is_ok());
-        self.inner.meter.rows(
-            "write_batch",
-            super::net::metrics::written(rows.len(), &result),
-        );
+        self.inner.meter.batch(started, rows.len(), &result);
         result
     }
 

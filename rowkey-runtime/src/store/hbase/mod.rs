@@ -990,13 +990,7 @@ impl AsyncStore for AsyncHbaseStore {
     async fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<HbaseError>> {
         let started = std::time::Instant::now();
         let result = self.write_parts(rows).await;
-        self.inner
-            .meter
-            .finished("write_batch", started, result.is_ok());
-        self.inner.meter.rows(
-            "write_batch",
-            super::net::metrics::written(rows.len(), &result),
-        );
+        self.inner.meter.batch(started, rows.len(), &result);
         result
     }
 

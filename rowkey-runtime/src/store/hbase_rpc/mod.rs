@@ -1240,13 +1240,7 @@ impl AsyncStore for AsyncHbaseRpcStore {
             .collect();
         let started = Instant::now();
         let result = self.write_parts(&rows).await;
-        self.inner
-            .meter
-            .finished("write_batch", started, result.is_ok());
-        self.inner.meter.rows(
-            "write_batch",
-            crate::store::net::metrics::written(rows.len(), &result),
-        );
+        self.inner.meter.batch(started, rows.len(), &result);
         result
     }
 

@@ -83,6 +83,22 @@ impl Meter {
             .increment(n as u64);
     }
 
+    /// A write batch of `rows` rows that started at `started` finished with `result`: the
+    /// operation, and the rows written (all of them, or those its error does not list).
+    pub(crate) fn batch<E>(
+        &self,
+        started: Instant,
+        rows: usize,
+        result: &Result<(), crate::store::BatchError<E>>,
+    ) {
+        self.finished("write_batch", started, result.is_ok());
+        let written = match result {
+            Ok(()) => rows,
+            Err(e) => rows.saturating_sub(e.failed.len()),
+        };
+        self.rows("write_batch", written as u64);
+    }
+
     /// An attempt is sent again after a failure of kind `cause`.
     pub(crate) fn retry(&self, cause: &'static str) {
         metrics::counter!(RETRIES, "store" => self.store, "table" => self.table.clone(), "cause" => cause)
@@ -108,15 +124,6 @@ impl Meter {
     pub(crate) fn connection_lost(&self) {
         metrics::counter!(CONNECTIONS_LOST, "store" => self.store, "table" => self.table.clone())
             .increment(1);
-    }
-}
-
-/// The rows of a batch of `rows` that were written: all of them, or those its error does not
-/// list.
-pub(crate) fn written<E>(rows: usize, result: &Result<(), crate::store::BatchError<E>>) -> u64 {
-    match result {
-        Ok(()) => rows as u64,
-        Err(e) => rows.saturating_sub(e.failed.len()) as u64,
     }
 }
 
