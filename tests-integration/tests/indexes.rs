@@ -185,11 +185,10 @@ proptest! {
     }
 }
 
-#[test]
-fn an_index_is_rebuilt_from_the_records() {
+/// `n` records (five apps per user) written to the records table alone: no index entry yet.
+fn records_without_index(n: u64) -> IndexedTable<MemStore, UserApp, AppUser> {
     let t = IndexedTable::<_, UserApp, AppUser>::new(MemStore::new(), MemStore::new());
-    // Records written without the index (an index added to an existing table).
-    let records: Vec<UserApp> = (0..5_000u64)
+    let records: Vec<UserApp> = (0..n)
         .map(|i| UserApp {
             user_id: i / 5,
             app_id: (i % 5) as u32,
@@ -198,6 +197,13 @@ fn an_index_is_rebuilt_from_the_records() {
     t.records()
         .put_batch(records.iter().map(|r| (r, b"v")))
         .unwrap();
+    t
+}
+
+#[test]
+fn an_index_is_rebuilt_from_the_records() {
+    // Records written without the index (an index added to an existing table).
+    let t = records_without_index(5_000);
     let report = t.check().unwrap();
     assert_eq!(report.missing.len(), 5_000);
     assert_eq!(t.scan_by_index(&AppUser::scan().ranges()).count(), 0);
@@ -235,16 +241,7 @@ fn an_index_is_rebuilt_from_the_records() {
 #[test]
 fn index_upkeep_tells_its_progress() {
     use rowkey::store::{IndexProgress, IndexStep};
-    let t = IndexedTable::<_, UserApp, AppUser>::new(MemStore::new(), MemStore::new());
-    let records: Vec<UserApp> = (0..2_500u64)
-        .map(|i| UserApp {
-            user_id: i / 5,
-            app_id: (i % 5) as u32,
-        })
-        .collect();
-    t.records()
-        .put_batch(records.iter().map(|r| (r, b"v")))
-        .unwrap();
+    let t = records_without_index(2_500);
     // 300 orphans: entries without records.
     for user_id in 10_000..10_300u64 {
         t.index()

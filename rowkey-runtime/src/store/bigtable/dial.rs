@@ -76,6 +76,15 @@ impl Counted {
             self.meter.connection_lost();
         }
     }
+
+    /// Counts what a write did: the bytes it sent, or the connection lost.
+    fn wrote(&mut self, polled: &Poll<io::Result<usize>>) {
+        match polled {
+            Poll::Ready(Ok(n)) => self.meter.sent(*n),
+            Poll::Ready(Err(_)) => self.lose(),
+            Poll::Pending => {}
+        }
+    }
 }
 
 impl AsyncRead for Counted {
@@ -111,11 +120,7 @@ impl AsyncWrite for Counted {
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
         let polled = Pin::new(&mut self.stream).poll_write(cx, buf);
-        match &polled {
-            Poll::Ready(Ok(n)) => self.meter.sent(*n),
-            Poll::Ready(Err(_)) => self.lose(),
-            Poll::Pending => {}
-        }
+        self.wrote(&polled);
         polled
     }
 
@@ -133,11 +138,7 @@ impl AsyncWrite for Counted {
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
         let polled = Pin::new(&mut self.stream).poll_write_vectored(cx, bufs);
-        match &polled {
-            Poll::Ready(Ok(n)) => self.meter.sent(*n),
-            Poll::Ready(Err(_)) => self.lose(),
-            Poll::Pending => {}
-        }
+        self.wrote(&polled);
         polled
     }
 
