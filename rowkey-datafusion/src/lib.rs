@@ -839,23 +839,15 @@ fn plain_ranges(walk: &Query, within: Option<&KeyRange>) -> Option<Vec<KeyRange>
             _ => return None,
         }
     }
-    let mut ranges = Vec::new();
-    for (start, end) in walk.key_ranges(Query::MAX_RANGES) {
-        let (start, end) = match within {
-            Some(w) => {
-                let start = start.max(w.start().to_vec());
-                let end = match (end, w.end()) {
-                    (Some(e), Some(b)) => Some(e.min(b.to_vec())),
-                    (e, b) => e.or_else(|| b.map(<[u8]>::to_vec)),
-                };
-                (start, end)
-            }
-            None => (start, end),
-        };
-        if end.as_ref().is_none_or(|e| start < *e) {
-            ranges.push(KeyRange::new(&start, end.as_deref()));
-        }
-    }
+    let ranges = walk
+        .key_ranges(Query::MAX_RANGES)
+        .into_iter()
+        .map(|(start, end)| KeyRange::new(&start, end.as_deref()))
+        .filter_map(|r| match within {
+            Some(w) => r.intersection(w),
+            None => Some(r),
+        })
+        .collect();
     Some(ranges)
 }
 

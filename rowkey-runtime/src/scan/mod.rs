@@ -73,6 +73,18 @@ impl KeyRange {
         self.start() <= key && self.end().is_none_or(|e| key < e)
     }
 
+    /// The keys in both this range and `other`; `None` when they share none (a walk's range
+    /// narrowed to a region).
+    pub fn intersection(&self, other: &KeyRange) -> Option<KeyRange> {
+        let start = self.start().max(other.start());
+        let end = match (self.end(), other.end()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        end.is_none_or(|e| start < e)
+            .then(|| KeyRange::new(start, end))
+    }
+
     #[inline]
     fn is_empty(&self) -> bool {
         self.has_end && key_cmp(self.end.as_slice(), self.start.as_slice()).is_le()
