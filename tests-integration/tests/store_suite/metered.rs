@@ -57,7 +57,9 @@ pub fn sum(counters: &BTreeMap<String, u64>, name: &str) -> u64 {
 
 /// Table `table`'s metrics after one write batch of `rows` went through connections cut
 /// mid-way and restored: connections lost and opened again, retries, the batch's rows (all
-/// confirmed) and one `ok` batch, at least the rows' bytes sent, and bytes received.
+/// confirmed) and one `ok` batch, at least the rows' bytes sent, and bytes received. Only the
+/// network stores have metrics: the default (fjall) build has no `rowkey::store::metrics`.
+#[cfg(any(feature = "bigtable", feature = "hbase", feature = "hbase-rpc"))]
 pub fn a_batch_through_cuts_was_counted(table: &str, rows: &[rowkey::store::Row]) {
     use rowkey::store::metrics as m;
     let c = counters(table);
