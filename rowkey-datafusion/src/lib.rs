@@ -67,6 +67,12 @@
 //! A field whose bytes do not sort as its values (`#[hash]`, `#[java]` signed numbers,
 //! unpadded decimal text, ...), a float, a nested key and a record type's tag end the run.
 //!
+//! **INSERT INTO** (and `REPLACE INTO`) writes each row under the key its key columns make
+//! (the typed table's bytes, decoded back before they are written), its value from the value
+//! column, through the store's `write_batch` one input batch at a time; a row whose key
+//! exists is replaced, as with Phoenix's `UPSERT`. A row that makes no key is refused with its
+//! number and why.
+//!
 //! **EXPLAIN** shows the walk's plan (the range read, each segment's treatment, the server's
 //! key filter); `EXPLAIN ANALYZE` adds the rows each partition read and the seeks it took
 //! (`rows_read`, `seeks`).
@@ -75,6 +81,8 @@
 //! table works the same inside any tokio runtime DataFusion runs on.
 
 #![warn(missing_docs)]
+
+mod insert;
 
 use std::any::Any;
 use std::fmt;
@@ -87,9 +95,11 @@ use datafusion::arrow::compute::SortOptions;
 use datafusion::arrow::datatypes::{DataType, SchemaRef, TimeUnit};
 use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::catalog::{Session, TableProvider};
-use datafusion::common::{DataFusionError, Result as DfResult, ScalarValue};
+use datafusion::common::{DataFusionError, Result as DfResult, ScalarValue, SchemaExt};
+use datafusion::datasource::sink::DataSinkExec;
 use datafusion::datasource::TableType;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
+use datafusion::logical_expr::dml::InsertOp;
 use datafusion::logical_expr::expr::InList;
 use datafusion::logical_expr::{Between, BinaryExpr, Expr, Operator, TableProviderFilterPushDown};
 use datafusion::physical_expr::expressions::Column;
@@ -358,6 +368,7 @@ where
 }
 
 /// What a column's Arrow type says of the predicates on it.
+#[derive(Debug)]
 struct Kind {
     data_type: DataType,
     nullable: bool,
@@ -560,6 +571,29 @@ where
             limit,
             self.batch_rows,
         )))
+    }
+
+    /// `INSERT INTO` (and `REPLACE INTO`: a key is one row, so both replace the row a key
+    /// already has, as Phoenix's `UPSERT` does): each row's key columns become its key through
+    /// the key's typed codec, the value column (when the table has one) its value, written
+    /// with the store's `write_batch` one input batch at a time. `INSERT OVERWRITE` is refused.
+    async fn insert_into(
+        &self,
+        _state: &dyn Session,
+        input: Arc<dyn ExecutionPlan>,
+        insert_op: InsertOp,
+    ) -> DfResult<Arc<dyn ExecutionPlan>> {
+        if insert_op == InsertOp::Overwrite {
+            return Err(DataFusionError::NotImplemented(format!(
+                "INSERT OVERWRITE into a table of `{}` keys: it would delete every row first; \
+                 delete them with the store, then INSERT INTO",
+                K::SCHEMA.name
+            )));
+        }
+        self.schema
+            .logically_equivalent_names_and_types(&input.schema())?;
+        let sink = insert::KeySink::new(self)?;
+        Ok(Arc::new(DataSinkExec::new(input, Arc::new(sink), None)))
     }
 }
 

@@ -210,6 +210,210 @@ fn salted_keys_read_one_partition_per_bucket() {
     });
 }
 
+/// `INSERT INTO ... SELECT` copies a table through SQL, batch by batch: every row, with its
+/// value, under the key the typed table writes (a salted key's bucket included); a second
+/// insert of the same keys replaces their rows.
+#[test]
+fn insert_select_copies_a_table() {
+    let from = Arc::new(MemStore::new());
+    let table = Table::<_, Visit>::new(&*from);
+    let mut rows = Vec::new();
+    for user in 0..1_000u32 {
+        for day in 0..50u16 {
+            let value = format!("{user}/{day}").into_bytes();
+            table.put(&Visit { user, day }, &value).unwrap();
+            rows.push((Visit { user, day }.to_bytes().unwrap(), value));
+        }
+    }
+    let to = Arc::new(MemStore::new());
+    let options = Options::default().value_column("value");
+    let ctx = SessionContext::new();
+    ctx.register_table(
+        "visits",
+        Arc::new(KeyTable::<_, Visit>::with_options(from, options.clone()).unwrap()),
+    )
+    .unwrap();
+    ctx.register_table(
+        "copy",
+        Arc::new(KeyTable::<_, Visit>::with_options(to.clone(), options).unwrap()),
+    )
+    .unwrap();
+    runtime().block_on(async {
+        let (batches, _, plan) = run(&ctx, "INSERT INTO copy SELECT * FROM visits").await;
+        // DataFusion's count of the rows written is the sink's.
+        let n = batches[0].column(0).as_primitive::<UInt64Type>().value(0);
+        assert_eq!(n, 50_000, "{plan}");
+        assert!(plan.contains("KeySink: key=Visit"), "{plan}");
+        let mut copied: Vec<(Vec<u8>, Vec<u8>)> = Table::<_, Visit>::new(&*to)
+            .scan(&Visit::scan().ranges())
+            .map(|r| {
+                let (k, v) = r.unwrap();
+                (k.to_bytes().unwrap().to_vec(), v.to_vec())
+            })
+            .collect();
+        // A salted table's scan merges its buckets in the fields' order: compared as sets.
+        copied.sort();
+        rows.sort();
+        let rows: Vec<(Vec<u8>, Vec<u8>)> =
+            rows.into_iter().map(|(k, v)| (k.to_vec(), v)).collect();
+        assert_eq!(copied.len(), rows.len());
+        assert!(copied == rows, "the copy differs from the table");
+        // The same keys again: rows replaced, not added; a NULL value is an empty one.
+        run(
+            &ctx,
+            "INSERT INTO copy SELECT user, day, NULL FROM visits WHERE day = 7",
+        )
+        .await;
+        let got = run(
+            &ctx,
+            "SELECT count(*) AS n, sum(length(value)) AS bytes FROM copy WHERE day = 7",
+        )
+        .await
+        .0;
+        assert_eq!(
+            got[0]
+                .column(0)
+                .as_primitive::<datafusion::arrow::datatypes::Int64Type>()
+                .value(0),
+            1_000
+        );
+        assert_eq!(
+            got[0]
+                .column(1)
+                .as_primitive::<datafusion::arrow::datatypes::Int64Type>()
+                .value(0),
+            0
+        );
+        assert_eq!(count(&run(&ctx, "SELECT user FROM copy").await.0), 50_000);
+    });
+}
+
+/// A row SQL cannot make a key of is refused, naming the row, the column and why; the batch
+/// it is in writes nothing. `INSERT OVERWRITE` is refused, so is a table with a column SQL
+/// cannot write.
+#[test]
+fn insert_refuses_what_makes_no_key() {
+    let store = Arc::new(MemStore::new());
+    let ctx = SessionContext::new();
+    let options = Options::default().timestamps(false).value_column("v");
+    ctx.register_table(
+        "wide",
+        Arc::new(KeyTable::<_, Wide>::with_options(store.clone(), options).unwrap()),
+    )
+    .unwrap();
+    runtime().block_on(async {
+        let refused = |sql: &'static str| {
+            let ctx = ctx.clone();
+            async move {
+                let e = match ctx.sql(sql).await {
+                    Ok(df) => df.collect().await.expect_err(sql),
+                    Err(e) => e,
+                };
+                e.to_string()
+            }
+        };
+        let e = refused(
+            "INSERT INTO wide VALUES (1, 'a', NULL, 3, 'x', NULL), (2, NULL, 1, 3, 'x', NULL)",
+        )
+        .await;
+        // DataFusion refuses a NULL in a column that is not nullable before the sink sees it.
+        assert!(e.contains("non-nullable but contains null"), "{e}");
+        // `#[fixed(3)]` holds at most three bytes.
+        let e = refused("INSERT INTO wide VALUES (1, 'a', NULL, 3, 'wxyz', NULL)").await;
+        assert!(e.contains("row 1") && e.contains("`f`"), "{e}");
+        let e = refused("INSERT OVERWRITE wide VALUES (1, 'a', NULL, 3, 'x', NULL)").await;
+        assert!(e.contains("INSERT OVERWRITE"), "{e}");
+        assert!(store.is_empty(), "a refused insert wrote rows");
+        // The key's and the value's bytes are the typed table's.
+        run(
+            &ctx,
+            "INSERT INTO wide VALUES (-3, 'it''s', 200, 1700000000000, 'xy', X'00ff')",
+        )
+        .await;
+        let want = Wide {
+            a: -3,
+            b: "it's".into(),
+            c: Some(200),
+            ts: 1_700_000_000_000,
+            f: "xy".into(),
+        };
+        let got = Table::<_, Wide>::new(&*store).get(&want).unwrap();
+        assert_eq!(got.as_deref(), Some(&[0u8, 255][..]));
+    });
+}
+
+/// A record-type key whose record types share their fields.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(prefix(user), query)]
+enum Seen {
+    #[tag(1)]
+    Login { user: u64 },
+    #[tag(2)]
+    Logout { user: u64 },
+}
+
+/// A record type with fields of its own.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(prefix(customer), query)]
+enum Account {
+    #[tag(1)]
+    Profile { customer: u32 },
+    #[tag(2)]
+    Order { customer: u32, order: u32 },
+}
+
+/// `record_type` picks the record type a row is written as; a name that is none of them is
+/// refused, and so is a table whose record types have fields of their own.
+#[test]
+fn insert_writes_record_types() {
+    let store = Arc::new(MemStore::new());
+    let ctx = SessionContext::new();
+    ctx.register_table(
+        "seen",
+        Arc::new(KeyTable::<_, Seen>::shared(store.clone()).unwrap()),
+    )
+    .unwrap();
+    ctx.register_table(
+        "accounts",
+        Arc::new(KeyTable::<_, Account>::shared(Arc::new(MemStore::new())).unwrap()),
+    )
+    .unwrap();
+    runtime().block_on(async {
+        run(&ctx, "INSERT INTO seen VALUES (5, 'Logout'), (3, 'Login')").await;
+        let keys: Vec<Seen> = Table::<_, Seen>::new(&*store)
+            .scan(&Seen::scan().ranges())
+            .map(|r| r.unwrap().0)
+            .collect();
+        assert_eq!(keys, [Seen::Login { user: 3 }, Seen::Logout { user: 5 }]);
+        let e = ctx
+            .sql("INSERT INTO seen VALUES (6, 'Logon')")
+            .await
+            .unwrap()
+            .collect()
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(
+                "`record_type` Logon, which is none of the key's record types (Login, Logout)"
+            ),
+            "{e}"
+        );
+        let e = match ctx
+            .sql("INSERT INTO accounts (customer, record_type) VALUES (1, 'Profile')")
+            .await
+        {
+            Ok(df) => df.collect().await.unwrap_err(),
+            Err(e) => e,
+        }
+        .to_string();
+        assert!(
+            e.contains("column `Order.order` is a record type's own field"),
+            "{e}"
+        );
+    });
+}
+
 /// A table cut at split keys (regions' first keys) is read one partition per piece of the
 /// walk: the same rows, the same rows read, each partition in key order.
 #[test]
@@ -660,6 +864,35 @@ proptest! {
         let key = |k: &Wide| k.to_bytes().unwrap();
         got.sort_by_key(key);
         prop_assert_eq!(got, want, "{}\n{}", sql, plan);
+    }
+
+    /// Rows inserted with SQL are the typed table's rows: each key's bytes are what
+    /// `Wide::to_bytes` writes, whatever the fields' kinds (signed, descending text, an
+    /// `Option`, a reverse timestamp, fixed-width text).
+    #[test]
+    fn insert_writes_the_typed_keys(rows in proptest::collection::vec(wide(), 1..40)) {
+        let store = Arc::new(MemStore::new());
+        let ctx = SessionContext::new();
+        let options = Options::default().timestamps(false);
+        ctx.register_table("wide", Arc::new(KeyTable::<_, Wide>::with_options(store.clone(), options).unwrap())).unwrap();
+        let values: Vec<String> = rows
+            .iter()
+            .map(|k| format!(
+                "({}, {}, {}, {}, {})",
+                k.a,
+                quoted(&k.b),
+                k.c.map_or("NULL".to_string(), |c| c.to_string()),
+                k.ts,
+                quoted(&k.f)
+            ))
+            .collect();
+        let sql = format!("INSERT INTO wide VALUES {}", values.join(", "));
+        runtime().block_on(run(&ctx, &sql));
+        let mut want: Vec<Vec<u8>> = rows.iter().map(|k| k.to_bytes().unwrap().to_vec()).collect();
+        want.sort();
+        want.dedup();
+        let got: Vec<Vec<u8>> = rowkey::store::Store::scan(&*store, &rowkey::KeyRange::new(b"", None)).map(|r| r.unwrap().0.to_vec()).collect();
+        prop_assert_eq!(got, want, "{}", sql);
     }
 
     /// Whatever the `ORDER BY` (any columns, directions and null placements), the rows come in
