@@ -77,12 +77,20 @@
 //! key filter); `EXPLAIN ANALYZE` adds the rows each partition read and the seeks it took
 //! (`rows_read`, `seeks`).
 //!
+//! **A layout as data.** Without the key's Rust type (a layout exported as JSON and read back,
+//! as `rowkey sql` does), [`SchemaTable`] gives the same columns and order, reading every row
+//! (no query to push a `WHERE` clause into: DataFusion filters), one partition per salt
+//! bucket and per piece between split keys.
+//!
 //! Stores are read through their blocking interface on DataFusion's blocking threads, so a
 //! table works the same inside any tokio runtime DataFusion runs on.
 
 #![warn(missing_docs)]
 
 mod insert;
+mod schema_table;
+
+pub use schema_table::SchemaTable;
 
 use std::any::Any;
 use std::fmt;
@@ -123,6 +131,21 @@ pub use datafusion;
 #[doc = include_str!("../../rowkey/guide/sql.md")]
 pub struct GuideDoctests;
 
+/// The rows per record batch unless a table says otherwise.
+const BATCH_ROWS: usize = 8_192;
+
+/// Split keys as a table keeps them: sorted, without duplicates or the empty key.
+fn split_keys<B: AsRef<[u8]>>(keys: impl IntoIterator<Item = B>) -> Arc<[Vec<u8>]> {
+    let mut keys: Vec<Vec<u8>> = keys
+        .into_iter()
+        .map(|k| k.as_ref().to_vec())
+        .filter(|k| !k.is_empty())
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    Arc::from(keys)
+}
+
 /// The column a record-type key's tag becomes (`rowkey_arrow`'s name for it).
 const RECORD_TYPE: &str = "record_type";
 
@@ -156,7 +179,7 @@ where
     K: QueryKey + 'static,
 {
     /// The rows per record batch unless [`KeyTable::batch_rows`] says otherwise.
-    pub const BATCH_ROWS: usize = 8_192;
+    pub const BATCH_ROWS: usize = BATCH_ROWS;
 
     /// The table of `K` keys in `store`, with `rowkey_arrow`'s default columns (the key's
     /// fields only); an error when a field of `K` has no Arrow column.
@@ -192,14 +215,7 @@ where
     /// walk's rows, its pushdown and each partition's key order are the same; empty keys
     /// and duplicates are ignored.
     pub fn split_at<B: AsRef<[u8]>>(mut self, keys: impl IntoIterator<Item = B>) -> Self {
-        let mut keys: Vec<Vec<u8>> = keys
-            .into_iter()
-            .map(|k| k.as_ref().to_vec())
-            .filter(|k| !k.is_empty())
-            .collect();
-        keys.sort_unstable();
-        keys.dedup();
-        self.splits = Arc::from(keys);
+        self.splits = split_keys(keys);
         self
     }
 
@@ -527,49 +543,30 @@ where
         limit: Option<usize>,
     ) -> DfResult<Arc<dyn ExecutionPlan>> {
         let (query, _) = self.plan(filters);
-        // Columns are built in the key's order; a projection in another order is a
-        // permutation of the built batch.
-        let asked: Vec<usize> = match projection {
-            Some(p) => p.clone(),
-            None => (0..self.schema.fields().len()).collect(),
-        };
-        let mut built = asked.clone();
-        built.sort_unstable();
-        built.dedup();
-        let mut options = self.options.clone();
-        let value = options.value_column.clone();
-        options.value_column = value.filter(|v| {
-            built
-                .iter()
-                .any(|&i| self.schema.field(i).name() == v.as_str())
-        });
-        options.projection = Some(
-            built
-                .iter()
-                .map(|&i| self.schema.field(i).name().clone())
-                .filter(|n| Some(n) != self.options.value_column.as_ref())
-                .collect(),
-        );
-        let built_schema = Arc::new(self.schema.project(&built)?);
-        let reorder = (asked != built).then(|| {
-            asked
-                .iter()
-                .map(|i| built.iter().position(|b| b == i).unwrap_or(0))
-                .collect::<Vec<_>>()
-        });
-        let out_schema = match &reorder {
-            Some(perm) => Arc::new(built_schema.project(perm)?),
-            None => built_schema,
-        };
-        Ok(Arc::new(KeyScanExec::<S, K>::new(
-            self.store.clone(),
-            query,
-            &self.splits,
-            options,
-            reorder,
-            out_schema,
+        let shape = shape(
+            &self.schema,
+            &self.options,
+            projection,
             limit,
             self.batch_rows,
+        )?;
+        let walks = query.walks();
+        let parts = pieces(&walks, &self.splits)
+            .into_iter()
+            .map(
+                |(walk, within)| match plain_ranges(&walk, within.as_ref()) {
+                    Some(ranges) => Part::Ranges(ranges),
+                    None => Part::Walk(walk, within),
+                },
+            )
+            .collect();
+        let asked = Asked::Query(query.into_query(), walks.len());
+        Ok(Arc::new(KeyScanExec::new(
+            self.store.clone(),
+            K::SCHEMA,
+            asked,
+            parts,
+            shape,
         )))
     }
 
@@ -597,102 +594,173 @@ where
     }
 }
 
-/// The scan of a [`KeyTable`]: one partition per walk of its query, or per piece of a walk
-/// between the table's split keys.
-struct KeyScanExec<S, K> {
+/// The batches a scan of a table with columns `schema` (as `options` made them) builds for
+/// `projection`: columns are built in the key's order, and a projection in another order is a
+/// permutation of the built batch.
+fn shape(
+    schema: &SchemaRef,
+    options: &Options,
+    projection: Option<&Vec<usize>>,
+    limit: Option<usize>,
+    batch_rows: usize,
+) -> DfResult<Shape> {
+    let asked: Vec<usize> = match projection {
+        Some(p) => p.clone(),
+        None => (0..schema.fields().len()).collect(),
+    };
+    let mut built = asked.clone();
+    built.sort_unstable();
+    built.dedup();
+    let mut built_options = options.clone();
+    built_options.value_column = options
+        .value_column
+        .clone()
+        .filter(|v| built.iter().any(|&i| schema.field(i).name() == v.as_str()));
+    built_options.projection = Some(
+        built
+            .iter()
+            .map(|&i| schema.field(i).name().clone())
+            .filter(|n| Some(n) != options.value_column.as_ref())
+            .collect(),
+    );
+    let built_schema = Arc::new(schema.project(&built)?);
+    let reorder = (asked != built).then(|| {
+        asked
+            .iter()
+            .map(|i| built.iter().position(|b| b == i).unwrap_or(0))
+            .collect::<Vec<_>>()
+    });
+    let schema = match &reorder {
+        Some(perm) => Arc::new(built_schema.project(perm)?),
+        None => built_schema,
+    };
+    Ok(Shape {
+        options: built_options,
+        reorder,
+        schema,
+        limit,
+        batch_rows,
+    })
+}
+
+/// What one partition of a scan reads.
+#[derive(Clone, Debug)]
+enum Part {
+    /// Key ranges read as they lie, every row in them a row of the result (a walk that never
+    /// seeks, or a table without a query).
+    Ranges(Vec<KeyRange>),
+    /// A walk of the query, over the part of the table it reads (`None`: all of it).
+    Walk(Query, Option<KeyRange>),
+}
+
+/// What `EXPLAIN` shows of the rows a scan asks for.
+#[derive(Clone, Debug)]
+enum Asked {
+    /// A typed table's query, and its number of walks.
+    Query(Query, usize),
+    /// A layout read as data: no query, every row read and DataFusion filters.
+    Everything,
+}
+
+/// The scan of a [`KeyTable`] or a [`SchemaTable`]: one partition per walk of its query (or
+/// per salt bucket), or per piece of one between the table's split keys.
+struct KeyScanExec<S> {
     store: Arc<S>,
-    query: Query,
-    walks: usize,
-    /// Each partition's walk, and the part of the table it reads (`None`: all of it).
-    parts: Vec<(Query, Option<KeyRange>)>,
+    key: &'static rowkey::Schema,
+    asked: Asked,
+    parts: Vec<Part>,
     options: Options,
     reorder: Option<Vec<usize>>,
     limit: Option<usize>,
     batch_rows: usize,
     properties: PlanProperties,
     metrics: ExecutionPlanMetricsSet,
-    key: PhantomData<fn() -> K>,
 }
 
-impl<S, K: QueryKey> KeyScanExec<S, K> {
-    #[allow(clippy::too_many_arguments)]
+/// How a scan's batches are made: the key's columns as `options` say, in `reorder`'s order
+/// when the projection is not the key's, `batch_rows` at a time.
+struct Shape {
+    options: Options,
+    reorder: Option<Vec<usize>>,
+    schema: SchemaRef,
+    limit: Option<usize>,
+    batch_rows: usize,
+}
+
+impl<S> KeyScanExec<S> {
     fn new(
         store: Arc<S>,
-        query: TypedQuery<K>,
-        splits: &[Vec<u8>],
-        options: Options,
-        reorder: Option<Vec<usize>>,
-        schema: SchemaRef,
-        limit: Option<usize>,
-        batch_rows: usize,
+        key: &'static rowkey::Schema,
+        asked: Asked,
+        parts: Vec<Part>,
+        shape: Shape,
     ) -> Self {
-        let walks = query.walks();
-        let parts = pieces(&walks, splits);
-        let ordering = key_order(K::SCHEMA, &schema);
+        let ordering = key_order(key, &shape.schema);
         let properties = PlanProperties::new(
-            EquivalenceProperties::new_with_orderings(schema, ordering),
+            EquivalenceProperties::new_with_orderings(shape.schema, ordering),
             Partitioning::UnknownPartitioning(parts.len().max(1)),
             EmissionType::Incremental,
             Boundedness::Bounded,
         );
         KeyScanExec {
             store,
-            query: query.into_query(),
-            walks: walks.len(),
+            key,
+            asked,
             parts,
-            options,
-            reorder,
-            limit,
-            batch_rows,
+            options: shape.options,
+            reorder: shape.reorder,
+            limit: shape.limit,
+            batch_rows: shape.batch_rows,
             properties,
             metrics: ExecutionPlanMetricsSet::new(),
-            key: PhantomData,
         }
     }
 }
 
-impl<S, K: QueryKey> fmt::Debug for KeyScanExec<S, K> {
+impl<S> fmt::Debug for KeyScanExec<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("KeyScanExec")
-            .field("key", &K::SCHEMA.name)
-            .field("walks", &self.walks)
+            .field("key", &self.key.name)
             .field("partitions", &self.parts.len())
             .field("limit", &self.limit)
             .finish_non_exhaustive()
     }
 }
 
-impl<S, K: QueryKey> DisplayAs for KeyScanExec<S, K> {
+impl<S> DisplayAs for KeyScanExec<S> {
     fn fmt_as(&self, t: DisplayFormatType, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let plan = self.query.to_string();
-        let plan: Vec<&str> = plan
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .collect();
-        write!(
-            f,
-            "KeyScanExec: key={}, walks={}",
-            K::SCHEMA.name,
-            self.walks
-        )?;
-        if self.parts.len() != self.walks {
-            write!(f, ", partitions={}", self.parts.len())?;
-        }
+        write!(f, "KeyScanExec: key={}", self.key.name)?;
+        let plan = match &self.asked {
+            Asked::Query(query, walks) => {
+                write!(f, ", walks={walks}")?;
+                if self.parts.len() != *walks {
+                    write!(f, ", partitions={}", self.parts.len())?;
+                }
+                let plan = query.to_string();
+                plan.lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            }
+            Asked::Everything => {
+                write!(f, ", partitions={}", self.parts.len())?;
+                "every row (a layout without its Rust type: DataFusion filters)".to_string()
+            }
+        };
         if let Some(n) = self.limit {
             write!(f, ", limit={n}")?;
         }
         match t {
-            DisplayFormatType::TreeRender => write!(f, "\nquery={}", plan.join("; ")),
-            _ => write!(f, ", query=[{}]", plan.join("; ")),
+            DisplayFormatType::TreeRender => write!(f, "\nquery={plan}"),
+            _ => write!(f, ", query=[{plan}]"),
         }
     }
 }
 
-impl<S, K> ExecutionPlan for KeyScanExec<S, K>
+impl<S> ExecutionPlan for KeyScanExec<S>
 where
     S: Store + Send + Sync + 'static,
-    K: QueryKey + 'static,
 {
     fn name(&self) -> &str {
         "KeyScanExec"
@@ -728,16 +796,16 @@ where
     }
 
     /// A limit above the scan (`ORDER BY key LIMIT n` merged from partitions in key order, or
-    /// a `LIMIT` DataFusion pushes down) stops each partition's walk after `n` rows.
+    /// a `LIMIT` DataFusion pushes down) stops each partition's read after `n` rows.
     fn with_fetch(&self, limit: Option<usize>) -> Option<Arc<dyn ExecutionPlan>> {
         let limit = match (self.limit, limit) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        Some(Arc::new(KeyScanExec::<S, K> {
+        Some(Arc::new(KeyScanExec::<S> {
             store: self.store.clone(),
-            query: self.query.clone(),
-            walks: self.walks,
+            key: self.key,
+            asked: self.asked.clone(),
             parts: self.parts.clone(),
             options: self.options.clone(),
             reorder: self.reorder.clone(),
@@ -745,7 +813,6 @@ where
             batch_rows: self.batch_rows,
             properties: self.properties.clone(),
             metrics: ExecutionPlanMetricsSet::new(),
-            key: PhantomData,
         }))
     }
 
@@ -760,12 +827,13 @@ where
     ) -> DfResult<SendableRecordBatchStream> {
         let schema = self.properties.eq_properties.schema().clone();
         let mut builder = RecordBatchReceiverStreamBuilder::new(schema, 2);
-        let Some((walk, within)) = self.parts.get(partition).cloned() else {
+        let Some(part) = self.parts.get(partition).cloned() else {
             // A query no key can match has no walk; its one partition is empty.
             return Ok(builder.build());
         };
         let tx = builder.tx();
         let store = self.store.clone();
+        let key = self.key;
         let options = self.options.clone();
         let reorder = self.reorder.clone();
         let (limit, batch_rows) = (self.limit.unwrap_or(usize::MAX), self.batch_rows);
@@ -782,43 +850,46 @@ where
                 };
                 Ok(tx.blocking_send(Ok(batch)).is_ok())
             };
-            let mut batch = KeyBatchBuilder::with_options(K::SCHEMA, &options).map_err(external)?;
-            if let Some(ranges) = plain_ranges(&walk, within.as_ref()) {
-                // Nothing to seek past: the ranges' rows are the walk's, read as they lie in
-                // the store's buffers (lent, not copied).
-                let mut left = limit;
-                for range in ranges {
-                    let mut scan = store.scan(&range);
-                    while left > 0 {
-                        let pushed = S::next_lent(&mut scan, |row| -> DfResult<()> {
-                            let (key, value) = row.map_err(external)?;
-                            let value: &[u8] = match &value {
-                                LentValue::Shared(v) => v,
-                                LentValue::Lent(v) => v,
-                            };
-                            batch.push(key, Some(value)).map_err(external)
-                        });
-                        match pushed {
-                            None => break,
-                            Some(pushed) => pushed?,
-                        }
-                        left -= 1;
-                        if batch.len() >= batch_rows {
-                            read.add(batch.len());
-                            output.add(batch.len());
-                            if !send(batch.finish())? {
-                                return Ok(());
+            let mut batch = KeyBatchBuilder::with_options(key, &options).map_err(external)?;
+            let (walk, within) = match part {
+                Part::Walk(walk, within) => (walk, within),
+                Part::Ranges(ranges) => {
+                    // Nothing to seek past: the ranges' rows are the result's, read as they lie
+                    // in the store's buffers (lent, not copied).
+                    let mut left = limit;
+                    for range in ranges {
+                        let mut scan = store.scan(&range);
+                        while left > 0 {
+                            let pushed = S::next_lent(&mut scan, |row| -> DfResult<()> {
+                                let (key, value) = row.map_err(external)?;
+                                let value: &[u8] = match &value {
+                                    LentValue::Shared(v) => v,
+                                    LentValue::Lent(v) => v,
+                                };
+                                batch.push(key, Some(value)).map_err(external)
+                            });
+                            match pushed {
+                                None => break,
+                                Some(pushed) => pushed?,
+                            }
+                            left -= 1;
+                            if batch.len() >= batch_rows {
+                                read.add(batch.len());
+                                output.add(batch.len());
+                                if !send(batch.finish())? {
+                                    return Ok(());
+                                }
                             }
                         }
                     }
+                    read.add(batch.len());
+                    output.add(batch.len());
+                    if !batch.is_empty() {
+                        send(batch.finish())?;
+                    }
+                    return Ok(());
                 }
-                read.add(batch.len());
-                output.add(batch.len());
-                if !batch.is_empty() {
-                    send(batch.finish())?;
-                }
-                return Ok(());
-            }
+            };
             let mut scan = match &within {
                 Some(range) => SkipScan::within(&*store, &walk, range),
                 None => SkipScan::new(&*store, &walk),

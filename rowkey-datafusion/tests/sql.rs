@@ -11,7 +11,7 @@ use datafusion::prelude::SessionContext;
 use proptest::prelude::*;
 use rowkey::store::{MemStore, Table};
 use rowkey::RowKey;
-use rowkey_datafusion::{KeyTable, Options};
+use rowkey_datafusion::{KeyTable, Options, SchemaTable};
 
 /// Flurry's key: a user's installs, one row per app.
 #[derive(RowKey, Debug, Clone, PartialEq)]
@@ -411,6 +411,58 @@ fn insert_writes_record_types() {
             e.contains("column `Order.order` is a record type's own field"),
             "{e}"
         );
+    });
+}
+
+/// A layout known as data only (`SchemaTable`, what `rowkey sql` opens from a JSON export)
+/// reads every row, one partition per salt bucket, and answers as the typed table does.
+#[test]
+fn a_layout_as_data_answers_as_the_typed_table() {
+    let store = Arc::new(MemStore::new());
+    let table = Table::<_, Visit>::new(&*store);
+    for user in 0..300 {
+        for day in 0..10 {
+            table.put(&Visit { user, day }, &[day as u8]).unwrap();
+        }
+    }
+    let ctx = SessionContext::new();
+    let options = Options::default().value_column("value");
+    ctx.register_table(
+        "typed",
+        Arc::new(KeyTable::<_, Visit>::with_options(store.clone(), options.clone()).unwrap()),
+    )
+    .unwrap();
+    let data = SchemaTable::new(store.clone(), Visit::SCHEMA, options)
+        .unwrap()
+        .split_at([[3u8, 0, 0, 0, 0x80].as_slice()]);
+    ctx.register_table("data", Arc::new(data)).unwrap();
+    runtime().block_on(async {
+        for q in [
+            "SELECT user, day, value FROM {} WHERE day = 3 ORDER BY user",
+            "SELECT count(*) AS n FROM {} WHERE user BETWEEN 10 AND 19",
+            "SELECT user, day FROM {} ORDER BY user DESC, day DESC LIMIT 7",
+            "SELECT day, sum(user) AS s FROM {} GROUP BY day ORDER BY day",
+        ] {
+            let (typed, _, _) = run(&ctx, &q.replace("{}", "typed")).await;
+            let (data, read, plan) = run(&ctx, &q.replace("{}", "data")).await;
+            assert_eq!(
+                datafusion::arrow::util::pretty::pretty_format_batches(&typed)
+                    .unwrap()
+                    .to_string(),
+                datafusion::arrow::util::pretty::pretty_format_batches(&data)
+                    .unwrap()
+                    .to_string(),
+                "{q}\n{plan}"
+            );
+            if !q.contains("LIMIT") {
+                assert_eq!(read, 3_000, "{q}: every row is read\n{plan}");
+            }
+            // Eight buckets, the fourth cut in two.
+            assert!(plan.contains("partitions=9"), "{plan}");
+        }
+        // The walk's order is declared: the rows of an ORDER BY on the key come merged, not sorted.
+        let (_, _, plan) = run(&ctx, "SELECT user, day FROM data ORDER BY user, day").await;
+        assert!(!plan.contains("SortExec"), "{plan}");
     });
 }
 
