@@ -53,6 +53,19 @@
 //!                 (--key key.json | --layout table.json) [--interval 10] [--sample 10000] [--json]
 //! ```
 //!
+//! `sql` runs SQL over a table's keys, read through the key layout (`--key` or `--layout`): on
+//! a local fjall database (the table is its keyspace), HBase through Thrift2 or Bigtable (the
+//! rows with a cell in `--family`, one partition per region or sampled tablet); `--value NAME`
+//! adds each row's value as a column. Without the key's Rust type nothing is pushed down: every
+//! row is read and DataFusion filters. The result is printed as a table, or written as CSV,
+//! JSON lines or an Arrow IPC file (`--features sql`):
+//!
+//! ```text
+//! rowkey sql (--fjall DIR | --hbase HOST:PORT --family F | --bigtable PROJECT/INSTANCE --family F)
+//!            --table events (--key key.json | --layout table.json) [--value v]
+//!            [--format table|csv|json|arrow] [-o FILE] "SELECT ..."
+//! ```
+//!
 //! Arguments are parsed by clap (derive): help, versions, errors and exit codes as users of
 //! Rust tools expect them, and room for the subcommands the next capabilities add.
 
@@ -61,6 +74,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+
+mod sql;
 
 /// Row keys for HBase, Cloud Bigtable and LSM stores, from the command line.
 #[derive(Parser)]
@@ -86,6 +101,10 @@ enum Command {
     /// sample it reads, the first it does not (explained), each field's range. Exit 0 when
     /// every key sampled fits.
     Check(CheckArgs),
+    /// Runs SQL over a table's keys, read through a key layout exported as JSON, on a local
+    /// fjall database, HBase (Thrift2) or Bigtable; prints a table, or writes CSV, JSON lines or
+    /// an Arrow IPC file (`--features sql`).
+    Sql(sql::SqlArgs),
     /// Reads a live HBase table's load from its region servers twice, an interval apart, and
     /// reports each region's share of reads and writes through the key layout: its salt
     /// bucket, the fields its start key decodes to, the layout's predicted share, the skew;
@@ -309,6 +328,7 @@ fn main() -> ExitCode {
         Command::Regions(args) => ("regions", live::regions(args).map(|()| true)),
         Command::Check(args) => ("check", live::check(args)),
         Command::Hotspots(args) => ("hotspots", live::hotspots(args).map(|()| true)),
+        Command::Sql(args) => ("sql", sql::sql(args).map(|()| true)),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,
@@ -555,7 +575,7 @@ mod live {
     /// The Bigtable table `table` at `place` (`PROJECT/INSTANCE`), its values in `family`,
     /// through the emulator at `emulator` when given.
     #[cfg(feature = "bigtable")]
-    fn bigtable_config(
+    pub(crate) fn bigtable_config(
         place: &str,
         table: &str,
         family: &str,
@@ -786,7 +806,7 @@ mod live {
     }
 
     /// The table (`--table`, or the layout's name) and the key layout it is read with.
-    fn table_and_required_key(
+    pub(crate) fn table_and_required_key(
         key: &KeyLayout,
         table: Option<&str>,
     ) -> Result<(String, &'static rowkey::Schema), String> {

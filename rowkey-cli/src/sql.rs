@@ -1,0 +1,255 @@
+//! `rowkey sql`: SQL over a table's keys from its key layout as data (a JSON export), on a
+//! local fjall database, HBase (Thrift2) or Bigtable: an operator's `sqlline` for every store
+//! rowkey speaks, through `rowkey_datafusion::SchemaTable`.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use crate::{KeyLayout, Live};
+
+/// `rowkey sql`'s arguments.
+#[derive(Args)]
+pub struct SqlArgs {
+    /// The statement, naming the table as `--table` (or the layout) names it: double-quote a
+    /// name with `:` or `-` (`SELECT * FROM "ns:events"`).
+    pub sql: String,
+    #[command(flatten)]
+    pub live: Live,
+    /// A local fjall database's directory; the table is its keyspace.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["hbase", "bigtable"])]
+    pub fjall: Option<PathBuf>,
+    #[command(flatten)]
+    pub key: KeyLayout,
+    /// On HBase and Bigtable, the column family the rows' values are in (their cell
+    /// `FAMILY:v`, as rowkey's stores write them): the rows read are the rows with a cell in it.
+    #[arg(long, value_name = "FAMILY")]
+    pub family: Option<String>,
+    /// The row's value as a column of this name (`Binary`).
+    #[arg(long, value_name = "NAME")]
+    pub value: Option<String>,
+    /// `#[timestamp]` and `#[reverse_ts]` fields as plain integers, not timestamps.
+    #[arg(long)]
+    pub raw_timestamps: bool,
+    /// How the result is written.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Write the result to this file instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// How `rowkey sql` writes its result.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Format {
+    /// A table for reading.
+    Table,
+    /// Comma-separated values, with a header line.
+    Csv,
+    /// One JSON object per row.
+    Json,
+    /// An Arrow IPC file (what pyarrow, Polars and DuckDB read).
+    Arrow,
+}
+
+#[cfg(feature = "sql")]
+mod run {
+    use std::io::Write;
+    use std::sync::Arc;
+
+    use rowkey::store::Store;
+    use rowkey_datafusion::datafusion;
+    use rowkey_datafusion::datafusion::arrow::record_batch::RecordBatch;
+    use rowkey_datafusion::datafusion::prelude::SessionContext;
+    use rowkey_datafusion::datafusion::sql::TableReference;
+    use rowkey_datafusion::{Options, SchemaTable};
+
+    use super::{Format, SqlArgs};
+
+    /// Runs the statement; `Ok(())` when it ran and its result was written.
+    pub fn sql(args: SqlArgs) -> Result<(), String> {
+        let (table, schema) =
+            crate::live::table_and_required_key(&args.key, args.live.table.as_deref())?;
+        let mut options = Options::default().timestamps(!args.raw_timestamps);
+        if let Some(name) = &args.value {
+            options = options.value_column(name);
+        }
+        let family = || {
+            args.family.clone().ok_or_else(|| {
+                "say which column family the rows are in: --family FAMILY (HBase and Bigtable read \
+                 the rows with a cell in it)"
+                    .to_string()
+            })
+        };
+        match (&args.fjall, &args.live.hbase, &args.live.bigtable) {
+            (Some(dir), _, _) => {
+                let store = rowkey::store::FjallStore::open(dir, &table)
+                    .map_err(|e| format!("{}: {e}", dir.display()))?;
+                query(&args, &table, SchemaTable::new(Arc::new(store), schema, options))
+            }
+            (None, Some(addr), _) => hbase(&args, addr, &table, &family()?, schema, options),
+            (None, None, Some(place)) => {
+                bigtable(&args, place, &table, &family()?, schema, options)
+            }
+            (None, None, None) => Err(
+                "say where the table is: --fjall DIR, --hbase HOST:PORT or --bigtable PROJECT/INSTANCE"
+                    .into(),
+            ),
+        }
+    }
+
+    #[cfg(feature = "hbase")]
+    fn hbase(
+        args: &SqlArgs,
+        addr: &str,
+        table: &str,
+        family: &str,
+        schema: &'static rowkey::Schema,
+        options: Options,
+    ) -> Result<(), String> {
+        let mut config =
+            rowkey::store::HbaseConfig::new(addr, table, family).framed(args.live.framed);
+        config.options.check_schema = false; // the table's own families, whatever they are
+        let store = rowkey::store::HbaseStore::with_config(config).map_err(|e| e.to_string())?;
+        // One partition per region, read in parallel.
+        let starts: Vec<Vec<u8>> = store
+            .regions()
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .map(|r| r.start)
+            .collect();
+        let provider =
+            SchemaTable::new(Arc::new(store), schema, options).map(|t| t.split_at(starts));
+        query(args, table, provider)
+    }
+
+    #[cfg(not(feature = "hbase"))]
+    fn hbase(
+        _: &SqlArgs,
+        _: &str,
+        _: &str,
+        _: &str,
+        _: &'static rowkey::Schema,
+        _: Options,
+    ) -> Result<(), String> {
+        Err("this build has no HBase support (feature `hbase`)".into())
+    }
+
+    #[cfg(feature = "bigtable")]
+    fn bigtable(
+        args: &SqlArgs,
+        place: &str,
+        table: &str,
+        family: &str,
+        schema: &'static rowkey::Schema,
+        options: Options,
+    ) -> Result<(), String> {
+        let mut config =
+            crate::live::bigtable_config(place, table, family, args.live.emulator.as_deref())?;
+        config.options.check_schema = false; // the table's own families, whatever they are
+        let store = rowkey::store::BigtableStore::with_config(config).map_err(|e| e.to_string())?;
+        // One partition per sampled tablet boundary, read in parallel.
+        let starts: Vec<rowkey::bytes::Bytes> = store
+            .sample_row_keys()
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect();
+        let provider =
+            SchemaTable::new(Arc::new(store), schema, options).map(|t| t.split_at(starts));
+        query(args, table, provider)
+    }
+
+    #[cfg(not(feature = "bigtable"))]
+    fn bigtable(
+        _: &SqlArgs,
+        _: &str,
+        _: &str,
+        _: &str,
+        _: &'static rowkey::Schema,
+        _: Options,
+    ) -> Result<(), String> {
+        Err("this build has no Bigtable support (feature `bigtable`)".into())
+    }
+
+    /// Registers the table under its name, runs the statement, writes the result.
+    fn query<S: Store + Send + Sync + 'static, E: std::fmt::Display>(
+        args: &SqlArgs,
+        table: &str,
+        provider: Result<SchemaTable<S>, E>,
+    ) -> Result<(), String> {
+        let provider = provider.map_err(|e| e.to_string())?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())?;
+        let batches = runtime.block_on(async {
+            let ctx = SessionContext::new();
+            ctx.register_table(TableReference::bare(table), Arc::new(provider))?;
+            ctx.sql(&args.sql).await?.collect().await
+        });
+        let batches = batches.map_err(|e| e.to_string())?;
+        let schema = match batches.first() {
+            Some(b) => b.schema(),
+            None => Arc::new(datafusion::arrow::datatypes::Schema::empty()),
+        };
+        match &args.output {
+            Some(path) => {
+                let file =
+                    std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+                let mut out = std::io::BufWriter::new(file);
+                write(args.format, &schema, &batches, &mut out)
+                    .and_then(|()| out.flush().map_err(|e| e.to_string()))
+                    .map_err(|e| format!("{}: {e}", path.display()))
+            }
+            None => {
+                let mut out = std::io::stdout().lock();
+                write(args.format, &schema, &batches, &mut out)
+            }
+        }
+    }
+
+    fn write(
+        format: Format,
+        schema: &datafusion::arrow::datatypes::SchemaRef,
+        batches: &[RecordBatch],
+        out: &mut impl Write,
+    ) -> Result<(), String> {
+        use datafusion::arrow;
+        let e = |e: arrow::error::ArrowError| e.to_string();
+        match format {
+            Format::Table => {
+                let shown = arrow::util::pretty::pretty_format_batches(batches).map_err(e)?;
+                writeln!(out, "{shown}").map_err(|e| e.to_string())?;
+                let rows: usize = batches.iter().map(RecordBatch::num_rows).sum();
+                writeln!(out, "{rows} row{}", if rows == 1 { "" } else { "s" })
+                    .map_err(|e| e.to_string())
+            }
+            Format::Csv => {
+                let mut w = arrow::csv::Writer::new(out);
+                batches.iter().try_for_each(|b| w.write(b)).map_err(e)
+            }
+            Format::Json => {
+                let mut w = arrow::json::LineDelimitedWriter::new(out);
+                batches.iter().try_for_each(|b| w.write(b)).map_err(e)?;
+                w.finish().map_err(e)
+            }
+            Format::Arrow => {
+                let mut w = arrow::ipc::writer::FileWriter::try_new(out, schema).map_err(e)?;
+                batches.iter().try_for_each(|b| w.write(b)).map_err(e)?;
+                w.finish().map_err(e)
+            }
+        }
+    }
+}
+
+/// `rowkey sql`.
+pub fn sql(args: SqlArgs) -> Result<(), String> {
+    #[cfg(feature = "sql")]
+    return run::sql(args);
+    #[cfg(not(feature = "sql"))]
+    {
+        let _ = (args.sql, args.format, args.output);
+        Err("this rowkey was built without SQL: install it with `--features sql`".into())
+    }
+}
