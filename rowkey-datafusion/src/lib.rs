@@ -77,6 +77,10 @@
 //! key filter); `EXPLAIN ANALYZE` adds the rows each partition read and the seeks it took
 //! (`rows_read`, `seeks`).
 //!
+//! **Rows of cells.** [`RowTable`] is a `CellTable<S, K, V>` as SQL: the key's columns, then
+//! one per field of the `RowValue` `V`, read from its cell. Key predicates narrow the key
+//! ranges read (inexactly: DataFusion checks every row, value predicates included).
+//!
 //! **A layout as data.** Without the key's Rust type (a layout exported as JSON and read back,
 //! as `rowkey sql` does), [`SchemaTable`] gives the same columns and order, reading every row
 //! (no query to push a `WHERE` clause into: DataFusion filters), one partition per salt
@@ -88,8 +92,10 @@
 #![warn(missing_docs)]
 
 mod insert;
+mod row_table;
 mod schema_table;
 
+pub use row_table::RowTable;
 pub use schema_table::SchemaTable;
 
 use std::any::Any;
@@ -651,6 +657,9 @@ enum Part {
     Ranges(Vec<KeyRange>),
     /// A walk of the query, over the part of the table it reads (`None`: all of it).
     Walk(Query, Option<KeyRange>),
+    /// Key ranges read as rows of cells (a `RowValue`'s columns), every row in them a row of
+    /// the scan (DataFusion filters what the ranges do not).
+    Cells(Vec<KeyRange>),
 }
 
 /// What `EXPLAIN` shows of the rows a scan asks for.
@@ -667,6 +676,8 @@ enum Asked {
 struct KeyScanExec<S> {
     store: Arc<S>,
     key: &'static rowkey::Schema,
+    /// The value type's layout, for a scan of rows of cells ([`Part::Cells`]).
+    value: Option<&'static rowkey::ValueSchema>,
     asked: Asked,
     parts: Vec<Part>,
     options: Options,
@@ -705,6 +716,7 @@ impl<S> KeyScanExec<S> {
         KeyScanExec {
             store,
             key,
+            value: None,
             asked,
             parts,
             options: shape.options,
@@ -735,6 +747,14 @@ impl<S> DisplayAs for KeyScanExec<S> {
                 write!(f, ", walks={walks}")?;
                 if self.parts.len() != *walks {
                     write!(f, ", partitions={}", self.parts.len())?;
+                }
+                if let Some(value) = self.value {
+                    // A scan of cells reads the walks' key ranges whole.
+                    write!(
+                        f,
+                        ", value={} (the query's key ranges read whole)",
+                        value.name
+                    )?;
                 }
                 let plan = query.to_string();
                 plan.lines()
@@ -805,6 +825,7 @@ where
         Some(Arc::new(KeyScanExec::<S> {
             store: self.store.clone(),
             key: self.key,
+            value: self.value,
             asked: self.asked.clone(),
             parts: self.parts.clone(),
             options: self.options.clone(),
@@ -833,7 +854,7 @@ where
         };
         let tx = builder.tx();
         let store = self.store.clone();
-        let key = self.key;
+        let (key, value) = (self.key, self.value);
         let options = self.options.clone();
         let reorder = self.reorder.clone();
         let (limit, batch_rows) = (self.limit.unwrap_or(usize::MAX), self.batch_rows);
@@ -850,9 +871,47 @@ where
                 };
                 Ok(tx.blocking_send(Ok(batch)).is_ok())
             };
+            if let (Part::Cells(ranges), Some(value)) = (&part, value) {
+                let mut batch = rowkey_arrow::RowBatchBuilder::with_options(key, value, &options)
+                    .map_err(external)?;
+                let columns = rowkey::store::Columns::exact(
+                    value
+                        .columns
+                        .iter()
+                        .map(|c| rowkey::store::Column::new(c.family, c.qualifier.as_bytes())),
+                );
+                let mut left = limit;
+                for range in ranges {
+                    for row in store.scan_rows(range, &columns) {
+                        if left == 0 {
+                            break;
+                        }
+                        batch.push(&row.map_err(external)?).map_err(external)?;
+                        left -= 1;
+                        if batch.len() >= batch_rows {
+                            read.add(batch.len());
+                            output.add(batch.len());
+                            if !send(batch.finish())? {
+                                return Ok(());
+                            }
+                        }
+                    }
+                }
+                read.add(batch.len());
+                output.add(batch.len());
+                if !batch.is_empty() {
+                    send(batch.finish())?;
+                }
+                return Ok(());
+            }
             let mut batch = KeyBatchBuilder::with_options(key, &options).map_err(external)?;
             let (walk, within) = match part {
                 Part::Walk(walk, within) => (walk, within),
+                Part::Cells(_) => {
+                    return Err(DataFusionError::Internal(
+                        "a scan of cells without the value's layout".into(),
+                    ))
+                }
                 Part::Ranges(ranges) => {
                     // Nothing to seek past: the ranges' rows are the result's, read as they lie
                     // in the store's buffers (lent, not copied).

@@ -466,6 +466,80 @@ fn a_layout_as_data_answers_as_the_typed_table() {
     });
 }
 
+/// A user's usage of an app: columns of its own.
+#[derive(rowkey::RowValue, Debug, Clone, PartialEq)]
+#[column(family = "u")]
+struct Usage {
+    minutes: u64,
+    #[column(name = "n")]
+    note: Option<String>,
+    score: f64,
+}
+
+/// A `CellTable`'s rows as SQL rows: the key's columns and the value's; key predicates
+/// narrow the ranges read, value predicates are DataFusion's; the rows are a brute-force
+/// filter's.
+#[test]
+fn a_cell_tables_rows_are_sql_rows() {
+    use rowkey::store::CellTable;
+    use rowkey_datafusion::RowTable;
+    let store = Arc::new(MemStore::new());
+    let cells = CellTable::<_, Install, Usage>::new(&*store);
+    let usage = |u: u32, a: u32| Usage {
+        minutes: u64::from(u * 7 + a) % 50,
+        note: a.is_multiple_of(3).then(|| format!("u{u}a{a}")),
+        score: f64::from(a) / 4.0,
+    };
+    let mut all = Vec::new();
+    for user_id in 0..200 {
+        for app_id in 0..20 {
+            all.push((Install { user_id, app_id }, usage(user_id, app_id)));
+        }
+    }
+    cells.put_batch(all.iter().map(|(k, v)| (k, v))).unwrap();
+    let ctx = SessionContext::new();
+    let table = RowTable::<_, Install, Usage>::shared(store).unwrap();
+    ctx.register_table("usage", Arc::new(table)).unwrap();
+    runtime().block_on(async {
+        let (batches, read, plan) = run(
+            &ctx,
+            "SELECT user_id, app_id, minutes, note, score FROM usage \
+             WHERE user_id BETWEEN 10 AND 12 AND minutes > 20 AND note IS NOT NULL ORDER BY user_id, app_id",
+        )
+        .await;
+        let want: Vec<(u32, u32, u64, String)> = all
+            .iter()
+            .filter(|(k, v)| (10..=12).contains(&k.user_id) && v.minutes > 20 && v.note.is_some())
+            .map(|(k, v)| (k.user_id, k.app_id, v.minutes, v.note.clone().unwrap()))
+            .collect();
+        let mut got = Vec::new();
+        for b in &batches {
+            for i in 0..b.num_rows() {
+                got.push((
+                    b.column(0).as_primitive::<UInt32Type>().value(i),
+                    b.column(1).as_primitive::<UInt32Type>().value(i),
+                    b.column(2).as_primitive::<UInt64Type>().value(i),
+                    b.column(3).as_string::<i32>().value(i).to_string(),
+                ));
+            }
+        }
+        assert!(!want.is_empty());
+        assert_eq!(got, want, "{plan}");
+        // The leading field's range fixed the rows read: three users' 60 rows, not 4,000.
+        assert_eq!(read, 60, "{plan}");
+        assert!(plan.contains("value=Usage"), "{plan}");
+        // An aggregate over a value column, all rows.
+        let (batches, read, _) = run(&ctx, "SELECT sum(minutes) AS m, count(note) AS n FROM usage").await;
+        let m: u64 = all.iter().map(|(_, v)| v.minutes).sum();
+        assert_eq!(batches[0].column(0).as_primitive::<UInt64Type>().value(0), m);
+        assert_eq!(
+            batches[0].column(1).as_primitive::<datafusion::arrow::datatypes::Int64Type>().value(0),
+            all.iter().filter(|(_, v)| v.note.is_some()).count() as i64
+        );
+        assert_eq!(read, 4_000);
+    });
+}
+
 /// A table cut at split keys (regions' first keys) is read one partition per piece of the
 /// walk: the same rows, the same rows read, each partition in key order.
 #[test]

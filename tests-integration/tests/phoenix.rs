@@ -1139,20 +1139,21 @@ fn a_renamed_salted_table_splits_reverses_and_decodes_as_phoenix_does() {
 }
 
 /// The same SQL on the same table, from both sides: a table rowkey writes once (Phoenix's
-/// `(A BIGINT, B BIGINT)` salted into 8 buckets, the `Pair` key), queried by Phoenix through
-/// JDBC and by DataFusion over rowkey (`rowkey_datafusion::KeyTable` on the Thrift2 store), for
-/// generated queries: point lookups, key prefixes, ranges, `IN` lists on the second key
-/// column, aggregates, `GROUP BY`, `ORDER BY` the key both ways, `LIMIT`. Every result is the
-/// same. The pushdown is counted where it happens: a predicate on `b` alone is checked by the
-/// region servers, so the rows that cross the network (the scan's `rows_read`) are the
-/// matches, not the table.
+/// `(A BIGINT, B BIGINT)` salted into 8 buckets with an `UNSIGNED_LONG` column, the `Pair` key
+/// and `PairRow` value), queried by Phoenix through JDBC and by DataFusion over rowkey
+/// (`rowkey_datafusion::RowTable` on the Thrift2 store), for generated queries: point lookups,
+/// key prefixes, ranges, `IN` lists on the second key column, predicates on the value column,
+/// aggregates, `GROUP BY`, `ORDER BY` the key both ways, `LIMIT`. Every result is the same.
+/// The pushdown is counted where it happens: a typed `KeyTable` over the same rows' keys
+/// sends a predicate on `b` alone to the region servers, so the rows that cross the network
+/// (the scan's `rows_read`) are the matches, not the table.
 #[test]
 fn the_same_sql_from_phoenix_and_datafusion() {
     use datafusion::arrow::array::{Array, AsArray};
     use datafusion::arrow::datatypes::Int64Type;
     use datafusion::physical_plan::{collect, ExecutionPlan};
     use datafusion::prelude::SessionContext;
-    use rowkey_datafusion::{datafusion, KeyTable};
+    use rowkey_datafusion::{datafusion, RowTable};
     use std::sync::Arc;
 
     let Some(p) = phoenix() else { return };
@@ -1173,19 +1174,16 @@ fn the_same_sql_from_phoenix_and_datafusion() {
         .filter(|k| (k.a + k.b).rem_euclid(4) != 0)
         .collect();
     let rows = CellTable::<_, Pair, PairRow>::new(&store);
-    let value = PairRow {
+    let value = |k: &Pair| PairRow {
         marker: "x".into(),
-        v: 1,
+        v: (k.a * 1_000 + k.b).rem_euclid(97) as u64,
     };
-    rows.put_batch(keys.iter().map(|k| (k, &value))).unwrap();
-    // `KeyTable` is SQL over a `Table`: it reads the rows' `0:v` cell, which a `Table` writes
-    // beside Phoenix's columns (Phoenix ignores a column it does not declare).
-    rowkey::store::Table::<_, Pair>::new(&store)
-        .put_batch(keys.iter().map(|k| (k, b"".as_slice())))
-        .unwrap();
+    let values: Vec<PairRow> = keys.iter().map(value).collect();
+    rows.put_batch(keys.iter().zip(&values)).unwrap();
 
+    // The rows as a `CellTable` reads them: the key's columns and `PairRow`'s (`marker`, `v`).
     let ctx = SessionContext::new();
-    let provider = KeyTable::<_, Pair>::shared(Arc::new(store)).unwrap();
+    let provider = RowTable::<_, Pair, PairRow>::shared(Arc::new(store)).unwrap();
     ctx.register_table("both", Arc::new(provider)).unwrap();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -1280,6 +1278,10 @@ fn the_same_sql_from_phoenix_and_datafusion() {
             3 => conds.push(format!("b {} {}", ["<", ">="][n / 5 % 2], pick(-260, 260))),
             _ => {}
         }
+        // A predicate on a value column, at times.
+        if n % 7 == 3 {
+            conds.push(format!("v {} {}", ["<", ">="][n / 7 % 2], pick(0, 97)));
+        }
         let wher = if conds.is_empty() {
             String::new()
         } else {
@@ -1288,14 +1290,14 @@ fn the_same_sql_from_phoenix_and_datafusion() {
         // Every statement orders its rows (a salted table's come in any order otherwise).
         let select = match n % 4 {
             0 => format!(
-                "SELECT a, b FROM {{t}}{wher} ORDER BY a, b LIMIT {}",
+                "SELECT a, b, v FROM {{t}}{wher} ORDER BY a, b LIMIT {}",
                 pick(1, 50)
             ),
             1 => format!(
                 "SELECT a, b FROM {{t}}{wher} ORDER BY a DESC, b DESC LIMIT {}",
                 pick(1, 50)
             ),
-            2 => format!("SELECT COUNT(*), SUM(b), MIN(b), MAX(a) FROM {{t}}{wher}"),
+            2 => format!("SELECT COUNT(*), SUM(b), MIN(b), MAX(a), MAX(v) FROM {{t}}{wher}"),
             _ => format!("SELECT a, COUNT(*) FROM {{t}}{wher} GROUP BY a ORDER BY a"),
         };
         let theirs = sql
@@ -1310,7 +1312,15 @@ fn the_same_sql_from_phoenix_and_datafusion() {
 
     // Without a leading constraint, `b`'s predicate is the region servers' to check: the rows
     // that cross the network are the matches, not the table's 7,500.
-    let (found, read) = ours("SELECT a, b FROM both WHERE b = 17");
+    // (`KeyTable` reads a `Table`'s value cell, `0:v`: written beside Phoenix's columns, which
+    // Phoenix ignores.)
+    let store = HbaseStore::with_config(HbaseConfig::new(&p.thrift, &table, "0")).unwrap();
+    rowkey::store::Table::<_, Pair>::new(&store)
+        .put_batch(keys.iter().map(|k| (k, b"".as_slice())))
+        .unwrap();
+    let keyed = rowkey_datafusion::KeyTable::<_, Pair>::shared(Arc::new(store)).unwrap();
+    ctx.register_table("keyed", Arc::new(keyed)).unwrap();
+    let (found, read) = ours("SELECT a, b FROM keyed WHERE b = 17");
     let theirs = sql
         .query(
             &format!("SELECT A, B FROM {table} WHERE B = 17 ORDER BY A"),
