@@ -1240,7 +1240,7 @@ fn the_same_sql_from_phoenix_and_datafusion() {
     let mut pick = |lo: i64, hi: i64| lo + rng.below((hi - lo) as u64) as i64;
     let mut compared = 0;
     let mut results = 0;
-    for n in 0..240 {
+    for n in 0..200 {
         // A conjunction of key predicates.
         let mut conds: Vec<String> = Vec::new();
         match n % 6 {
