@@ -66,6 +66,13 @@ mod run {
 
     use super::{Format, SqlArgs};
 
+    /// The table a statement reads: its name, key layout and columns.
+    pub struct Read {
+        table: String,
+        schema: &'static rowkey::Schema,
+        options: Options,
+    }
+
     /// Runs the statement; `Ok(())` when it ran and its result was written.
     pub fn sql(args: SqlArgs) -> Result<(), String> {
         let (table, schema) =
@@ -81,16 +88,19 @@ mod run {
                     .to_string()
             })
         };
+        let read = Read {
+            table,
+            schema,
+            options,
+        };
         match (&args.fjall, &args.live.hbase, &args.live.bigtable) {
             (Some(dir), _, _) => {
-                let store = rowkey::store::FjallStore::open(dir, &table)
+                let store = rowkey::store::FjallStore::open(dir, &read.table)
                     .map_err(|e| format!("{}: {e}", dir.display()))?;
-                query(&args, &table, SchemaTable::new(Arc::new(store), schema, options))
+                query(&args, read, store, Vec::new())
             }
-            (None, Some(addr), _) => hbase(&args, addr, &table, &family()?, schema, options),
-            (None, None, Some(place)) => {
-                bigtable(&args, place, &table, &family()?, schema, options)
-            }
+            (None, Some(addr), _) => hbase(&args, addr, &family()?, read),
+            (None, None, Some(place)) => bigtable(&args, place, &family()?, read),
             (None, None, None) => Err(
                 "say where the table is: --fjall DIR, --hbase HOST:PORT or --bigtable PROJECT/INSTANCE"
                     .into(),
@@ -98,87 +108,59 @@ mod run {
         }
     }
 
+    /// The table through HBase's Thrift2 gateway, one partition per region.
     #[cfg(feature = "hbase")]
-    fn hbase(
-        args: &SqlArgs,
-        addr: &str,
-        table: &str,
-        family: &str,
-        schema: &'static rowkey::Schema,
-        options: Options,
-    ) -> Result<(), String> {
+    fn hbase(args: &SqlArgs, addr: &str, family: &str, read: Read) -> Result<(), String> {
         let mut config =
-            rowkey::store::HbaseConfig::new(addr, table, family).framed(args.live.framed);
+            rowkey::store::HbaseConfig::new(addr, &read.table, family).framed(args.live.framed);
         config.options.check_schema = false; // the table's own families, whatever they are
         let store = rowkey::store::HbaseStore::with_config(config).map_err(|e| e.to_string())?;
-        // One partition per region, read in parallel.
-        let starts: Vec<Vec<u8>> = store
-            .regions()
-            .map_err(|e| e.to_string())?
-            .into_iter()
-            .map(|r| r.start)
-            .collect();
-        let provider =
-            SchemaTable::new(Arc::new(store), schema, options).map(|t| t.split_at(starts));
-        query(args, table, provider)
+        let regions = store.regions().map_err(|e| e.to_string())?;
+        query(
+            args,
+            read,
+            store,
+            regions.into_iter().map(|r| r.start).collect(),
+        )
     }
 
     #[cfg(not(feature = "hbase"))]
-    fn hbase(
-        _: &SqlArgs,
-        _: &str,
-        _: &str,
-        _: &str,
-        _: &'static rowkey::Schema,
-        _: Options,
-    ) -> Result<(), String> {
+    fn hbase(_: &SqlArgs, _: &str, _: &str, _: Read) -> Result<(), String> {
         Err("this build has no HBase support (feature `hbase`)".into())
     }
 
+    /// The table on Bigtable, one partition per sampled tablet boundary.
     #[cfg(feature = "bigtable")]
-    fn bigtable(
-        args: &SqlArgs,
-        place: &str,
-        table: &str,
-        family: &str,
-        schema: &'static rowkey::Schema,
-        options: Options,
-    ) -> Result<(), String> {
-        let mut config =
-            crate::live::bigtable_config(place, table, family, args.live.emulator.as_deref())?;
+    fn bigtable(args: &SqlArgs, place: &str, family: &str, read: Read) -> Result<(), String> {
+        let emulator = args.live.emulator.as_deref();
+        let mut config = crate::live::bigtable_config(place, &read.table, family, emulator)?;
         config.options.check_schema = false; // the table's own families, whatever they are
         let store = rowkey::store::BigtableStore::with_config(config).map_err(|e| e.to_string())?;
-        // One partition per sampled tablet boundary, read in parallel.
-        let starts: Vec<rowkey::bytes::Bytes> = store
-            .sample_row_keys()
-            .map_err(|e| e.to_string())?
-            .into_iter()
-            .map(|(k, _)| k)
-            .collect();
-        let provider =
-            SchemaTable::new(Arc::new(store), schema, options).map(|t| t.split_at(starts));
-        query(args, table, provider)
+        let samples = store.sample_row_keys().map_err(|e| e.to_string())?;
+        query(
+            args,
+            read,
+            store,
+            samples.into_iter().map(|(k, _)| k.to_vec()).collect(),
+        )
     }
 
     #[cfg(not(feature = "bigtable"))]
-    fn bigtable(
-        _: &SqlArgs,
-        _: &str,
-        _: &str,
-        _: &str,
-        _: &'static rowkey::Schema,
-        _: Options,
-    ) -> Result<(), String> {
+    fn bigtable(_: &SqlArgs, _: &str, _: &str, _: Read) -> Result<(), String> {
         Err("this build has no Bigtable support (feature `bigtable`)".into())
     }
 
     /// Registers the table under its name, runs the statement, writes the result.
-    fn query<S: Store + Send + Sync + 'static, E: std::fmt::Display>(
+    fn query<S: Store + Send + Sync + 'static>(
         args: &SqlArgs,
-        table: &str,
-        provider: Result<SchemaTable<S>, E>,
+        read: Read,
+        store: S,
+        splits: Vec<Vec<u8>>,
     ) -> Result<(), String> {
-        let provider = provider.map_err(|e| e.to_string())?;
+        let table = read.table.as_str();
+        let provider = SchemaTable::new(Arc::new(store), read.schema, read.options)
+            .map_err(|e| e.to_string())?
+            .split_at(splits);
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()

@@ -871,6 +871,11 @@ where
                 };
                 Ok(tx.blocking_send(Ok(batch)).is_ok())
             };
+            // A plain read's rows are counted as read as they are sent.
+            let plain = |rows: usize| {
+                read.add(rows);
+                output.add(rows);
+            };
             if let (Part::Cells(ranges), Some(value)) = (&part, value) {
                 let mut batch = rowkey_arrow::RowBatchBuilder::with_options(key, value, &options)
                     .map_err(external)?;
@@ -888,20 +893,12 @@ where
                         }
                         batch.push(&row.map_err(external)?).map_err(external)?;
                         left -= 1;
-                        if batch.len() >= batch_rows {
-                            read.add(batch.len());
-                            output.add(batch.len());
-                            if !send(batch.finish())? {
-                                return Ok(());
-                            }
+                        if !flush(&mut batch, batch_rows, &plain, &send)? {
+                            return Ok(());
                         }
                     }
                 }
-                read.add(batch.len());
-                output.add(batch.len());
-                if !batch.is_empty() {
-                    send(batch.finish())?;
-                }
+                flush(&mut batch, 1, &plain, &send)?;
                 return Ok(());
             }
             let mut batch = KeyBatchBuilder::with_options(key, &options).map_err(external)?;
@@ -932,20 +929,12 @@ where
                                 Some(pushed) => pushed?,
                             }
                             left -= 1;
-                            if batch.len() >= batch_rows {
-                                read.add(batch.len());
-                                output.add(batch.len());
-                                if !send(batch.finish())? {
-                                    return Ok(());
-                                }
+                            if !flush(&mut batch, batch_rows, &plain, &send)? {
+                                return Ok(());
                             }
                         }
                     }
-                    read.add(batch.len());
-                    output.add(batch.len());
-                    if !batch.is_empty() {
-                        send(batch.finish())?;
-                    }
+                    flush(&mut batch, 1, &plain, &send)?;
                     return Ok(());
                 }
             };
@@ -954,35 +943,74 @@ where
                 None => SkipScan::new(&*store, &walk),
             };
             let mut left = limit;
-            let mut counted = rowkey::store::SkipStats::default();
+            let counted = std::cell::Cell::new(rowkey::store::SkipStats::default());
             // The walk's counters as DataFusion's metrics (`EXPLAIN ANALYZE`), as they grow.
-            let mut count = |scan: &SkipScan<'_, S>, rows: usize| {
-                let now = scan.stats();
-                read.add(usize::try_from(now.read - counted.read).unwrap_or(usize::MAX));
-                seeks.add(usize::try_from(now.seeks - counted.seeks).unwrap_or(usize::MAX));
+            let count = |scan: &SkipScan<'_, S>, rows: usize| {
+                let (now, before) = (scan.stats(), counted.get());
+                read.add(usize::try_from(now.read - before.read).unwrap_or(usize::MAX));
+                seeks.add(usize::try_from(now.seeks - before.seeks).unwrap_or(usize::MAX));
                 output.add(rows);
-                counted = now;
+                counted.set(now);
             };
             while left > 0 {
                 let Some(row) = scan.next() else { break };
                 let (key, value) = row.map_err(external)?;
                 batch.push(&key, Some(&value)).map_err(external)?;
                 left -= 1;
-                if batch.len() >= batch_rows {
-                    count(&scan, batch.len());
-                    if !send(batch.finish())? {
-                        return Ok(());
-                    }
+                if !flush(&mut batch, batch_rows, &|rows| count(&scan, rows), &send)? {
+                    return Ok(());
                 }
             }
-            count(&scan, batch.len());
-            if !batch.is_empty() {
+            // The walk's last reads are counted even when they matched nothing.
+            let rows = batch.len();
+            count(&scan, rows);
+            if rows > 0 {
                 send(batch.finish())?;
             }
             Ok(())
         });
         Ok(builder.build())
     }
+}
+
+/// A batch a partition fills: [`KeyBatchBuilder`] or [`rowkey_arrow::RowBatchBuilder`].
+trait Filling {
+    fn rows(&self) -> usize;
+    fn take(&mut self) -> RecordBatch;
+}
+
+impl Filling for KeyBatchBuilder {
+    fn rows(&self) -> usize {
+        self.len()
+    }
+    fn take(&mut self) -> RecordBatch {
+        self.finish()
+    }
+}
+
+impl Filling for rowkey_arrow::RowBatchBuilder {
+    fn rows(&self) -> usize {
+        self.len()
+    }
+    fn take(&mut self) -> RecordBatch {
+        self.finish()
+    }
+}
+
+/// Sends `batch` on once it holds `at_least` rows (and at least one), its rows counted first
+/// by `count`; `false` when the query wants no more rows (the receiver is gone).
+fn flush(
+    batch: &mut impl Filling,
+    at_least: usize,
+    count: &dyn Fn(usize),
+    send: &dyn Fn(RecordBatch) -> DfResult<bool>,
+) -> DfResult<bool> {
+    let rows = batch.rows();
+    if rows < at_least.max(1) {
+        return Ok(true);
+    }
+    count(rows);
+    send(batch.take())
 }
 
 /// The key ranges a walk reads when it never seeks (its only constraints are leading value
