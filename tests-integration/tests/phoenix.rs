@@ -303,11 +303,9 @@ struct PairRow {
     v: u64,
 }
 
-#[test]
-fn phoenix_reads_what_rowkey_writes_and_back() {
-    let Some(p) = phoenix() else { return };
-    let mut sql = p.session();
-    let table = unique("pairs");
+/// Phoenix's table of `Pair` keys and `PairRow` values, created by Phoenix under `table`, and
+/// rowkey's store of it (family `0`).
+fn pairs_table(p: &Phoenix, sql: &mut phoenix_sql::Sql, table: &str) -> HbaseStore {
     sql.update(
         &format!(
             "CREATE TABLE {table} (A BIGINT NOT NULL, B BIGINT NOT NULL, V UNSIGNED_LONG \
@@ -316,7 +314,15 @@ fn phoenix_reads_what_rowkey_writes_and_back() {
         &[],
     )
     .unwrap();
-    let store = HbaseStore::with_config(HbaseConfig::new(&p.thrift, &table, "0")).unwrap();
+    HbaseStore::with_config(HbaseConfig::new(&p.thrift, table, "0")).unwrap()
+}
+
+#[test]
+fn phoenix_reads_what_rowkey_writes_and_back() {
+    let Some(p) = phoenix() else { return };
+    let mut sql = p.session();
+    let table = unique("pairs");
+    let store = pairs_table(p, &mut sql, &table);
     let rows = CellTable::<_, Pair, PairRow>::new(store);
     let n: i64 = std::env::var("ROWKEY_PHOENIX_ROWS")
         .ok()
@@ -1159,15 +1165,7 @@ fn the_same_sql_from_phoenix_and_datafusion() {
     let Some(p) = phoenix() else { return };
     let mut sql = p.session();
     let table = unique("both");
-    sql.update(
-        &format!(
-            "CREATE TABLE {table} (A BIGINT NOT NULL, B BIGINT NOT NULL, V UNSIGNED_LONG \
-             CONSTRAINT PK PRIMARY KEY (A, B)) SALT_BUCKETS=8, COLUMN_ENCODED_BYTES=0"
-        ),
-        &[],
-    )
-    .unwrap();
-    let store = HbaseStore::with_config(HbaseConfig::new(&p.thrift, &table, "0")).unwrap();
+    let store = pairs_table(p, &mut sql, &table);
     // a in -20..20, b in -250..250 step 1 (every fourth pair left out): 7,500 rows.
     let keys: Vec<Pair> = (-20i64..20)
         .flat_map(|a| (-250i64..250).map(move |b| Pair { a, b }))
