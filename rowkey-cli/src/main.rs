@@ -54,14 +54,15 @@
 //! ```
 //!
 //! `sql` runs SQL over a table's keys, read through the key layout (`--key` or `--layout`): on
-//! a local fjall database (the table is its keyspace), HBase through Thrift2 or Bigtable (the
-//! rows with a cell in `--family`, one partition per region or sampled tablet); `--value NAME`
+//! a local fjall database (the table is its keyspace), HBase through Thrift2 or its native RPC,
+//! or Bigtable (the rows with a cell in `--family`, one partition per region or sampled tablet); `--value NAME`
 //! adds each row's value as a column. Without the key's Rust type nothing is pushed down: every
 //! row is read and DataFusion filters. The result is printed as a table, or written as CSV,
 //! JSON lines or an Arrow IPC file (`--features sql`):
 //!
 //! ```text
-//! rowkey sql (--fjall DIR | --hbase HOST:PORT --family F | --bigtable PROJECT/INSTANCE --family F)
+//! rowkey sql (--fjall DIR | --hbase HOST:PORT --family F | --bigtable PROJECT/INSTANCE --family F
+//!            | (--master HOST:PORT | --zk QUORUM | --site hbase-site.xml) --family F)
 //!            --table events (--key key.json | --layout table.json) [--value v]
 //!            [--format table|csv|json|arrow] [-o FILE] "SELECT ..."
 //! ```
@@ -842,21 +843,14 @@ mod live {
         schema: &'static rowkey::Schema,
     ) -> Result<(), String> {
         use rowkey::hotspot::HotspotReport;
-        use rowkey::store::{HbaseRpcConfig, HbaseRpcStore, HbaseSite};
-        let config = match (&args.master, &args.zk, &args.site) {
-            (Some(master), _, _) => HbaseRpcConfig::new(master, table, ANY_FAMILY),
-            (None, Some(quorum), _) => HbaseRpcConfig::from_zookeeper(quorum, table, ANY_FAMILY),
-            (None, None, Some(site)) => HbaseSite::load(site)
-                .and_then(|s| s.rpc_config(table, ANY_FAMILY))
-                .map_err(|e| e.to_string())?,
-            (None, None, None) => {
-                return Err(
-                    "say where the cluster is: --master HOST:PORT, --zk QUORUM or --site hbase-site.xml"
-                        .into(),
-                )
-            }
-        };
-        let store = HbaseRpcStore::with_config(config).map_err(|e| e.to_string())?;
+        let config = rpc_config(
+            args.master.as_deref(),
+            args.zk.as_deref(),
+            args.site.as_deref(),
+            table,
+            ANY_FAMILY,
+        )?;
+        let store = rowkey::store::HbaseRpcStore::with_config(config).map_err(|e| e.to_string())?;
         let before = store.region_loads().map_err(|e| e.to_string())?;
         let since = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -888,6 +882,30 @@ mod live {
             print!("{report}");
         }
         Ok(())
+    }
+
+    /// The native client's configuration for `table` (its values in `family`), from the first
+    /// of a master's (or region server's) address, a ZooKeeper quorum and an `hbase-site.xml`.
+    #[cfg(feature = "hbase-rpc")]
+    pub(crate) fn rpc_config(
+        master: Option<&str>,
+        zk: Option<&str>,
+        site: Option<&std::path::Path>,
+        table: &str,
+        family: &str,
+    ) -> Result<rowkey::store::HbaseRpcConfig, String> {
+        use rowkey::store::{HbaseRpcConfig, HbaseSite};
+        match (master, zk, site) {
+            (Some(master), _, _) => Ok(HbaseRpcConfig::new(master, table, family)),
+            (None, Some(quorum), _) => Ok(HbaseRpcConfig::from_zookeeper(quorum, table, family)),
+            (None, None, Some(site)) => HbaseSite::load(site)
+                .and_then(|s| s.rpc_config(table, family))
+                .map_err(|e| e.to_string()),
+            (None, None, None) => Err(
+                "say where the cluster is: --master HOST:PORT, --zk QUORUM or --site hbase-site.xml"
+                    .into(),
+            ),
+        }
     }
 
     /// Waits `interval` between the two samples, with a bar of the time gone and left on a

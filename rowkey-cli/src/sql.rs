@@ -17,8 +17,19 @@ pub struct SqlArgs {
     #[command(flatten)]
     pub live: Live,
     /// A local fjall database's directory; the table is its keyspace.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["hbase", "bigtable"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["hbase", "bigtable", "master", "zk", "site"])]
     pub fjall: Option<PathBuf>,
+    /// HBase through its native RPC: a master's (or, from HBase 2.6, a region server's)
+    /// connection registry, `host:port` (`--features hbase-rpc`).
+    #[arg(long, value_name = "HOST:PORT", conflicts_with_all = ["hbase", "bigtable", "zk", "site"])]
+    pub master: Option<String>,
+    /// HBase through its native RPC, found from its ZooKeeper quorum, `host:port[,host:port...]`.
+    #[arg(long, value_name = "QUORUM", conflicts_with_all = ["hbase", "bigtable", "site"])]
+    pub zk: Option<String>,
+    /// HBase through its native RPC, as an `hbase-site.xml` describes the cluster (its quorum
+    /// or registry, Kerberos, TLS).
+    #[arg(long, value_name = "hbase-site.xml", conflicts_with_all = ["hbase", "bigtable"])]
+    pub site: Option<PathBuf>,
     #[command(flatten)]
     pub key: KeyLayout,
     /// On HBase and Bigtable, the column family the rows' values are in (their cell
@@ -93,6 +104,7 @@ mod run {
             schema,
             options,
         };
+        let native = args.master.is_some() || args.zk.is_some() || args.site.is_some();
         match (&args.fjall, &args.live.hbase, &args.live.bigtable) {
             (Some(dir), _, _) => {
                 let store = rowkey::store::FjallStore::open(dir, &read.table)
@@ -101,8 +113,10 @@ mod run {
             }
             (None, Some(addr), _) => hbase(&args, addr, &family()?, read),
             (None, None, Some(place)) => bigtable(&args, place, &family()?, read),
+            (None, None, None) if native => hbase_rpc(&args, &family()?, read),
             (None, None, None) => Err(
-                "say where the table is: --fjall DIR, --hbase HOST:PORT or --bigtable PROJECT/INSTANCE"
+                "say where the table is: --fjall DIR, --hbase HOST:PORT, --bigtable \
+                 PROJECT/INSTANCE, or --master, --zk or --site for HBase's native RPC"
                     .into(),
             ),
         }
@@ -127,6 +141,28 @@ mod run {
     #[cfg(not(feature = "hbase"))]
     fn hbase(_: &SqlArgs, _: &str, _: &str, _: Read) -> Result<(), String> {
         Err("this build has no HBase support (feature `hbase`)".into())
+    }
+
+    /// The table through HBase's native RPC, one partition per region.
+    #[cfg(feature = "hbase-rpc")]
+    fn hbase_rpc(args: &SqlArgs, family: &str, read: Read) -> Result<(), String> {
+        let (master, zk) = (args.master.as_deref(), args.zk.as_deref());
+        let mut config =
+            crate::live::rpc_config(master, zk, args.site.as_deref(), &read.table, family)?;
+        config.options.check_schema = false; // the table's own families, whatever they are
+        let store = rowkey::store::HbaseRpcStore::with_config(config).map_err(|e| e.to_string())?;
+        let regions = store.regions().map_err(|e| e.to_string())?;
+        query(
+            args,
+            read,
+            store,
+            regions.into_iter().map(|r| r.start).collect(),
+        )
+    }
+
+    #[cfg(not(feature = "hbase-rpc"))]
+    fn hbase_rpc(_: &SqlArgs, _: &str, _: Read) -> Result<(), String> {
+        Err("this build has no native HBase client (feature `hbase-rpc`)".into())
     }
 
     /// The table on Bigtable, one partition per sampled tablet boundary.

@@ -613,8 +613,8 @@ fn hotspots_name_a_hammered_user_on_hbase() {
 }
 
 /// `rowkey sql` on a live table: the rows a typed table wrote to HBase (pre-split: one
-/// partition per region) and to the emulator, read back through the key layout with their
-/// values; a store without `--family` is refused.
+/// partition per region; read through Thrift2 and through the native RPC) and to the emulator,
+/// read back through the key layout with their values; a store without `--family` is refused.
 #[cfg(feature = "sql")]
 #[test]
 fn sql_reads_a_live_table_through_its_layout() {
@@ -672,6 +672,14 @@ fn sql_reads_a_live_table_through_its_layout() {
         assert_eq!(code, Some(2));
         assert!(err.contains("--family"), "{err}");
         tried += 1;
+        // The same table through HBase's native RPC.
+        #[cfg(feature = "hbase-rpc")]
+        if let Some(master) = server("ROWKEY_HBASE_MASTER") {
+            let (code, out, err) = sql(&["--master", &master], &table, Some("cf"));
+            assert_eq!(code, Some(0), "{out}{err}");
+            assert_eq!(out, want);
+            tried += 1;
+        }
     }
     if let Some(emulator) = server("BIGTABLE_EMULATOR_HOST") {
         let table = format!("cli_sql_{}", std::process::id());
