@@ -1153,6 +1153,7 @@ fn a_renamed_salted_table_splits_reverses_and_decodes_as_phoenix_does() {
 /// The pushdown is counted where it happens: a typed `KeyTable` over the same rows' keys
 /// sends a predicate on `b` alone to the region servers, so the rows that cross the network
 /// (the scan's `rows_read`) are the matches, not the table.
+#[cfg(feature = "sql")]
 #[test]
 fn the_same_sql_from_phoenix_and_datafusion() {
     use datafusion::arrow::array::{Array, AsArray};
