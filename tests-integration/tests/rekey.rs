@@ -545,6 +545,87 @@ fn a_legacy_table_moves_to_a_native_layout_while_writes_go_on() {
     assert_eq!(diff.missing, [stray_new.to_bytes().unwrap().to_vec()]);
 }
 
+/// A store whose first `put` after [`Gated::arm`] stops between two barriers: the test knows
+/// a dual write has reached the new table and not yet this (old) one, and lets it go on when
+/// it wants.
+struct Gated {
+    inner: MemStore,
+    armed: std::sync::atomic::AtomicBool,
+    entered: std::sync::Barrier,
+    release: std::sync::Barrier,
+}
+
+impl Gated {
+    fn new() -> Self {
+        Gated {
+            inner: MemStore::new(),
+            armed: std::sync::atomic::AtomicBool::new(false),
+            entered: std::sync::Barrier::new(2),
+            release: std::sync::Barrier::new(2),
+        }
+    }
+
+    fn arm(&self) {
+        self.armed.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+impl Store for Gated {
+    type Error = <MemStore as Store>::Error;
+    type Scan<'a> = <MemStore as Store>::Scan<'a>;
+    fn put(&self, key: &[u8], value: &[u8]) -> Result<(), Self::Error> {
+        if self.armed.swap(false, std::sync::atomic::Ordering::SeqCst) {
+            self.entered.wait();
+            self.release.wait();
+        }
+        self.inner.put(key, value)
+    }
+    fn get(&self, key: &[u8]) -> Result<Option<Bytes>, Self::Error> {
+        self.inner.get(key)
+    }
+    fn delete(&self, key: &[u8]) -> Result<(), Self::Error> {
+        self.inner.delete(key)
+    }
+    fn write_batch(&self, rows: &[Row]) -> Result<(), BatchError<Self::Error>> {
+        self.inner.write_batch(rows)
+    }
+    fn scan(&self, range: &KeyRange) -> Self::Scan<'_> {
+        self.inner.scan(range)
+    }
+    fn scan_rev(&self, range: &KeyRange) -> Option<Self::Scan<'_>> {
+        self.inner.scan_rev(range)
+    }
+}
+
+/// A dual write in flight when the copy begins (written to the new table, not yet to the old
+/// one, whose old value the copy reads): the copy leaves the new table's row as the writer
+/// wrote it. Before the writes in flight were counted, the copy wrote the old value over it
+/// (CI saw it once in the async move below: `1 changed`).
+#[test]
+fn a_dual_write_in_flight_when_the_copy_begins_is_not_overwritten() {
+    use rowkey::store::{verify_rekey, DualWriter};
+    let old = Table::<_, Legacy>::new(Gated::new());
+    let new = Table::<_, Native>::new(MemStore::new());
+    let rows = &legacy_rows()[..1_000];
+    old.put_batch(rows.iter().map(|k| (k, b"v0".as_slice())))
+        .unwrap();
+    let dual = DualWriter::new(&old, &new, to_native);
+    let rewritten = rows[10].clone();
+    old.store().arm();
+    std::thread::scope(|s| {
+        let writer = s.spawn(|| dual.put(&rewritten, b"v1").unwrap());
+        // The writer has written the new table and waits before the old one.
+        old.store().entered.wait();
+        dual.rekey(&RekeyOptions::default(), |_| {}).unwrap();
+        old.store().release.wait();
+        writer.join().unwrap();
+    });
+    let (key, _) = to_native(&rewritten, b"").unwrap();
+    assert_eq!(new.get(&key).unwrap().as_deref(), Some(&b"v1"[..]));
+    let diff = verify_rekey(&old, &new, to_native).unwrap();
+    assert!(diff.is_identical(), "{diff}");
+}
+
 /// The same move from tokio tasks (`AsyncDualWriter`, `verify_rekey_async`): the writer on one
 /// worker thread, the copy on another, in small batches; the tables end identical, the same
 /// 21,167 rows as the blocking move, and a crash between the two writes of a dual write is

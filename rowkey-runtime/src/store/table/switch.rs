@@ -27,7 +27,7 @@ use crate::{Decode, RowKey};
 /// Run the copy with [`DualWriter::rekey`], not the bare [`rekey`](super::rekey): the copy
 /// reads a row, and a dual write of the same row may land in the new table before the copy's
 /// batch does; the bare copy would then write the older value over it. `DualWriter::rekey`
-/// leaves every row this writer wrote since the copy began as the writer wrote it (deleted rows
+/// leaves every row this writer wrote since the copy began (or was writing when it began) as the writer wrote it (deleted rows
 /// too: the copy does not bring them back), and writes each batch with the writer's writes to
 /// the new table held off for that batch.
 pub struct DualWriter<'t, S1, K1, S2, K2, F> {
@@ -47,24 +47,53 @@ pub(super) struct Live {
 pub(super) struct LiveInner {
     copying: bool,
     pub(super) written: HashSet<Vec<u8>>,
+    /// The keys of dual writes that reached the new table and not yet the old one, each with
+    /// how many such writes are in flight. A copy that begins meanwhile takes them as written:
+    /// it may read the value they replace from the old table, and must not copy it over the
+    /// new one.
+    in_flight: HashMap<Vec<u8>, usize>,
 }
 
 impl LiveInner {
-    /// Notes `keys` as written by the dual writer, when a copy runs.
-    pub(super) fn note<'k, K: RowKey + 'k>(&mut self, keys: impl IntoIterator<Item = &'k K>) {
-        if self.copying {
-            for k in keys {
-                if let Ok(b) = k.to_bytes() {
+    /// Notes `keys` as written by the dual writer to the new table (when a copy runs) and in
+    /// flight to the old one; hands back their bytes for [`LiveInner::done`].
+    pub(super) fn note<'k, K: RowKey + 'k>(
+        &mut self,
+        keys: impl IntoIterator<Item = &'k K>,
+    ) -> Vec<Vec<u8>> {
+        let mut noted = Vec::new();
+        for k in keys {
+            if let Ok(b) = k.to_bytes() {
+                if self.copying {
                     self.written.insert(b.to_vec());
+                }
+                *self.in_flight.entry(b.to_vec()).or_default() += 1;
+                noted.push(b.to_vec());
+            }
+        }
+        noted
+    }
+
+    /// The dual writes of `noted` reached the old table (or failed there).
+    pub(super) fn done(&mut self, noted: Vec<Vec<u8>>) {
+        for b in noted {
+            match self.in_flight.get_mut(&b) {
+                Some(n) if *n > 1 => *n -= 1,
+                _ => {
+                    self.in_flight.remove(&b);
                 }
             }
         }
     }
 
-    /// A copy begins (`true`) or ends: the keys written so far are forgotten.
+    /// A copy begins (`true`) or ends: the keys written so far are forgotten, but for those of
+    /// the writes in flight when a copy begins.
     pub(super) fn copying(&mut self, copying: bool) {
         self.copying = copying;
         self.written.clear();
+        if copying {
+            self.written.extend(self.in_flight.keys().cloned());
+        }
     }
 }
 
@@ -134,12 +163,14 @@ where
     /// Writes one row: the new table, then the old.
     pub fn put(&self, key: &K1, value: &[u8]) -> Result<(), DualWriteError<S1::Error, S2::Error>> {
         let (k2, v2) = (self.convert)(key, value).map_err(DualWriteError::Convert)?;
-        {
+        let noted = {
             let mut guard = self.live.lock();
             self.new.put(&k2, &v2).map_err(DualWriteError::New)?;
-            guard.note([&k2]);
-        }
-        self.old.put(key, value).map_err(DualWriteError::Old)
+            guard.note([&k2])
+        };
+        let written = self.old.put(key, value);
+        self.live.lock().done(noted);
+        written.map_err(DualWriteError::Old)
     }
 
     /// Copies the old table into the new one ([`rekey`](super::rekey), same options and
@@ -178,16 +209,16 @@ where
             .map(|(k, v)| (self.convert)(k, v))
             .collect::<Result<Vec<_>, _>>()
             .map_err(DualWriteError::Convert)?;
-        {
+        let noted = {
             let mut guard = self.live.lock();
             self.new
                 .put_batch(converted.iter().map(|(k, v)| (k, &v[..])))
                 .map_err(DualWriteError::New)?;
-            guard.note(converted.iter().map(|(k, _)| k));
-        }
-        self.old
-            .put_batch(rows.iter().map(|(k, v)| (k, &v[..])))
-            .map_err(DualWriteError::Old)
+            guard.note(converted.iter().map(|(k, _)| k))
+        };
+        let written = self.old.put_batch(rows.iter().map(|(k, v)| (k, &v[..])));
+        self.live.lock().done(noted);
+        written.map_err(DualWriteError::Old)
     }
 
     /// Deletes one row: from the new table, then the old.
@@ -197,12 +228,14 @@ where
         value: &[u8],
     ) -> Result<(), DualWriteError<S1::Error, S2::Error>> {
         let (k2, _) = (self.convert)(key, value).map_err(DualWriteError::Convert)?;
-        {
+        let noted = {
             let mut guard = self.live.lock();
             self.new.delete(&k2).map_err(DualWriteError::New)?;
-            guard.note([&k2]);
-        }
-        self.old.delete(key).map_err(DualWriteError::Old)
+            guard.note([&k2])
+        };
+        let deleted = self.old.delete(key);
+        self.live.lock().done(noted);
+        deleted.map_err(DualWriteError::Old)
     }
 }
 

@@ -53,12 +53,14 @@ where
         value: &[u8],
     ) -> Result<(), DualWriteError<S1::Error, S2::Error>> {
         let (k2, v2) = (self.convert)(key, value).map_err(DualWriteError::Convert)?;
-        {
+        let noted = {
             let mut guard = self.live.lock().await;
             self.new.put(&k2, &v2).await.map_err(DualWriteError::New)?;
-            guard.note([&k2]);
-        }
-        self.old.put(key, value).await.map_err(DualWriteError::Old)
+            guard.note([&k2])
+        };
+        let written = self.old.put(key, value).await;
+        self.live.lock().await.done(noted);
+        written.map_err(DualWriteError::Old)
     }
 
     /// Writes many rows: all to the new table in one batch, then all to the old one.
@@ -71,18 +73,20 @@ where
             .map(|(k, v)| (self.convert)(k, v))
             .collect::<Result<Vec<_>, _>>()
             .map_err(DualWriteError::Convert)?;
-        {
+        let noted = {
             let mut guard = self.live.lock().await;
             self.new
                 .put_batch(converted.iter().map(|(k, v)| (k, &v[..])))
                 .await
                 .map_err(DualWriteError::New)?;
-            guard.note(converted.iter().map(|(k, _)| k));
-        }
-        self.old
+            guard.note(converted.iter().map(|(k, _)| k))
+        };
+        let written = self
+            .old
             .put_batch(rows.iter().map(|(k, v)| (k, &v[..])))
-            .await
-            .map_err(DualWriteError::Old)
+            .await;
+        self.live.lock().await.done(noted);
+        written.map_err(DualWriteError::Old)
     }
 
     /// Deletes one row: from the new table, then the old.
@@ -92,12 +96,14 @@ where
         value: &[u8],
     ) -> Result<(), DualWriteError<S1::Error, S2::Error>> {
         let (k2, _) = (self.convert)(key, value).map_err(DualWriteError::Convert)?;
-        {
+        let noted = {
             let mut guard = self.live.lock().await;
             self.new.delete(&k2).await.map_err(DualWriteError::New)?;
-            guard.note([&k2]);
-        }
-        self.old.delete(key).await.map_err(DualWriteError::Old)
+            guard.note([&k2])
+        };
+        let deleted = self.old.delete(key).await;
+        self.live.lock().await.done(noted);
+        deleted.map_err(DualWriteError::Old)
     }
 
     /// Copies the old table into the new one ([`rekey_async`](super::rekey_async), same
