@@ -61,6 +61,8 @@ pub enum Format {
     Json,
     /// An Arrow IPC file (what pyarrow, Polars and DuckDB read).
     Arrow,
+    /// A Parquet file, Snappy-compressed.
+    Parquet,
 }
 
 #[cfg(feature = "sql")]
@@ -221,8 +223,9 @@ mod run {
                     .map_err(|e| format!("{}: {e}", path.display()))
             }
             None => {
-                let mut out = std::io::stdout().lock();
+                let mut out = std::io::BufWriter::new(std::io::stdout());
                 write(args.format, &schema, &batches, &mut out)
+                    .and_then(|()| out.flush().map_err(|e| e.to_string()))
             }
         }
     }
@@ -231,7 +234,7 @@ mod run {
         format: Format,
         schema: &datafusion::arrow::datatypes::SchemaRef,
         batches: &[RecordBatch],
-        out: &mut impl Write,
+        out: &mut (impl Write + Send),
     ) -> Result<(), String> {
         use datafusion::arrow;
         let e = |e: arrow::error::ArrowError| e.to_string();
@@ -256,6 +259,19 @@ mod run {
                 let mut w = arrow::ipc::writer::FileWriter::try_new(out, schema).map_err(e)?;
                 batches.iter().try_for_each(|b| w.write(b)).map_err(e)?;
                 w.finish().map_err(e)
+            }
+            Format::Parquet => {
+                use parquet::arrow::ArrowWriter;
+                use parquet::basic::Compression;
+                use parquet::file::properties::WriterProperties;
+                let p = |e: parquet::errors::ParquetError| e.to_string();
+                let properties = WriterProperties::builder()
+                    .set_compression(Compression::SNAPPY)
+                    .build();
+                let mut w =
+                    ArrowWriter::try_new(out, schema.clone(), Some(properties)).map_err(p)?;
+                batches.iter().try_for_each(|b| w.write(b)).map_err(p)?;
+                w.close().map(drop).map_err(p)
             }
         }
     }

@@ -14,13 +14,19 @@ use rowkey::store::{FjallStore, Table};
 use rowkey::RowKey;
 
 fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let (code, out, err) = run_bytes(args);
+    (code, String::from_utf8_lossy(&out).into_owned(), err)
+}
+
+/// [`run`], standard output as bytes.
+fn run_bytes(args: &[&str]) -> (Option<i32>, Vec<u8>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_rowkey"))
         .args(args)
         .output()
         .unwrap();
     (
         out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.stdout,
         String::from_utf8(out.stderr).unwrap(),
     )
 }
@@ -104,6 +110,43 @@ fn sql_over_a_fjall_table_from_its_layout() {
     assert_eq!(names, ["user_id", "event_type", "ts"]);
     let rows: usize = reader.map(|b| b.unwrap().num_rows()).sum();
     assert_eq!(rows, 2_000);
+
+    // A Parquet file (Snappy) that reads back: its columns, types and rows, to standard
+    // output as to a file.
+    let file = dir.join("some.parquet");
+    let statement = "SELECT user_id, ts FROM events WHERE user_id < 10 ORDER BY user_id, ts";
+    let (code, _, err) = run(&[
+        &base[..],
+        &["--format", "parquet", "-o", file.to_str().unwrap()],
+        &[statement],
+    ]
+    .concat());
+    assert_eq!(code, Some(0), "{err}");
+    let (code, piped, err) =
+        run_bytes(&[&base[..], &["--format", "parquet"], &[statement]].concat());
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        piped,
+        std::fs::read(&file).unwrap(),
+        "the same file either way"
+    );
+    let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(
+        std::fs::File::open(&file).unwrap(),
+    )
+    .unwrap();
+    let codec = reader.metadata().row_group(0).column(0).compression();
+    assert_eq!(codec, parquet::basic::Compression::SNAPPY);
+    let batches: Vec<_> = reader.build().unwrap().map(|b| b.unwrap()).collect();
+    let fields: Vec<String> = batches[0]
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| format!("{}: {}", f.name(), f.data_type()))
+        .collect();
+    assert_eq!(fields[0], "user_id: UInt64");
+    assert!(fields[1].starts_with("ts: Timestamp(ms"), "{fields:?}");
+    let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
+    assert_eq!(rows, 2_000 / 50 * 10);
 
     // Refusals: exit 2, the reason on standard error.
     let (code, _, err) = run(&[&base[..], &["SELECT nope FROM events"]].concat());

@@ -92,9 +92,11 @@
 #![warn(missing_docs)]
 
 mod insert;
+mod phoenix;
 mod row_table;
 mod schema_table;
 
+pub use phoenix::{phoenix_data_type, PhoenixRowTable};
 pub use row_table::RowTable;
 pub use schema_table::SchemaTable;
 
