@@ -91,6 +91,7 @@
 
 #![warn(missing_docs)]
 
+mod exec;
 mod insert;
 mod phoenix;
 mod row_table;
@@ -114,18 +115,12 @@ use datafusion::catalog::{Session, TableProvider};
 use datafusion::common::{DataFusionError, Result as DfResult, ScalarValue, SchemaExt};
 use datafusion::datasource::sink::DataSinkExec;
 use datafusion::datasource::TableType;
-use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::logical_expr::dml::InsertOp;
 use datafusion::logical_expr::expr::InList;
 use datafusion::logical_expr::{Between, BinaryExpr, Expr, Operator, TableProviderFilterPushDown};
 use datafusion::physical_expr::expressions::Column;
-use datafusion::physical_expr::{EquivalenceProperties, PhysicalSortExpr};
-use datafusion::physical_plan::execution_plan::{Boundedness, EmissionType};
-use datafusion::physical_plan::metrics::{ExecutionPlanMetricsSet, MetricBuilder, MetricsSet};
-use datafusion::physical_plan::stream::RecordBatchReceiverStreamBuilder;
-use datafusion::physical_plan::{
-    DisplayAs, DisplayFormatType, ExecutionPlan, Partitioning, PlanProperties,
-};
+use datafusion::physical_expr::PhysicalSortExpr;
+use datafusion::physical_plan::{DisplayFormatType, ExecutionPlan};
 use rowkey::store::{LentValue, SkipScan, Store};
 use rowkey::{Constraint, DynQuery, DynValue, KeyRange, Query, QueryKey, TypedQuery};
 use rowkey_arrow::KeyBatchBuilder;
@@ -569,9 +564,10 @@ where
             )
             .collect();
         let asked = Asked::Query(query.into_query(), walks.len());
-        Ok(Arc::new(KeyScanExec::new(
+        Ok(Arc::new(key_scan(
             self.store.clone(),
             K::SCHEMA,
+            None,
             asked,
             parts,
             shape,
@@ -673,9 +669,12 @@ enum Asked {
     Everything,
 }
 
-/// The scan of a [`KeyTable`] or a [`SchemaTable`]: one partition per walk of its query (or
-/// per salt bucket), or per piece of one between the table's split keys.
-struct KeyScanExec<S> {
+/// The scan of a [`KeyTable`], a [`RowTable`] or a [`SchemaTable`]: one partition per walk
+/// of its query (or per salt bucket), or per piece of one between the table's split keys.
+type KeyScanExec<S> = exec::ScanExec<KeyScan<S>>;
+
+/// What a [`KeyScanExec`]'s partitions read.
+struct KeyScan<S> {
     store: Arc<S>,
     key: &'static rowkey::Schema,
     /// The value type's layout, for a scan of rows of cells ([`Part::Cells`]).
@@ -684,10 +683,7 @@ struct KeyScanExec<S> {
     parts: Vec<Part>,
     options: Options,
     reorder: Option<Vec<usize>>,
-    limit: Option<usize>,
     batch_rows: usize,
-    properties: PlanProperties,
-    metrics: ExecutionPlanMetricsSet,
 }
 
 /// How a scan's batches are made: the key's columns as `options` say, in `reorder`'s order
@@ -700,50 +696,52 @@ struct Shape {
     batch_rows: usize,
 }
 
-impl<S> KeyScanExec<S> {
-    fn new(
-        store: Arc<S>,
-        key: &'static rowkey::Schema,
-        asked: Asked,
-        parts: Vec<Part>,
-        shape: Shape,
-    ) -> Self {
-        let ordering = key_order(key, &shape.schema);
-        let properties = PlanProperties::new(
-            EquivalenceProperties::new_with_orderings(shape.schema, ordering),
-            Partitioning::UnknownPartitioning(parts.len().max(1)),
-            EmissionType::Incremental,
-            Boundedness::Bounded,
-        );
-        KeyScanExec {
-            store,
-            key,
-            value: None,
-            asked,
-            parts,
-            options: shape.options,
-            reorder: shape.reorder,
-            limit: shape.limit,
-            batch_rows: shape.batch_rows,
-            properties,
-            metrics: ExecutionPlanMetricsSet::new(),
-        }
-    }
+/// The plan of a scan of `key`'s rows (of cells, with `value`'s layout) that reads `parts`.
+fn key_scan<S: Store + Send + Sync + 'static>(
+    store: Arc<S>,
+    key: &'static rowkey::Schema,
+    value: Option<&'static rowkey::ValueSchema>,
+    asked: Asked,
+    parts: Vec<Part>,
+    shape: Shape,
+) -> KeyScanExec<S> {
+    let ordering = key_order(key, &shape.schema);
+    let scan = KeyScan {
+        store,
+        key,
+        value,
+        asked,
+        parts,
+        options: shape.options,
+        reorder: shape.reorder,
+        batch_rows: shape.batch_rows,
+    };
+    exec::ScanExec::new(scan, shape.schema, ordering, shape.limit)
 }
 
-impl<S> fmt::Debug for KeyScanExec<S> {
+impl<S> fmt::Debug for KeyScan<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("KeyScanExec")
+        f.debug_struct("KeyScan")
             .field("key", &self.key.name)
             .field("partitions", &self.parts.len())
-            .field("limit", &self.limit)
             .finish_non_exhaustive()
     }
 }
 
-impl<S> DisplayAs for KeyScanExec<S> {
-    fn fmt_as(&self, t: DisplayFormatType, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "KeyScanExec: key={}", self.key.name)?;
+impl<S: Store + Send + Sync + 'static> exec::PartitionedScan for KeyScan<S> {
+    const NAME: &'static str = "KeyScanExec";
+
+    fn partitions(&self) -> usize {
+        self.parts.len()
+    }
+
+    fn describe(
+        &self,
+        t: DisplayFormatType,
+        limit: Option<usize>,
+        f: &mut fmt::Formatter<'_>,
+    ) -> fmt::Result {
+        write!(f, "key={}", self.key.name)?;
         let plan = match &self.asked {
             Asked::Query(query, walks) => {
                 write!(f, ", walks={walks}")?;
@@ -770,7 +768,7 @@ impl<S> DisplayAs for KeyScanExec<S> {
                 "every row (a layout without its Rust type: DataFusion filters)".to_string()
             }
         };
-        if let Some(n) = self.limit {
+        if let Some(n) = limit {
             write!(f, ", limit={n}")?;
         }
         match t {
@@ -778,122 +776,90 @@ impl<S> DisplayAs for KeyScanExec<S> {
             _ => write!(f, ", query=[{plan}]"),
         }
     }
-}
 
-impl<S> ExecutionPlan for KeyScanExec<S>
-where
-    S: Store + Send + Sync + 'static,
-{
-    fn name(&self) -> &str {
-        "KeyScanExec"
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn properties(&self) -> &PlanProperties {
-        &self.properties
-    }
-
-    fn children(&self) -> Vec<&Arc<dyn ExecutionPlan>> {
-        Vec::new()
-    }
-
-    fn with_new_children(
-        self: Arc<Self>,
-        children: Vec<Arc<dyn ExecutionPlan>>,
-    ) -> DfResult<Arc<dyn ExecutionPlan>> {
-        if children.is_empty() {
-            Ok(self)
-        } else {
-            Err(DataFusionError::Internal(
-                "KeyScanExec has no children".into(),
-            ))
-        }
-    }
-
-    fn metrics(&self) -> Option<MetricsSet> {
-        Some(self.metrics.clone_inner())
-    }
-
-    /// A limit above the scan (`ORDER BY key LIMIT n` merged from partitions in key order, or
-    /// a `LIMIT` DataFusion pushes down) stops each partition's read after `n` rows.
-    fn with_fetch(&self, limit: Option<usize>) -> Option<Arc<dyn ExecutionPlan>> {
-        let limit = match (self.limit, limit) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        Some(Arc::new(KeyScanExec::<S> {
-            store: self.store.clone(),
-            key: self.key,
-            value: self.value,
-            asked: self.asked.clone(),
-            parts: self.parts.clone(),
-            options: self.options.clone(),
-            reorder: self.reorder.clone(),
-            limit,
-            batch_rows: self.batch_rows,
-            properties: self.properties.clone(),
-            metrics: ExecutionPlanMetricsSet::new(),
-        }))
-    }
-
-    fn fetch(&self) -> Option<usize> {
-        self.limit
-    }
-
-    fn execute(
+    fn read(
         &self,
         partition: usize,
-        _context: Arc<TaskContext>,
-    ) -> DfResult<SendableRecordBatchStream> {
-        let schema = self.properties.eq_properties.schema().clone();
-        let mut builder = RecordBatchReceiverStreamBuilder::new(schema, 2);
+        limit: usize,
+        meters: &exec::Meters,
+        hand_on: &exec::HandOn<'_>,
+    ) -> DfResult<()> {
         let Some(part) = self.parts.get(partition).cloned() else {
-            // A query no key can match has no walk; its one partition is empty.
-            return Ok(builder.build());
+            return Ok(());
         };
-        let tx = builder.tx();
-        let store = self.store.clone();
-        let (key, value) = (self.key, self.value);
-        let options = self.options.clone();
-        let reorder = self.reorder.clone();
-        let (limit, batch_rows) = (self.limit.unwrap_or(usize::MAX), self.batch_rows);
-        let read = MetricBuilder::new(&self.metrics).counter("rows_read", partition);
-        let seeks = MetricBuilder::new(&self.metrics).counter("seeks", partition);
-        let output = MetricBuilder::new(&self.metrics).output_rows(partition);
-        builder.spawn_blocking(move || {
-            // `false`: the channel is closed, the query wants no more rows (a LIMIT met above,
-            // a cancel).
-            let send = |batch: RecordBatch| -> DfResult<bool> {
-                let batch = match &reorder {
-                    Some(perm) => batch.project(perm)?,
-                    None => batch,
-                };
-                Ok(tx.blocking_send(Ok(batch)).is_ok())
+        let (store, key, value) = (&*self.store, self.key, self.value);
+        let (options, reorder, batch_rows) = (&self.options, &self.reorder, self.batch_rows);
+        let exec::Meters {
+            read,
+            seeks,
+            output,
+        } = meters;
+        // `false`: the channel is closed, the query wants no more rows (a LIMIT met above,
+        // a cancel).
+        let send = |batch: RecordBatch| -> DfResult<bool> {
+            let batch = match &reorder {
+                Some(perm) => batch.project(perm)?,
+                None => batch,
             };
-            // A plain read's rows are counted as read as they are sent.
-            let plain = |rows: usize| {
-                read.add(rows);
-                output.add(rows);
-            };
-            if let (Part::Cells(ranges), Some(value)) = (&part, value) {
-                let mut batch = rowkey_arrow::RowBatchBuilder::with_options(key, value, &options)
-                    .map_err(external)?;
-                let columns = rowkey::store::Columns::exact(
-                    value
-                        .columns
-                        .iter()
-                        .map(|c| rowkey::store::Column::new(c.family, c.qualifier.as_bytes())),
-                );
+            hand_on(batch)
+        };
+        // A plain read's rows are counted as read as they are sent.
+        let plain = |rows: usize| {
+            read.add(rows);
+            output.add(rows);
+        };
+        if let (Part::Cells(ranges), Some(value)) = (&part, value) {
+            let mut batch = rowkey_arrow::RowBatchBuilder::with_options(key, value, options)
+                .map_err(external)?;
+            let columns = rowkey::store::Columns::exact(
+                value
+                    .columns
+                    .iter()
+                    .map(|c| rowkey::store::Column::new(c.family, c.qualifier.as_bytes())),
+            );
+            let mut left = limit;
+            for range in ranges {
+                for row in store.scan_rows(range, &columns) {
+                    if left == 0 {
+                        break;
+                    }
+                    batch.push(&row.map_err(external)?).map_err(external)?;
+                    left -= 1;
+                    if !flush(&mut batch, batch_rows, &plain, &send)? {
+                        return Ok(());
+                    }
+                }
+            }
+            flush(&mut batch, 1, &plain, &send)?;
+            return Ok(());
+        }
+        let mut batch = KeyBatchBuilder::with_options(key, options).map_err(external)?;
+        let (walk, within) = match part {
+            Part::Walk(walk, within) => (walk, within),
+            Part::Cells(_) => {
+                return Err(DataFusionError::Internal(
+                    "a scan of cells without the value's layout".into(),
+                ))
+            }
+            Part::Ranges(ranges) => {
+                // Nothing to seek past: the ranges' rows are the result's, read as they lie
+                // in the store's buffers (lent, not copied).
                 let mut left = limit;
                 for range in ranges {
-                    for row in store.scan_rows(range, &columns) {
-                        if left == 0 {
-                            break;
+                    let mut scan = store.scan(&range);
+                    while left > 0 {
+                        let pushed = S::next_lent(&mut scan, |row| -> DfResult<()> {
+                            let (key, value) = row.map_err(external)?;
+                            let value: &[u8] = match &value {
+                                LentValue::Shared(v) => v,
+                                LentValue::Lent(v) => v,
+                            };
+                            batch.push(key, Some(value)).map_err(external)
+                        });
+                        match pushed {
+                            None => break,
+                            Some(pushed) => pushed?,
                         }
-                        batch.push(&row.map_err(external)?).map_err(external)?;
                         left -= 1;
                         if !flush(&mut batch, batch_rows, &plain, &send)? {
                             return Ok(());
@@ -903,75 +869,37 @@ where
                 flush(&mut batch, 1, &plain, &send)?;
                 return Ok(());
             }
-            let mut batch = KeyBatchBuilder::with_options(key, &options).map_err(external)?;
-            let (walk, within) = match part {
-                Part::Walk(walk, within) => (walk, within),
-                Part::Cells(_) => {
-                    return Err(DataFusionError::Internal(
-                        "a scan of cells without the value's layout".into(),
-                    ))
-                }
-                Part::Ranges(ranges) => {
-                    // Nothing to seek past: the ranges' rows are the result's, read as they lie
-                    // in the store's buffers (lent, not copied).
-                    let mut left = limit;
-                    for range in ranges {
-                        let mut scan = store.scan(&range);
-                        while left > 0 {
-                            let pushed = S::next_lent(&mut scan, |row| -> DfResult<()> {
-                                let (key, value) = row.map_err(external)?;
-                                let value: &[u8] = match &value {
-                                    LentValue::Shared(v) => v,
-                                    LentValue::Lent(v) => v,
-                                };
-                                batch.push(key, Some(value)).map_err(external)
-                            });
-                            match pushed {
-                                None => break,
-                                Some(pushed) => pushed?,
-                            }
-                            left -= 1;
-                            if !flush(&mut batch, batch_rows, &plain, &send)? {
-                                return Ok(());
-                            }
-                        }
-                    }
-                    flush(&mut batch, 1, &plain, &send)?;
-                    return Ok(());
-                }
-            };
-            let mut scan = match &within {
-                Some(range) => SkipScan::within(&*store, &walk, range),
-                None => SkipScan::new(&*store, &walk),
-            };
-            let mut left = limit;
-            let counted = std::cell::Cell::new(rowkey::store::SkipStats::default());
-            // The walk's counters as DataFusion's metrics (`EXPLAIN ANALYZE`), as they grow.
-            let count = |scan: &SkipScan<'_, S>, rows: usize| {
-                let (now, before) = (scan.stats(), counted.get());
-                read.add(usize::try_from(now.read - before.read).unwrap_or(usize::MAX));
-                seeks.add(usize::try_from(now.seeks - before.seeks).unwrap_or(usize::MAX));
-                output.add(rows);
-                counted.set(now);
-            };
-            while left > 0 {
-                let Some(row) = scan.next() else { break };
-                let (key, value) = row.map_err(external)?;
-                batch.push(&key, Some(&value)).map_err(external)?;
-                left -= 1;
-                if !flush(&mut batch, batch_rows, &|rows| count(&scan, rows), &send)? {
-                    return Ok(());
-                }
+        };
+        let mut scan = match &within {
+            Some(range) => SkipScan::within(store, &walk, range),
+            None => SkipScan::new(store, &walk),
+        };
+        let mut left = limit;
+        let counted = std::cell::Cell::new(rowkey::store::SkipStats::default());
+        // The walk's counters as DataFusion's metrics (`EXPLAIN ANALYZE`), as they grow.
+        let count = |scan: &SkipScan<'_, S>, rows: usize| {
+            let (now, before) = (scan.stats(), counted.get());
+            read.add(usize::try_from(now.read - before.read).unwrap_or(usize::MAX));
+            seeks.add(usize::try_from(now.seeks - before.seeks).unwrap_or(usize::MAX));
+            output.add(rows);
+            counted.set(now);
+        };
+        while left > 0 {
+            let Some(row) = scan.next() else { break };
+            let (key, value) = row.map_err(external)?;
+            batch.push(&key, Some(&value)).map_err(external)?;
+            left -= 1;
+            if !flush(&mut batch, batch_rows, &|rows| count(&scan, rows), &send)? {
+                return Ok(());
             }
-            // The walk's last reads are counted even when they matched nothing.
-            let rows = batch.len();
-            count(&scan, rows);
-            if rows > 0 {
-                send(batch.finish())?;
-            }
-            Ok(())
-        });
-        Ok(builder.build())
+        }
+        // The walk's last reads are counted even when they matched nothing.
+        let rows = batch.len();
+        count(&scan, rows);
+        if rows > 0 {
+            send(batch.finish())?;
+        }
+        Ok(())
     }
 }
 

@@ -18,22 +18,17 @@ use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::catalog::{Session, TableProvider};
 use datafusion::common::{DataFusionError, Result as DfResult, ScalarValue};
 use datafusion::datasource::TableType;
-use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::logical_expr::{BinaryExpr, Expr, Operator, TableProviderFilterPushDown};
 use datafusion::physical_expr::expressions::Column as ColumnExpr;
-use datafusion::physical_expr::{EquivalenceProperties, PhysicalSortExpr};
-use datafusion::physical_plan::execution_plan::{Boundedness, EmissionType};
-use datafusion::physical_plan::metrics::{ExecutionPlanMetricsSet, MetricBuilder, MetricsSet};
-use datafusion::physical_plan::stream::RecordBatchReceiverStreamBuilder;
-use datafusion::physical_plan::{
-    DisplayAs, DisplayFormatType, ExecutionPlan, Partitioning, PlanProperties,
-};
+use datafusion::physical_expr::PhysicalSortExpr;
+use datafusion::physical_plan::{DisplayFormatType, ExecutionPlan};
 use rowkey::phoenix::{
     decode_value, Datum, PhoenixError, PhoenixRow, PhoenixTable, PhoenixType, SortOrder,
 };
 use rowkey::store::{CellRow, Columns, Store};
 use rowkey::KeyRange;
 
+use crate::exec::{HandOn, Meters, PartitionedScan, ScanExec};
 use crate::{column, external, literal, or_values, split_keys};
 
 /// The most key prefixes a `WHERE` clause's equalities and `IN` lists become before the scan
@@ -416,56 +411,57 @@ impl<S: Store + Send + Sync + 'static> TableProvider for PhoenixRowTable<S> {
         let prefixes = self.prefixes(filters);
         let parts = self.parts(prefixes.as_deref());
         let ordering = self.order(&schema);
-        let properties = PlanProperties::new(
-            EquivalenceProperties::new_with_orderings(schema, ordering),
-            Partitioning::UnknownPartitioning(parts.len().max(1)),
-            EmissionType::Incremental,
-            Boundedness::Bounded,
-        );
-        Ok(Arc::new(PhoenixScanExec {
+        let scan = PhoenixScan {
             store: self.store.clone(),
             table: self.table.clone(),
-            sources: Arc::new(sources),
+            sources,
             prefixes: prefixes.map_or(0, |p| p.len()),
             parts,
-            limit,
             batch_rows: self.batch_rows,
-            properties,
-            metrics: ExecutionPlanMetricsSet::new(),
-        }))
+            schema: schema.clone(),
+        };
+        Ok(Arc::new(ScanExec::new(scan, schema, ordering, limit)))
     }
 }
 
-/// The scan of a [`PhoenixRowTable`]: one partition per salt bucket (or piece between split
-/// keys), each reading its key ranges in order.
-struct PhoenixScanExec<S> {
+/// What a [`PhoenixRowTable`]'s scan (`PhoenixScanExec`) reads: one partition per salt bucket
+/// (or piece between split keys), each reading its key ranges in order.
+struct PhoenixScan<S> {
     store: Arc<S>,
     table: Arc<PhoenixTable>,
-    sources: Arc<Vec<Source>>,
+    sources: Vec<Source>,
     /// The key prefixes pushed down (0: the whole table).
     prefixes: usize,
     parts: Vec<Vec<KeyRange>>,
-    limit: Option<usize>,
     batch_rows: usize,
-    properties: PlanProperties,
-    metrics: ExecutionPlanMetricsSet,
+    schema: SchemaRef,
 }
 
-impl<S> fmt::Debug for PhoenixScanExec<S> {
+impl<S> fmt::Debug for PhoenixScan<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("PhoenixScanExec")
+        f.debug_struct("PhoenixScan")
             .field("table", &self.table.name())
             .field("partitions", &self.parts.len())
-            .field("limit", &self.limit)
             .finish_non_exhaustive()
     }
 }
 
-impl<S> DisplayAs for PhoenixScanExec<S> {
-    fn fmt_as(&self, _t: DisplayFormatType, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl<S: Store + Send + Sync + 'static> PartitionedScan for PhoenixScan<S> {
+    const NAME: &'static str = "PhoenixScanExec";
+
+    fn partitions(&self) -> usize {
+        self.parts.len()
+    }
+
+    fn describe(
+        &self,
+        _t: DisplayFormatType,
+        limit: Option<usize>,
+        f: &mut fmt::Formatter<'_>,
+    ) -> fmt::Result {
         write!(
             f,
-            "PhoenixScanExec: table={}, partitions={}, ranges={}",
+            "table={}, partitions={}, ranges={}",
             self.table.name(),
             self.parts.len(),
             self.parts.iter().map(Vec::len).sum::<usize>()
@@ -474,104 +470,60 @@ impl<S> DisplayAs for PhoenixScanExec<S> {
             0 => write!(f, ", every row")?,
             n => write!(f, ", key prefixes={n}")?,
         }
-        if let Some(n) = self.limit {
+        if let Some(n) = limit {
             write!(f, ", limit={n}")?;
         }
         Ok(())
     }
-}
 
-impl<S: Store + Send + Sync + 'static> ExecutionPlan for PhoenixScanExec<S> {
-    fn name(&self) -> &str {
-        "PhoenixScanExec"
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn properties(&self) -> &PlanProperties {
-        &self.properties
-    }
-
-    fn children(&self) -> Vec<&Arc<dyn ExecutionPlan>> {
-        Vec::new()
-    }
-
-    fn with_new_children(
-        self: Arc<Self>,
-        children: Vec<Arc<dyn ExecutionPlan>>,
-    ) -> DfResult<Arc<dyn ExecutionPlan>> {
-        if children.is_empty() {
-            Ok(self)
-        } else {
-            Err(DataFusionError::Internal(
-                "PhoenixScanExec has no children".into(),
-            ))
-        }
-    }
-
-    fn metrics(&self) -> Option<MetricsSet> {
-        Some(self.metrics.clone_inner())
-    }
-
-    fn execute(
+    fn read(
         &self,
         partition: usize,
-        _context: Arc<TaskContext>,
-    ) -> DfResult<SendableRecordBatchStream> {
-        let schema = self.properties.eq_properties.schema().clone();
-        let mut builder = RecordBatchReceiverStreamBuilder::new(schema.clone(), 2);
-        let Some(ranges) = self.parts.get(partition).cloned() else {
-            return Ok(builder.build());
+        limit: usize,
+        meters: &Meters,
+        hand_on: &HandOn<'_>,
+    ) -> DfResult<()> {
+        let Some(ranges) = self.parts.get(partition) else {
+            return Ok(());
         };
-        let tx = builder.tx();
-        let (store, table, sources) =
-            (self.store.clone(), self.table.clone(), self.sources.clone());
-        let (limit, batch_rows) = (self.limit.unwrap_or(usize::MAX), self.batch_rows);
-        let read = MetricBuilder::new(&self.metrics).counter("rows_read", partition);
-        let output = MetricBuilder::new(&self.metrics).output_rows(partition);
-        builder.spawn_blocking(move || {
-            let columns = Columns::families(
-                table
-                    .families()
-                    .into_iter()
-                    .map(str::to_string)
-                    .collect::<Vec<_>>(),
-            );
-            let mut batch = Batch::new(&table, &sources, schema);
-            let mut left = limit;
-            for range in &ranges {
-                for row in store.scan_rows(range, &columns) {
-                    if left == 0 {
-                        break;
-                    }
-                    let row = row.map_err(external)?;
-                    batch.push(&table, &row).map_err(|e| {
-                        DataFusionError::Execution(format!(
-                            "table {}: stored row {}: {e}",
-                            table.name(),
-                            rowkey::fmt::binary(&row.key)
-                        ))
-                    })?;
-                    left -= 1;
-                    if batch.rows >= batch_rows {
-                        read.add(batch.rows);
-                        output.add(batch.rows);
-                        if tx.blocking_send(batch.take()).is_err() {
-                            return Ok(());
-                        }
-                    }
+        let table = &self.table;
+        let columns = Columns::families(
+            table
+                .families()
+                .into_iter()
+                .map(str::to_string)
+                .collect::<Vec<_>>(),
+        );
+        let mut batch = Batch::new(table, &self.sources, self.schema.clone());
+        let send = |batch: &mut Batch<'_>| {
+            meters.read.add(batch.rows);
+            meters.output.add(batch.rows);
+            hand_on(batch.take()?)
+        };
+        let mut left = limit;
+        for range in ranges {
+            for row in self.store.scan_rows(range, &columns) {
+                if left == 0 {
+                    break;
+                }
+                let row = row.map_err(external)?;
+                batch.push(table, &row).map_err(|e| {
+                    DataFusionError::Execution(format!(
+                        "table {}: stored row {}: {e}",
+                        table.name(),
+                        rowkey::fmt::binary(&row.key)
+                    ))
+                })?;
+                left -= 1;
+                if batch.rows >= self.batch_rows && !send(&mut batch)? {
+                    return Ok(());
                 }
             }
-            if batch.rows > 0 {
-                read.add(batch.rows);
-                output.add(batch.rows);
-                let _ = tx.blocking_send(batch.take());
-            }
-            Ok(())
-        });
-        Ok(builder.build())
+        }
+        if batch.rows > 0 {
+            send(&mut batch)?;
+        }
+        Ok(())
     }
 }
 

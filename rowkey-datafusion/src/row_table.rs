@@ -15,7 +15,7 @@ use datafusion::physical_plan::ExecutionPlan;
 use rowkey::store::Store;
 use rowkey::{KeyRange, Query, QueryKey, RowValue};
 
-use crate::{pieces, split_keys, Asked, KeyScanExec, KeyTable, Options, Part, Shape};
+use crate::{key_scan, pieces, split_keys, Asked, KeyTable, Options, Part, Shape};
 
 /// The rows of a `CellTable<S, K, V>` as a DataFusion table: one column per key field (as
 /// [`KeyTable`] has them), then one per field of the `RowValue` `V`, read from its cell
@@ -169,8 +169,13 @@ where
             batch_rows: self.keys.batch_rows,
         };
         let asked = Asked::Query(query.into_query(), walks.len());
-        let mut exec = KeyScanExec::new(self.keys.store().clone(), K::SCHEMA, asked, parts, shape);
-        exec.value = Some(Self::value());
-        Ok(Arc::new(exec))
+        Ok(Arc::new(key_scan(
+            self.keys.store().clone(),
+            K::SCHEMA,
+            Some(Self::value()),
+            asked,
+            parts,
+            shape,
+        )))
     }
 }

@@ -15,7 +15,7 @@ use datafusion::physical_plan::ExecutionPlan;
 use rowkey::store::Store;
 use rowkey::KeyRange;
 
-use crate::{shape, split_keys, Asked, KeyScanExec, Options, Part};
+use crate::{key_scan, shape, split_keys, Asked, Options, Part};
 
 /// The keys of one layout in a store, as a DataFusion table, when the layout is known as data
 /// only: a [`rowkey::Schema`] read back from its JSON export (the program that wrote the table
@@ -149,9 +149,10 @@ impl<S: Store + Send + Sync + 'static> TableProvider for SchemaTable<S> {
             limit,
             self.batch_rows,
         )?;
-        Ok(Arc::new(KeyScanExec::new(
+        Ok(Arc::new(key_scan(
             self.store.clone(),
             self.key,
+            None,
             Asked::Everything,
             self.parts(),
             shape,

@@ -1156,9 +1156,6 @@ fn a_renamed_salted_table_splits_reverses_and_decodes_as_phoenix_does() {
 #[cfg(feature = "sql")]
 #[test]
 fn the_same_sql_from_phoenix_and_datafusion() {
-    use datafusion::arrow::array::{Array, AsArray};
-    use datafusion::arrow::datatypes::Int64Type;
-    use datafusion::physical_plan::{collect, ExecutionPlan};
     use datafusion::prelude::SessionContext;
     use rowkey_datafusion::{datafusion, RowTable};
     use std::sync::Arc;
@@ -1184,56 +1181,8 @@ fn the_same_sql_from_phoenix_and_datafusion() {
     let ctx = SessionContext::new();
     let provider = RowTable::<_, Pair, PairRow>::shared(Arc::new(store)).unwrap();
     ctx.register_table("both", Arc::new(provider)).unwrap();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    fn rows_read(plan: &Arc<dyn ExecutionPlan>) -> usize {
-        let own = if plan.name() == "KeyScanExec" {
-            plan.metrics()
-                .and_then(|m| m.sum_by_name("rows_read"))
-                .map_or(0, |v| v.as_usize())
-        } else {
-            0
-        };
-        own + plan.children().into_iter().map(rows_read).sum::<usize>()
-    }
-    // DataFusion's rows as Phoenix's values, and the rows its key scans read.
-    let ours = |statement: &str| -> (Vec<Vec<Value>>, usize) {
-        runtime.block_on(async {
-            let df = ctx
-                .sql(statement)
-                .await
-                .unwrap_or_else(|e| panic!("{statement}: {e}"));
-            let plan = df.create_physical_plan().await.unwrap();
-            let batches = collect(plan.clone(), ctx.task_ctx()).await.unwrap();
-            let mut out = Vec::new();
-            for b in &batches {
-                for i in 0..b.num_rows() {
-                    out.push(
-                        b.columns()
-                            .iter()
-                            .map(|c| {
-                                let c = datafusion::arrow::compute::cast(
-                                    c,
-                                    &datafusion::arrow::datatypes::DataType::Int64,
-                                )
-                                .unwrap();
-                                let c = c.as_primitive::<Int64Type>();
-                                if c.is_null(i) {
-                                    Value::Null
-                                } else {
-                                    Value::Int(c.value(i))
-                                }
-                            })
-                            .collect(),
-                    );
-                }
-            }
-            (out, rows_read(&plan))
-        })
-    };
+    let runtime = runtime();
+    let ours = |statement: &str| datafusion_rows(&runtime, &ctx, statement);
 
     let mut rng = Rng(0x5eed_1234_abcd_0042);
     let mut pick = |lo: i64, hi: i64| lo + rng.below((hi - lo) as u64) as i64;
@@ -1365,9 +1314,6 @@ struct Reading {
 #[cfg(feature = "sql")]
 #[test]
 fn the_same_sql_on_a_derived_phoenix_table() {
-    use datafusion::arrow::array::{Array, AsArray};
-    use datafusion::arrow::datatypes::{DataType, Float64Type, Int64Type};
-    use datafusion::physical_plan::{collect, ExecutionPlan};
     use datafusion::prelude::SessionContext;
     use rowkey::phoenix::PhoenixRow;
     use rowkey::store::PhoenixRows;
@@ -1425,68 +1371,8 @@ fn the_same_sql_on_a_derived_phoenix_table() {
     let ctx = SessionContext::new();
     let provider = PhoenixRowTable::new(store.clone(), table.clone());
     ctx.register_table("readings", Arc::new(provider)).unwrap();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    fn rows_read(plan: &Arc<dyn ExecutionPlan>) -> usize {
-        let own = if plan.name() == "PhoenixScanExec" {
-            plan.metrics()
-                .and_then(|m| m.sum_by_name("rows_read"))
-                .map_or(0, |v| v.as_usize())
-        } else {
-            0
-        };
-        own + plan.children().into_iter().map(rows_read).sum::<usize>()
-    }
-    // DataFusion's rows as Phoenix's values, and the rows its scan read.
-    let ours = |statement: &str| -> (Vec<Vec<Value>>, usize) {
-        runtime.block_on(async {
-            let df = ctx
-                .sql(statement)
-                .await
-                .unwrap_or_else(|e| panic!("{statement}: {e}"));
-            let plan = df.create_physical_plan().await.unwrap();
-            let batches = collect(plan.clone(), ctx.task_ctx())
-                .await
-                .unwrap_or_else(|e| panic!("{statement}: {e}"));
-            let mut out = Vec::new();
-            for b in &batches {
-                for i in 0..b.num_rows() {
-                    out.push(
-                        b.columns()
-                            .iter()
-                            .map(|c| {
-                                if c.is_null(i) {
-                                    return Value::Null;
-                                }
-                                match c.data_type() {
-                                    DataType::Utf8 => {
-                                        Value::Text(c.as_string::<i32>().value(i).into())
-                                    }
-                                    DataType::Boolean => Value::Bool(c.as_boolean().value(i)),
-                                    DataType::Float32 | DataType::Float64 => {
-                                        let c =
-                                            datafusion::arrow::compute::cast(c, &DataType::Float64)
-                                                .unwrap();
-                                        Value::Float(c.as_primitive::<Float64Type>().value(i))
-                                    }
-                                    _ => {
-                                        let c =
-                                            datafusion::arrow::compute::cast(c, &DataType::Int64)
-                                                .unwrap();
-                                        Value::Int(c.as_primitive::<Int64Type>().value(i))
-                                    }
-                                }
-                            })
-                            .collect(),
-                    );
-                }
-            }
-            (out, rows_read(&plan))
-        })
-    };
+    let runtime = runtime();
+    let ours = |statement: &str| datafusion_rows(&runtime, &ctx, statement);
 
     let mut rng = Rng(0x0bad_cafe_5eed_0059);
     let mut compared = 0;
@@ -1591,4 +1477,73 @@ fn the_same_sql_on_a_derived_phoenix_table() {
     assert_eq!(found, vec![vec![Value::Int(want as i64)]]);
     assert_eq!(read, want, "{rows} rows in the table");
     eprintln!("{compared} queries on a derived Phoenix table, {results} result rows, the same from Phoenix and DataFusion");
+}
+
+/// A runtime for DataFusion.
+#[cfg(feature = "sql")]
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// DataFusion's answer to `statement` as Phoenix's values (every integer width an `Int`, both
+/// float widths a `Float`), and the rows rowkey's scans read (`rows_read` over the plan).
+#[cfg(feature = "sql")]
+fn datafusion_rows(
+    runtime: &tokio::runtime::Runtime,
+    ctx: &rowkey_datafusion::datafusion::prelude::SessionContext,
+    statement: &str,
+) -> (Vec<Vec<Value>>, usize) {
+    use rowkey_datafusion::datafusion::arrow::array::{Array, ArrayRef, AsArray};
+    use rowkey_datafusion::datafusion::arrow::compute::cast;
+    use rowkey_datafusion::datafusion::arrow::datatypes::{DataType, Float64Type, Int64Type};
+    use rowkey_datafusion::datafusion::physical_plan::{collect, ExecutionPlan};
+    use std::sync::Arc;
+    fn rows_read(plan: &Arc<dyn ExecutionPlan>) -> usize {
+        let own = if ["KeyScanExec", "PhoenixScanExec"].contains(&plan.name()) {
+            plan.metrics()
+                .and_then(|m| m.sum_by_name("rows_read"))
+                .map_or(0, |v| v.as_usize())
+        } else {
+            0
+        };
+        own + plan.children().into_iter().map(rows_read).sum::<usize>()
+    }
+    fn value(c: &ArrayRef, i: usize) -> Value {
+        if c.is_null(i) {
+            return Value::Null;
+        }
+        match c.data_type() {
+            DataType::Utf8 => Value::Text(c.as_string::<i32>().value(i).into()),
+            DataType::Boolean => Value::Bool(c.as_boolean().value(i)),
+            DataType::Float32 | DataType::Float64 => {
+                let c = cast(c, &DataType::Float64).unwrap();
+                Value::Float(c.as_primitive::<Float64Type>().value(i))
+            }
+            _ => {
+                let c = cast(c, &DataType::Int64).unwrap();
+                Value::Int(c.as_primitive::<Int64Type>().value(i))
+            }
+        }
+    }
+    runtime.block_on(async {
+        let df = ctx
+            .sql(statement)
+            .await
+            .unwrap_or_else(|e| panic!("{statement}: {e}"));
+        let plan = df.create_physical_plan().await.unwrap();
+        let batches = collect(plan.clone(), ctx.task_ctx())
+            .await
+            .unwrap_or_else(|e| panic!("{statement}: {e}"));
+        let rows = batches
+            .iter()
+            .flat_map(|b| {
+                (0..b.num_rows()).map(move |i| b.columns().iter().map(|c| value(c, i)).collect())
+            })
+            .collect();
+        (rows, rows_read(&plan))
+    })
 }
