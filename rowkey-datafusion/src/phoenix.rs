@@ -182,13 +182,20 @@ impl<S: Store + Send + Sync + 'static> PhoenixRowTable<S> {
             let Some(i) = key.iter().position(|c| c.name == name) else {
                 continue;
             };
-            let Some(values) = values
+            let Some(listed) = values
                 .into_iter()
                 .map(|v| datum(key[i].ty, v))
                 .collect::<Option<Vec<_>>>()
             else {
                 continue;
             };
+            // A value listed twice is one prefix (read once).
+            let mut values: Vec<Datum<'static>> = Vec::with_capacity(listed.len());
+            for v in listed {
+                if !values.contains(&v) {
+                    values.push(v);
+                }
+            }
             // Two conjuncts on one column: the values both allow.
             allowed[i] = Some(match allowed[i].take() {
                 None => values,

@@ -129,7 +129,7 @@ fn a_derived_phoenix_table_is_sql() {
     // An IN list on the leading column and a range on the next: the two prefixes read.
     let (b, read, _) = run(
         &ctx,
-        "SELECT host, ts, cpu, note FROM metrics WHERE host IN ('web', 'db-10') \
+        "SELECT host, ts, cpu, note FROM metrics WHERE host IN ('web', 'db-10', 'web') \
          AND ts >= 1700000002000 ORDER BY host, ts DESC",
     );
     let mut want: Vec<Metric> = all

@@ -6,9 +6,11 @@
 //! A seek is not free (a new iterator on an embedded store, a new scanner on a network one),
 //! and a gap is often short (the next few keys). So a walk first reads on through a gap for a
 //! few keys and seeks only when that did not reach the target; how many it reads adapts to
-//! what the gaps were (one more after a gap read through, half as many after one that needed
-//! a seek), as CockroachDB's scanner does before its seeks. On a dense query the walk costs a
-//! scan; on a sparse one, about a seek per gap.
+//! what the gaps were (as many as the last gap read through took and one more, half as many
+//! after one that needed a seek, and now and then a gap tried at the most again, so a budget
+//! that fell to nothing recovers when gaps turn short), as CockroachDB's scanner does before
+//! its seeks.
+//! On a dense query the walk costs a scan; on a sparse one, about a seek per gap.
 //!
 //! The rows are in key byte order: a salted key's buckets one after another (the typed
 //! [`Table::query`](super::Table::query) walks each bucket apart and merges them in logical
@@ -26,7 +28,9 @@ use crate::scan::pushdown::KeyFilter;
 use crate::scan::query::{Query, Step};
 use crate::scan::KeyRange;
 
-use super::{Row, Store};
+use bytes::Bytes;
+
+use super::{LentRow, Row, Store};
 
 /// What a skip scan did: rows read from the store, seeks, rows returned.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -71,6 +75,12 @@ impl Counters {
 /// Keys read on through a gap before seeking: at first, and at most.
 const READ_ON_FIRST: u32 = 4;
 const READ_ON_MAX: u32 = 16;
+/// Gaps sought past before the walk tries reading one through with the most keys again: at
+/// first (a walk that sought past short gaps learns within this many that reading on pays),
+/// and at the most (the interval doubles after each try that failed, so a walk over long gaps
+/// wastes `READ_ON_MAX` keys per doubling: about 16 x log2(gaps / 16) in all).
+const PROBE_FIRST: u32 = 16;
+const PROBE_LAST: u32 = 1 << 16;
 
 /// What a walk does with the row it just read.
 enum Action {
@@ -100,12 +110,33 @@ struct Walk {
     /// The target of the gap being read through (forward: the first key that could match;
     /// reverse: the exclusive upper end), and how many more keys to read before seeking.
     gap: Option<(Vec<u8>, u32)>,
+    /// The budget of the gap being read through (what `gap`'s count started at).
+    budget: u32,
     read_on: u32,
+    /// Gaps sought past since the walk last tried reading through one at the full budget, and
+    /// how many make the next try (doubled after a try that failed: long gaps waste at most
+    /// `READ_ON_MAX` keys per doubling).
+    since_probe: u32,
+    probe_every: u32,
+    /// The gap being read through is such a try.
+    probing: bool,
     /// The key filter the store checks itself, when it took one: the walk reads every row it
     /// hands over and never seeks.
     filter: Option<KeyFilter>,
     /// No range is left once narrowed to the part of the table asked for: nothing to read.
     nothing: bool,
+    /// What the walk did since it last added to `counters` ([`Walk::flush`], before each row,
+    /// error or end it hands out): a plain count per row read, not an atomic one.
+    local: Local,
+}
+
+/// A walk's counts not yet in its shared [`Counters`].
+#[derive(Debug, Default)]
+struct Local {
+    read: u64,
+    seeks: u64,
+    matched: u64,
+    foreign: u64,
 }
 
 /// Opens a scan of a range, forward or backwards as the walk goes: through the store's own
@@ -154,8 +185,13 @@ impl Walk {
             ends: Vec::new(),
             counters,
             gap: None,
+            budget: 0,
             read_on: READ_ON_FIRST,
+            since_probe: 0,
+            probe_every: PROBE_FIRST,
+            probing: false,
             filter: None,
+            local: Local::default(),
         }
     }
 
@@ -211,9 +247,39 @@ impl Walk {
         c.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Starts reading through a gap that ends at `target`: with the learnt budget, or, once
+    /// enough gaps were sought past since the last try, with the most ([`READ_ON_MAX`]), so a
+    /// walk whose budget fell to nothing learns again when its gaps are short.
+    fn open_gap(&mut self, target: Vec<u8>) {
+        self.budget = if self.since_probe >= self.probe_every {
+            self.since_probe = 0;
+            self.probing = true;
+            READ_ON_MAX
+        } else {
+            self.read_on
+        };
+        self.gap = Some((target, self.budget));
+    }
+
+    /// Adds what the walk did since the last flush to its shared counters: called before the
+    /// walk hands anything out, so [`SkipStats`] read between rows are exact.
+    fn flush(&mut self) {
+        let local = std::mem::take(&mut self.local);
+        for (n, c) in [
+            (local.read, &self.counters.read),
+            (local.seeks, &self.counters.seeks),
+            (local.matched, &self.counters.matched),
+            (local.foreign, &self.counters.foreign),
+        ] {
+            if n > 0 {
+                c.fetch_add(n, Ordering::Relaxed);
+            }
+        }
+    }
+
     /// Decides about the row with key `key`, just read.
     fn on_row(&mut self, key: &[u8]) -> Action {
-        self.count(&self.counters.read);
+        self.local.read += 1;
         if let Some((target, left)) = &mut self.gap {
             let inside = if self.reverse {
                 key >= target.as_slice()
@@ -227,11 +293,20 @@ impl Walk {
                 }
                 // The gap is longer than reading on pays for: seek, and read on less next time.
                 self.read_on /= 2;
+                self.since_probe += 1;
+                if std::mem::take(&mut self.probing) {
+                    self.probe_every = self.probe_every.saturating_mul(2).min(PROBE_LAST);
+                }
                 let (target, _) = self.gap.take().expect("a gap");
                 return self.reopen(key, Step::Seek(target));
             }
+            // Read through: as many keys as this gap took, and one more, next time.
+            let used = self.budget - *left;
             self.gap = None;
-            self.read_on = (self.read_on + 1).min(READ_ON_MAX);
+            if std::mem::take(&mut self.probing) {
+                self.probe_every = PROBE_FIRST;
+            }
+            self.read_on = (self.read_on.max(used) + 1).min(READ_ON_MAX);
         }
         let step = if self.reverse {
             self.query.seek_rev(key, &mut self.ends)
@@ -242,11 +317,11 @@ impl Walk {
             // The store hands over only rows near a match: read on, never reopen.
             return match step {
                 Step::Match => {
-                    self.count(&self.counters.matched);
+                    self.local.matched += 1;
                     Action::Yield
                 }
                 Step::Foreign => {
-                    self.count(&self.counters.foreign);
+                    self.local.foreign += 1;
                     Action::ReadOn
                 }
                 Step::Done => self.finish(),
@@ -255,24 +330,24 @@ impl Walk {
         }
         match step {
             Step::Match => {
-                self.count(&self.counters.matched);
+                self.local.matched += 1;
                 // Forward, the next key that can match is often known from the match alone
                 // (Phoenix seeks there): the keys before it are a gap, read on or sought past
                 // as any gap, without reading one to learn it.
                 if !self.reverse {
                     if let Some(target) = self.query.next_after_match(key, &self.ends) {
-                        self.gap = Some((target, self.read_on));
+                        self.open_gap(target);
                     }
                 }
                 Action::Yield
             }
             Step::Foreign => {
-                self.count(&self.counters.foreign);
+                self.local.foreign += 1;
                 Action::ReadOn
             }
             Step::Done => self.finish(),
             Step::Seek(target) => {
-                self.gap = Some((target, self.read_on));
+                self.open_gap(target);
                 Action::ReadOn
             }
             step @ Step::FromEnd => self.reopen(key, step),
@@ -289,7 +364,7 @@ impl Walk {
     /// forward and below it in reverse, whatever the step computed (a walk never reads a key
     /// twice), within the walk's fixed ends.
     fn reopen(&mut self, key: &[u8], step: Step) -> Action {
-        self.count(&self.counters.seeks);
+        self.local.seeks += 1;
         let range = match step {
             Step::Seek(mut to) if !self.reverse => {
                 if to.as_slice() <= key {
@@ -397,25 +472,52 @@ impl<'a, S: Store + ?Sized + 'a> Iterator for SkipScan<'a, S> {
     type Item = Result<Row, S::Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        let next = self.walk_on();
+        self.walk.flush();
+        next
+    }
+}
+
+impl<'a, S: Store + ?Sized + 'a> SkipScan<'a, S> {
+    /// The next row the walk hands out.
+    fn walk_on(&mut self) -> Option<Result<Row, S::Error>> {
         let mut open = open_blocking(self.store, self.walk.reverse);
         loop {
-            let row = match self.inner.as_mut()?.next() {
-                None => {
-                    self.inner = self.walk.next_range(&mut open);
-                    continue;
+            // Each row is lent where the store lends it (fjall: no copy of a key the walk reads
+            // past), and made owned only when it is handed out.
+            let read = match S::lend_next(self.inner.as_mut()?) {
+                None => None,
+                Some(Err(e)) => Some(Err(e)),
+                Some(Ok(row)) => {
+                    let key = match &row {
+                        LentRow::Lent(key, _) => key,
+                        LentRow::Owned((key, _)) => &key[..],
+                    };
+                    Some(Ok(match self.walk.on_row(key) {
+                        Action::Yield => Ok(match row {
+                            LentRow::Lent(key, value) => {
+                                (Bytes::copy_from_slice(key), Bytes::copy_from_slice(value))
+                            }
+                            LentRow::Owned(row) => row,
+                        }),
+                        action => Err(action),
+                    }))
                 }
+            };
+            match read {
+                None => self.inner = self.walk.next_range(&mut open),
                 Some(Err(e)) => {
                     self.inner = None;
                     return Some(Err(e));
                 }
-                Some(Ok(row)) => row,
-            };
-            let action = self.walk.on_row(&row.0);
-            self.inner = self.walk.next_scan(&action, self.inner.take(), &mut open);
-            match action {
-                Action::Yield => return Some(Ok(row)),
-                Action::End => self.inner = self.walk.next_range(&mut open),
-                Action::ReadOn | Action::Reopen(_) => {}
+                Some(Ok(Ok(row))) => return Some(Ok(row)),
+                Some(Ok(Err(Action::ReadOn))) => {}
+                Some(Ok(Err(action))) => {
+                    self.inner = self.walk.next_scan(&action, self.inner.take(), &mut open);
+                    if let Action::End = action {
+                        self.inner = self.walk.next_range(&mut open);
+                    }
+                }
             }
         }
     }
@@ -484,9 +586,23 @@ impl<S: super::AsyncStore> futures_util::Stream for SkipStream<'_, S> {
         mut self: std::pin::Pin<&mut Self>,
         cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<Option<Self::Item>> {
+        let this = &mut *self;
+        let next = this.walk_on(cx);
+        this.walk.flush();
+        next
+    }
+}
+
+#[cfg(feature = "async")]
+impl<S: super::AsyncStore> SkipStream<'_, S> {
+    /// The next row the walk hands out, once it is read.
+    fn walk_on(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<Row, S::Error>>> {
         use futures_util::StreamExt;
         use std::task::Poll;
-        let this = &mut *self;
+        let this = self;
         let mut open = open_async(this.store, this.walk.reverse);
         loop {
             let Some(inner) = this.inner.as_mut() else {
