@@ -458,9 +458,9 @@ fn the_query_attribute_leaves_the_layout_alone() {
 /// match and sought 2,000 times; `(user, app, day)` with `app = 42 AND day = 3` read 9.0 and
 /// sought 4 times per match. Now 2 rows per match on both (the match and the key after it),
 /// one seek per match, and the adaptive read-on's tries at reading a gap through: the first
-/// (16 rows) before it learns the gaps are long, and one of 16 rows each time the number of
+/// (12 rows) before it learns the gaps are long, and one of 12 rows each time the number of
 /// gaps sought past doubles (so that a walk whose gaps turn short reads through them again:
-/// `benches/skip_scan`'s `day = 3`), 16 x log2(matches) at the most.
+/// `benches/skip_scan`'s `day = 3`), 12 x log2(matches) at the most.
 #[test]
 fn a_skip_scan_reads_at_most_two_rows_per_match() {
     use rowkey::store::{MemStore, Table};
