@@ -569,13 +569,11 @@ impl<'a> Batch<'a> {
                 Source::Key(i) => column.push(key[*i].take()),
                 Source::Value(i) => {
                     let c = &table.columns()[*i];
-                    let value = row
-                        .value(&c.family, c.name.as_bytes())
+                    row.value(&c.family, c.name.as_bytes())
                         .map(|bytes| decode_value(c.ty, bytes))
                         .transpose()
                         .and_then(|v| column.push(v))
-                        .map_err(|e| e.at(&c.name));
-                    value
+                        .map_err(|e| e.at(&c.name))
                 }
             }?;
         }
