@@ -268,14 +268,18 @@ pub fn free_port() -> u16 {
 
 /// Runs HBase's Java client (`hbase-local/run --tool ARGS`, see `Tool.java`) with `stdin`, and
 /// returns the fields of its output lines that start with `tag` (the tag removed). The client
-/// of HBase `ROWKEY_HBASE_VERSION` when set (`hbase-local/matrix` sets it), else 2.6's.
+/// of HBase `ROWKEY_HBASE_VERSION` when set (`hbase-local/matrix` sets it), else 2.6's. A
+/// client still running after `ROWKEY_JAVA_TOOL_TIMEOUT_S` seconds (600) is stopped and
+/// reported.
 pub fn java(args: &[&str], stdin: &str, tag: &str) -> Result<Vec<Vec<String>>, String> {
-    use std::io::Write;
+    use std::io::{Read, Write};
+    use std::os::unix::process::CommandExt;
     let run = run_script();
     let version: Vec<String> = match std::env::var("ROWKEY_HBASE_VERSION") {
         Ok(v) => vec!["--hbase-version".into(), v],
         Err(_) => Vec::new(),
     };
+    // Its own process group: on a deadline the JVM the script starts is stopped with it.
     let mut child = Command::new("bash")
         .arg(run)
         .args(&version)
@@ -284,25 +288,70 @@ pub fn java(args: &[&str], stdin: &str, tag: &str) -> Result<Vec<Vec<String>>, S
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
+        .process_group(0)
         .spawn()
         .map_err(|e| format!("hbase-local/run: {e}"))?;
-    if let Some(mut input) = child.stdin.take() {
-        input
-            .write_all(stdin.as_bytes())
-            .map_err(|e| e.to_string())?;
+    // Input and both outputs on threads of their own: a client that writes more than a pipe
+    // holds (its log on stderr) before it has read all its input would otherwise wait on us
+    // while we wait on it.
+    let input = child.stdin.take().map(|mut pipe| {
+        let stdin = stdin.to_string();
+        std::thread::spawn(move || pipe.write_all(stdin.as_bytes()))
+    });
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let stdout = drain(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = drain(child.stderr.take().map(|p| Box::new(p) as _));
+    let limit = Duration::from_secs(
+        std::env::var("ROWKEY_JAVA_TOOL_TIMEOUT_S")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(600),
+    );
+    let started = std::time::Instant::now();
+    let status = loop {
+        match child.try_wait().map_err(|e| e.to_string())? {
+            Some(status) => break Some(status),
+            None if started.elapsed() >= limit => {
+                let _ = Command::new("kill")
+                    .args(["-KILL", &format!("-{}", child.id())])
+                    .status();
+                let _ = child.wait();
+                break None;
+            }
+            None => std::thread::sleep(Duration::from_millis(50)),
+        }
+    };
+    if let Some(Ok(Err(e))) = input.map(|t| t.join()) {
+        if status.is_none_or(|s| s.success()) {
+            return Err(format!("Tool {args:?}: writing its input: {e}"));
+        }
     }
-    let out = child.wait_with_output().map_err(|e| e.to_string())?;
-    if !out.status.success() {
+    let out = stdout.join().unwrap_or_default();
+    let err = stderr.join().unwrap_or_default();
+    let failed = match status {
+        Some(s) if s.success() => None,
+        Some(s) => Some(format!("failed ({s})")),
+        None => Some(format!("did not finish within {limit:?} and was stopped")),
+    };
+    if let Some(failed) = failed {
         // What the client said last (its exception), without the JVM's and Maven's chatter.
-        let said = String::from_utf8_lossy(&out.stderr);
+        let said = String::from_utf8_lossy(&err);
         let tail: Vec<&str> = said
             .lines()
             .filter(|l| !l.trim_start().starts_with("at ") && !l.contains(" INFO "))
             .collect();
         let tail = tail[tail.len().saturating_sub(12)..].join("\n");
-        return Err(format!("Tool {args:?} failed ({}):\n{tail}", out.status));
+        return Err(format!("Tool {args:?} {failed}:\n{tail}"));
     }
-    Ok(String::from_utf8_lossy(&out.stdout)
+    Ok(String::from_utf8_lossy(&out)
         .lines()
         .filter_map(|l| l.strip_prefix(tag))
         .map(|l| l.split(' ').map(str::to_string).collect())
