@@ -57,6 +57,12 @@ impl Phoenix {
                 .find_map(|w| w.strip_prefix(name))
                 .map(str::to_string)
         };
+        // Which versions answered, in the test's output (hbase-local/matrix keeps it).
+        eprintln!(
+            "Phoenix {} on HBase {}",
+            field("phoenix_version=").unwrap_or_else(|| "(version not said)".into()),
+            field("hbase_version=").unwrap_or_else(|| "(version not said)".into())
+        );
         Some(Phoenix {
             thrift: format!("127.0.0.1:{}", field("thrift=")?),
             zk: field("zk=")?,

@@ -245,7 +245,10 @@ public final class LocalHBase {
     if (phoenix) {
       int sqlPort = PhoenixSql.start(clusterConf.get("hbase.zookeeper.quorum"),
           clusterConf.getInt("hbase.zookeeper.property.clientPort", 2181), phoenixPort);
-      phoenixFields = " phoenix_sql=" + sqlPort + " phoenix_jdbc=jdbc:phoenix:"
+      String phoenixVersion = Class.forName("org.apache.phoenix.jdbc.PhoenixDriver")
+          .getPackage().getImplementationVersion();
+      phoenixFields = " phoenix_sql=" + sqlPort + " phoenix_version=" + phoenixVersion
+          + " phoenix_jdbc=jdbc:phoenix:"
           + clusterConf.get("hbase.zookeeper.quorum") + ":"
           + clusterConf.get("hbase.zookeeper.property.clientPort");
     }
