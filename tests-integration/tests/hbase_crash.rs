@@ -24,6 +24,7 @@ mod net;
 mod gateways;
 
 use std::collections::BTreeSet;
+#[cfg(feature = "hbase-rpc")]
 use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};

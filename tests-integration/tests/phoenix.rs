@@ -1291,6 +1291,7 @@ fn the_same_sql_from_phoenix_and_datafusion() {
 
 /// Readings of probes at sites: a `VARCHAR` lead whose values prefix each other (`a`, `ab`),
 /// a `DESC` time, a signed `INTEGER`, and nullable value columns in two families.
+#[cfg(feature = "sql")]
 #[derive(rowkey::PhoenixRow, Debug, Clone, PartialEq)]
 #[phoenix(table = "readings", salt_buckets = 4, family = "r")]
 struct Reading {
