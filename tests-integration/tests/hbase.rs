@@ -918,15 +918,22 @@ fn hbase_own_counters_show_the_timestamp_hotspot_and_the_salted_spread() {
         .map(|l| l[5].parse::<i64>().unwrap_or(0).max(0))
         .sum()
     };
+    // The counts reach the master with the region servers' reports: read until two agree,
+    // for two minutes at most (a count that never settles fails here, not CI's time limit).
     let settled = |zk: &str| {
-        let mut last = reads(zk);
+        let deadline = Instant::now() + Duration::from_secs(120);
+        let mut seen = vec![reads(zk)];
         loop {
             std::thread::sleep(Duration::from_millis(1200));
             let now = reads(zk);
-            if now == last {
+            if Some(&now) == seen.last() {
                 return now;
             }
-            last = now;
+            seen.push(now);
+            assert!(
+                Instant::now() < deadline,
+                "the region servers' read counts did not settle in 120 s: {seen:?}"
+            );
         }
     };
     let before = settled(zk);

@@ -227,15 +227,21 @@ pub fn numbered_rows(n: u32, fill: u8) -> Vec<rowkey::store::Row> {
 }
 
 /// Cuts the proxy's connections once `bytes` have gone through, and restores it after
-/// `restore` when given.
+/// `restore` when given. Joining the thread fails the test when that many bytes did not go
+/// through within five minutes (a test waiting on a cut that never comes would hang).
 pub fn cut_after(
     p: &Proxy,
     bytes: usize,
     restore: Option<Duration>,
 ) -> std::thread::JoinHandle<()> {
-    let cutter = cut_within(p, bytes, restore, None);
+    let forwarded = Arc::clone(&p.forwarded);
+    let cutter = cut_within(p, bytes, restore, Some(Duration::from_secs(300)));
     std::thread::spawn(move || {
-        cutter.join().unwrap();
+        assert!(
+            cutter.join().unwrap(),
+            "the proxy was never cut: {} of the {bytes} bytes it waited for went through in 300 s",
+            forwarded.load(Ordering::SeqCst)
+        );
     })
 }
 
