@@ -359,7 +359,8 @@ fn conformance_suite_through_privacy() {
 #[test]
 fn tickets_from_a_cache_kinit_filled() {
     let Some(s) = secure() else { return };
-    let dir = tempdir("kinit");
+    let tmp = tempdir("kinit");
+    let dir = tmp.path().to_path_buf();
     let cache = format!("FILE:{}/krb5cc", dir.display());
     kinit(s, &cache, None);
     let cfg = rpc(
@@ -377,7 +378,8 @@ fn tickets_from_a_cache_kinit_filled() {
 #[test]
 fn an_expired_ticket_is_refused() {
     let Some(s) = secure() else { return };
-    let dir = tempdir("expired");
+    let tmp = tempdir("expired");
+    let dir = tmp.path().to_path_buf();
     let cache = format!("FILE:{}/krb5cc", dir.display());
     kinit(s, &cache, Some("5s"));
     std::thread::sleep(std::time::Duration::from_secs(7));
@@ -392,7 +394,8 @@ fn an_expired_ticket_is_refused() {
 #[test]
 fn a_batch_meeting_an_expired_ticket_lists_every_row_not_written() {
     let Some(s) = secure() else { return };
-    let dir = tempdir("expiring");
+    let tmp = tempdir("expiring");
+    let dir = tmp.path().to_path_buf();
     let cache = format!("FILE:{}/krb5cc", dir.display());
     let table = unique("krb_expiring");
     let lifetime = std::time::Duration::from_secs(8);
@@ -449,7 +452,8 @@ fn a_bulk_load_on_a_kerberized_cluster_reads_back() {
     let table = unique("krb_bulk");
     let store = HbaseRpcStore::with_config(rpc(s, &table, s.keytab_login())).unwrap();
     store.create_table(&[Bytes::from("row00010000")]).unwrap();
-    let staging = tempdir("krb_bulk");
+    let tmp = tempdir("krb_bulk");
+    let staging = tmp.path().to_path_buf();
     let report = store.bulk_load(rows(0..20_000), &staging).unwrap();
     assert_eq!((report.rows, report.files), (20_000, 2), "{report:?}");
     let back: Vec<Row> = store
@@ -688,7 +692,8 @@ fn a_keytab_login_outlives_its_tickets() {
     }
     let conf = std::fs::read_to_string(s.get("krb5_conf")).unwrap();
     assert!(conf.contains("[libdefaults]\n"), "{conf}");
-    let dir = tempdir("renew");
+    let tmp = tempdir("renew");
+    let dir = tmp.path().to_path_buf();
     let short = dir.join("krb5.conf");
     std::fs::write(
         &short,
@@ -729,7 +734,8 @@ fn a_keytab_login_outlives_its_tickets() {
 #[test]
 fn refused_keytab_logins_keep_the_kdcs_reason() {
     let Some(s) = secure() else { return };
-    let dir = tempdir("refused");
+    let tmp = tempdir("refused");
+    let dir = tmp.path().to_path_buf();
     let ghost = format!("ghost@{}", s.get("realm"));
     let cases = [
         (
@@ -843,7 +849,8 @@ fn an_unreachable_kdc_is_named_and_transient() {
     let conf = std::fs::read_to_string(s.get("krb5_conf")).unwrap();
     let kdc = s.get("kdc");
     assert!(conf.contains(kdc.rsplit(':').next().unwrap()), "{conf}");
-    let dir = tempdir("nokdc");
+    let tmp = tempdir("nokdc");
+    let dir = tmp.path().to_path_buf();
     let bad = dir.join("krb5.conf");
     std::fs::write(
         &bad,
@@ -934,10 +941,12 @@ fn kinit(s: &Secure, cache: &str, lifetime: Option<&str>) {
     );
 }
 
-fn tempdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(unique(&format!("rowkey-krb-{tag}")));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A scratch directory of this test's own, removed when dropped.
+fn tempdir(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("rowkey-krb-{tag}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// The Thrift2 store through the three SASL gateways (`auth`, `auth-int` only, `auth-conf`
