@@ -202,9 +202,8 @@ proptest! {
 fn the_program_reads_a_schema_file_and_keys_from_arguments_and_stdin() {
     use std::io::Write;
     use std::process::{Command, Stdio};
-    let dir = std::env::temp_dir().join(format!("rowkey-explain-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("schemas.json");
+    let dir = scratch("rowkey-explain-");
+    let path = dir.path().join("schemas.json");
     let json = format!(
         "[{}, {}]",
         serde_json::to_string(Event::SCHEMA).unwrap(),
@@ -381,4 +380,13 @@ proptest! {
         prop_assert_eq!(&got.fields[1].1, &rowkey::DynValue::U64(placed));
         prop_assert_eq!(&got.fields[2].1, &rowkey::DynValue::Null);
     }
+}
+
+/// A scratch directory of this test's own (`prefix` and a random suffix, under the system's
+/// temporary directory), removed when dropped, whether the test passed or not.
+fn scratch(prefix: impl AsRef<str>) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(prefix.as_ref())
+        .tempdir()
+        .unwrap()
 }

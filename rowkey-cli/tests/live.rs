@@ -51,10 +51,9 @@ fn server(var: &str) -> Option<String> {
     v
 }
 
-fn layouts(tag: &str) -> (std::path::PathBuf, std::path::PathBuf, std::path::PathBuf) {
-    let dir = std::env::temp_dir().join(format!("rowkey-live-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (value, key) = (dir.join("value.json"), dir.join("key.json"));
+fn layouts(tag: &str) -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let dir = scratch(format!("rowkey-live-{tag}-"));
+    let (value, key) = (dir.path().join("value.json"), dir.path().join("key.json"));
     std::fs::write(&value, serde_json::to_string(&LogRow::SCHEMA).unwrap()).unwrap();
     std::fs::write(&key, serde_json::to_string(LogKey::SCHEMA).unwrap()).unwrap();
     (dir, value, key)
@@ -162,7 +161,7 @@ fn diff_and_regions_on_hbase() {
     assert_eq!(counted, want, "{out}");
     assert_eq!(counted.iter().sum::<u64>(), 3000);
     store.drop_table().unwrap();
-    std::fs::remove_dir_all(dir).unwrap();
+    drop(dir);
 }
 
 #[test]
@@ -207,7 +206,7 @@ fn diff_on_the_bigtable_emulator() {
     let (code, out, _) = diff(false);
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("GC rules as declared"), "{out}");
-    std::fs::remove_dir_all(dir).unwrap();
+    drop(dir);
 }
 
 /// Another key for the same rows: the host is no longer salted, so the bytes differ.
@@ -224,10 +223,12 @@ struct LogKeyUnsalted {
 /// (exit 2, pointing to re-keying) before anything is compared or altered.
 fn layout_driven_diff(tag: &str, place: &[&str], regions: impl Fn(&str) -> Option<usize>) {
     use rowkey::family::TableLayout;
-    let dir = std::env::temp_dir().join(format!("rowkey-live-layout-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch(format!("rowkey-live-layout-{tag}-"));
     let table = format!("cli_layout_{tag}_{}", std::process::id());
-    let (good, changed) = (dir.join("table.json"), dir.join("changed.json"));
+    let (good, changed) = (
+        dir.path().join("table.json"),
+        dir.path().join("changed.json"),
+    );
     let layout = TableLayout::of::<LogKey, LogRow>(&table, 4);
     std::fs::write(&good, serde_json::to_string(&layout).unwrap()).unwrap();
     let other = TableLayout::of::<LogKeyUnsalted, LogRow>(&table, 4);
@@ -261,7 +262,7 @@ fn layout_driven_diff(tag: &str, place: &[&str], regions: impl Fn(&str) -> Optio
         err.contains(&format!("{:#018x}", LogKey::FINGERPRINT)) && err.contains("re-key"),
         "{err}"
     );
-    std::fs::remove_dir_all(dir).unwrap();
+    drop(dir);
 }
 
 #[test]
@@ -317,9 +318,8 @@ fn explain_with_uids<S: rowkey::store::AtomicStore>(
     assert_eq!(hosts.get_or_assign("web-01.dc1").unwrap(), 1);
     assert_eq!(hosts.get_or_assign("db-07.dc2").unwrap(), 2);
     assert_eq!(events.get_or_assign("login").unwrap(), 1);
-    let dir = std::env::temp_dir().join(format!("rowkey-live-uids-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let schema = dir.join("key.json");
+    let dir = scratch(format!("rowkey-live-uids-{tag}-"));
+    let schema = dir.path().join("key.json");
     std::fs::write(&schema, serde_json::to_string(IdKey::SCHEMA).unwrap()).unwrap();
     let hex = |k: &[u8]| k.iter().map(|b| format!("{b:02x}")).collect::<String>();
     let known = IdKey {
@@ -359,7 +359,7 @@ fn explain_with_uids<S: rowkey::store::AtomicStore>(
     let (code, out, _) = run(&["explain", "--schema", schema.to_str().unwrap(), "--hex", &k]);
     assert_eq!(code, Some(0));
     assert!(!out.contains("db-07"), "{out}");
-    std::fs::remove_dir_all(dir).unwrap();
+    drop(dir);
 }
 
 #[test]
@@ -468,7 +468,7 @@ fn regions_on_the_emulator_are_sampled_row_keys() {
     ]);
     assert_eq!(code, Some(2));
     assert!(err.contains("--count reads HBase tables"), "{err}");
-    std::fs::remove_dir_all(dir).unwrap();
+    drop(dir);
 }
 
 /// A text key as another program wrote it, with keys the declaration does not read among
@@ -490,9 +490,8 @@ struct Message {
 #[test]
 fn check_reads_a_live_tables_keys_against_a_layout() {
     use rowkey::store::Store;
-    let dir = std::env::temp_dir().join(format!("rowkey-live-check-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let key = dir.join("message.json");
+    let dir = scratch("rowkey-live-check-");
+    let key = dir.path().join("message.json");
     std::fs::write(&key, serde_json::to_string(Message::SCHEMA).unwrap()).unwrap();
     let keys: Vec<Vec<u8>> = (0..2_000u32)
         .map(|i| format!("{:06}:{}", 230_601 + i % 30, i).into_bytes())
@@ -609,7 +608,7 @@ fn hotspots_name_a_hammered_user_on_hbase() {
     assert!(region["write_share"].as_f64().unwrap() > 0.8, "{out}");
     assert_eq!(region["top"][0]["value"], hot_host.to_string(), "{out}");
     assert!(report["write_skew"].as_f64().unwrap() > 3.0, "{out}");
-    let _ = std::fs::remove_dir_all(dir);
+    drop(dir);
 }
 
 /// `rowkey sql` on a live table: the rows a typed table wrote to HBase (pre-split: one
@@ -619,9 +618,8 @@ fn hotspots_name_a_hammered_user_on_hbase() {
 #[test]
 fn sql_reads_a_live_table_through_its_layout() {
     use rowkey::store::{BigtableConfig, BigtableStore, HbaseConfig, HbaseStore, Table};
-    let dir = std::env::temp_dir().join(format!("rowkey-live-sql-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let key = dir.join("log.json");
+    let dir = scratch("rowkey-live-sql-");
+    let key = dir.path().join("log.json");
     std::fs::write(&key, serde_json::to_string(LogKey::SCHEMA).unwrap()).unwrap();
     let rows: Vec<(LogKey, Vec<u8>)> = (0..3_000u64)
         .map(|i| {
@@ -699,4 +697,13 @@ fn sql_reads_a_live_table_through_its_layout() {
         tried += 1;
     }
     eprintln!("rowkey sql on {tried} live store(s)");
+}
+
+/// A scratch directory of this test's own (`prefix` and a random suffix, under the system's
+/// temporary directory), removed when dropped, whether the test passed or not.
+fn scratch(prefix: impl AsRef<str>) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(prefix.as_ref())
+        .tempdir()
+        .unwrap()
 }

@@ -1314,9 +1314,10 @@ fn http_gateways() -> Option<(&'static Gateways, &'static str, &'static str, &'s
     }
 }
 
-/// A server process the test started (tinyproxy, nginx), killed when dropped.
+/// A server process the test started (tinyproxy, nginx), killed when dropped, and the
+/// scratch directory it was configured in, removed then.
 #[cfg(feature = "hbase-http")]
-struct Front(std::process::Child);
+struct Front(std::process::Child, Option<tempfile::TempDir>);
 
 #[cfg(feature = "hbase-http")]
 impl Drop for Front {
@@ -1343,7 +1344,7 @@ fn front(program: &str, args: &[&str], port: u16) -> Option<Front> {
         .stdout(std::process::Stdio::null())
         .spawn()
     {
-        Ok(c) => Front(c),
+        Ok(c) => Front(c, None),
         Err(e) => {
             assert!(
                 std::env::var_os("CI").is_none(),
@@ -1365,11 +1366,14 @@ fn front(program: &str, args: &[&str], port: u16) -> Option<Front> {
 /// A tinyproxy on loopback with `extra` configuration lines; its log file beside.
 #[cfg(feature = "hbase-http")]
 fn tinyproxy(tag: &str, extra: &str) -> Option<(Front, String, std::path::PathBuf)> {
-    let dir = std::env::temp_dir().join(unique(&format!("rowkey-tinyproxy-{tag}")));
-    std::fs::create_dir_all(&dir).unwrap();
+    // Removed with the proxy (the directory is held by its Front).
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("rowkey-tinyproxy-{tag}-"))
+        .tempdir()
+        .unwrap();
     let port = gateways::free_port();
-    let log = dir.join("tinyproxy.log");
-    let conf = dir.join("tinyproxy.conf");
+    let log = dir.path().join("tinyproxy.log");
+    let conf = dir.path().join("tinyproxy.conf");
     std::fs::write(
         &conf,
         format!(
@@ -1379,7 +1383,8 @@ fn tinyproxy(tag: &str, extra: &str) -> Option<(Front, String, std::path::PathBu
         ),
     )
     .unwrap();
-    let child = front("tinyproxy", &["-d", "-c", conf.to_str().unwrap()], port)?;
+    let mut child = front("tinyproxy", &["-d", "-c", conf.to_str().unwrap()], port)?;
+    child.1 = Some(dir);
     Some((child, format!("127.0.0.1:{port}"), log))
 }
 
