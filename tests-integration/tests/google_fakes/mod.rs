@@ -63,7 +63,10 @@ fn openssl(dir: &Path, args: &[&str]) {
 pub fn pki() -> &'static Pki {
     static PKI: OnceLock<Pki> = OnceLock::new();
     PKI.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("rowkey-google-fakes-{}", std::process::id()));
+        // Under cargo's scratch directory for integration tests, not /tmp: the PKI lives as
+        // long as the test process (a static), so nothing would remove it from /tmp.
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("google-fakes-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         openssl(
             &dir,
