@@ -521,6 +521,100 @@ fn wrong_keytabs_and_principals_are_named() {
     assert!(e.contains("hbase/elsewhere.example"), "{e}");
 }
 
+/// ZooKeeper with Kerberos. The cluster's quorum takes SASL, and the control port's
+/// `sasl-znodes` copies HBase's three records under a parent whose znodes only `sasl:rowkey`
+/// may read (HBase itself, `sasl:hbase`, may write them but not read them):
+/// - read anonymously, the store is refused, and the error names the ACL and `ZooKeeper::sasl`;
+/// - with SASL, as the keytab login and as a ticket cache `kinit` filled, the store finds the
+///   cluster through those znodes and round-trips rows;
+/// - with SASL as `hbase/localhost`, which may not read them, the error names that principal;
+/// - a login without tickets and a service no server logs in as are refused by name;
+///
+/// each refusal within a bound, none retried.
+#[test]
+fn zookeeper_with_kerberos_reads_znodes_only_sasl_may() {
+    use rowkey::store::ZooKeeper;
+    use std::time::{Duration, Instant};
+    let Some(s) = secure() else { return };
+    let zk = s.get("zk");
+    let parent = format!("/{}", unique("sasl_only"));
+    gateways::control(
+        &format!("127.0.0.1:{}", s.get("control")),
+        &format!("sasl-znodes {parent}"),
+    )
+    .unwrap();
+    let table = unique("krb_zk");
+    let cfg = |kerberos: Kerberos, zookeeper: ZooKeeper| {
+        let mut cfg = HbaseRpcConfig::from_zookeeper(zk, &table, "d")
+            .zookeeper(zookeeper)
+            .kerberos(kerberos);
+        cfg.options.connect_timeout = std::time::Duration::from_secs(4);
+        cfg.retry(RetryPolicy::no_retries(std::time::Duration::from_secs(4)))
+    };
+    let sasl_only = || ZooKeeper::new(zk).parent(&parent);
+    let refused = |label: &str, cfg: HbaseRpcConfig| -> String {
+        let started = Instant::now();
+        let e = HbaseRpcStore::with_config(cfg)
+            .err()
+            .unwrap_or_else(|| panic!("{label}: connected"));
+        let took = started.elapsed();
+        eprintln!("{label}: refused after {took:?}: {e}");
+        assert!(took < Duration::from_secs(12), "{label}: {took:?}: {e}");
+        assert!(!e.is_transient(), "{label}: {e}");
+        e.to_string()
+    };
+
+    let e = refused("anonymous", cfg(s.keytab_login(), sasl_only()));
+    assert!(
+        e.contains("ACL-protected") && e.contains("ZooKeeper::sasl") && e.contains(&parent),
+        "{e}"
+    );
+
+    let store = HbaseRpcStore::with_config(cfg(s.keytab_login(), sasl_only().sasl())).unwrap();
+    store.create_table(&[]).unwrap();
+    round_trip(&store, 2_000);
+    drop(store);
+
+    let dir = tempdir("zk");
+    let cache = format!("FILE:{}", dir.path().join("krb5cc").display());
+    kinit(s, &cache, None);
+    let store = HbaseRpcStore::with_config(cfg(
+        Kerberos::ticket_cache().cache(&cache),
+        sasl_only().sasl(),
+    ))
+    .unwrap();
+    assert!(store.get(b"row00000007").unwrap().is_some());
+    store.drop_table().unwrap();
+
+    let service = format!("hbase/localhost@{}", s.get("realm"));
+    let hbase = Kerberos::keytab(&service, s.keytab().with_file_name("hbase.keytab"));
+    let e = refused("hbase/localhost", cfg(hbase, sasl_only().sasl()));
+    assert!(
+        e.contains("hbase/localhost") && e.contains("does not grant it read"),
+        "{e}"
+    );
+
+    let empty = format!("FILE:{}", dir.path().join("empty").display());
+    let e = refused(
+        "no tickets",
+        cfg(Kerberos::ticket_cache().cache(&empty), sasl_only().sasl()),
+    );
+    assert!(e.contains(&empty), "{e}");
+
+    let e = refused(
+        "another service",
+        cfg(s.keytab_login(), sasl_only().sasl_service("zk")),
+    );
+    assert!(e.contains("zk/") || e.contains("zk@"), "{e}");
+    assert!(e.contains("Kerberos"), "{e}");
+
+    // Without a login for the store, SASL to ZooKeeper has none to use.
+    let mut plain = HbaseRpcConfig::from_zookeeper(zk, &table, "d").zookeeper(sasl_only().sasl());
+    plain.options.connect_timeout = std::time::Duration::from_secs(4);
+    let e = HbaseRpcStore::with_config(plain).err().expect("connected");
+    assert!(e.to_string().contains("HbaseRpcConfig::kerberos"), "{e}");
+}
+
 /// The Kerberized cluster configured from a generated `hbase-site.xml` only: the ZooKeeper
 /// quorum, `hbase.security.authentication=kerberos`, the servers' principal pattern with
 /// `_HOST`, `hbase.rpc.protection=privacy`, the client's keytab and principal; the native store

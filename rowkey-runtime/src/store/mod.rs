@@ -125,6 +125,8 @@ pub use net::{ClientIdentity, Tls};
 
 #[cfg(feature = "hbase")]
 pub use hbase::{AsyncHbaseStore, HbaseConfig, HbaseError, HbaseStore};
+#[cfg(all(feature = "hbase-rpc", feature = "kerberos"))]
+pub use hbase_rpc::ZkSasl;
 #[cfg(feature = "hbase-rpc")]
 pub use hbase_rpc::{
     AddressMap, AsyncHbaseRpcStore, BulkLoadReport, BulkProgress, HFileCell, HFileCellType,

@@ -239,7 +239,7 @@ impl Cluster {
         pool: Pool,
         bootstrap: Vec<String>,
         bootstrap_refresh: Option<Duration>,
-        zookeeper: Option<super::zk::ZooKeeper>,
+        zookeeper: Option<super::zk::ZkRegistry>,
         options: NetOptions,
     ) -> Self {
         Cluster {
@@ -251,7 +251,7 @@ impl Cluster {
             }),
             next_bootstrap: AtomicUsize::new(0),
             bootstrap_refresh,
-            zookeeper: zookeeper.map(|zk| super::zk::ZkRegistry::new(zk, options.connect_timeout)),
+            zookeeper,
             options,
             meta: Mutex::new(None),
             master: Mutex::new(None),

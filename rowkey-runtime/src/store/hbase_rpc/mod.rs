@@ -60,6 +60,8 @@ use prost::Message;
 pub use config::{AddressMap, HbaseRpcConfig};
 pub use error::HbaseRpcError;
 pub(crate) use zk::with_ports as zk_quorum;
+#[cfg(feature = "kerberos")]
+pub use zk::ZkSasl;
 pub use zk::ZooKeeper;
 
 use super::net::batch::{self, BatchRow, Confirmations};
@@ -356,6 +358,18 @@ impl AsyncHbaseRpcStore {
         };
         #[cfg(not(feature = "kerberos"))]
         let security = conn::Security::Simple(config.user.clone());
+        let zookeeper = match &config.zookeeper {
+            Some(zk) => Some(zk::ZkRegistry::new(
+                zk.clone(),
+                config.options.connect_timeout,
+                #[cfg(feature = "kerberos")]
+                match &security {
+                    conn::Security::Kerberos(login) => Some(login.clone()),
+                    conn::Security::Simple(_) => None,
+                },
+            )?),
+            None => None,
+        };
         let tls = match &config.tls {
             Some(tls) => Some(conn::TlsClient::new(tls).map_err(|e| NetError::Connect {
                 store: STORE,
@@ -375,7 +389,7 @@ impl AsyncHbaseRpcStore {
             pool,
             config.bootstrap.clone(),
             config.bootstrap_refresh,
-            config.zookeeper.clone(),
+            zookeeper,
             config.options.clone(),
         );
         let store = AsyncHbaseRpcStore {

@@ -8,9 +8,11 @@
 //! said (the master failed, meta moved), so a failover or a move is followed.
 //!
 //! The ZooKeeper client is `zookeeper-client` (async, on the store's tokio runtime), one
-//! session per store, opened on first use and again after it fails. Reads are plain: a
-//! ZooKeeper whose HBase znodes are ACL-protected (SASL) is named in the error, with the way
-//! around it (the masters' addresses).
+//! session per store, opened on first use and again after it fails. Reads are anonymous unless
+//! [`ZooKeeper::sasl`] asks for Kerberos (feature `kerberos`): then the session authenticates
+//! with SASL `GSSAPI` as the store's own login, on a thread of its own whose default ticket
+//! cache is that login's (the SASL library takes the default credential only). A ZooKeeper
+//! whose HBase znodes are ACL-protected is named in the error, with the ways around it.
 
 use std::time::Duration;
 
@@ -21,15 +23,56 @@ use super::pb;
 use crate::store::NetError;
 
 /// Where the cluster registers itself in ZooKeeper: the quorum (`host:port`, comma-separated;
-/// HBase's `hbase.zookeeper.quorum` with `hbase.zookeeper.property.clientPort`) and the parent
-/// znode (`zookeeper.znode.parent`).
+/// HBase's `hbase.zookeeper.quorum` with `hbase.zookeeper.property.clientPort`), the parent
+/// znode (`zookeeper.znode.parent`), and whether to authenticate with Kerberos.
+///
+/// ```
+/// # use rowkey::store::ZooKeeper;
+/// let zk = ZooKeeper::new("zk1,zk2,zk3").parent("/hbase-secure");
+/// # #[cfg(feature = "kerberos")]
+/// let zk = zk.sasl(); // a secured ZooKeeper whose HBase znodes are not world-readable
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ZooKeeper {
     /// `host:port` of each ZooKeeper server, comma-separated.
     pub quorum: String,
     /// The znode HBase writes under (`zookeeper.znode.parent`): `/hbase` unless the cluster
     /// sets another (some distributions use `/hbase-unsecure` or `/hbase-secure`).
     pub parent: String,
+    /// Kerberos to ZooKeeper (SASL `GSSAPI`), as the store's own login
+    /// ([`HbaseRpcConfig::kerberos`](super::HbaseRpcConfig::kerberos)), for a quorum whose
+    /// HBase znodes only authenticated identities may read. `None` (the default): ZooKeeper is
+    /// read without authenticating, which a secured HBase allows for the three znodes a client
+    /// needs unless its operators restricted them.
+    #[cfg(feature = "kerberos")]
+    pub sasl: Option<ZkSasl>,
+}
+
+/// How the servers of a ZooKeeper quorum that takes Kerberos are named ([`ZooKeeper::sasl`]):
+/// each server's principal is `service/host@REALM`, the realm found by the Kerberos library
+/// from the host (its `domain_realm`, or the default realm).
+#[cfg(feature = "kerberos")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ZkSasl {
+    /// The principal's first part: `zookeeper` unless the quorum's servers log in as another
+    /// (Java's system property `zookeeper.sasl.client.username`).
+    pub service: String,
+    /// The principal's host part, for a quorum whose servers share one principal (`None`:
+    /// each server's host as the quorum names it, canonicalized by the Kerberos library as
+    /// Java's `zookeeper.sasl.client.canonicalize.hostname` does).
+    pub host: Option<String>,
+}
+
+#[cfg(feature = "kerberos")]
+impl Default for ZkSasl {
+    fn default() -> Self {
+        ZkSasl {
+            service: "zookeeper".into(),
+            host: None,
+        }
+    }
 }
 
 impl ZooKeeper {
@@ -39,6 +82,8 @@ impl ZooKeeper {
         ZooKeeper {
             quorum: with_ports(quorum, 2181),
             parent: "/hbase".into(),
+            #[cfg(feature = "kerberos")]
+            sasl: None,
         }
     }
 
@@ -46,6 +91,45 @@ impl ZooKeeper {
     pub fn parent(mut self, parent: &str) -> Self {
         self.parent = format!("/{}", parent.trim_matches('/'));
         self
+    }
+
+    /// Authenticates to ZooKeeper with Kerberos (SASL `GSSAPI`) as the store's login
+    /// ([`HbaseRpcConfig::kerberos`](super::HbaseRpcConfig::kerberos), which the store then
+    /// requires), to servers whose principals are `zookeeper/HOST@REALM`
+    /// ([`ZooKeeper::sasl_service`] and [`ZooKeeper::sasl_host`] for others). This is what
+    /// HBase's Java client does when its JAAS configuration has a `Client` section.
+    ///
+    /// The login is the store's: a keytab's tickets (fetched again as they age) or a ticket
+    /// cache. A login that picks a principal from the cache collection without naming a cache
+    /// authenticates to ZooKeeper with the default cache's tickets.
+    #[cfg(feature = "kerberos")]
+    pub fn sasl(mut self) -> Self {
+        self.sasl.get_or_insert_with(ZkSasl::default);
+        self
+    }
+
+    /// The first part of the servers' principals ([`ZkSasl::service`]); implies
+    /// [`ZooKeeper::sasl`].
+    #[cfg(feature = "kerberos")]
+    pub fn sasl_service(mut self, service: &str) -> Self {
+        self.sasl.get_or_insert_with(ZkSasl::default).service = service.into();
+        self
+    }
+
+    /// The host part of the servers' principals ([`ZkSasl::host`]); implies
+    /// [`ZooKeeper::sasl`].
+    #[cfg(feature = "kerberos")]
+    pub fn sasl_host(mut self, host: &str) -> Self {
+        self.sasl.get_or_insert_with(ZkSasl::default).host = Some(host.into());
+        self
+    }
+
+    /// Whether the quorum is read with Kerberos.
+    fn authenticated(&self) -> bool {
+        #[cfg(feature = "kerberos")]
+        return self.sasl.is_some();
+        #[cfg(not(feature = "kerberos"))]
+        false
     }
 }
 
@@ -78,15 +162,50 @@ pub(crate) struct ZkRegistry {
     zk: ZooKeeper,
     timeout: Duration,
     client: tokio::sync::Mutex<Option<zookeeper_client::Client>>,
+    /// With [`ZooKeeper::sasl`]: the login, and the thread its sessions run on.
+    #[cfg(feature = "kerberos")]
+    sasl: Option<sasl::SaslSessions>,
 }
 
 impl ZkRegistry {
-    pub(crate) fn new(zk: ZooKeeper, timeout: Duration) -> Self {
-        ZkRegistry {
+    /// The registry of `zk`; `login` is the store's Kerberos login, which [`ZooKeeper::sasl`]
+    /// requires.
+    pub(crate) fn new(
+        zk: ZooKeeper,
+        timeout: Duration,
+        #[cfg(feature = "kerberos")] login: Option<
+            std::sync::Arc<crate::store::net::kerberos::Login>,
+        >,
+    ) -> Result<Self, NetError> {
+        #[cfg(feature = "kerberos")]
+        let sasl = match (&zk.sasl, login) {
+            (None, _) => None,
+            (Some(_), None) => {
+                return Err(NetError::Connect {
+                    store: STORE,
+                    message: format!(
+                        "ZooKeeper ({}): ZooKeeper::sasl authenticates as the store's Kerberos \
+                         login, and the store has none (HbaseRpcConfig::kerberos)",
+                        zk.quorum
+                    ),
+                })
+            }
+            (Some(options), Some(login)) => Some(
+                sasl::SaslSessions::start(options.clone(), login).map_err(|e| {
+                    NetError::Connect {
+                        store: STORE,
+                        message: format!("ZooKeeper ({}): {e}", zk.quorum),
+                    }
+                })?,
+            ),
+        };
+        Ok(ZkRegistry {
             zk,
             timeout,
             client: tokio::sync::Mutex::new(None),
-        }
+            #[cfg(feature = "kerberos")]
+            sasl,
+        })
     }
 
     /// The active master's address.
@@ -161,10 +280,19 @@ impl ZkRegistry {
                     ))))
                 }
             }
+            E::NoAuth | E::AuthFailed if self.zk.authenticated() => {
+                Err(Failure::Other(self.error(format!(
+                    "ZooKeeper refused to let {} read {path} ({error}): the znode's ACL does \
+                     not grant it read (a secured ZooKeeper names identities as \
+                     sasl:PRINCIPAL, often without host and realm)",
+                    self.identity()
+                ))))
+            }
             E::NoAuth | E::AuthFailed => Err(Failure::Other(self.error(format!(
                 "ZooKeeper refused to let this client read {path} ({error}): the cluster's \
-                 znodes are ACL-protected (a secured ZooKeeper), and rowkey reads ZooKeeper \
-                 without SASL; give the masters' addresses instead (HbaseRpcConfig::new with \
+                 znodes are ACL-protected (a secured ZooKeeper), and this client read it \
+                 without authenticating; authenticate with Kerberos (ZooKeeper::sasl, feature \
+                 kerberos), or give the masters' addresses instead (HbaseRpcConfig::new with \
                  hbase.masters), which the native store reaches with Kerberos"
             )))),
             other => {
@@ -176,15 +304,47 @@ impl ZkRegistry {
         }
     }
 
+    /// Who this client reads ZooKeeper as, for errors.
+    fn identity(&self) -> String {
+        #[cfg(feature = "kerberos")]
+        if let Some(sasl) = &self.sasl {
+            return sasl.identity();
+        }
+        "this client".into()
+    }
+
     async fn connect(&self) -> Result<zookeeper_client::Client, Failure> {
         let quorum = &self.zk.quorum;
-        let connect = zookeeper_client::Client::connector()
+        let connector = zookeeper_client::Client::connector()
             .with_fail_eagerly()
             .with_connection_timeout(self.timeout)
-            .with_session_timeout(self.timeout.max(Duration::from_secs(6)) * 2)
-            .connect(quorum);
-        match tokio::time::timeout(self.timeout * 2, connect).await {
+            .with_session_timeout(self.timeout.max(Duration::from_secs(6)) * 2);
+        #[cfg(feature = "kerberos")]
+        let connected = match &self.sasl {
+            Some(sasl) => {
+                let connect = sasl.connect(connector, quorum.clone());
+                match tokio::time::timeout(self.timeout * 2, connect).await {
+                    Ok(Err(sasl::Refused(message))) => {
+                        return Err(Failure::Other(self.error(message)))
+                    }
+                    Ok(Ok(result)) => Ok(result),
+                    Err(elapsed) => Err(elapsed),
+                }
+            }
+            None => tokio::time::timeout(self.timeout * 2, connector.connect(quorum)).await,
+        };
+        #[cfg(not(feature = "kerberos"))]
+        let connected = tokio::time::timeout(self.timeout * 2, connector.connect(quorum)).await;
+        match connected {
             Ok(Ok(c)) => Ok(c),
+            #[cfg(feature = "kerberos")]
+            Ok(Err(e)) if self.sasl.is_some() && !matches!(e, zookeeper_client::Error::NoHosts) => {
+                Err(Failure::Other(self.error(format!(
+                    "no ZooKeeper session with {quorum}: authenticating as {} with Kerberos \
+                     (SASL GSSAPI) failed: {e}",
+                    self.identity()
+                ))))
+            }
             Ok(Err(e)) => {
                 let why = if matches!(e, zookeeper_client::Error::NoHosts) {
                     format!(
@@ -211,6 +371,130 @@ impl ZkRegistry {
         NetError::Connect {
             store: STORE,
             message: format!("ZooKeeper ({}): {message}", self.zk.quorum),
+        }
+    }
+}
+
+/// ZooKeeper sessions authenticated with Kerberos: run on a thread of their own, whose default
+/// ticket cache (GSSAPI's, per thread) is the store's login's before each connection, since the
+/// SASL library (rsasl, under zookeeper-client) acquires the default credential itself.
+#[cfg(feature = "kerberos")]
+mod sasl {
+    use std::sync::Arc;
+
+    use crate::store::net::kerberos::{use_cache_on_this_thread, Login};
+
+    use super::ZkSasl;
+
+    /// A refusal before any server was asked (the login failed), in words for the user.
+    pub(super) struct Refused(pub(super) String);
+
+    /// The thread the sessions run on (a single-threaded tokio runtime, kept until the
+    /// registry is dropped), and the login they authenticate as.
+    pub(super) struct SaslSessions {
+        options: ZkSasl,
+        login: Arc<Login>,
+        runtime: tokio::runtime::Handle,
+        _stop: tokio::sync::oneshot::Sender<()>,
+    }
+
+    impl SaslSessions {
+        pub(super) fn start(options: ZkSasl, login: Arc<Login>) -> Result<Self, String> {
+            let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+            let (ready, handle) = std::sync::mpsc::channel();
+            std::thread::Builder::new()
+                .name("rowkey-zookeeper".into())
+                .spawn(move || {
+                    let runtime = tokio::runtime::Builder::new_current_thread()
+                        .enable_all()
+                        .build();
+                    match runtime {
+                        Ok(runtime) => {
+                            let _ = ready.send(Ok(runtime.handle().clone()));
+                            // Until the registry drops `stop`; the sessions end with the runtime.
+                            runtime.block_on(async move {
+                                let _ = stopped.await;
+                            });
+                        }
+                        Err(e) => {
+                            let _ = ready.send(Err(e));
+                        }
+                    }
+                })
+                .map_err(|e| format!("no thread for the ZooKeeper session: {e}"))?;
+            let runtime = handle
+                .recv()
+                .map_err(|_| "the ZooKeeper session's thread ended".to_string())?
+                .map_err(|e| format!("no runtime for the ZooKeeper session: {e}"))?;
+            Ok(SaslSessions {
+                options,
+                login,
+                runtime,
+                _stop: stop,
+            })
+        }
+
+        /// The client principal, as errors name it.
+        pub(super) fn identity(&self) -> String {
+            self.login
+                .principal()
+                .unwrap_or("the default ticket cache's principal")
+                .to_string()
+        }
+
+        /// A session with `quorum`, authenticated on the sessions' thread.
+        pub(super) async fn connect(
+            &self,
+            connector: zookeeper_client::Connector,
+            quorum: String,
+        ) -> Result<Result<zookeeper_client::Client, zookeeper_client::Error>, Refused> {
+            let mut gssapi =
+                zookeeper_client::SaslOptions::gssapi().with_username(self.options.service.clone());
+            if let Some(host) = &self.options.host {
+                gssapi = gssapi.with_hostname(host.clone());
+            }
+            let connector = connector.with_sasl(gssapi);
+            let login = self.login.clone();
+            let (service, host) = (self.options.service.clone(), self.options.host.clone());
+            let task = self.runtime.spawn(async move {
+                // Blocks this thread (it may ask the KDC): only the sessions run here.
+                let cache = login.cache_name().map_err(|e| Refused(e.to_string()))?;
+                use_cache_on_this_thread(cache.as_deref()).map_err(|e| Refused(e.to_string()))?;
+                let connected = connector.connect(&quorum).await;
+                // A SASL session that cannot start counts as a server that failed: with none
+                // left, ask Kerberos itself for the first server's ticket, whose refusal says
+                // why (an unknown service, an unreachable KDC); else the servers failed.
+                if matches!(connected, Err(zookeeper_client::Error::NoHosts)) {
+                    let host = host.unwrap_or_else(|| first_host(&quorum));
+                    login.check_service(&service, &host).map_err(|e| {
+                        Refused(format!("{e} (ZooKeeper::sasl_service, sasl_host)"))
+                    })?;
+                }
+                Ok(connected)
+            });
+            // Dropped (the caller's deadline passed): the attempt stops too.
+            let mut task = AbortOnDrop(task);
+            match (&mut task.0).await {
+                Ok(result) => result,
+                Err(e) => Err(Refused(format!("the ZooKeeper session's task failed: {e}"))),
+            }
+        }
+    }
+
+    /// The first server's host in a quorum (`zk1:2181,zk2:2181`, `[::1]:2181`).
+    fn first_host(quorum: &str) -> String {
+        let first = quorum.split(',').next().unwrap_or_default().trim();
+        let host = first.rsplit_once(':').map_or(first, |(host, _)| host);
+        host.trim_start_matches('[')
+            .trim_end_matches(']')
+            .to_string()
+    }
+
+    struct AbortOnDrop<T>(tokio::task::JoinHandle<T>);
+
+    impl<T> Drop for AbortOnDrop<T> {
+        fn drop(&mut self) {
+            self.0.abort();
         }
     }
 }

@@ -321,6 +321,9 @@ pub(crate) struct Login {
 struct Held {
     cred: Cred,
     renew_at: Option<std::time::Instant>,
+    /// The ticket cache the credential's tickets are in (`None`: the default one).
+    #[cfg_attr(not(feature = "hbase-rpc"), allow(dead_code))]
+    cache: Option<String>,
 }
 
 /// When a keytab login's tickets are fetched again: half their lifetime after they were (MIT's
@@ -374,6 +377,7 @@ impl Login {
             super::metrics::kerberos_renewed();
         }
         let k = &self.kerberos;
+        let mut cache = k.cache.clone();
         let cred = match (&k.principal, &k.keytab, &k.cache) {
             (None, None, None) => return Ok(None),
             (Some(principal), Some(keytab), _) => {
@@ -389,6 +393,7 @@ impl Login {
                     std::process::id(),
                     CACHES.fetch_add(1, Ordering::Relaxed)
                 );
+                cache = Some(memory.clone());
                 let store = [
                     ("client_keytab", keytab.display().to_string()),
                     ("ccache", memory),
@@ -421,8 +426,29 @@ impl Login {
         *slot = Some(Held {
             cred: cred.clone(),
             renew_at,
+            cache,
         });
         Ok(Some(cred))
+    }
+
+    /// The ticket cache this login's tickets are in (fetched from the keytab first if they are
+    /// due), for a library that authenticates with the default credential only (ZooKeeper's
+    /// SASL): the keytab login's in-memory cache, the configured cache, or `None` (the default
+    /// cache). Blocks: it may ask the KDC for tickets.
+    #[cfg_attr(not(feature = "hbase-rpc"), allow(dead_code))]
+    pub(crate) fn cache_name(&self) -> Result<Option<String>, AuthError> {
+        self.cred()?;
+        let slot = self.cred.lock().unwrap_or_else(|p| p.into_inner());
+        Ok(slot
+            .as_ref()
+            .and_then(|held| held.cache.clone())
+            .or_else(|| self.kerberos.cache.clone()))
+    }
+
+    /// The login's principal as configured (`None`: the default cache's).
+    #[cfg_attr(not(feature = "hbase-rpc"), allow(dead_code))]
+    pub(crate) fn principal(&self) -> Option<&str> {
+        self.kerberos.principal.as_deref()
     }
 
     /// Forgets a keytab's credential, so that the next connection logs in again (its tickets
@@ -521,6 +547,16 @@ impl Login {
             Err(e) if expired(&e) && self.renew_now() => attempt(self.cred()?).map_err(refused),
             Err(e) => Err(refused(e)),
         }
+    }
+
+    /// Whether this login gets a ticket for `service/host` (a host-based name, canonicalized
+    /// as for any server): to say why a library that did its own Kerberos (ZooKeeper's SASL)
+    /// could not authenticate, in the library's words. Blocks: it may ask the KDC.
+    #[cfg_attr(not(feature = "hbase-rpc"), allow(dead_code))]
+    pub(crate) fn check_service(&self, service: &str, host: &str) -> Result<(), AuthError> {
+        let (target, shown) = host_based(service, host);
+        self.initiate(target, &shown, CtxFlags::GSS_C_MUTUAL_FLAG, &GSS_MECH_KRB5)
+            .map(|_| ())
     }
 
     #[cfg_attr(not(feature = "hbase-http"), allow(dead_code))]
@@ -675,6 +711,44 @@ fn acquire_from(
     }
     // SAFETY: `cred` is a new handle that only the returned `Cred` owns.
     Ok(unsafe { Cred::from_c(cred) })
+}
+
+/// Makes `cache` (`None`: the library's default) the ticket cache GSSAPI's default credential
+/// comes from, on the calling thread only (`gss_krb5_ccache_name`, MIT's and Heimdal's, which
+/// libgssapi-sys does not bind): how a library that acquires the default credential itself
+/// (rsasl, under ZooKeeper's SASL) is given a keytab login's private cache without changing
+/// the process's `KRB5CCNAME`.
+#[allow(unsafe_code)]
+#[cfg_attr(not(feature = "hbase-rpc"), allow(dead_code))]
+pub(crate) fn use_cache_on_this_thread(cache: Option<&str>) -> Result<(), AuthError> {
+    extern "C" {
+        fn gss_krb5_ccache_name(
+            minor_status: *mut u32,
+            name: *const std::ffi::c_char,
+            out_name: *mut *const std::ffi::c_char,
+        ) -> u32;
+    }
+    let name = cache
+        .map(CString::new)
+        .transpose()
+        .map_err(|_| AuthError::new("Kerberos: a ticket cache name with a NUL byte"))?;
+    let mut minor = 0;
+    // SAFETY: `name` is null or a NUL-terminated string alive for the call (the library copies
+    // it); a null `out_name` asks for no previous name.
+    let major = unsafe {
+        gss_krb5_ccache_name(
+            &mut minor,
+            name.as_ref().map_or(std::ptr::null(), |n| n.as_ptr()),
+            std::ptr::null_mut(),
+        )
+    };
+    if major != 0 {
+        return Err(AuthError::gss(
+            "choosing the ticket cache for ZooKeeper",
+            gss_error(major, minor),
+        ));
+    }
+    Ok(())
 }
 
 /// GSS_KRB5_NT_PRINCIPAL_NAME (1.2.840.113554.1.2.2.1) as the C library takes it.

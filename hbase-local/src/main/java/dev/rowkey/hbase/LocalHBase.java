@@ -349,11 +349,30 @@ public final class LocalHBase {
     String realm = kdc.getRealm();
     Path serviceKeytab = kdcDir.resolve("hbase.keytab");
     Path clientKeytab = kdcDir.resolve("rowkey.keytab");
-    kdc.createPrincipal(serviceKeytab.toFile(), "hbase/localhost", "HTTP/localhost");
+    kdc.createPrincipal(serviceKeytab.toFile(), "hbase/localhost", "HTTP/localhost",
+        "zookeeper/localhost");
     kdc.createPrincipal(clientKeytab.toFile(), "rowkey");
     // The JVM's own Kerberos (the servers, the gateway) reads the KDC's krb5.conf.
     System.setProperty("java.security.krb5.conf", kdc.getKrb5conf().getAbsolutePath());
     String service = "hbase/localhost@" + realm;
+    // ZooKeeper takes SASL (Kerberos) as a secured cluster's does: its server logs in as
+    // zookeeper/localhost (JAAS section `Server`), and HBase's own ZooKeeper client as
+    // hbase/localhost (`Client`), so HBase creates its znodes with `sasl:hbase` ACLs. Clients
+    // without SASL are still served (HBase leaves master, meta-region-server and hbaseid
+    // world-readable); the control port's `sasl-znodes` makes copies only `sasl:rowkey` reads.
+    // Identities are the principals' short names (no host, no realm), as HBase's book advises.
+    String zkPrincipal = "zookeeper/localhost@" + realm;
+    Path jaas = kdcDir.resolve("jaas.conf");
+    Files.writeString(jaas, jaasSection("Server", zkPrincipal, serviceKeytab)
+        + jaasSection("Client", service, serviceKeytab), StandardCharsets.UTF_8);
+    System.setProperty("java.security.auth.login.config", jaas.toAbsolutePath().toString());
+    System.setProperty("zookeeper.authProvider.1",
+        "org.apache.zookeeper.server.auth.SASLAuthenticationProvider");
+    // The names ZooKeeper 3.5 reads, and 3.6's and later's.
+    for (String prefix : new String[] {"", "zookeeper."}) {
+      System.setProperty(prefix + "kerberos.removeHostFromPrincipal", "true");
+      System.setProperty(prefix + "kerberos.removeRealmFromPrincipal", "true");
+    }
     conf.set("hadoop.security.authentication", "kerberos");
     conf.set("hbase.security.authentication", "kerberos");
     // --acl: HBase's permissions (AccessController), the client principal a superuser, so that
@@ -391,7 +410,16 @@ public final class LocalHBase {
     return " realm=" + realm + " krb5_conf=" + kdc.getKrb5conf().getAbsolutePath()
         + " kdc=127.0.0.1:" + kdc.getPort() + " client_principal=rowkey@" + realm
         + " client_keytab=" + clientKeytab.toAbsolutePath() + " service_principal=" + service
-        + " rpc_protection=" + rpcProtection + " acl=" + acl + " proxy_user=alice";
+        + " rpc_protection=" + rpcProtection + " acl=" + acl + " proxy_user=alice"
+        + " zk_principal=" + zkPrincipal;
+  }
+
+  /** A JAAS login section {@code name} that logs in as {@code principal} from {@code keytab}. */
+  private static String jaasSection(String name, String principal, Path keytab) {
+    return name + " {\n  com.sun.security.auth.module.Krb5LoginModule required\n"
+        + "  useKeyTab=true\n  storeKey=true\n  useTicketCache=false\n"
+        + "  keyTab=\"" + keytab.toAbsolutePath() + "\"\n"
+        + "  principal=\"" + principal + "\";\n};\n";
   }
 
   /**
@@ -599,6 +627,56 @@ public final class LocalHBase {
         }
         return "OK";
       }
+      // `sasl-znodes PATH`: copies of the records HBase keeps under its parent (master,
+      // meta-region-server, hbaseid) under PATH, readable by `sasl:rowkey` only (and all
+      // permissions to `sasl:hbase`, which this JVM's ZooKeeper client logs in as): a secured
+      // ZooKeeper whose HBase znodes are not world-readable, for clients that read it with
+      // Kerberos. Only on a Kerberized cluster (--secure), whose ZooKeeper takes SASL.
+      if (command.startsWith("sasl-znodes ")) {
+        String path = command.substring(12).trim();
+        var zkConf = util.getConfiguration();
+        String parent = zkConf.get("zookeeper.znode.parent", "/hbase");
+        String quorum = zkConf.get("hbase.zookeeper.quorum") + ":"
+            + zkConf.get("hbase.zookeeper.property.clientPort");
+        var connected = new java.util.concurrent.CountDownLatch(1);
+        try (var zk = new org.apache.zookeeper.ZooKeeper(quorum, 30_000, e -> {
+          if (e.getState() == org.apache.zookeeper.Watcher.Event.KeeperState.SaslAuthenticated) {
+            connected.countDown();
+          }
+        })) {
+          if (!connected.await(30, java.util.concurrent.TimeUnit.SECONDS)) {
+            return "ERR no SASL-authenticated ZooKeeper session with " + quorum
+                + " (is the cluster Kerberized, --secure?)";
+          }
+          var rowkey = new org.apache.zookeeper.data.Id("sasl", "rowkey");
+          var hbase = new org.apache.zookeeper.data.Id("sasl", "hbase");
+          int all = org.apache.zookeeper.ZooDefs.Perms.ALL;
+          int read = org.apache.zookeeper.ZooDefs.Perms.READ;
+          // HBase's own identity may do anything but read the copies: a principal that
+          // authenticates and still may not read, for the tests.
+          // Mutable lists: ZooKeeper's client asks them whether they contain null, which an
+          // immutable List.of answers with a NullPointerException.
+          var acl = new java.util.ArrayList<>(java.util.List.of(
+              new org.apache.zookeeper.data.ACL(read, rowkey),
+              new org.apache.zookeeper.data.ACL(all & ~read, hbase)));
+          if (zk.exists(path, false) == null) {
+            zk.create(path, new byte[0], new java.util.ArrayList<>(java.util.List.of(
+                new org.apache.zookeeper.data.ACL(read, rowkey),
+                new org.apache.zookeeper.data.ACL(all, hbase))),
+                org.apache.zookeeper.CreateMode.PERSISTENT);
+          }
+          for (String name : new String[] {"master", "meta-region-server", "hbaseid"}) {
+            byte[] data = zk.getData(parent + "/" + name, false, null);
+            String node = path + "/" + name;
+            if (zk.exists(node, false) == null) {
+              zk.create(node, data, acl, org.apache.zookeeper.CreateMode.PERSISTENT);
+            } else {
+              zk.setData(node, data, -1);
+            }
+          }
+        }
+        return "OK";
+      }
       // `split TABLE HEXROW`: splits the region holding the row at the row, and returns once
       // the daughters are open. `move TABLE HEXROW`: moves the region holding the row to
       // another live server, and returns once it is open there. For the native store's
@@ -698,6 +776,9 @@ public final class LocalHBase {
           return "ERR unknown command " + command;
       }
     } catch (Throwable e) {
+      // The whole trace to the log (the reply is one line).
+      System.err.println("control `" + command + "` failed:");
+      e.printStackTrace();
       return "ERR " + e;
     }
   }
