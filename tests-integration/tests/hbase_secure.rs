@@ -128,6 +128,11 @@ fn secure() -> Option<&'static Secure> {
                 std::env::set_var("KRB5_CONFIG", conf);
             }
         }
+        // The Hadoop client configuration of the cluster's Kerberized HDFS (--hdfs), which
+        // HDFS clients read from HADOOP_CONF_DIR.
+        if let Some(dir) = fields.get("hadoop_conf") {
+            std::env::set_var("HADOOP_CONF_DIR", dir);
+        }
         Some(Secure { line, fields })
     })
     .as_ref()
@@ -164,6 +169,7 @@ fn start_secure() -> Option<String> {
         port(),
         "--https-port".into(),
         port(),
+        "--hdfs".into(),
     ])?;
     // Its stdin stays open as long as this process lives; it stops when the tests exit.
     std::mem::forget(child);
@@ -461,6 +467,105 @@ fn a_bulk_load_on_a_kerberized_cluster_reads_back() {
         .collect::<Result<_, _>>()
         .unwrap();
     assert!(back == rows(0..20_000), "every row reads back");
+    store.drop_table().unwrap();
+}
+
+/// A bulk load staged on the cluster's Kerberized HDFS (`--hdfs`), as a company's secured
+/// cluster takes one: hdfs-native logs in as the store's keytab login; the staging directory
+/// and its files are the user's alone (`0700`, `0600`, where a cluster without Kerberos opens
+/// them to all); the name node's delegation token (asked of WebHDFS with SPNEGO) goes with
+/// each `BulkLoadHFile`, so the region servers move the files as the user. 1,000,000 rows
+/// (`ROWKEY_SECURE_BULK_ROWS`) land in four regions, and HBase's Java client, logged in from
+/// the same keytab, counts and checksums them.
+#[cfg(feature = "hdfs")]
+#[test]
+fn a_bulk_load_through_kerberized_hdfs_moves_the_users_files() {
+    let Some(s) = secure() else { return };
+    let Some(hdfs) = s.fields.get("hdfs") else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "the Kerberized cluster has no HDFS: start it with --hdfs"
+        );
+        eprintln!("SKIPPED: the Kerberized cluster has no HDFS (--hdfs)");
+        return;
+    };
+    let n: usize = std::env::var("ROWKEY_SECURE_BULK_ROWS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_000_000);
+    let key = |i: usize| Bytes::from(format!("row{i:08}"));
+    let value = |i: usize| Bytes::from(format!("{MARKER} {i}"));
+    let table = unique("krb_hdfs");
+    let store = HbaseRpcStore::with_config(rpc(s, &table, s.keytab_login())).unwrap();
+    store
+        .create_table(&[key(n / 4), key(n / 2), key(n / 4 * 3)])
+        .unwrap();
+    let rows: Vec<Row> = (0..n).map(|i| (key(i), value(i))).collect();
+    let staging = format!("{hdfs}/rowkey-staging/{table}");
+    let started = std::time::Instant::now();
+    let report = store.bulk_load(rows, staging.as_str()).unwrap();
+    eprintln!(
+        "bulk load of {n} rows through Kerberized HDFS in {:?}: {report:?}",
+        started.elapsed()
+    );
+    assert_eq!(report.rows, n as u64);
+    assert!(report.staging > std::time::Duration::ZERO, "copied to HDFS");
+    // The region servers moved each staged file as the user, through the delegation token
+    // (the name node's audit log): without it they act as HBase.
+    let renames = gateways::control(
+        &format!("127.0.0.1:{}", s.get("control")),
+        &format!("hdfs-renames /rowkey-staging/{table}/"),
+    )
+    .unwrap();
+    let renames: Vec<&str> = renames.split(';').filter(|r| !r.is_empty()).collect();
+    eprintln!("renames of the staged files: {renames:?}");
+    assert!(renames.len() >= 4, "a rename per staged file: {renames:?}");
+    for r in &renames {
+        // SRC DST USER_(auth:METHOD): without the token, hbase/localhost@… (auth:TOKEN), the
+        // region server's own.
+        let user = r.rsplit(' ').next().unwrap_or_default();
+        assert_eq!(user, "rowkey_(auth:TOKEN)", "{r}");
+    }
+
+    // HBase's Java client, logged in from the same keytab, reads them all.
+    let mut ctx = ring::digest::Context::new(&ring::digest::SHA256);
+    for i in 0..n {
+        for part in [&key(i)[..], b"d", b"v", &value(i)[..]] {
+            ctx.update(&(part.len() as i32).to_be_bytes());
+            ctx.update(part);
+        }
+    }
+    let sum: String = ctx
+        .finish()
+        .as_ref()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let lines = gateways::java(
+        &[
+            "checksum",
+            "--zk",
+            s.get("zk"),
+            "--table",
+            &table,
+            "--principal",
+            s.principal(),
+            "--keytab",
+            &s.keytab().display().to_string(),
+            "--krb5-conf",
+            s.get("krb5_conf"),
+            "--server-principal",
+            s.get("service_principal"),
+        ],
+        "",
+        "SUM ",
+    )
+    .unwrap_or_else(|e| panic!("HBase's Java client: {e}"));
+    assert_eq!(
+        lines,
+        [vec![n.to_string(), n.to_string(), sum]],
+        "HBase's Java client counts every row, with the values written"
+    );
     store.drop_table().unwrap();
 }
 

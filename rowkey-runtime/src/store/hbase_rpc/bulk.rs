@@ -155,13 +155,22 @@ impl AsyncHbaseRpcStore {
             .then_some(self.inner.config.user.as_str());
         #[cfg(not(feature = "kerberos"))]
         let user = Some(self.inner.config.user.as_str());
-        let stage = Stage::open(&staging, user, &self.inner.config.options.retry)
-            .await
-            .map_err(|e| all_failed(&rows, e))?;
+        #[cfg(feature = "kerberos")]
+        let secured = self.inner.cluster.pool.login().cloned();
+        #[cfg(not(feature = "kerberos"))]
+        let secured = None;
+        let stage = Stage::open(
+            &staging,
+            user,
+            &self.inner.config.options.retry,
+            secured.as_ref(),
+        )
+        .await
+        .map_err(|e| all_failed(&rows, e))?;
         let token = match self.prepare_bulk_load(&rows[0].0).await {
             Ok(token) => token,
             Err(e) => {
-                stage.close();
+                stage.close().await;
                 return Err(all_failed(&rows, e));
             }
         };
@@ -181,7 +190,7 @@ impl AsyncHbaseRpcStore {
             .await;
         // Best effort: a token not cleaned up leaves an empty staging directory behind.
         let _ = self.cleanup_bulk_load(&rows[0].0, &token).await;
-        stage.close();
+        stage.close().await;
         match result {
             Ok(()) => Ok(report),
             Err(source) => Err(BatchError {
@@ -281,7 +290,10 @@ impl AsyncHbaseRpcStore {
                         let staging = t.elapsed();
                         let t = Instant::now();
                         let outcome = match &written {
-                            Ok(_) => self.load_files(&loc, &family, &staged, token).await,
+                            Ok(_) => {
+                                self.load_files(&loc, &family, &staged, token, stage.fs_token())
+                                    .await
+                            }
                             Err(_) => Ok(()),
                         };
                         let times = (writing, staging, t.elapsed());
@@ -387,6 +399,7 @@ impl AsyncHbaseRpcStore {
         family: &Bytes,
         staged: &[String],
         token: &str,
+        fs_token: Option<pb::DelegationToken>,
     ) -> Result<(), Failure> {
         let request = pb::BulkLoadHFileRequest {
             region: loc.specifier(),
@@ -398,7 +411,7 @@ impl AsyncHbaseRpcStore {
                 })
                 .collect(),
             assign_seq_num: Some(true),
-            fs_token: None,
+            fs_token,
             bulk_token: Some(token.to_string()),
             copy_file: Some(false),
             cluster_ids: Vec::new(),

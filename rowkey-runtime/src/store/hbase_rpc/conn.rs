@@ -671,6 +671,15 @@ impl Pool {
     }
 
     /// The live connection to `addr` for `service`, opened if needed.
+    /// The Kerberos login the connections authenticate as (`None`: simple authentication).
+    #[cfg(feature = "kerberos")]
+    pub(crate) fn login(&self) -> Option<&Arc<Login>> {
+        match &self.security {
+            Security::Kerberos(login) => Some(login),
+            Security::Simple(_) => None,
+        }
+    }
+
     pub(crate) async fn get(&self, addr: &str, service: Service) -> Result<Arc<Conn>, ConnError> {
         let key = (addr.to_string(), service);
         if let Some(c) = self.conns.lock().ok().and_then(|m| m.get(&key).cloned()) {

@@ -38,6 +38,8 @@ mod hfile;
 mod ops;
 mod scan;
 mod staging;
+#[cfg(all(feature = "hdfs", feature = "kerberos"))]
+mod webhdfs;
 mod wire;
 mod zk;
 

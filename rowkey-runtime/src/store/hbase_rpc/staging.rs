@@ -65,11 +65,19 @@ impl std::fmt::Display for Staging {
     }
 }
 
+/// A Kerberized HDFS staging's login: the store's, which the HDFS client authenticates as and
+/// asks the name node's delegation token with.
+#[cfg(feature = "kerberos")]
+pub(super) type Secured = std::sync::Arc<crate::store::net::kerberos::Login>;
+/// Without Kerberos, no staging is secured.
+#[cfg(not(feature = "kerberos"))]
+pub(super) enum Secured {}
+
 /// An open staging area for one load.
 pub(super) enum Stage {
     Local(PathBuf),
     #[cfg(feature = "hdfs")]
-    Hdfs(hdfs::Hdfs),
+    Hdfs(Box<hdfs::Hdfs>),
 }
 
 impl Stage {
@@ -78,10 +86,14 @@ impl Stage {
     /// servers act as when they move the files: it must own them), or, with `None`, as the
     /// Kerberos ticket says.
     /// Calls to HDFS retry as `retry` says (attempts, backoff, each attempt's deadline).
+    /// With `secured` (a Kerberized cluster), HDFS is reached as the store's Kerberos login,
+    /// the directory and its files are the user's alone (`0700`, `0600`), and the name node
+    /// gives a delegation token the region servers act with ([`Stage::fs_token`]).
     pub async fn open(
         staging: &Staging,
         user: Option<&str>,
         retry: &crate::store::RetryPolicy,
+        secured: Option<&Secured>,
     ) -> Result<Stage, NetError> {
         match staging {
             Staging::Local(dir) => {
@@ -95,10 +107,12 @@ impl Stage {
                 Ok(Stage::Local(dir))
             }
             #[cfg(feature = "hdfs")]
-            Staging::Hdfs(url) => Ok(Stage::Hdfs(hdfs::Hdfs::open(url, user, retry).await?)),
+            Staging::Hdfs(url) => Ok(Stage::Hdfs(Box::new(
+                hdfs::Hdfs::open(url, user, retry, secured).await?,
+            ))),
             #[cfg(not(feature = "hdfs"))]
             Staging::Hdfs(url) => {
-                let _ = (user, retry);
+                let _ = (user, retry, secured);
                 Err(error::local(format!(
                     "staging on HDFS ({url}) needs rowkey's `hdfs` feature"
                 )))
@@ -153,11 +167,23 @@ impl Stage {
         let _ = staged;
     }
 
-    /// Ends the load: the temporary local directory of an HDFS load goes.
-    pub fn close(self) {
+    /// The delegation token the region servers act with on the staged files (`None`: they act
+    /// as HBase).
+    pub fn fs_token(&self) -> Option<super::pb::DelegationToken> {
+        match self {
+            Stage::Local(_) => None,
+            #[cfg(feature = "hdfs")]
+            Stage::Hdfs(h) => h.fs_token(),
+        }
+    }
+
+    /// Ends the load: the temporary local directory of an HDFS load goes, and its delegation
+    /// token is cancelled.
+    pub async fn close(self) {
         #[cfg(feature = "hdfs")]
         if let Stage::Hdfs(h) = self {
             let _ = std::fs::remove_dir_all(h.local_dir());
+            (*h).cancel_token().await;
         }
     }
 }
@@ -196,6 +222,12 @@ mod hdfs {
         /// The directory's path on HDFS.
         dir: String,
         local: PathBuf,
+        /// The permissions of staged files: `0666` for region servers acting as HBase, `0600`
+        /// on a Kerberized cluster, where they act as the user (with `token`).
+        file_mode: u32,
+        /// The name node's delegation token, on a Kerberized cluster.
+        #[cfg(feature = "kerberos")]
+        token: Option<(super::super::webhdfs::Token, super::Secured)>,
     }
 
     fn failed(what: &str, e: impl std::fmt::Display) -> NetError {
@@ -207,6 +239,7 @@ mod hdfs {
             url: &str,
             user: Option<&str>,
             retry: &crate::store::RetryPolicy,
+            secured: Option<&super::Secured>,
         ) -> Result<Hdfs, NetError> {
             let rest = url.strip_prefix("hdfs://").unwrap_or(url);
             let (authority, dir) = match rest.find('/') {
@@ -245,16 +278,60 @@ mod hdfs {
             if let Some(user) = user {
                 builder = builder.with_user(user);
             }
+            #[cfg(feature = "kerberos")]
+            if let Some(login) = secured {
+                // The store's login: its principal, and the cache its tickets are in (a
+                // keytab's private one). Blocking: it may ask the KDC.
+                let l = login.clone();
+                let (principal, cache) = tokio::task::spawn_blocking(move || {
+                    Ok::<_, crate::store::net::kerberos::AuthError>((
+                        l.principal_name()?,
+                        l.cache_name()?,
+                    ))
+                })
+                .await
+                .map_err(|e| failed(url, e))?
+                .map_err(|e| failed(&format!("logging in to {url}"), e))?;
+                builder = builder
+                    .with_config([("hadoop.security.authentication", "kerberos")])
+                    .with_kerberos_principal(principal);
+                if let Some(cache) = cache {
+                    builder = builder.with_kerberos_cache(cache);
+                }
+            }
+            #[cfg(not(feature = "kerberos"))]
+            let _ = secured;
+            let mode = if secured.is_some() { 0o700 } else { 0o777 };
             let client = builder.build().map_err(|e| failed(url, e))?;
             client
-                .mkdirs(&dir, 0o777, true)
+                .mkdirs(&dir, mode, true)
                 .await
                 .map_err(|e| failed(&format!("making {url}"), e))?;
-            // mkdirs applies the name node's umask: open it to the region servers' user.
+            // mkdirs applies the name node's umask: without Kerberos, open it to the region
+            // servers' user.
             client
-                .set_permission(&dir, 0o777)
+                .set_permission(&dir, mode)
                 .await
-                .map_err(|e| failed(&format!("opening {url} to all"), e))?;
+                .map_err(|e| failed(&format!("setting {url}'s permissions"), e))?;
+            #[cfg(feature = "kerberos")]
+            let token = match secured {
+                Some(login) => {
+                    use super::super::webhdfs;
+                    let authority = base.trim_start_matches("hdfs://");
+                    let web = webhdfs::web_address(None, authority)?;
+                    let service = webhdfs::token_service(authority).await?;
+                    let token = webhdfs::Token::fetch(
+                        login,
+                        &web,
+                        login.service(),
+                        service,
+                        retry.attempt_timeout,
+                    )
+                    .await?;
+                    Some((token, login.clone()))
+                }
+                None => None,
+            };
             let local = std::env::temp_dir().join(format!(
                 "rowkey-bulk-{}-{}",
                 std::process::id(),
@@ -269,11 +346,30 @@ mod hdfs {
                 base,
                 dir,
                 local,
+                file_mode: if secured.is_some() { 0o600 } else { 0o666 },
+                #[cfg(feature = "kerberos")]
+                token,
             })
         }
 
         pub fn local_dir(&self) -> &Path {
             &self.local
+        }
+
+        pub fn fs_token(&self) -> Option<crate::store::net::hbase_pb::DelegationToken> {
+            #[cfg(feature = "kerberos")]
+            return self.token.as_ref().map(|(t, _)| t.fs_token.clone());
+            #[cfg(not(feature = "kerberos"))]
+            None
+        }
+
+        pub async fn cancel_token(self) {
+            #[cfg(feature = "kerberos")]
+            if let Some((token, login)) = self.token {
+                token
+                    .cancel(&login, std::time::Duration::from_secs(10))
+                    .await;
+            }
         }
 
         /// Copies `local` into the directory; its full URL.
@@ -290,7 +386,7 @@ mod hdfs {
                 .map_err(|e| failed(&local.display().to_string(), e))?;
             let options = hdfs_native::WriteOptions::default()
                 .overwrite(true)
-                .permission(0o666);
+                .permission(self.file_mode);
             let mut writer = self
                 .client
                 .create(&path, options)
@@ -353,6 +449,7 @@ mod tests {
             &Staging::from("hdfs://nn:8020/s"),
             None,
             &crate::store::RetryPolicy::default(),
+            None,
         )
         .await
         .err()
@@ -371,16 +468,18 @@ mod tests {
                 &Staging::from(&dir),
                 None,
                 &crate::store::RetryPolicy::default(),
+                None,
             ))
             .unwrap();
         assert_eq!(stage.local_dir(), dir);
+        assert!(stage.fs_token().is_none());
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
             let mode = std::fs::metadata(&dir).unwrap().permissions().mode();
             assert_eq!(mode & 0o777, 0o777);
         }
-        stage.close();
+        rt.block_on(stage.close());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

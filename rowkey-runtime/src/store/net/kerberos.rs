@@ -451,6 +451,29 @@ impl Login {
         self.kerberos.principal.as_deref()
     }
 
+    /// The login's principal: as configured, else the one its tickets are for (asked of the
+    /// credential). Blocks: it may ask the KDC for tickets.
+    #[cfg_attr(not(feature = "hdfs"), allow(dead_code))]
+    pub(crate) fn principal_name(&self) -> Result<String, AuthError> {
+        if let Some(p) = &self.kerberos.principal {
+            return Ok(p.clone());
+        }
+        let cred = match self.cred()? {
+            Some(cred) => cred,
+            None => Cred::acquire(None, None, libgssapi::credential::CredUsage::Initiate, None)
+                .map_err(|e| AuthError::gss("tickets in the default cache", e))?,
+        };
+        cred.name()
+            .map(|n| n.to_string())
+            .map_err(|e| AuthError::gss("the principal of the login's tickets", e))
+    }
+
+    /// The servers' service name (`hbase` unless configured otherwise).
+    #[cfg_attr(not(feature = "hdfs"), allow(dead_code))]
+    pub(crate) fn service(&self) -> &str {
+        &self.kerberos.service
+    }
+
     /// Forgets a keytab's credential, so that the next connection logs in again (its tickets
     /// were refused as expired). A ticket cache's credential is kept: only `kinit` renews it.
     fn renew_now(&self) -> bool {
@@ -559,7 +582,7 @@ impl Login {
             .map(|_| ())
     }
 
-    #[cfg_attr(not(feature = "hbase-http"), allow(dead_code))]
+    #[cfg_attr(not(any(feature = "hbase-http", feature = "hdfs")), allow(dead_code))]
     /// [`Login::negotiate`] off the async runtime's threads (it may wait for the KDC).
     pub(crate) async fn negotiate_async(
         self: &std::sync::Arc<Self>,
@@ -576,7 +599,7 @@ impl Login {
     /// that checks the server's answer. Each call makes a new authenticator (servers keep a
     /// replay cache); the service ticket is fetched once and reused while it is valid. Blocks:
     /// it may ask the KDC for tickets.
-    #[cfg_attr(not(feature = "hbase-http"), allow(dead_code))]
+    #[cfg_attr(not(any(feature = "hbase-http", feature = "hdfs")), allow(dead_code))]
     pub(crate) fn negotiate(&self, host: &str) -> Result<(Negotiation, Vec<u8>), AuthError> {
         let (target, shown) = host_based(&self.kerberos.http_service, host);
         let (ctx, token) = self.initiate(
@@ -601,15 +624,16 @@ fn host_based(service: &str, host: &str) -> (Result<Name, libgssapi::error::Erro
 /// One HTTP request's SPNEGO authentication, waiting for the server's answer: the token in its
 /// `WWW-Authenticate: Negotiate` header proves the server holds the service's key (mutual
 /// authentication).
-#[cfg_attr(not(feature = "hbase-http"), allow(dead_code))]
+#[cfg_attr(not(any(feature = "hbase-http", feature = "hdfs")), allow(dead_code))]
 pub(crate) struct Negotiation {
     ctx: ClientCtx,
     server: String,
 }
 
-#[cfg_attr(not(feature = "hbase-http"), allow(dead_code))]
+#[cfg_attr(not(any(feature = "hbase-http", feature = "hdfs")), allow(dead_code))]
 impl Negotiation {
     /// The service principal the token is for (`HTTP/host`), for messages.
+    #[cfg_attr(not(feature = "hbase-http"), allow(dead_code))]
     pub(crate) fn server(&self) -> &str {
         &self.server
     }

@@ -198,6 +198,26 @@ public final class LocalHBase {
       dfs.getFileSystem().setPermission(new org.apache.hadoop.fs.Path("/"),
           new org.apache.hadoop.fs.permission.FsPermission((short) 0777));
       hdfsField = " hdfs=" + dfs.getFileSystem().getUri();
+      // On a Kerberized cluster, the Hadoop client configuration a company hands its HDFS
+      // clients (core-site.xml, hdfs-site.xml): Kerberos, the data transfer's SASL, the name
+      // node's principal and its web address (WebHDFS, where delegation tokens are asked for).
+      if (secure) {
+        Path hadoopConf = (dataDir != null ? dataDir : Files.createTempDirectory("rowkey-hadoop"))
+            .resolve("hadoop-conf");
+        Files.createDirectories(hadoopConf);
+        Configuration dfsConf = dfs.getConfiguration(0);
+        Files.writeString(hadoopConf.resolve("core-site.xml"), siteXml(new String[][] {
+            {"fs.defaultFS", dfs.getFileSystem().getUri().toString()},
+            {"hadoop.security.authentication", "kerberos"},
+        }), StandardCharsets.UTF_8);
+        Files.writeString(hadoopConf.resolve("hdfs-site.xml"), siteXml(new String[][] {
+            {"dfs.data.transfer.protection", dfsConf.get("dfs.data.transfer.protection")},
+            {"dfs.namenode.kerberos.principal", dfsConf.get("dfs.namenode.kerberos.principal")},
+            {"dfs.http.policy", "HTTP_ONLY"},
+            {"dfs.namenode.http-address", "127.0.0.1:" + dfs.getNameNode().getHttpAddress().getPort()},
+        }), StandardCharsets.UTF_8);
+        hdfsField += " hadoop_conf=" + hadoopConf.toAbsolutePath();
+      }
     }
     util.startMiniZKCluster();
     util.startMiniHBaseCluster(StartMiniClusterOption.builder()
@@ -386,6 +406,32 @@ public final class LocalHBase {
       conf.set("hbase.coprocessor.regionserver.classes", controller);
       conf.set("hbase.superuser", "hbase,rowkey");
     }
+    // HDFS, when --hdfs starts one, is Kerberized too, with the same principal (one login per
+    // JVM): SASL on RPC and on data transfer (block access tokens; no privileged ports, which
+    // `ignore.secure.ports.for.testing` lets a data node go without), SPNEGO on its web
+    // endpoints (WebHDFS, which hands out delegation tokens).
+    conf.set("dfs.namenode.kerberos.principal", service);
+    conf.set("dfs.namenode.keytab.file", serviceKeytab.toString());
+    conf.set("dfs.datanode.kerberos.principal", service);
+    conf.set("dfs.datanode.keytab.file", serviceKeytab.toString());
+    conf.set("dfs.web.authentication.kerberos.principal", "HTTP/localhost@" + realm);
+    conf.set("dfs.web.authentication.kerberos.keytab", serviceKeytab.toString());
+    // SPNEGO on the web endpoints as Hadoop's HTTP authentication guide configures it (Hadoop
+    // 3.3's WebHDFS filter alone took anonymous requests here).
+    conf.set("hadoop.http.filter.initializers",
+        "org.apache.hadoop.security.AuthenticationFilterInitializer");
+    conf.set("hadoop.http.authentication.type", "kerberos");
+    conf.set("hadoop.http.authentication.kerberos.principal", "HTTP/localhost@" + realm);
+    conf.set("hadoop.http.authentication.kerberos.keytab", serviceKeytab.toString());
+    conf.setBoolean("hadoop.http.authentication.simple.anonymous.allowed", false);
+    conf.set("dfs.namenode.kerberos.internal.spnego.principal", "HTTP/localhost@" + realm);
+    conf.setBoolean("dfs.block.access.token.enable", true);
+    conf.set("dfs.data.transfer.protection", "authentication");
+    conf.set("dfs.http.policy", "HTTP_ONLY");
+    conf.setBoolean("ignore.secure.ports.for.testing", true);
+    // Who did what on HDFS, for the control port's `hdfs-renames` (the name node's audit log,
+    // kept in memory).
+    conf.set("dfs.namenode.audit.loggers", Audit.class.getName());
     conf.set("hbase.master.kerberos.principal", service);
     conf.set("hbase.master.keytab.file", serviceKeytab.toString());
     conf.set("hbase.regionserver.kerberos.principal", service);
@@ -412,6 +458,40 @@ public final class LocalHBase {
         + " client_keytab=" + clientKeytab.toAbsolutePath() + " service_principal=" + service
         + " rpc_protection=" + rpcProtection + " acl=" + acl + " proxy_user=alice"
         + " zk_principal=" + zkPrincipal;
+  }
+
+  /**
+   * The mini HDFS's audit log, kept in memory: each rename that succeeded, with the user it
+   * ran as and how that user authenticated ({@code rowkey (auth:TOKEN)}: through a delegation
+   * token). The control port's {@code hdfs-renames} reads it.
+   */
+  public static final class Audit implements org.apache.hadoop.hdfs.server.namenode.AuditLogger {
+    static final java.util.concurrent.ConcurrentLinkedDeque<String> RENAMES =
+        new java.util.concurrent.ConcurrentLinkedDeque<>();
+
+    @Override
+    public void initialize(Configuration conf) {}
+
+    @Override
+    public void logAuditEvent(boolean succeeded, String user, java.net.InetAddress addr,
+        String cmd, String src, String dst, org.apache.hadoop.fs.FileStatus stat) {
+      if (succeeded && cmd.startsWith("rename")) {
+        RENAMES.add(src + " " + dst + " " + user.replace(' ', '_'));
+        while (RENAMES.size() > 100_000) {
+          RENAMES.poll();
+        }
+      }
+    }
+  }
+
+  /** A Hadoop configuration file holding {@code pairs} (name, value). */
+  private static String siteXml(String[][] pairs) {
+    StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
+    for (String[] p : pairs) {
+      xml.append("  <property><name>").append(p[0]).append("</name><value>").append(p[1])
+          .append("</value></property>\n");
+    }
+    return xml.append("</configuration>\n").toString();
   }
 
   /** A JAAS login section {@code name} that logs in as {@code principal} from {@code keytab}. */
@@ -541,7 +621,9 @@ public final class LocalHBase {
    * {@code servers} replies with the live region servers; {@code start-master} starts a backup
    * master ({@code OK host:port}); {@code abort-master} aborts the active one and returns once
    * a backup has taken over ({@code OK old new}); {@code protect-znode PATH} makes znodes
-   * only a digest identity may read.
+   * only a digest identity may read; on a Kerberized cluster, {@code sasl-znodes PATH} copies
+   * HBase's records under PATH for {@code sasl:rowkey} alone, and (with {@code --hdfs})
+   * {@code hdfs-renames TEXT} lists who renamed which files on HDFS.
    */
   private static int startControl(HBaseTestingUtility util) throws IOException {
     java.net.ServerSocket server = new java.net.ServerSocket(0, 16,
@@ -626,6 +708,13 @@ public final class LocalHBase {
           }
         }
         return "OK";
+      }
+      // `hdfs-renames TEXT`: the renames on the mini HDFS (--hdfs on a Kerberized cluster)
+      // whose source path holds TEXT, `;`-separated: `SRC DST USER_(auth:METHOD)`.
+      if (command.startsWith("hdfs-renames ")) {
+        String text = command.substring(13).trim();
+        return "OK " + String.join(";", Audit.RENAMES.stream()
+            .filter(e -> e.split(" ")[0].contains(text)).toList());
       }
       // `sasl-znodes PATH`: copies of the records HBase keeps under its parent (master,
       // meta-region-server, hbaseid) under PATH, readable by `sasl:rowkey` only (and all

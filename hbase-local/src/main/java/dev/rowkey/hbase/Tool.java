@@ -71,7 +71,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  *     java-counter (Increment of 5, three times) in d:v
  * raw --zk HOST:PORT --table T
  *     every cell of the table, one line each: RAW row_hex family qualifier_hex value_hex
- * checksum --zk HOST:PORT --table T
+ * checksum --zk HOST:PORT --table T [--principal P --keytab F --krb5-conf F
+ *     --server-principal S] (every command that connects takes the Kerberos options)
  *     scans the whole table: SUM rows cells sha256  (sha256 over each cell's row, family,
  *     qualifier and value, each after its 4-byte length, in scan order)
  * cells --zk HOST:PORT --table T --row HEX
@@ -496,6 +497,19 @@ public final class Tool {
     // Through ZooKeeper on every version: HBase 3.0's client otherwise asks the masters at
     // their default port (its default registry is the masters').
     conf.set("hbase.client.registry.impl", "org.apache.hadoop.hbase.client.ZKConnectionRegistry");
+    // A Kerberized cluster (--principal P --keytab F --krb5-conf F --server-principal S): log
+    // in from the keytab, as a service using HBase's Java client does.
+    if (opts.containsKey("--keytab")) {
+      System.setProperty("java.security.krb5.conf", opts.get("--krb5-conf").get(0));
+      String server = opts.get("--server-principal").get(0);
+      conf.set("hadoop.security.authentication", "kerberos");
+      conf.set("hbase.security.authentication", "kerberos");
+      conf.set("hbase.master.kerberos.principal", server);
+      conf.set("hbase.regionserver.kerberos.principal", server);
+      org.apache.hadoop.security.UserGroupInformation.setConfiguration(conf);
+      org.apache.hadoop.security.UserGroupInformation.loginUserFromKeytab(
+          opts.get("--principal").get(0), opts.get("--keytab").get(0));
+    }
     return ConnectionFactory.createConnection(conf);
   }
 
