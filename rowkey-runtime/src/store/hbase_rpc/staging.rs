@@ -254,7 +254,8 @@ mod hdfs {
             // The store's retry policy, not HDFS's own (15 attempts, sleeps growing to 15 s:
             // minutes before a dead name node is reported). Settings the cluster's
             // configuration files give (HADOOP_CONF_DIR: name services, HA) still apply.
-            let config = [
+            #[cfg_attr(not(feature = "kerberos"), allow(unused_mut))]
+            let mut config = vec![
                 (
                     "dfs.client.failover.max.attempts",
                     retry.max_attempts.saturating_sub(1).to_string(),
@@ -272,9 +273,7 @@ mod hdfs {
                     retry.attempt_timeout.as_millis().to_string(),
                 ),
             ];
-            let mut builder = hdfs_native::ClientBuilder::new()
-                .with_url(base.clone())
-                .with_config(config);
+            let mut builder = hdfs_native::ClientBuilder::new().with_url(base.clone());
             if let Some(user) = user {
                 builder = builder.with_user(user);
             }
@@ -292,9 +291,10 @@ mod hdfs {
                 .await
                 .map_err(|e| failed(url, e))?
                 .map_err(|e| failed(&format!("logging in to {url}"), e))?;
-                builder = builder
-                    .with_config([("hadoop.security.authentication", "kerberos")])
-                    .with_kerberos_principal(principal);
+                // Kerberos whatever HADOOP_CONF_DIR says (hdfs-native's settings given here
+                // are the only ones: they join the retry settings above).
+                config.push(("hadoop.security.authentication", "kerberos".into()));
+                builder = builder.with_kerberos_principal(principal);
                 if let Some(cache) = cache {
                     builder = builder.with_kerberos_cache(cache);
                 }
@@ -302,7 +302,10 @@ mod hdfs {
             #[cfg(not(feature = "kerberos"))]
             let _ = secured;
             let mode = if secured.is_some() { 0o700 } else { 0o777 };
-            let client = builder.build().map_err(|e| failed(url, e))?;
+            let client = builder
+                .with_config(config)
+                .build()
+                .map_err(|e| failed(url, e))?;
             client
                 .mkdirs(&dir, mode, true)
                 .await
