@@ -569,6 +569,95 @@ fn a_bulk_load_through_kerberized_hdfs_moves_the_users_files() {
     store.drop_table().unwrap();
 }
 
+/// A bulk load whose copy to the Kerberized HDFS is cut half-way, for good: the staging goes
+/// to the name node through a proxy, cut once half the bytes of an uncut load of the same rows
+/// have gone through. The load fails naming HDFS, lists the rows not loaded (each region's
+/// rows all or none), and loading the listed rows again, uncut, completes the table.
+#[cfg(feature = "hdfs")]
+#[test]
+fn a_bulk_load_cut_half_way_through_kerberized_hdfs_lists_the_rest() {
+    let Some(s) = secure() else { return };
+    let Some(hdfs) = s.fields.get("hdfs") else {
+        assert!(std::env::var_os("CI").is_none(), "no HDFS: --hdfs");
+        eprintln!("SKIPPED: the Kerberized cluster has no HDFS (--hdfs)");
+        return;
+    };
+    let name_node = hdfs
+        .trim_start_matches("hdfs://")
+        .replace("localhost", "127.0.0.1");
+    let n = 200_000;
+    let rows = || rows(0..n);
+    let splits = || [n / 4, n / 2, n / 4 * 3].map(|i| rows()[i].0.clone());
+    let store = |table: &str| {
+        let cfg = rpc(s, table, s.keytab_login())
+            .retry(RetryPolicy::no_retries(std::time::Duration::from_secs(10)));
+        let store = HbaseRpcStore::with_config(cfg).unwrap();
+        store.create_table(&splits()).unwrap();
+        store
+    };
+
+    // An uncut load through the proxy: how many bytes the name node exchanges for it.
+    let whole = store_suite::net::proxy(&name_node);
+    let table = unique("krb_hdfs_uncut");
+    let uncut = store(&table);
+    let report = uncut
+        .bulk_load(
+            rows(),
+            format!("hdfs://{}/rowkey-staging/{table}", whole.addr).as_str(),
+        )
+        .unwrap();
+    assert_eq!(report.rows, n as u64);
+    let bytes = whole.forwarded.load(Ordering::SeqCst);
+    uncut.drop_table().unwrap();
+
+    let p = store_suite::net::proxy(&name_node);
+    let table = unique("krb_hdfs_cut");
+    let cut = store(&table);
+    let cutter = store_suite::net::cut_after(&p, bytes / 2, None);
+    let err = cut
+        .bulk_load(
+            rows(),
+            format!("hdfs://{}/rowkey-staging/{table}", p.addr).as_str(),
+        )
+        .unwrap_err();
+    cutter.join().unwrap();
+    eprintln!(
+        "cut after {} of {bytes} bytes: {} rows listed: {}",
+        bytes / 2,
+        err.failed.len(),
+        err.source
+    );
+    assert!(err.to_string().contains("HDFS"), "{err}");
+    assert!(!err.failed.is_empty() && err.failed.len() <= n, "{err}");
+    let listed: std::collections::HashSet<Vec<u8>> = err.failed.iter().cloned().collect();
+    let loaded: Vec<Row> = cut
+        .scan(&rowkey::KeyRange::new(b"", None))
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(loaded.len() + listed.len(), n, "every row loaded or listed");
+    assert!(loaded.iter().all(|(k, _)| !listed.contains(&k[..])));
+
+    // The listed rows again, uncut: the table is whole.
+    let again: Vec<Row> = rows()
+        .into_iter()
+        .filter(|(k, _)| listed.contains(&k[..]))
+        .collect();
+    cut.bulk_load(
+        again,
+        format!("{hdfs}/rowkey-staging/{table}-again").as_str(),
+    )
+    .unwrap();
+    let back: Vec<Row> = cut
+        .scan(&rowkey::KeyRange::new(b"", None))
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(
+        back == rows(),
+        "the table is whole after the listed rows are loaded again"
+    );
+    cut.drop_table().unwrap();
+}
+
 fn rows(range: std::ops::Range<usize>) -> Vec<Row> {
     range
         .map(|i| {
