@@ -571,8 +571,9 @@ fn a_bulk_load_through_kerberized_hdfs_moves_the_users_files() {
 
 /// A bulk load whose copy to the Kerberized HDFS is cut half-way, for good: the staging goes
 /// to the name node through a proxy, cut once half the bytes of an uncut load of the same rows
-/// have gone through. The load fails naming HDFS, lists the rows not loaded (each region's
-/// rows all or none), and loading the listed rows again, uncut, completes the table.
+/// have gone through. The load fails (naming HDFS; on 3.0, a region that refused its files),
+/// lists the rows not loaded (each region's rows all or none), and loading the listed rows
+/// again, uncut, completes the table.
 #[cfg(feature = "hdfs")]
 #[test]
 fn a_bulk_load_cut_half_way_through_kerberized_hdfs_lists_the_rest() {
@@ -627,7 +628,13 @@ fn a_bulk_load_cut_half_way_through_kerberized_hdfs_lists_the_rest() {
         err.failed.len(),
         err.source
     );
-    assert!(err.to_string().contains("HDFS"), "{err}");
+    // The copy's own error (2.4-2.6), or, on 3.0, a region refusing the files the cut copy
+    // left it (the staging then went through the proxy, whose address the token names).
+    let said = err.to_string();
+    assert!(
+        said.contains("HDFS") || said.contains("did not load"),
+        "{err}"
+    );
     assert!(!err.failed.is_empty() && err.failed.len() <= n, "{err}");
     let listed: std::collections::HashSet<Vec<u8>> = err.failed.iter().cloned().collect();
     let loaded: Vec<Row> = cut
