@@ -416,27 +416,7 @@ fn io(e: hyper::Error) -> TransportError {
 
 /// The token of a `WWW-Authenticate: Negotiate <base64>` header, if any.
 fn negotiate_token(headers: &hyper::HeaderMap) -> Result<Option<Vec<u8>>, TransportError> {
-    use base64::Engine as _;
-    for value in headers.get_all(hyper::header::WWW_AUTHENTICATE) {
-        let Ok(text) = value.to_str() else { continue };
-        let Some(rest) = text
-            .get(..9)
-            .filter(|p| p.eq_ignore_ascii_case("negotiate"))
-            .map(|_| text[9..].trim())
-        else {
-            continue;
-        };
-        if rest.is_empty() {
-            continue;
-        }
-        return base64::engine::general_purpose::STANDARD
-            .decode(rest)
-            .map(Some)
-            .map_err(|e| {
-                TransportError::Protocol(format!("a Negotiate token that is not base64: {e}"))
-            });
-    }
-    Ok(None)
+    crate::store::net::negotiate_token(headers).map_err(TransportError::Protocol)
 }
 
 /// What an error response says, for a message: `: ` and the HTML page's title (Jetty's error

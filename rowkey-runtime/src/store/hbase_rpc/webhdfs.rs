@@ -184,7 +184,8 @@ async fn call(
         .await
         .map_err(|e| failed(format!("{web}: {e}")))?;
     let status = response.status();
-    let answer = negotiate_answer(response.headers());
+    let answer = crate::store::net::negotiate_token(response.headers())
+        .map_err(|e| failed(format!("{web}: {e}")))?;
     let mut body = Vec::new();
     let mut frames = response.into_body();
     while let Some(frame) = frames.frame().await {
@@ -216,22 +217,6 @@ async fn call(
         .finish(answer.as_deref())
         .map_err(|e| failed(e.to_string()))?;
     Ok(body)
-}
-
-/// The token of a `WWW-Authenticate: Negotiate` header, decoded.
-fn negotiate_answer(headers: &hyper::HeaderMap) -> Option<Vec<u8>> {
-    use base64::Engine as _;
-    headers
-        .get_all(hyper::header::WWW_AUTHENTICATE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .filter_map(|t| {
-            t.get(..9)
-                .filter(|p| p.eq_ignore_ascii_case("negotiate"))
-                .map(|_| t[9..].trim())
-        })
-        .find(|t| !t.is_empty())
-        .and_then(|t| base64::engine::general_purpose::STANDARD.decode(t).ok())
 }
 
 /// A query value, percent-encoded.

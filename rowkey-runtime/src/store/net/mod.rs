@@ -92,3 +92,29 @@ mod tests {
         assert_eq!(super::host_of("localhost"), "localhost");
     }
 }
+
+/// The token of a `WWW-Authenticate: Negotiate <base64>` header (SPNEGO's answer, RFC 4559),
+/// decoded; `None` when no header carries one. Read by the HTTP gateway's transport and by
+/// WebHDFS's delegation-token calls.
+#[cfg(any(feature = "hbase-http", all(feature = "hdfs", feature = "kerberos")))]
+pub(crate) fn negotiate_token(headers: &hyper::HeaderMap) -> Result<Option<Vec<u8>>, String> {
+    use base64::Engine as _;
+    for value in headers.get_all(hyper::header::WWW_AUTHENTICATE) {
+        let Ok(text) = value.to_str() else { continue };
+        let Some(rest) = text
+            .get(..9)
+            .filter(|p| p.eq_ignore_ascii_case("negotiate"))
+            .map(|_| text[9..].trim())
+        else {
+            continue;
+        };
+        if rest.is_empty() {
+            continue;
+        }
+        return base64::engine::general_purpose::STANDARD
+            .decode(rest)
+            .map(Some)
+            .map_err(|e| format!("a Negotiate token that is not base64: {e}"));
+    }
+    Ok(None)
+}

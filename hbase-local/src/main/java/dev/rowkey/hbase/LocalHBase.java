@@ -648,6 +648,32 @@ public final class LocalHBase {
     return server.getLocalPort();
   }
 
+  /** The cluster's ZooKeeper quorum, {@code host:port}. */
+  private static String quorum(HBaseTestingUtility util) {
+    var conf = util.getConfiguration();
+    return conf.get("hbase.zookeeper.quorum") + ":"
+        + conf.get("hbase.zookeeper.property.clientPort");
+  }
+
+  /**
+   * A session with the cluster's ZooKeeper once it reaches {@code state} (connected, or
+   * authenticated with SASL), or null (the session closed) if it did not within 30 s.
+   */
+  private static org.apache.zookeeper.ZooKeeper zkSession(HBaseTestingUtility util,
+      org.apache.zookeeper.Watcher.Event.KeeperState state) throws Exception {
+    var reached = new java.util.concurrent.CountDownLatch(1);
+    var zk = new org.apache.zookeeper.ZooKeeper(quorum(util), 30_000, e -> {
+      if (e.getState() == state) {
+        reached.countDown();
+      }
+    });
+    if (!reached.await(30, java.util.concurrent.TimeUnit.SECONDS)) {
+      zk.close();
+      return null;
+    }
+    return zk;
+  }
+
   private static String control(HBaseTestingUtility util, String command) {
     try {
       org.apache.hadoop.hbase.MiniHBaseCluster cluster = util.getMiniHBaseCluster();
@@ -686,17 +712,10 @@ public final class LocalHBase {
       // secured ZooKeeper's view for a client without SASL, on the cluster's own quorum.
       if (command.startsWith("protect-znode ")) {
         String path = command.substring(14).trim();
-        var zkConf = util.getConfiguration();
-        String quorum = zkConf.get("hbase.zookeeper.quorum") + ":"
-            + zkConf.get("hbase.zookeeper.property.clientPort");
-        var connected = new java.util.concurrent.CountDownLatch(1);
-        try (var zk = new org.apache.zookeeper.ZooKeeper(quorum, 30_000, e -> {
-          if (e.getState() == org.apache.zookeeper.Watcher.Event.KeeperState.SyncConnected) {
-            connected.countDown();
-          }
-        })) {
-          if (!connected.await(30, java.util.concurrent.TimeUnit.SECONDS)) {
-            return "ERR no ZooKeeper session with " + quorum;
+        try (var zk = zkSession(util,
+            org.apache.zookeeper.Watcher.Event.KeeperState.SyncConnected)) {
+          if (zk == null) {
+            return "ERR no ZooKeeper session with " + quorum(util);
           }
           zk.addAuthInfo("digest", "rowkey:secret".getBytes(StandardCharsets.UTF_8));
           var acl = org.apache.zookeeper.ZooDefs.Ids.CREATOR_ALL_ACL;
@@ -723,18 +742,11 @@ public final class LocalHBase {
       // Kerberos. Only on a Kerberized cluster (--secure), whose ZooKeeper takes SASL.
       if (command.startsWith("sasl-znodes ")) {
         String path = command.substring(12).trim();
-        var zkConf = util.getConfiguration();
-        String parent = zkConf.get("zookeeper.znode.parent", "/hbase");
-        String quorum = zkConf.get("hbase.zookeeper.quorum") + ":"
-            + zkConf.get("hbase.zookeeper.property.clientPort");
-        var connected = new java.util.concurrent.CountDownLatch(1);
-        try (var zk = new org.apache.zookeeper.ZooKeeper(quorum, 30_000, e -> {
-          if (e.getState() == org.apache.zookeeper.Watcher.Event.KeeperState.SaslAuthenticated) {
-            connected.countDown();
-          }
-        })) {
-          if (!connected.await(30, java.util.concurrent.TimeUnit.SECONDS)) {
-            return "ERR no SASL-authenticated ZooKeeper session with " + quorum
+        String parent = util.getConfiguration().get("zookeeper.znode.parent", "/hbase");
+        try (var zk = zkSession(util,
+            org.apache.zookeeper.Watcher.Event.KeeperState.SaslAuthenticated)) {
+          if (zk == null) {
+            return "ERR no SASL-authenticated ZooKeeper session with " + quorum(util)
                 + " (is the cluster Kerberized, --secure?)";
           }
           var rowkey = new org.apache.zookeeper.data.Id("sasl", "rowkey");
