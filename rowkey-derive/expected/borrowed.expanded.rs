@@ -66,6 +66,16 @@ impl<'scan, const STEP: ::rowkey::__private::usize> HostLogScan<'scan, STEP> {
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_to<const __ROWKEY_N: ::rowkey::__private::usize>(
+        self,
+    ) -> HostLogScan<'scan, __ROWKEY_N> {
+        HostLogScan {
+            __rowkey_v: self.__rowkey_v,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
 }
 #[automatically_derived]
 #[doc(hidden)]
@@ -103,90 +113,6 @@ for HostLogScan<'scan, STEP> {
         true
     }
 }
-impl<'scan> HostLogScan<'scan, 0usize> {
-    ///Fixes `host` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
-    #[inline]
-    #[must_use]
-    pub fn host<A: ::rowkey::__private::ScanArg<&'scan ::core::primitive::str>>(
-        self,
-        arg: A,
-    ) -> ::rowkey::__private::ScanThen<
-        A,
-        &'scan ::core::primitive::str,
-        HostLogScan<'scan, 1usize>,
-        Self,
-        ::rowkey::__private::Natural,
-        0u16,
-    > {
-        ::rowkey::__private::scan_step(
-            arg,
-            self,
-            |mut __rowkey_s: Self, __rowkey_x| {
-                __rowkey_s.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_x);
-                HostLogScan {
-                    __rowkey_v: __rowkey_s.__rowkey_v,
-                    __rowkey_lt: ::rowkey::__private::PhantomData,
-                }
-            },
-        )
-    }
-}
-impl<'scan> HostLogScan<'scan, 1usize> {
-    ///Fixes `ts` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
-    #[inline]
-    #[must_use]
-    pub fn ts<A: ::rowkey::__private::ScanArg<i64>>(
-        self,
-        arg: A,
-    ) -> ::rowkey::__private::ScanThen<
-        A,
-        i64,
-        HostLogScan<'scan, 2usize>,
-        Self,
-        ::rowkey::__private::ReverseTs,
-        0u16,
-    > {
-        ::rowkey::__private::scan_step(
-            arg,
-            self,
-            |mut __rowkey_s: Self, __rowkey_x| {
-                __rowkey_s.__rowkey_v.1 = ::rowkey::__private::Some(__rowkey_x);
-                HostLogScan {
-                    __rowkey_v: __rowkey_s.__rowkey_v,
-                    __rowkey_lt: ::rowkey::__private::PhantomData,
-                }
-            },
-        )
-    }
-}
-impl<'scan> HostLogScan<'scan, 2usize> {
-    ///Fixes `kind` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
-    #[inline]
-    #[must_use]
-    pub fn kind<A: ::rowkey::__private::ScanArg<&'scan [::core::primitive::u8]>>(
-        self,
-        arg: A,
-    ) -> ::rowkey::__private::ScanThen<
-        A,
-        &'scan [::core::primitive::u8],
-        HostLogScan<'scan, 3usize>,
-        Self,
-        ::rowkey::__private::Desc<::rowkey::__private::Natural>,
-        0u16,
-    > {
-        ::rowkey::__private::scan_step(
-            arg,
-            self,
-            |mut __rowkey_s: Self, __rowkey_x| {
-                __rowkey_s.__rowkey_v.2 = ::rowkey::__private::Some(__rowkey_x);
-                HostLogScan {
-                    __rowkey_v: __rowkey_s.__rowkey_v,
-                    __rowkey_lt: ::rowkey::__private::PhantomData,
-                }
-            },
-        )
-    }
-}
 /**# Row key layout
 
 How a `HostLog` is laid out in a row key, field by field; scan it with [`HostLog::scan`].
@@ -210,6 +136,81 @@ impl<'a> HostLog<'a> {
 #[doc(hidden)]
 const _: () = {
     use ::rowkey::__private as __rowkey;
+    impl<'scan> HostLogScan<'scan, 0> {
+        ///Fixes `host` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+        #[inline]
+        #[must_use]
+        pub fn host<A: __rowkey::ScanArg<&'scan ::core::primitive::str>>(
+            self,
+            arg: A,
+        ) -> __rowkey::ScanThen<
+            A,
+            &'scan ::core::primitive::str,
+            HostLogScan<'scan, 1>,
+            Self,
+            __rowkey::Natural,
+            0,
+        > {
+            __rowkey::scan_step(
+                arg,
+                self,
+                |mut __rowkey_s: Self, __rowkey_x| {
+                    __rowkey_s.__rowkey_v.0 = __rowkey::Some(__rowkey_x);
+                    __rowkey_s.__rowkey_to()
+                },
+            )
+        }
+    }
+    impl<'scan> HostLogScan<'scan, 1> {
+        ///Fixes `ts` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+        #[inline]
+        #[must_use]
+        pub fn ts<A: __rowkey::ScanArg<i64>>(
+            self,
+            arg: A,
+        ) -> __rowkey::ScanThen<
+            A,
+            i64,
+            HostLogScan<'scan, 2>,
+            Self,
+            __rowkey::ReverseTs,
+            0,
+        > {
+            __rowkey::scan_step(
+                arg,
+                self,
+                |mut __rowkey_s: Self, __rowkey_x| {
+                    __rowkey_s.__rowkey_v.1 = __rowkey::Some(__rowkey_x);
+                    __rowkey_s.__rowkey_to()
+                },
+            )
+        }
+    }
+    impl<'scan> HostLogScan<'scan, 2> {
+        ///Fixes `kind` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+        #[inline]
+        #[must_use]
+        pub fn kind<A: __rowkey::ScanArg<&'scan [::core::primitive::u8]>>(
+            self,
+            arg: A,
+        ) -> __rowkey::ScanThen<
+            A,
+            &'scan [::core::primitive::u8],
+            HostLogScan<'scan, 3>,
+            Self,
+            __rowkey::Desc<__rowkey::Natural>,
+            0,
+        > {
+            __rowkey::scan_step(
+                arg,
+                self,
+                |mut __rowkey_s: Self, __rowkey_x| {
+                    __rowkey_s.__rowkey_v.2 = __rowkey::Some(__rowkey_x);
+                    __rowkey_s.__rowkey_to()
+                },
+            )
+        }
+    }
     #[automatically_derived]
     impl<'a> __rowkey::Encode for HostLog<'a> {
         const FIXED_WIDTH: __rowkey::Option<__rowkey::usize> = __rowkey::sum(

@@ -67,6 +67,16 @@ impl<'scan, const STEP: ::rowkey::__private::usize> EventScan<'scan, STEP> {
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_to<const __ROWKEY_N: ::rowkey::__private::usize>(
+        self,
+    ) -> EventScan<'scan, __ROWKEY_N> {
+        EventScan {
+            __rowkey_v: self.__rowkey_v,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
 }
 #[automatically_derived]
 #[doc(hidden)]
@@ -98,90 +108,6 @@ for EventScan<'scan, STEP> {
         true
     }
 }
-impl<'scan> EventScan<'scan, 0usize> {
-    ///Fixes `user_id` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
-    #[inline]
-    #[must_use]
-    pub fn user_id<A: ::rowkey::__private::ScanArg<u64>>(
-        self,
-        arg: A,
-    ) -> ::rowkey::__private::ScanThen<
-        A,
-        u64,
-        EventScan<'scan, 1usize>,
-        Self,
-        ::rowkey::__private::Natural,
-        16u16,
-    > {
-        ::rowkey::__private::scan_step(
-            arg,
-            self,
-            |mut __rowkey_s: Self, __rowkey_x| {
-                __rowkey_s.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_x);
-                EventScan {
-                    __rowkey_v: __rowkey_s.__rowkey_v,
-                    __rowkey_lt: ::rowkey::__private::PhantomData,
-                }
-            },
-        )
-    }
-}
-impl<'scan> EventScan<'scan, 1usize> {
-    ///Fixes `event_type` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
-    #[inline]
-    #[must_use]
-    pub fn event_type<A: ::rowkey::__private::ScanArg<&'scan ::core::primitive::str>>(
-        self,
-        arg: A,
-    ) -> ::rowkey::__private::ScanThen<
-        A,
-        &'scan ::core::primitive::str,
-        EventScan<'scan, 2usize>,
-        Self,
-        ::rowkey::__private::Fixed<16usize>,
-        16u16,
-    > {
-        ::rowkey::__private::scan_step(
-            arg,
-            self,
-            |mut __rowkey_s: Self, __rowkey_x| {
-                __rowkey_s.__rowkey_v.1 = ::rowkey::__private::Some(__rowkey_x);
-                EventScan {
-                    __rowkey_v: __rowkey_s.__rowkey_v,
-                    __rowkey_lt: ::rowkey::__private::PhantomData,
-                }
-            },
-        )
-    }
-}
-impl<'scan> EventScan<'scan, 2usize> {
-    ///Fixes `ts` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
-    #[inline]
-    #[must_use]
-    pub fn ts<A: ::rowkey::__private::ScanArg<u64>>(
-        self,
-        arg: A,
-    ) -> ::rowkey::__private::ScanThen<
-        A,
-        u64,
-        EventScan<'scan, 3usize>,
-        Self,
-        ::rowkey::__private::ReverseTs,
-        16u16,
-    > {
-        ::rowkey::__private::scan_step(
-            arg,
-            self,
-            |mut __rowkey_s: Self, __rowkey_x| {
-                __rowkey_s.__rowkey_v.2 = ::rowkey::__private::Some(__rowkey_x);
-                EventScan {
-                    __rowkey_v: __rowkey_s.__rowkey_v,
-                    __rowkey_lt: ::rowkey::__private::PhantomData,
-                }
-            },
-        )
-    }
-}
 /**# Row key layout
 
 How a `Event` is laid out in a row key, field by field; scan it with [`Event::scan`].
@@ -206,6 +132,81 @@ impl Event {
 #[doc(hidden)]
 const _: () = {
     use ::rowkey::__private as __rowkey;
+    impl<'scan> EventScan<'scan, 0> {
+        ///Fixes `user_id` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+        #[inline]
+        #[must_use]
+        pub fn user_id<A: __rowkey::ScanArg<u64>>(
+            self,
+            arg: A,
+        ) -> __rowkey::ScanThen<
+            A,
+            u64,
+            EventScan<'scan, 1>,
+            Self,
+            __rowkey::Natural,
+            16,
+        > {
+            __rowkey::scan_step(
+                arg,
+                self,
+                |mut __rowkey_s: Self, __rowkey_x| {
+                    __rowkey_s.__rowkey_v.0 = __rowkey::Some(__rowkey_x);
+                    __rowkey_s.__rowkey_to()
+                },
+            )
+        }
+    }
+    impl<'scan> EventScan<'scan, 1> {
+        ///Fixes `event_type` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+        #[inline]
+        #[must_use]
+        pub fn event_type<A: __rowkey::ScanArg<&'scan ::core::primitive::str>>(
+            self,
+            arg: A,
+        ) -> __rowkey::ScanThen<
+            A,
+            &'scan ::core::primitive::str,
+            EventScan<'scan, 2>,
+            Self,
+            __rowkey::Fixed<16usize>,
+            16,
+        > {
+            __rowkey::scan_step(
+                arg,
+                self,
+                |mut __rowkey_s: Self, __rowkey_x| {
+                    __rowkey_s.__rowkey_v.1 = __rowkey::Some(__rowkey_x);
+                    __rowkey_s.__rowkey_to()
+                },
+            )
+        }
+    }
+    impl<'scan> EventScan<'scan, 2> {
+        ///Fixes `ts` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+        #[inline]
+        #[must_use]
+        pub fn ts<A: __rowkey::ScanArg<u64>>(
+            self,
+            arg: A,
+        ) -> __rowkey::ScanThen<
+            A,
+            u64,
+            EventScan<'scan, 3>,
+            Self,
+            __rowkey::ReverseTs,
+            16,
+        > {
+            __rowkey::scan_step(
+                arg,
+                self,
+                |mut __rowkey_s: Self, __rowkey_x| {
+                    __rowkey_s.__rowkey_v.2 = __rowkey::Some(__rowkey_x);
+                    __rowkey_s.__rowkey_to()
+                },
+            )
+        }
+    }
     #[automatically_derived]
     impl __rowkey::Encode for Event {
         const FIXED_WIDTH: __rowkey::Option<__rowkey::usize> = __rowkey::sum(

@@ -66,6 +66,16 @@ impl<'scan, const STEP: ::rowkey::__private::usize> OuterScan<'scan, STEP> {
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_to<const __ROWKEY_N: ::rowkey::__private::usize>(
+        self,
+    ) -> OuterScan<'scan, __ROWKEY_N> {
+        OuterScan {
+            __rowkey_v: self.__rowkey_v,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
 }
 #[automatically_derived]
 #[doc(hidden)]
@@ -93,90 +103,6 @@ for OuterScan<'scan, STEP> {
         true
     }
 }
-impl<'scan> OuterScan<'scan, 0usize> {
-    ///Fixes `at` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
-    #[inline]
-    #[must_use]
-    pub fn at<A: ::rowkey::__private::ScanArg<u64>>(
-        self,
-        arg: A,
-    ) -> ::rowkey::__private::ScanThen<
-        A,
-        u64,
-        OuterScan<'scan, 1usize>,
-        Self,
-        ::rowkey::__private::Natural,
-        0u16,
-    > {
-        ::rowkey::__private::scan_step(
-            arg,
-            self,
-            |mut __rowkey_s: Self, __rowkey_x| {
-                __rowkey_s.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_x);
-                OuterScan {
-                    __rowkey_v: __rowkey_s.__rowkey_v,
-                    __rowkey_lt: ::rowkey::__private::PhantomData,
-                }
-            },
-        )
-    }
-}
-impl<'scan> OuterScan<'scan, 1usize> {
-    ///Fixes `inner` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
-    #[inline]
-    #[must_use]
-    pub fn inner<A: ::rowkey::__private::ScanArg<Inner>>(
-        self,
-        arg: A,
-    ) -> ::rowkey::__private::ScanThen<
-        A,
-        Inner,
-        OuterScan<'scan, 2usize>,
-        Self,
-        ::rowkey::__private::Natural,
-        0u16,
-    > {
-        ::rowkey::__private::scan_step(
-            arg,
-            self,
-            |mut __rowkey_s: Self, __rowkey_x| {
-                __rowkey_s.__rowkey_v.1 = ::rowkey::__private::Some(__rowkey_x);
-                OuterScan {
-                    __rowkey_v: __rowkey_s.__rowkey_v,
-                    __rowkey_lt: ::rowkey::__private::PhantomData,
-                }
-            },
-        )
-    }
-}
-impl<'scan> OuterScan<'scan, 2usize> {
-    ///Fixes `flag` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
-    #[inline]
-    #[must_use]
-    pub fn flag<A: ::rowkey::__private::ScanArg<Option<bool>>>(
-        self,
-        arg: A,
-    ) -> ::rowkey::__private::ScanThen<
-        A,
-        Option<bool>,
-        OuterScan<'scan, 3usize>,
-        Self,
-        ::rowkey::__private::Natural,
-        0u16,
-    > {
-        ::rowkey::__private::scan_step(
-            arg,
-            self,
-            |mut __rowkey_s: Self, __rowkey_x| {
-                __rowkey_s.__rowkey_v.2 = ::rowkey::__private::Some(__rowkey_x);
-                OuterScan {
-                    __rowkey_v: __rowkey_s.__rowkey_v,
-                    __rowkey_lt: ::rowkey::__private::PhantomData,
-                }
-            },
-        )
-    }
-}
 /**# Row key layout
 
 How a `Outer` is laid out in a row key, field by field; scan it with [`Outer::scan`].
@@ -200,6 +126,81 @@ impl Outer {
 #[doc(hidden)]
 const _: () = {
     use ::rowkey::__private as __rowkey;
+    impl<'scan> OuterScan<'scan, 0> {
+        ///Fixes `at` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+        #[inline]
+        #[must_use]
+        pub fn at<A: __rowkey::ScanArg<u64>>(
+            self,
+            arg: A,
+        ) -> __rowkey::ScanThen<
+            A,
+            u64,
+            OuterScan<'scan, 1>,
+            Self,
+            __rowkey::Natural,
+            0,
+        > {
+            __rowkey::scan_step(
+                arg,
+                self,
+                |mut __rowkey_s: Self, __rowkey_x| {
+                    __rowkey_s.__rowkey_v.0 = __rowkey::Some(__rowkey_x);
+                    __rowkey_s.__rowkey_to()
+                },
+            )
+        }
+    }
+    impl<'scan> OuterScan<'scan, 1> {
+        ///Fixes `inner` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+        #[inline]
+        #[must_use]
+        pub fn inner<A: __rowkey::ScanArg<Inner>>(
+            self,
+            arg: A,
+        ) -> __rowkey::ScanThen<
+            A,
+            Inner,
+            OuterScan<'scan, 2>,
+            Self,
+            __rowkey::Natural,
+            0,
+        > {
+            __rowkey::scan_step(
+                arg,
+                self,
+                |mut __rowkey_s: Self, __rowkey_x| {
+                    __rowkey_s.__rowkey_v.1 = __rowkey::Some(__rowkey_x);
+                    __rowkey_s.__rowkey_to()
+                },
+            )
+        }
+    }
+    impl<'scan> OuterScan<'scan, 2> {
+        ///Fixes `flag` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+        #[inline]
+        #[must_use]
+        pub fn flag<A: __rowkey::ScanArg<Option<bool>>>(
+            self,
+            arg: A,
+        ) -> __rowkey::ScanThen<
+            A,
+            Option<bool>,
+            OuterScan<'scan, 3>,
+            Self,
+            __rowkey::Natural,
+            0,
+        > {
+            __rowkey::scan_step(
+                arg,
+                self,
+                |mut __rowkey_s: Self, __rowkey_x| {
+                    __rowkey_s.__rowkey_v.2 = __rowkey::Some(__rowkey_x);
+                    __rowkey_s.__rowkey_to()
+                },
+            )
+        }
+    }
     #[automatically_derived]
     impl __rowkey::Encode for Outer {
         const FIXED_WIDTH: __rowkey::Option<__rowkey::usize> = __rowkey::sum(

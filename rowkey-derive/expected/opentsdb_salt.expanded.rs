@@ -67,6 +67,16 @@ impl<'scan, const STEP: ::rowkey::__private::usize> PointScan<'scan, STEP> {
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_to<const __ROWKEY_N: ::rowkey::__private::usize>(
+        self,
+    ) -> PointScan<'scan, __ROWKEY_N> {
+        PointScan {
+            __rowkey_v: self.__rowkey_v,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
 }
 #[automatically_derived]
 #[doc(hidden)]
@@ -98,90 +108,6 @@ for PointScan<'scan, STEP> {
         true
     }
 }
-impl<'scan> PointScan<'scan, 0usize> {
-    ///Fixes `metric` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
-    #[inline]
-    #[must_use]
-    pub fn metric<A: ::rowkey::__private::ScanArg<u32>>(
-        self,
-        arg: A,
-    ) -> ::rowkey::__private::ScanThen<
-        A,
-        u32,
-        PointScan<'scan, 1usize>,
-        Self,
-        ::rowkey::__private::Natural,
-        20u16,
-    > {
-        ::rowkey::__private::scan_step(
-            arg,
-            self,
-            |mut __rowkey_s: Self, __rowkey_x| {
-                __rowkey_s.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_x);
-                PointScan {
-                    __rowkey_v: __rowkey_s.__rowkey_v,
-                    __rowkey_lt: ::rowkey::__private::PhantomData,
-                }
-            },
-        )
-    }
-}
-impl<'scan> PointScan<'scan, 1usize> {
-    ///Fixes `tags` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
-    #[inline]
-    #[must_use]
-    pub fn tags<A: ::rowkey::__private::ScanArg<&'scan ::core::primitive::str>>(
-        self,
-        arg: A,
-    ) -> ::rowkey::__private::ScanThen<
-        A,
-        &'scan ::core::primitive::str,
-        PointScan<'scan, 2usize>,
-        Self,
-        ::rowkey::__private::Natural,
-        20u16,
-    > {
-        ::rowkey::__private::scan_step(
-            arg,
-            self,
-            |mut __rowkey_s: Self, __rowkey_x| {
-                __rowkey_s.__rowkey_v.1 = ::rowkey::__private::Some(__rowkey_x);
-                PointScan {
-                    __rowkey_v: __rowkey_s.__rowkey_v,
-                    __rowkey_lt: ::rowkey::__private::PhantomData,
-                }
-            },
-        )
-    }
-}
-impl<'scan> PointScan<'scan, 2usize> {
-    ///Fixes `ts` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
-    #[inline]
-    #[must_use]
-    pub fn ts<A: ::rowkey::__private::ScanArg<u64>>(
-        self,
-        arg: A,
-    ) -> ::rowkey::__private::ScanThen<
-        A,
-        u64,
-        PointScan<'scan, 3usize>,
-        Self,
-        ::rowkey::__private::Natural,
-        20u16,
-    > {
-        ::rowkey::__private::scan_step(
-            arg,
-            self,
-            |mut __rowkey_s: Self, __rowkey_x| {
-                __rowkey_s.__rowkey_v.2 = ::rowkey::__private::Some(__rowkey_x);
-                PointScan {
-                    __rowkey_v: __rowkey_s.__rowkey_v,
-                    __rowkey_lt: ::rowkey::__private::PhantomData,
-                }
-            },
-        )
-    }
-}
 /**# Row key layout
 
 How a `Point` is laid out in a row key, field by field; scan it with [`Point::scan`].
@@ -206,6 +132,81 @@ impl Point {
 #[doc(hidden)]
 const _: () = {
     use ::rowkey::__private as __rowkey;
+    impl<'scan> PointScan<'scan, 0> {
+        ///Fixes `metric` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+        #[inline]
+        #[must_use]
+        pub fn metric<A: __rowkey::ScanArg<u32>>(
+            self,
+            arg: A,
+        ) -> __rowkey::ScanThen<
+            A,
+            u32,
+            PointScan<'scan, 1>,
+            Self,
+            __rowkey::Natural,
+            20,
+        > {
+            __rowkey::scan_step(
+                arg,
+                self,
+                |mut __rowkey_s: Self, __rowkey_x| {
+                    __rowkey_s.__rowkey_v.0 = __rowkey::Some(__rowkey_x);
+                    __rowkey_s.__rowkey_to()
+                },
+            )
+        }
+    }
+    impl<'scan> PointScan<'scan, 1> {
+        ///Fixes `tags` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+        #[inline]
+        #[must_use]
+        pub fn tags<A: __rowkey::ScanArg<&'scan ::core::primitive::str>>(
+            self,
+            arg: A,
+        ) -> __rowkey::ScanThen<
+            A,
+            &'scan ::core::primitive::str,
+            PointScan<'scan, 2>,
+            Self,
+            __rowkey::Natural,
+            20,
+        > {
+            __rowkey::scan_step(
+                arg,
+                self,
+                |mut __rowkey_s: Self, __rowkey_x| {
+                    __rowkey_s.__rowkey_v.1 = __rowkey::Some(__rowkey_x);
+                    __rowkey_s.__rowkey_to()
+                },
+            )
+        }
+    }
+    impl<'scan> PointScan<'scan, 2> {
+        ///Fixes `ts` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+        #[inline]
+        #[must_use]
+        pub fn ts<A: __rowkey::ScanArg<u64>>(
+            self,
+            arg: A,
+        ) -> __rowkey::ScanThen<
+            A,
+            u64,
+            PointScan<'scan, 3>,
+            Self,
+            __rowkey::Natural,
+            20,
+        > {
+            __rowkey::scan_step(
+                arg,
+                self,
+                |mut __rowkey_s: Self, __rowkey_x| {
+                    __rowkey_s.__rowkey_v.2 = __rowkey::Some(__rowkey_x);
+                    __rowkey_s.__rowkey_to()
+                },
+            )
+        }
+    }
     #[automatically_derived]
     impl __rowkey::Encode for Point {
         const FIXED_WIDTH: __rowkey::Option<__rowkey::usize> = __rowkey::sum(

@@ -67,6 +67,16 @@ impl<'scan, const STEP: ::rowkey::__private::usize> InstallScan<'scan, STEP> {
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_to<const __ROWKEY_N: ::rowkey::__private::usize>(
+        self,
+    ) -> InstallScan<'scan, __ROWKEY_N> {
+        InstallScan {
+            __rowkey_v: self.__rowkey_v,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
 }
 #[automatically_derived]
 #[doc(hidden)]
@@ -96,80 +106,6 @@ for InstallScan<'scan, STEP> {
             return false;
         }
         true
-    }
-}
-impl<'scan> InstallScan<'scan, 0usize> {
-    ///Fixes `user` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
-    #[inline]
-    #[must_use]
-    pub fn user<A: ::rowkey::__private::ScanArg<u64>>(
-        self,
-        arg: A,
-    ) -> ::rowkey::__private::ScanThen<
-        A,
-        u64,
-        InstallScan<'scan, 1usize>,
-        Self,
-        ::rowkey::__private::Natural,
-        8u16,
-    > {
-        ::rowkey::__private::scan_step(
-            arg,
-            self,
-            |mut __rowkey_s: Self, __rowkey_x| {
-                __rowkey_s.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_x);
-                InstallScan {
-                    __rowkey_v: __rowkey_s.__rowkey_v,
-                    __rowkey_lt: ::rowkey::__private::PhantomData,
-                }
-            },
-        )
-    }
-}
-impl<'scan> InstallScan<'scan, 1usize> {
-    ///Fixes `app` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
-    #[inline]
-    #[must_use]
-    pub fn app<A: ::rowkey::__private::ScanArg<&'scan ::core::primitive::str>>(
-        self,
-        arg: A,
-    ) -> ::rowkey::__private::ScanThen<
-        A,
-        &'scan ::core::primitive::str,
-        InstallScan<'scan, 2usize>,
-        Self,
-        ::rowkey::__private::Natural,
-        8u16,
-    > {
-        ::rowkey::__private::scan_step(
-            arg,
-            self,
-            |mut __rowkey_s: Self, __rowkey_x| {
-                __rowkey_s.__rowkey_v.1 = ::rowkey::__private::Some(__rowkey_x);
-                InstallScan {
-                    __rowkey_v: __rowkey_s.__rowkey_v,
-                    __rowkey_lt: ::rowkey::__private::PhantomData,
-                }
-            },
-        )
-    }
-}
-impl<'scan> InstallScan<'scan, 2usize> {
-    ///Fixes `seq` to a value and continues with the next field; this field does not keep order, so it takes no range.
-    #[inline]
-    #[must_use]
-    pub fn seq<A: ::rowkey::__private::ScanValue<u32>>(
-        self,
-        value: A,
-    ) -> InstallScan<'scan, 3usize> {
-        let mut __rowkey_s = self;
-        __rowkey_s.__rowkey_v.2 = ::rowkey::__private::Some(
-            ::rowkey::__private::ScanValue::into_value(value),
-        );
-        InstallScan {
-            __rowkey_v: __rowkey_s.__rowkey_v,
-            __rowkey_lt: ::rowkey::__private::PhantomData,
-        }
     }
 }
 /**# Row key layout
@@ -316,6 +252,71 @@ impl InstallQuery {
 #[doc(hidden)]
 const _: () = {
     use ::rowkey::__private as __rowkey;
+    impl<'scan> InstallScan<'scan, 0> {
+        ///Fixes `user` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+        #[inline]
+        #[must_use]
+        pub fn user<A: __rowkey::ScanArg<u64>>(
+            self,
+            arg: A,
+        ) -> __rowkey::ScanThen<
+            A,
+            u64,
+            InstallScan<'scan, 1>,
+            Self,
+            __rowkey::Natural,
+            8,
+        > {
+            __rowkey::scan_step(
+                arg,
+                self,
+                |mut __rowkey_s: Self, __rowkey_x| {
+                    __rowkey_s.__rowkey_v.0 = __rowkey::Some(__rowkey_x);
+                    __rowkey_s.__rowkey_to()
+                },
+            )
+        }
+    }
+    impl<'scan> InstallScan<'scan, 1> {
+        ///Fixes `app` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+        #[inline]
+        #[must_use]
+        pub fn app<A: __rowkey::ScanArg<&'scan ::core::primitive::str>>(
+            self,
+            arg: A,
+        ) -> __rowkey::ScanThen<
+            A,
+            &'scan ::core::primitive::str,
+            InstallScan<'scan, 2>,
+            Self,
+            __rowkey::Natural,
+            8,
+        > {
+            __rowkey::scan_step(
+                arg,
+                self,
+                |mut __rowkey_s: Self, __rowkey_x| {
+                    __rowkey_s.__rowkey_v.1 = __rowkey::Some(__rowkey_x);
+                    __rowkey_s.__rowkey_to()
+                },
+            )
+        }
+    }
+    impl<'scan> InstallScan<'scan, 2> {
+        ///Fixes `seq` to a value and continues with the next field; this field does not keep order, so it takes no range.
+        #[inline]
+        #[must_use]
+        pub fn seq<A: __rowkey::ScanValue<u32>>(
+            self,
+            value: A,
+        ) -> InstallScan<'scan, 3> {
+            let mut __rowkey_s = self;
+            __rowkey_s.__rowkey_v.2 = __rowkey::Some(
+                __rowkey::ScanValue::into_value(value),
+            );
+            __rowkey_s.__rowkey_to()
+        }
+    }
     #[automatically_derived]
     impl __rowkey::Encode for Install {
         const FIXED_WIDTH: __rowkey::Option<__rowkey::usize> = __rowkey::sum(

@@ -75,6 +75,17 @@ impl<'scan, const STEP: ::rowkey::__private::usize> CustomerRowScan<'scan, STEP>
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_to<const __ROWKEY_N: ::rowkey::__private::usize>(
+        self,
+    ) -> CustomerRowScan<'scan, __ROWKEY_N> {
+        CustomerRowScan {
+            __rowkey_v: self.__rowkey_v,
+            __rowkey_tag: self.__rowkey_tag,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
 }
 #[automatically_derived]
 #[doc(hidden)]
@@ -100,35 +111,6 @@ for CustomerRowScan<'scan, STEP> {
             return false;
         }
         true
-    }
-}
-impl<'scan> CustomerRowScan<'scan, 0usize> {
-    ///Fixes `customer_id` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
-    #[inline]
-    #[must_use]
-    pub fn customer_id<A: ::rowkey::__private::ScanArg<u64>>(
-        self,
-        arg: A,
-    ) -> ::rowkey::__private::ScanThen<
-        A,
-        u64,
-        CustomerRowScan<'scan, 1usize>,
-        Self,
-        ::rowkey::__private::Natural,
-        0u16,
-    > {
-        ::rowkey::__private::scan_step(
-            arg,
-            self,
-            |mut __rowkey_s: Self, __rowkey_x| {
-                __rowkey_s.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_x);
-                CustomerRowScan {
-                    __rowkey_v: __rowkey_s.__rowkey_v,
-                    __rowkey_tag: __rowkey_s.__rowkey_tag,
-                    __rowkey_lt: ::rowkey::__private::PhantomData,
-                }
-            },
-        )
     }
 }
 impl<'scan> CustomerRowScan<'scan, 1usize> {
@@ -241,6 +223,17 @@ impl<
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_to<const __ROWKEY_N: ::rowkey::__private::usize>(
+        self,
+    ) -> CustomerRowCustomerScan<'scan, __ROWKEY_N> {
+        CustomerRowCustomerScan {
+            __rowkey_v: self.__rowkey_v,
+            __rowkey_prefix: self.__rowkey_prefix,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
 }
 #[automatically_derived]
 #[doc(hidden)]
@@ -319,6 +312,17 @@ impl<'scan, const STEP: ::rowkey::__private::usize> CustomerRowOrderScan<'scan, 
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_to<const __ROWKEY_N: ::rowkey::__private::usize>(
+        self,
+    ) -> CustomerRowOrderScan<'scan, __ROWKEY_N> {
+        CustomerRowOrderScan {
+            __rowkey_v: self.__rowkey_v,
+            __rowkey_prefix: self.__rowkey_prefix,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
 }
 #[automatically_derived]
 #[doc(hidden)]
@@ -339,35 +343,6 @@ for CustomerRowOrderScan<'scan, STEP> {
             return false;
         }
         true
-    }
-}
-impl<'scan> CustomerRowOrderScan<'scan, 0usize> {
-    ///Fixes `order_id` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
-    #[inline]
-    #[must_use]
-    pub fn order_id<A: ::rowkey::__private::ScanArg<u64>>(
-        self,
-        arg: A,
-    ) -> ::rowkey::__private::ScanThen<
-        A,
-        u64,
-        CustomerRowOrderScan<'scan, 1usize>,
-        Self,
-        ::rowkey::__private::Natural,
-        0u16,
-    > {
-        ::rowkey::__private::scan_step(
-            arg,
-            self,
-            |mut __rowkey_s: Self, __rowkey_x| {
-                __rowkey_s.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_x);
-                CustomerRowOrderScan {
-                    __rowkey_v: __rowkey_s.__rowkey_v,
-                    __rowkey_prefix: __rowkey_s.__rowkey_prefix,
-                    __rowkey_lt: ::rowkey::__private::PhantomData,
-                }
-            },
-        )
     }
 }
 /**# Row key layout
@@ -587,6 +562,56 @@ impl CustomerRowQueryOrder {
 #[doc(hidden)]
 const _: () = {
     use ::rowkey::__private as __rowkey;
+    impl<'scan> CustomerRowScan<'scan, 0> {
+        ///Fixes `customer_id` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+        #[inline]
+        #[must_use]
+        pub fn customer_id<A: __rowkey::ScanArg<u64>>(
+            self,
+            arg: A,
+        ) -> __rowkey::ScanThen<
+            A,
+            u64,
+            CustomerRowScan<'scan, 1>,
+            Self,
+            __rowkey::Natural,
+            0,
+        > {
+            __rowkey::scan_step(
+                arg,
+                self,
+                |mut __rowkey_s: Self, __rowkey_x| {
+                    __rowkey_s.__rowkey_v.0 = __rowkey::Some(__rowkey_x);
+                    __rowkey_s.__rowkey_to()
+                },
+            )
+        }
+    }
+    impl<'scan> CustomerRowOrderScan<'scan, 0> {
+        ///Fixes `order_id` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+        #[inline]
+        #[must_use]
+        pub fn order_id<A: __rowkey::ScanArg<u64>>(
+            self,
+            arg: A,
+        ) -> __rowkey::ScanThen<
+            A,
+            u64,
+            CustomerRowOrderScan<'scan, 1>,
+            Self,
+            __rowkey::Natural,
+            0,
+        > {
+            __rowkey::scan_step(
+                arg,
+                self,
+                |mut __rowkey_s: Self, __rowkey_x| {
+                    __rowkey_s.__rowkey_v.0 = __rowkey::Some(__rowkey_x);
+                    __rowkey_s.__rowkey_to()
+                },
+            )
+        }
+    }
     #[automatically_derived]
     impl __rowkey::Encode for CustomerRow {
         const FIXED_WIDTH: __rowkey::Option<__rowkey::usize> = __rowkey::add(

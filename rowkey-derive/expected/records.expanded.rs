@@ -76,6 +76,17 @@ impl<'scan, const STEP: ::rowkey::__private::usize> CustomerRowScan<'scan, STEP>
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_to<const __ROWKEY_N: ::rowkey::__private::usize>(
+        self,
+    ) -> CustomerRowScan<'scan, __ROWKEY_N> {
+        CustomerRowScan {
+            __rowkey_v: self.__rowkey_v,
+            __rowkey_tag: self.__rowkey_tag,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
 }
 #[automatically_derived]
 #[doc(hidden)]
@@ -102,35 +113,6 @@ for CustomerRowScan<'scan, STEP> {
             return false;
         }
         true
-    }
-}
-impl<'scan> CustomerRowScan<'scan, 0usize> {
-    ///Fixes `customer_id` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
-    #[inline]
-    #[must_use]
-    pub fn customer_id<A: ::rowkey::__private::ScanArg<u64>>(
-        self,
-        arg: A,
-    ) -> ::rowkey::__private::ScanThen<
-        A,
-        u64,
-        CustomerRowScan<'scan, 1usize>,
-        Self,
-        ::rowkey::__private::Natural,
-        8u16,
-    > {
-        ::rowkey::__private::scan_step(
-            arg,
-            self,
-            |mut __rowkey_s: Self, __rowkey_x| {
-                __rowkey_s.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_x);
-                CustomerRowScan {
-                    __rowkey_v: __rowkey_s.__rowkey_v,
-                    __rowkey_tag: __rowkey_s.__rowkey_tag,
-                    __rowkey_lt: ::rowkey::__private::PhantomData,
-                }
-            },
-        )
     }
 }
 impl<'scan> CustomerRowScan<'scan, 1usize> {
@@ -243,6 +225,17 @@ impl<
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_to<const __ROWKEY_N: ::rowkey::__private::usize>(
+        self,
+    ) -> CustomerRowCustomerScan<'scan, __ROWKEY_N> {
+        CustomerRowCustomerScan {
+            __rowkey_v: self.__rowkey_v,
+            __rowkey_prefix: self.__rowkey_prefix,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
 }
 #[automatically_derived]
 #[doc(hidden)]
@@ -323,6 +316,17 @@ impl<'scan, const STEP: ::rowkey::__private::usize> CustomerRowOrderScan<'scan, 
             __rowkey_lt: ::rowkey::__private::PhantomData,
         }
     }
+    #[inline(always)]
+    #[allow(dead_code)]
+    fn __rowkey_to<const __ROWKEY_N: ::rowkey::__private::usize>(
+        self,
+    ) -> CustomerRowOrderScan<'scan, __ROWKEY_N> {
+        CustomerRowOrderScan {
+            __rowkey_v: self.__rowkey_v,
+            __rowkey_prefix: self.__rowkey_prefix,
+            __rowkey_lt: ::rowkey::__private::PhantomData,
+        }
+    }
 }
 #[automatically_derived]
 #[doc(hidden)]
@@ -348,35 +352,6 @@ for CustomerRowOrderScan<'scan, STEP> {
             return false;
         }
         true
-    }
-}
-impl<'scan> CustomerRowOrderScan<'scan, 0usize> {
-    ///Fixes `note` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
-    #[inline]
-    #[must_use]
-    pub fn note<A: ::rowkey::__private::ScanArg<&'scan ::core::primitive::str>>(
-        self,
-        arg: A,
-    ) -> ::rowkey::__private::ScanThen<
-        A,
-        &'scan ::core::primitive::str,
-        CustomerRowOrderScan<'scan, 1usize>,
-        Self,
-        ::rowkey::__private::MaxLen<12usize>,
-        8u16,
-    > {
-        ::rowkey::__private::scan_step(
-            arg,
-            self,
-            |mut __rowkey_s: Self, __rowkey_x| {
-                __rowkey_s.__rowkey_v.0 = ::rowkey::__private::Some(__rowkey_x);
-                CustomerRowOrderScan {
-                    __rowkey_v: __rowkey_s.__rowkey_v,
-                    __rowkey_prefix: __rowkey_s.__rowkey_prefix,
-                    __rowkey_lt: ::rowkey::__private::PhantomData,
-                }
-            },
-        )
     }
 }
 /**# Row key layout
@@ -406,6 +381,56 @@ impl CustomerRow {
 #[doc(hidden)]
 const _: () = {
     use ::rowkey::__private as __rowkey;
+    impl<'scan> CustomerRowScan<'scan, 0> {
+        ///Fixes `customer_id` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+        #[inline]
+        #[must_use]
+        pub fn customer_id<A: __rowkey::ScanArg<u64>>(
+            self,
+            arg: A,
+        ) -> __rowkey::ScanThen<
+            A,
+            u64,
+            CustomerRowScan<'scan, 1>,
+            Self,
+            __rowkey::Natural,
+            8,
+        > {
+            __rowkey::scan_step(
+                arg,
+                self,
+                |mut __rowkey_s: Self, __rowkey_x| {
+                    __rowkey_s.__rowkey_v.0 = __rowkey::Some(__rowkey_x);
+                    __rowkey_s.__rowkey_to()
+                },
+            )
+        }
+    }
+    impl<'scan> CustomerRowOrderScan<'scan, 0> {
+        ///Fixes `note` to a value and continues with the next field, or, given a range (`a..b`, `a..=b`, `a..`, `..b`, `..`), bounds it and ends the scan.
+        #[inline]
+        #[must_use]
+        pub fn note<A: __rowkey::ScanArg<&'scan ::core::primitive::str>>(
+            self,
+            arg: A,
+        ) -> __rowkey::ScanThen<
+            A,
+            &'scan ::core::primitive::str,
+            CustomerRowOrderScan<'scan, 1>,
+            Self,
+            __rowkey::MaxLen<12usize>,
+            8,
+        > {
+            __rowkey::scan_step(
+                arg,
+                self,
+                |mut __rowkey_s: Self, __rowkey_x| {
+                    __rowkey_s.__rowkey_v.0 = __rowkey::Some(__rowkey_x);
+                    __rowkey_s.__rowkey_to()
+                },
+            )
+        }
+    }
     #[automatically_derived]
     impl __rowkey::Encode for CustomerRow {
         const FIXED_WIDTH: __rowkey::Option<__rowkey::usize> = __rowkey::add(

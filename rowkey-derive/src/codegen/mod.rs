@@ -323,10 +323,9 @@ pub fn expand(key: &Key, local: &Key) -> TokenStream {
     let encode = encode::expand(local);
     let decode = decode::expand(local);
     let rowkey = schema::expand(local);
-    // The builders stay at the user's module level, with full paths: the compiler names
-    // their methods in errors (`OrderScan::<'scan, 0>::customer`), which an impl inside the
-    // block would make `_::<impl OrderScan<'scan, 0>>::customer`.
-    let scan = scan::expand(key);
+    // The builder types stay at the user's module level (their paths are the user's); their
+    // step methods, one impl per field, go in the block (see `scan::expand`).
+    let (scan, steps) = scan::expand(key, local);
     let query = query::expand(key);
     let explain = explain::expand(local);
     let index = index_of(local);
@@ -351,6 +350,7 @@ pub fn expand(key: &Key, local: &Key) -> TokenStream {
         #[doc(hidden)]
         const _: () = {
             use #runtime as #alias;
+            #steps
             #encode
             #decode
             #rowkey

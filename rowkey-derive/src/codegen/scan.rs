@@ -153,16 +153,17 @@ pub fn selector(ident: &syn::Ident) -> syn::Ident {
 /// One impl per field: `impl Scan<'a, i> { fn field(self, value or range) -> Scan<'a, i + 1>
 /// or ScanRange }`. A value is only kept (in the builder's slot `i`); a range ends the scan,
 /// kept as a `ScanRange` that writes it in `ranges()`. Each body is one runtime call.
-fn steps(scan: &syn::Ident, fields: &[KeyField], salting: &Salting, head: &Head) -> TokenStream {
+fn steps(scan: &syn::Ident, fields: &[KeyField], salting: &Salting) -> TokenStream {
     let p = private(salting.krate);
-    let buckets = salting.buckets;
-    let head_move = head.name().map(|h| quote!(#h: __rowkey_s.#h,));
+    // Unsuffixed (`16`, not `16u16`): the signature fits a line of `cargo expand`.
+    let buckets = proc_macro2::Literal::u16_unsuffixed(salting.buckets);
     let steps = fields.iter().enumerate().map(|(i, f)| {
         let name = f.ident;
         let slot = syn::Index::from(i);
         let codec = codec_ty(f);
         let arg = arg_type(f);
-        let next = i + 1;
+        let next = proc_macro2::Literal::usize_unsuffixed(i + 1);
+        let step = proc_macro2::Literal::usize_unsuffixed(i);
         let doc = format!(
             "Fixes `{name}` to a value and continues with the next field{}.",
             if matches!(f.order, Order::Unordered) {
@@ -173,13 +174,10 @@ fn steps(scan: &syn::Ident, fields: &[KeyField], salting: &Salting, head: &Head)
         );
         let method = if matches!(f.order, Order::Unordered) {
             quote! {
-                pub fn #name<A: #p::ScanValue<#arg>>(
-                    self,
-                    value: A,
-                ) -> #scan<'scan, #next> {
+                pub fn #name<A: #p::ScanValue<#arg>>(self, value: A) -> #scan<'scan, #next> {
                     let mut __rowkey_s = self;
                     __rowkey_s.__rowkey_v.#slot = #p::Some(#p::ScanValue::into_value(value));
-                    #scan { __rowkey_v: __rowkey_s.__rowkey_v, #head_move __rowkey_lt: #p::PhantomData }
+                    __rowkey_s.__rowkey_to()
                 }
             }
         } else {
@@ -190,13 +188,13 @@ fn steps(scan: &syn::Ident, fields: &[KeyField], salting: &Salting, head: &Head)
                 ) -> #p::ScanThen<A, #arg, #scan<'scan, #next>, Self, #codec, #buckets> {
                     #p::scan_step(arg, self, |mut __rowkey_s: Self, __rowkey_x| {
                         __rowkey_s.__rowkey_v.#slot = #p::Some(__rowkey_x);
-                        #scan { __rowkey_v: __rowkey_s.__rowkey_v, #head_move __rowkey_lt: #p::PhantomData }
+                        __rowkey_s.__rowkey_to()
                     })
                 }
             }
         };
         quote! {
-            impl<'scan> #scan<'scan, #i> {
+            impl<'scan> #scan<'scan, #step> {
                 #[doc = #doc]
                 #[inline]
                 #[must_use]
@@ -276,6 +274,7 @@ fn builder(
         ),
     };
     let head_name = head.name();
+    let head_move = head_name.as_ref().map(|h| quote!(#h: self.#h,));
     // Bounded through `CloneIf` (see its docs): a builder over a value that is not `Clone` is
     // not `Clone`, rather than an error.
     let clone_of = |ty: &TokenStream| quote!(<#p::CloneIf<'scan, #ty> as #p::CloneOf<#ty>>);
@@ -377,6 +376,14 @@ fn builder(
             }
 
             #new_fn
+
+            // This builder's values at step `N`: what a step returns once it has set its
+            // field's slot (one helper per builder, where each step wrote the literal).
+            #[inline(always)]
+            #[allow(dead_code)]
+            fn __rowkey_to<const __ROWKEY_N: #p::usize>(self) -> #scan<'scan, __ROWKEY_N> {
+                #scan { __rowkey_v: self.__rowkey_v, #head_move __rowkey_lt: #p::PhantomData }
+            }
         }
 
         #[automatically_derived]
@@ -400,7 +407,10 @@ fn builder(
     }
 }
 
-pub fn expand(key: &Key) -> TokenStream {
+/// A key's scan builders: the items at the user's module level (the builder types, their
+/// `ranges()`, the record selectors and `Key::scan`), and the step methods, lowered with the
+/// `const _` block's alias for the block (see [`super::expand`]).
+pub fn expand(key: &Key, local: &Key) -> (TokenStream, TokenStream) {
     let p = private(key.krate);
     let ident = key.ident;
     let vis = key.vis;
@@ -443,12 +453,18 @@ pub fn expand(key: &Key) -> TokenStream {
     };
     // A hash-prefixed key's leading bytes hash a field: no range of its keys is a prefix of
     // field values, so the builder takes no field (read it by key, or with `query()`).
-    let scanned: &[KeyField] = if key.hash_prefix.is_some() {
+    let scanned: &[KeyField] = if local.hash_prefix.is_some() {
         &[]
     } else {
-        &key.fields
+        &local.fields
     };
-    let prefix_steps = steps(&scan, scanned, &main_salting, &main_head);
+    let local_salting = |salt_field| Salting {
+        krate: local.krate,
+        buckets,
+        salt_field,
+        hash,
+    };
+    let mut block_steps = vec![steps(&scan, scanned, &local_salting(None))];
     let k = key.fields.len();
 
     let (order_doc, records) = match &key.variants {
@@ -456,7 +472,8 @@ pub fn expand(key: &Key) -> TokenStream {
         Some(variants) => {
             let mut selectors = Vec::new();
             let mut builders = Vec::new();
-            for v in variants {
+            let local_variants = local.variants.as_deref().unwrap_or(&[]);
+            for (v, lv) in variants.iter().zip(local_variants) {
                 let vscan = format_ident!("{}{}Scan", ident, v.ident);
                 let method = selector(v.ident);
                 let tag = v.tag;
@@ -495,12 +512,7 @@ pub fn expand(key: &Key) -> TokenStream {
                     Head::Prefix(&scan, k + 1),
                     &record_salting,
                 ));
-                builders.push(steps(
-                    &vscan,
-                    &v.fields,
-                    &record_salting,
-                    &Head::Prefix(&scan, k + 1),
-                ));
+                block_steps.push(steps(&vscan, &lv.fields, &local_salting(None)));
             }
             let tag_doc = "Narrows the scan to one record type by its tag byte, or, given a range of tags, to several; ends the scan.";
             let selectors = quote! {
@@ -575,9 +587,8 @@ pub fn expand(key: &Key) -> TokenStream {
         &main_salting,
     );
 
-    quote! {
+    let outside = quote! {
         #main_builder
-        #prefix_steps
         #records
 
         #[doc = #impl_doc]
@@ -589,5 +600,6 @@ pub fn expand(key: &Key) -> TokenStream {
                 #scan::__rowkey_new()
             }
         }
-    }
+    };
+    (outside, quote!(#(#block_steps)*))
 }
