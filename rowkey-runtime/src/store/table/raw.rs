@@ -8,7 +8,7 @@ use super::{decode_checked, decode_row, encode_batch, single, Check, TableError}
 use crate::field::Decode;
 use crate::key::RowKey;
 use crate::scan::KeyRanges;
-use crate::store::{LentRow, LentValue, Row, Store};
+use crate::store::{LentRow, Row, Store};
 use bytes::Bytes;
 
 /// Rows keyed by `K` in a store `S`; values are raw bytes (serialize them as you like).
@@ -104,7 +104,7 @@ impl<S: Store, K: RowKey> Table<S, K> {
     }
 
     /// One range (a prefix that decides the salt bucket, an unsalted key) needs no merge: its
-    /// rows are decoded as the store lends them ([`Store::next_lent`]). `None` for several
+    /// rows are decoded as the store lends them ([`Store::lend_next`]). `None` for several
     /// ranges, or a reverse scan the store does not have.
     fn single(&self, ranges: &KeyRanges, reverse: bool, check: Check) -> Option<Merged<'_, S, K>>
     where
@@ -240,16 +240,6 @@ enum Rows<'a, S: Store + 'a> {
 /// A row decoded from a lent key.
 type Decoded<K, E> = Result<(K, Bytes), TableError<E>>;
 
-/// Decodes a lent key with a scan's checks, keeping the value; or passes the store's error on.
-#[inline]
-fn decode_lent<K: RowKey + for<'de> Decode<'de>, E>(
-    row: Result<(&[u8], LentValue<'_>), E>,
-    check: Check,
-) -> Decoded<K, E> {
-    let (key, value) = row.map_err(TableError::Store)?;
-    Ok((decode_checked(key, check)?, value.into_bytes()))
-}
-
 impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> Merged<'a, S, K> {
     /// This scan as one that lends each row's value instead of handing out a `Bytes` of its
     /// own: see [`LentRows`].
@@ -283,12 +273,19 @@ impl<'a, S: Store + 'a, K: RowKey + for<'de> Decode<'de>> Iterator for Merged<'a
         match &mut self.rows {
             // A store error ends the range, as it does in the merge.
             Rows::One(slot) => {
-                let (scan, check) = (slot.as_mut()?, self.check);
-                let row = S::next_lent(scan, |row| decode_lent::<K, S::Error>(row, check))?;
-                if let Err(TableError::Store(_)) = row {
-                    *slot = None;
-                }
-                Some(row)
+                let check = self.check;
+                Some(match S::lend_next(slot.as_mut()?)? {
+                    Ok(LentRow::Lent(key, value)) => {
+                        decode_checked(key, check).map(|k| (k, Bytes::copy_from_slice(value)))
+                    }
+                    Ok(LentRow::Owned((key, value))) => {
+                        decode_checked(&key, check).map(|k| (k, value))
+                    }
+                    Err(e) => {
+                        *slot = None;
+                        Err(TableError::Store(e))
+                    }
+                })
             }
             Rows::Many(_) => self.next_merged(),
         }
