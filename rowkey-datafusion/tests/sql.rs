@@ -1073,3 +1073,65 @@ proptest! {
         }
     }
 }
+
+/// On fjall a key range's rows are lent from fjall's buffers (copied with `fjall-shared`'s
+/// shared buffers instead): the same rows and values as the memory store's, over ranges that
+/// seek nothing (`Part::Ranges`) and a walk that does.
+#[test]
+fn fjall_lends_the_rows_memory_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let fjall = Arc::new(rowkey::store::FjallStore::open(dir.path(), "installs").unwrap());
+    let memory = Arc::new(MemStore::new());
+    let rows: Vec<(Install, Vec<u8>)> = (0..200u32)
+        .flat_map(|user_id| (0..50u32).map(move |app_id| (user_id, app_id)))
+        .map(|(user_id, app_id)| {
+            let value = format!("{user_id}/{app_id}").repeat(1 + (app_id % 5) as usize);
+            (Install { user_id, app_id }, value.into_bytes())
+        })
+        .collect();
+    Table::<_, Install>::new(&*fjall)
+        .put_batch(rows.iter().map(|(k, v)| (k, &v[..])))
+        .unwrap();
+    Table::<_, Install>::new(&*memory)
+        .put_batch(rows.iter().map(|(k, v)| (k, &v[..])))
+        .unwrap();
+    let options = Options::default().value_column("value");
+    let ctx = SessionContext::new();
+    ctx.register_table(
+        "on_fjall",
+        Arc::new(KeyTable::<_, Install>::with_options(fjall, options.clone()).unwrap()),
+    )
+    .unwrap();
+    ctx.register_table(
+        "in_memory",
+        Arc::new(KeyTable::<_, Install>::with_options(memory, options).unwrap()),
+    )
+    .unwrap();
+    runtime().block_on(async {
+        for filter in [
+            // Ranges read as they lie (points on the leading field, then nothing constrained).
+            "user_id = 7",
+            "user_id IN (3, 99, 150)",
+            "user_id + app_id >= 0",
+            // Walks.
+            "user_id BETWEEN 17 AND 42",
+            "user_id = 7 AND app_id >= 10",
+            "user_id > 150 LIMIT 333",
+            "app_id = 9",
+        ] {
+            let (on_fjall, read, _) =
+                run(&ctx, &format!("SELECT * FROM on_fjall WHERE {filter}")).await;
+            let (in_memory, _, _) =
+                run(&ctx, &format!("SELECT * FROM in_memory WHERE {filter}")).await;
+            let (on_fjall, in_memory) = (
+                datafusion::arrow::compute::concat_batches(&on_fjall[0].schema(), &on_fjall)
+                    .unwrap(),
+                datafusion::arrow::compute::concat_batches(&in_memory[0].schema(), &in_memory)
+                    .unwrap(),
+            );
+            assert!(on_fjall.num_rows() > 0, "{filter}");
+            assert!(read > 0, "{filter}");
+            assert_eq!(on_fjall.columns(), in_memory.columns(), "{filter}");
+        }
+    });
+}

@@ -7,9 +7,7 @@ use std::path::Path;
 use bytes::Bytes;
 use fjall::{Database, Keyspace, KeyspaceCreateOptions, Slice};
 
-use super::{
-    composite, BatchError, CellError, CellScan, Columns, LentRow, LentValue, Row, RowWrite, Store,
-};
+use super::{composite, BatchError, CellError, CellScan, Columns, LentRow, Row, RowWrite, Store};
 use crate::scan::KeyRange;
 
 /// One fjall keyspace as a sorted store. Cheap to clone; clones share the database.
@@ -145,6 +143,7 @@ pub struct FjallScan {
     iter: fjall::Iter,
     reverse: bool,
     /// The entry [`Store::lend_next`] lent last, kept until the next.
+    #[cfg(not(feature = "fjall-shared"))]
     current: Option<(Slice, Slice)>,
 }
 
@@ -204,6 +203,7 @@ impl Store for FjallStore {
         FjallScan {
             iter: self.keyspace.range(Self::bounds(range)),
             reverse: false,
+            #[cfg(not(feature = "fjall-shared"))]
             current: None,
         }
     }
@@ -212,36 +212,24 @@ impl Store for FjallStore {
         Some(FjallScan {
             iter: self.keyspace.range(Self::bounds(range)),
             reverse: true,
+            #[cfg(not(feature = "fjall-shared"))]
             current: None,
         })
     }
 
-    /// Key and value are lent from fjall's buffers: a typed scan decodes the key in place,
-    /// and copies the value only if it keeps it (shared instead with `fjall-shared`).
-    #[inline]
-    fn next_lent<'a, T>(
-        scan: &mut FjallScan,
-        make: impl FnOnce(Result<(&[u8], LentValue<'_>), fjall::Error>) -> T,
-    ) -> Option<T>
-    where
-        Self: 'a,
-    {
-        Some(match scan.next_guard()?.into_inner() {
-            #[cfg(feature = "fjall-shared")]
-            Ok((k, v)) => make(Ok((&k, LentValue::Shared(from_fjall(v))))),
-            #[cfg(not(feature = "fjall-shared"))]
-            Ok((k, v)) => make(Ok((&k, LentValue::Lent(&v)))),
-            Err(e) => make(Err(e)),
-        })
-    }
-
-    /// The entry is kept in the scan and lent from fjall's own buffers: nothing copied.
+    /// The entry is kept in the scan and lent from fjall's own buffers: nothing copied. With
+    /// `fjall-shared` it is handed over instead, key and value as `Bytes` sharing fjall's
+    /// buffers (moved out of its `Slice`s, nothing copied either), so a caller that keeps the
+    /// value keeps fjall's buffer rather than a copy.
     #[inline]
     fn lend_next<'a, 's>(scan: &'s mut FjallScan) -> Option<Result<LentRow<'s>, fjall::Error>>
     where
         Self: 'a,
     {
         Some(match scan.next_guard()?.into_inner() {
+            #[cfg(feature = "fjall-shared")]
+            Ok((k, v)) => Ok(LentRow::Owned((from_fjall(k), from_fjall(v)))),
+            #[cfg(not(feature = "fjall-shared"))]
             Ok(entry) => {
                 let (k, v) = scan.current.insert(entry);
                 Ok(LentRow::Lent(k, v))

@@ -98,7 +98,7 @@ pub use table::{
 };
 #[cfg(feature = "async")]
 pub use traits::{AsyncStore, KeyStream, RowStream};
-pub use traits::{BatchError, KeyScan, LentRow, LentScan, LentValue, Row, Store};
+pub use traits::{BatchError, KeyScan, LentRow, LentScan, Row, Store};
 #[cfg(feature = "async")]
 pub use versioned::AsyncVersions;
 

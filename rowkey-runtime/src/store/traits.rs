@@ -16,9 +16,15 @@ use crate::scan::KeyRange;
 /// One stored row: key and value bytes, as shared buffers.
 ///
 /// A store hands out the buffers it already holds where it can ([`MemStore`](super::MemStore) its map's,
-/// [`FjallStore`](super::FjallStore) fjall's own with the feature `fjall-shared`), so reading a row copies
+/// [`FjallStore`] fjall's own with the feature `fjall-shared`), so reading a row copies
 /// nothing; build one from a `Vec<u8>` with `.into()` (no copy) or from a borrowed slice with
 /// [`Bytes::copy_from_slice`](bytes::Bytes::copy_from_slice).
+///
+#[cfg_attr(feature = "fjall", doc = "[`FjallStore`]: super::FjallStore")]
+#[cfg_attr(
+    not(feature = "fjall"),
+    doc = "[`FjallStore`]: https://docs.rs/rowkey/latest/rowkey/store/struct.FjallStore.html"
+)]
 pub type Row = (Bytes, Bytes);
 
 /// A sorted key-value store: rows ordered by key bytes, as HBase, Bigtable and LSM trees keep
@@ -47,8 +53,14 @@ pub trait Store {
 
     /// Writes many rows the fastest way the store has for a first load or a migration, with
     /// [`Store::write_batch`]'s guarantees (of rows with the same key the last wins; on failure
-    /// the error lists every key not written). [`FjallStore`](super::FjallStore) writes sorted tables straight to
+    /// the error lists every key not written). [`FjallStore`] writes sorted tables straight to
     /// disk (fjall's ingestion); the default is `write_batch`.
+    ///
+    #[cfg_attr(feature = "fjall", doc = "[`FjallStore`]: super::FjallStore")]
+    #[cfg_attr(
+        not(feature = "fjall"),
+        doc = "[`FjallStore`]: https://docs.rs/rowkey/latest/rowkey/store/struct.FjallStore.html"
+    )]
     fn load(&self, rows: Vec<Row>) -> Result<(), BatchError<Self::Error>> {
         self.write_batch(&rows)
     }
@@ -88,32 +100,14 @@ pub trait Store {
         Box::new(self.scan(range).map(|row| row.map(|(key, _)| key)))
     }
 
-    /// The next row of `scan` (one of [`Store::scan`] or [`Store::scan_rev`]), made into a
-    /// `T` by `make` from its key and value, both lent while they are still in the store's
-    /// buffers (the value as a [`LentValue`]: shared where the store hands out `Bytes`), or
-    /// from the store's error. What typed tables read a single range with: called
-    /// on the store's own scan type, so `make` (a decoder) runs inside the loop that reads the
-    /// rows, and a store that keeps rows in buffers of its own (fjall) lends the key instead
-    /// of copying it. The default hands over the row [`Iterator::next`] gives.
-    #[doc(hidden)]
-    #[inline]
-    fn next_lent<'a, T>(
-        scan: &mut Self::Scan<'a>,
-        make: impl FnOnce(Result<(&[u8], LentValue<'_>), Self::Error>) -> T,
-    ) -> Option<T>
-    where
-        Self: 'a,
-    {
-        Some(match scan.next()? {
-            Ok((k, v)) => make(Ok((&k, LentValue::Shared(v)))),
-            Err(e) => make(Err(e)),
-        })
-    }
-
     /// The next row of `scan` (one of [`Store::scan`] or [`Store::scan_rev`]), lent from
     /// buffers the scan keeps until its next row where the store has them (fjall), or handed
-    /// over for the caller to hold. What the lending scan ([`LentRows`](crate::store::LentRows))
-    /// reads a single range with. The default hands over the row [`Iterator::next`] gives.
+    /// over for the caller to hold. What typed tables read a single range with ([`Table::scan`]
+    /// copies a lent value into the row's `Bytes`, the lending scan
+    /// ([`LentRows`](crate::store::LentRows)) lends it on), as does the skip scan. The default
+    /// hands over the row [`Iterator::next`] gives.
+    ///
+    /// [`Table::scan`]: crate::store::Table::scan
     #[doc(hidden)]
     #[inline]
     fn lend_next<'a, 's>(scan: &'s mut Self::Scan<'a>) -> Option<Result<LentRow<'s>, Self::Error>>
@@ -297,36 +291,6 @@ fn rows_of<'a, S: Store + ?Sized>(
     }
 }
 
-/// A row's value as [`Store::next_lent`] hands it over: the store's own shared buffer, or
-/// lent from a buffer the store keeps (copied only by a caller that keeps it).
-#[doc(hidden)]
-pub enum LentValue<'a> {
-    /// A buffer of the value's own, shared.
-    Shared(Bytes),
-    /// Lent from the store's buffer for the call.
-    Lent(&'a [u8]),
-}
-
-impl LentValue<'_> {
-    /// The value's bytes.
-    #[inline]
-    pub fn as_slice(&self) -> &[u8] {
-        match self {
-            LentValue::Shared(b) => b,
-            LentValue::Lent(s) => s,
-        }
-    }
-
-    /// The value as a `Bytes` of its own: the shared buffer, or a copy of the lent one.
-    #[inline]
-    pub fn into_bytes(self) -> Bytes {
-        match self {
-            LentValue::Shared(b) => b,
-            LentValue::Lent(s) => Bytes::copy_from_slice(s),
-        }
-    }
-}
-
 /// A row as [`Store::lend_next`] hands it over.
 #[doc(hidden)]
 pub enum LentRow<'s> {
@@ -383,16 +347,6 @@ impl<S: Store + ?Sized> Store for &S {
     }
     fn scan_keys(&self, range: &KeyRange) -> KeyScan<'_, S::Error> {
         (**self).scan_keys(range)
-    }
-    #[inline]
-    fn next_lent<'a, T>(
-        scan: &mut S::Scan<'a>,
-        make: impl FnOnce(Result<(&[u8], LentValue<'_>), S::Error>) -> T,
-    ) -> Option<T>
-    where
-        Self: 'a,
-    {
-        S::next_lent(scan, make)
     }
     #[inline]
     fn lend_next<'a, 's>(scan: &'s mut S::Scan<'a>) -> Option<Result<LentRow<'s>, S::Error>>

@@ -208,9 +208,18 @@ impl<S: Store, K: RowKey> Table<S, K> {
 
 impl<S: Store, K: RowKey> Table<S, K> {
     /// Loads rows the fastest way the store has ([`Store::load`]: on fjall, its ingestion
-    /// path, [`FjallStore::bulk_load`](crate::store::FjallStore::bulk_load); elsewhere a batch
-    /// write): the first load of a table, or a migration. Every key is encoded before anything
-    /// is written, as in [`Table::put_batch`].
+    /// path, [`FjallStore::bulk_load`]; elsewhere a batch write): the first load of a table,
+    /// or a migration. Every key is encoded before anything is written, as in
+    /// [`Table::put_batch`].
+    ///
+    #[cfg_attr(
+        feature = "fjall",
+        doc = "[`FjallStore::bulk_load`]: crate::store::FjallStore::bulk_load"
+    )]
+    #[cfg_attr(
+        not(feature = "fjall"),
+        doc = "[`FjallStore::bulk_load`]: https://docs.rs/rowkey/latest/rowkey/store/struct.FjallStore.html#method.bulk_load"
+    )]
     pub fn bulk_load<'r, V: AsRef<[u8]> + 'r>(
         &self,
         rows: impl IntoIterator<Item = (&'r K, V)>,
