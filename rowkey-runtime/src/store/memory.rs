@@ -2,19 +2,25 @@
 
 use std::collections::BTreeMap;
 use std::convert::Infallible;
-use std::ops::Bound;
-use std::sync::RwLock;
+use std::ops::{Bound, Deref, DerefMut};
+use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use bytes::Bytes;
 
 use super::{composite, BatchError, CellError, Row, RowWrite, Store};
 use crate::scan::KeyRange;
 
-/// A sorted in-memory store, blocking ([`Store`]) and async (`AsyncStore`, feature `async`). Scans take the range's rows when they start (shared buffers, not copies),
-/// so they see a consistent snapshot.
+type Map = BTreeMap<Bytes, Bytes>;
+
+/// A sorted in-memory store, blocking ([`Store`]) and async (`AsyncStore`, feature `async`).
+///
+/// A scan reads a snapshot of the store taken when it starts, lazily ([`MemScan`]): starting
+/// one costs no copy of its rows, and a write made while a scan is open copies the map once
+/// (copy on write), so the scan goes on seeing what it started with.
 #[derive(Default)]
 pub struct MemStore {
-    rows: RwLock<BTreeMap<Bytes, Bytes>>,
+    /// Shared with the open scans' snapshots; a write copies it only while one is open.
+    rows: RwLock<Arc<Map>>,
 }
 
 impl MemStore {
@@ -33,7 +39,7 @@ impl MemStore {
         self.len() == 0
     }
 
-    fn read(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<Bytes, Bytes>> {
+    fn read(&self) -> RwLockReadGuard<'_, Arc<Map>> {
         // A panic while holding the lock cannot leave the map half-written: every operation
         // is a single map call.
         self.rows
@@ -41,29 +47,116 @@ impl MemStore {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn write(&self) -> std::sync::RwLockWriteGuard<'_, BTreeMap<Bytes, Bytes>> {
-        self.rows
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    fn write(&self) -> Writing<'_> {
+        Writing(
+            self.rows
+                .write()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        )
     }
 
-    fn collect(&self, range: &KeyRange) -> Vec<Row> {
-        let end = match range.end() {
+    fn scan_from(&self, range: &KeyRange, reverse: bool) -> MemScan {
+        let upper = match range.end() {
             // An empty or inverted range holds nothing (`BTreeMap::range` would panic).
-            Some(e) if e <= range.start() => return Vec::new(),
-            Some(e) => Bound::Excluded(e),
-            None => Bound::Unbounded,
+            Some(e) if e <= range.start() => None,
+            Some(e) => Some(Bound::Excluded(Bytes::copy_from_slice(e))),
+            None => Some(Bound::Unbounded),
         };
-        self.read()
-            .range::<[u8], _>((Bound::Included(range.start()), end))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect()
+        MemScan {
+            map: Arc::clone(&self.read()),
+            rest: upper.map(|upper| {
+                (
+                    Bound::Included(Bytes::copy_from_slice(range.start())),
+                    upper,
+                )
+            }),
+            reverse,
+            read: Vec::new().into_iter(),
+            chunk: MemScan::FIRST_CHUNK,
+        }
+    }
+}
+
+/// The map under the write lock: copied on the first change while a scan shares it.
+struct Writing<'a>(RwLockWriteGuard<'a, Arc<Map>>);
+
+impl Deref for Writing<'_> {
+    type Target = Map;
+
+    fn deref(&self) -> &Map {
+        &self.0
+    }
+}
+
+impl DerefMut for Writing<'_> {
+    fn deref_mut(&mut self) -> &mut Map {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+/// A scan of a [`MemStore`]: the rows of its range in the snapshot taken when it started,
+/// read in chunks (a few rows first, for a scan that stops early or a skip scan's seek; more
+/// as it goes on), each row's buffers shared with the map, not copied.
+pub struct MemScan {
+    map: Arc<Map>,
+    /// The keys not read yet (`None` once they are all read).
+    rest: Option<(Bound<Bytes>, Bound<Bytes>)>,
+    reverse: bool,
+    /// Rows read and not handed out yet, in the scan's order.
+    read: std::vec::IntoIter<Row>,
+    /// How many rows the next chunk reads.
+    chunk: usize,
+}
+
+impl MemScan {
+    const FIRST_CHUNK: usize = 16;
+    const MAX_CHUNK: usize = 1024;
+
+    /// Reads the next chunk of the range.
+    fn refill(&mut self) {
+        let Some((lower, upper)) = self.rest.take() else {
+            return;
+        };
+        let bounds = (
+            lower.as_ref().map(|b| &b[..]),
+            upper.as_ref().map(|b| &b[..]),
+        );
+        let range = self.map.range::<[u8], _>(bounds);
+        let copy = |(k, v): (&Bytes, &Bytes)| (k.clone(), v.clone());
+        let rows: Vec<Row> = if self.reverse {
+            range.rev().take(self.chunk).map(copy).collect()
+        } else {
+            range.take(self.chunk).map(copy).collect()
+        };
+        // A full chunk may have more after it: the rest lies beyond its last key.
+        if rows.len() == self.chunk {
+            let last = Bound::Excluded(rows[rows.len() - 1].0.clone());
+            self.rest = Some(if self.reverse {
+                (lower, last)
+            } else {
+                (last, upper)
+            });
+            self.chunk = (self.chunk * 2).min(Self::MAX_CHUNK);
+        }
+        self.read = rows.into_iter();
+    }
+}
+
+impl Iterator for MemScan {
+    type Item = Result<Row, Infallible>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(row) = self.read.next() {
+            return Some(Ok(row));
+        }
+        self.refill();
+        self.read.next().map(Ok)
     }
 }
 
 impl Store for MemStore {
     type Error = Infallible;
-    type Scan<'a> = std::iter::Map<std::vec::IntoIter<Row>, fn(Row) -> Result<Row, Infallible>>;
+    type Scan<'a> = MemScan;
 
     fn put(&self, key: &[u8], value: &[u8]) -> Result<(), Infallible> {
         self.write()
@@ -90,14 +183,12 @@ impl Store for MemStore {
         Ok(())
     }
 
-    fn scan(&self, range: &KeyRange) -> Self::Scan<'_> {
-        self.collect(range).into_iter().map(Ok)
+    fn scan(&self, range: &KeyRange) -> MemScan {
+        self.scan_from(range, false)
     }
 
-    fn scan_rev(&self, range: &KeyRange) -> Option<Self::Scan<'_>> {
-        let mut rows = self.collect(range);
-        rows.reverse();
-        Some(rows.into_iter().map(Ok))
+    fn scan_rev(&self, range: &KeyRange) -> Option<MemScan> {
+        Some(self.scan_from(range, true))
     }
 
     /// Each row is gathered in buffers the scan refills and lent, as fjall does.
@@ -285,5 +376,106 @@ impl super::AsyncAtomicStore for MemStore {
         new: Option<&[u8]>,
     ) -> Result<bool, super::AtomicError<Infallible>> {
         super::AtomicStore::check_and_set(self, key, family, qualifier, expected, new)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn store(keys: &[u16]) -> MemStore {
+        let store = MemStore::new();
+        for k in keys {
+            store.put(&k.to_be_bytes(), &k.to_le_bytes()).unwrap();
+        }
+        store
+    }
+
+    fn keys(scan: MemScan) -> Vec<u16> {
+        scan.map(|row| {
+            let (k, v) = row.unwrap();
+            let k = u16::from_be_bytes(k[..].try_into().unwrap());
+            assert_eq!(&v[..], k.to_le_bytes());
+            k
+        })
+        .collect()
+    }
+
+    proptest! {
+        /// Chunk after chunk, forward and reversed, a scan reads exactly the range's rows:
+        /// row counts around every chunk boundary, bounds on and between keys.
+        #[test]
+        fn a_scan_reads_its_range_in_chunks(
+            stored in prop::collection::btree_set(0u16..3000, 0..2100),
+            start in 0u16..3100,
+            len in prop::option::of(0u16..3100),
+        ) {
+            let store = store(&stored.iter().copied().collect::<Vec<_>>());
+            let end = len.map(|n| start.saturating_add(n));
+            let range = KeyRange::new(&start.to_be_bytes(), end.map(u16::to_be_bytes).as_ref().map(|e| &e[..]));
+            let want: Vec<u16> = stored
+                .iter()
+                .copied()
+                .filter(|&k| k >= start && end.is_none_or(|e| k < e))
+                .collect();
+            prop_assert_eq!(keys(store.scan(&range)), want.clone());
+            let mut rev = want;
+            rev.reverse();
+            prop_assert_eq!(keys(store.scan_rev(&range).unwrap()), rev);
+        }
+    }
+
+    #[test]
+    fn a_scan_keeps_the_snapshot_it_started_with() {
+        let store = store(&(0..100).collect::<Vec<_>>());
+        let all = KeyRange::new(&[], None);
+        let mut scan = store.scan(&all);
+        let rev = store.scan_rev(&all).unwrap();
+        assert_eq!(scan.next().unwrap().unwrap().0[..], 0u16.to_be_bytes());
+        // Writes while both scans are open: deletes ahead of them, a new row, a changed one.
+        for k in 10..90u16 {
+            store.delete(&k.to_be_bytes()).unwrap();
+        }
+        store.put(&500u16.to_be_bytes(), b"new").unwrap();
+        store.put(&95u16.to_be_bytes(), b"changed").unwrap();
+        assert_eq!(keys(scan), (1..100).collect::<Vec<_>>());
+        assert_eq!(keys(rev), (0..100).rev().collect::<Vec<_>>());
+        // A scan started now sees them.
+        let now: Vec<Row> = store.scan(&all).map(Result::unwrap).collect();
+        assert_eq!(now.len(), 21);
+        assert_eq!(&now[15].1[..], b"changed");
+        assert_eq!(&now[20].1[..], b"new");
+    }
+
+    /// Starting a scan reads a chunk, not the range: a skip scan's seek over a large store
+    /// (a new scan each) costs a chunk's rows, not the rest of the table's.
+    #[test]
+    fn a_scan_reads_a_chunk_at_a_time() {
+        let store = store(&(0..20_000).collect::<Vec<_>>());
+        let mut scan = store.scan(&KeyRange::new(&[], None));
+        assert_eq!(
+            scan.read.len(),
+            0,
+            "nothing is read before the first row is asked for"
+        );
+        scan.next().unwrap().unwrap();
+        assert_eq!(scan.read.len(), MemScan::FIRST_CHUNK - 1);
+        let mut held = MemScan::FIRST_CHUNK;
+        for _ in 1..held {
+            scan.next().unwrap().unwrap();
+        }
+        // Then larger chunks, up to the largest.
+        for _ in 0..20 {
+            scan.next().unwrap().unwrap();
+            assert!(scan.read.len() < MemScan::MAX_CHUNK);
+            held += 1;
+            for _ in 0..scan.read.len() {
+                scan.next().unwrap().unwrap();
+                held += 1;
+            }
+        }
+        assert!(held < 20_000);
+        assert_eq!(scan.count() + held, 20_000);
     }
 }

@@ -79,7 +79,7 @@ pub use check::{check_layout_async, check_schema_async};
 #[cfg(feature = "async")]
 pub use composite::CellStream;
 pub use composite::{CellError, CellScan, MalformedCell};
-pub use memory::MemStore;
+pub use memory::{MemScan, MemStore};
 #[cfg(feature = "async")]
 pub use skip::SkipStream;
 pub use skip::{SkipScan, SkipStats};
