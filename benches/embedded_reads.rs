@@ -668,4 +668,4 @@ fn cells(n: u64) {
 }
 
 /// Rounds of the narrow queries (each round runs all of them on both sides).
-const NARROW_ROUNDS: usize = 11;
+const NARROW_ROUNDS: usize = 21;
