@@ -15,8 +15,9 @@ type Map = BTreeMap<Bytes, Bytes>;
 /// A sorted in-memory store, blocking ([`Store`]) and async (`AsyncStore`, feature `async`).
 ///
 /// A scan reads a snapshot of the store taken when it starts, lazily ([`MemScan`]): starting
-/// one costs no copy of its rows, and a write made while a scan is open copies the map once
-/// (copy on write), so the scan goes on seeing what it started with.
+/// one costs no copy of its rows, and a write made while a scan still has rows to read (more
+/// than its first 256) copies the map once (copy on write), so the scan goes on seeing what it
+/// started with.
 #[derive(Default)]
 pub struct MemStore {
     /// Shared with the open scans' snapshots; a write copies it only while one is open.
@@ -63,12 +64,10 @@ impl MemStore {
             None => Some(Bound::Unbounded),
         };
         MemScan {
-            map: Arc::clone(&self.read()),
-            rest: upper.map(|upper| {
-                (
-                    Bound::Included(Bytes::copy_from_slice(range.start())),
-                    upper,
-                )
+            rest: upper.map(|upper| Rest {
+                map: Arc::clone(&self.read()),
+                lower: Bound::Included(Bytes::copy_from_slice(range.start())),
+                upper,
             }),
             reverse,
             read: Vec::new().into_iter(),
@@ -95,12 +94,13 @@ impl DerefMut for Writing<'_> {
 }
 
 /// A scan of a [`MemStore`]: the rows of its range in the snapshot taken when it started,
-/// read in chunks (a few rows first, for a scan that stops early or a skip scan's seek; more
-/// as it goes on), each row's buffers shared with the map, not copied.
+/// read in chunks (256 rows first, for a scan that stops early or a skip scan's seek; more as
+/// it goes on), each row's buffers shared with the map, not copied. The scan lets go of the
+/// snapshot once it has read its whole range: a write made while it hands out its last chunk
+/// (the whole range, for a range of up to 256 rows) copies nothing.
 pub struct MemScan {
-    map: Arc<Map>,
-    /// The keys not read yet (`None` once they are all read).
-    rest: Option<(Bound<Bytes>, Bound<Bytes>)>,
+    /// What is left to read; `None` once all of it is read.
+    rest: Option<Rest>,
     reverse: bool,
     /// Rows read and not handed out yet, in the scan's order.
     read: std::vec::IntoIter<Row>,
@@ -108,34 +108,43 @@ pub struct MemScan {
     chunk: usize,
 }
 
+/// The snapshot a scan reads and the keys of its range it has not read yet.
+struct Rest {
+    map: Arc<Map>,
+    lower: Bound<Bytes>,
+    upper: Bound<Bytes>,
+}
+
 impl MemScan {
-    const FIRST_CHUNK: usize = 16;
-    const MAX_CHUNK: usize = 1024;
+    const FIRST_CHUNK: usize = 256;
+    const MAX_CHUNK: usize = 4096;
 
     /// Reads the next chunk of the range.
     fn refill(&mut self) {
-        let Some((lower, upper)) = self.rest.take() else {
+        let Some(Rest { map, lower, upper }) = self.rest.take() else {
             return;
         };
         let bounds = (
             lower.as_ref().map(|b| &b[..]),
             upper.as_ref().map(|b| &b[..]),
         );
-        let range = self.map.range::<[u8], _>(bounds);
+        let range = map.range::<[u8], _>(bounds);
         let copy = |(k, v): (&Bytes, &Bytes)| (k.clone(), v.clone());
         let rows: Vec<Row> = if self.reverse {
             range.rev().take(self.chunk).map(copy).collect()
         } else {
             range.take(self.chunk).map(copy).collect()
         };
-        // A full chunk may have more after it: the rest lies beyond its last key.
+        // A full chunk may have more after it: the rest lies beyond its last key. Otherwise
+        // the snapshot is dropped here.
         if rows.len() == self.chunk {
             let last = Bound::Excluded(rows[rows.len() - 1].0.clone());
-            self.rest = Some(if self.reverse {
+            let (lower, upper) = if self.reverse {
                 (lower, last)
             } else {
                 (last, upper)
-            });
+            };
+            self.rest = Some(Rest { map, lower, upper });
             self.chunk = (self.chunk * 2).min(Self::MAX_CHUNK);
         }
         self.read = rows.into_iter();
@@ -426,56 +435,78 @@ mod tests {
         }
     }
 
+    /// Across its chunks: rows deleted, added and changed after a scan started are not its.
     #[test]
     fn a_scan_keeps_the_snapshot_it_started_with() {
-        let store = store(&(0..100).collect::<Vec<_>>());
+        let store = store(&(0..1000).collect::<Vec<_>>());
         let all = KeyRange::new(&[], None);
         let mut scan = store.scan(&all);
         let rev = store.scan_rev(&all).unwrap();
         assert_eq!(scan.next().unwrap().unwrap().0[..], 0u16.to_be_bytes());
+        assert!(scan.rest.is_some(), "the scan has more chunks to read");
         // Writes while both scans are open: deletes ahead of them, a new row, a changed one.
-        for k in 10..90u16 {
+        for k in 300..900u16 {
             store.delete(&k.to_be_bytes()).unwrap();
         }
-        store.put(&500u16.to_be_bytes(), b"new").unwrap();
-        store.put(&95u16.to_be_bytes(), b"changed").unwrap();
-        assert_eq!(keys(scan), (1..100).collect::<Vec<_>>());
-        assert_eq!(keys(rev), (0..100).rev().collect::<Vec<_>>());
+        store.put(&5000u16.to_be_bytes(), b"new").unwrap();
+        store.put(&950u16.to_be_bytes(), b"changed").unwrap();
+        assert_eq!(keys(scan), (1..1000).collect::<Vec<_>>());
+        assert_eq!(keys(rev), (0..1000).rev().collect::<Vec<_>>());
         // A scan started now sees them.
         let now: Vec<Row> = store.scan(&all).map(Result::unwrap).collect();
-        assert_eq!(now.len(), 21);
-        assert_eq!(&now[15].1[..], b"changed");
-        assert_eq!(&now[20].1[..], b"new");
+        assert_eq!(now.len(), 401);
+        assert_eq!(&now[350].1[..], b"changed");
+        assert_eq!(&now[400].1[..], b"new");
     }
 
     /// Starting a scan reads a chunk, not the range: a skip scan's seek over a large store
-    /// (a new scan each) costs a chunk's rows, not the rest of the table's.
+    /// (a new scan each) costs a chunk's rows, not the rest of the table's. Chunks double up
+    /// to the largest, and the scan lets go of the snapshot once it has read the range.
     #[test]
     fn a_scan_reads_a_chunk_at_a_time() {
         let store = store(&(0..20_000).collect::<Vec<_>>());
+        let shared = |store: &MemStore| Arc::strong_count(&store.read());
         let mut scan = store.scan(&KeyRange::new(&[], None));
         assert_eq!(
             scan.read.len(),
             0,
             "nothing is read before the first row is asked for"
         );
+        assert_eq!(shared(&store), 2, "the scan holds the snapshot");
+        let mut chunks = Vec::new();
+        let mut seen = 0;
+        while scan.next().is_some() {
+            chunks.push(scan.read.len() + 1);
+            seen += 1 + scan.read.len();
+            scan.read.by_ref().for_each(drop);
+        }
+        assert_eq!(seen, 20_000);
+        assert_eq!(chunks, [256, 512, 1024, 2048, 4096, 4096, 4096, 3872]);
+        assert_eq!(
+            shared(&store),
+            1,
+            "the snapshot is let go with the last chunk"
+        );
+    }
+
+    /// A range of up to a chunk is read at the first row, and the snapshot let go: writing
+    /// while its rows are handed out copies nothing (the store's map is not shared).
+    #[test]
+    fn writing_while_a_short_scan_hands_out_its_rows_copies_nothing() {
+        let store = store(&(0..20_000).collect::<Vec<_>>());
+        let range = KeyRange::new(&100u16.to_be_bytes(), Some(&300u16.to_be_bytes()));
+        let mut scan = store.scan(&range);
+        let before = Arc::as_ptr(&store.read());
         scan.next().unwrap().unwrap();
-        assert_eq!(scan.read.len(), MemScan::FIRST_CHUNK - 1);
-        let mut held = MemScan::FIRST_CHUNK;
-        for _ in 1..held {
-            scan.next().unwrap().unwrap();
+        assert_eq!(Arc::strong_count(&store.read()), 1);
+        for row in scan {
+            let (k, _) = row.unwrap();
+            store.put(&k, b"seen").unwrap();
         }
-        // Then larger chunks, up to the largest.
-        for _ in 0..20 {
-            scan.next().unwrap().unwrap();
-            assert!(scan.read.len() < MemScan::MAX_CHUNK);
-            held += 1;
-            for _ in 0..scan.read.len() {
-                scan.next().unwrap().unwrap();
-                held += 1;
-            }
-        }
-        assert!(held < 20_000);
-        assert_eq!(scan.count() + held, 20_000);
+        assert_eq!(Arc::as_ptr(&store.read()), before, "the map was not copied");
+        assert_eq!(
+            store.get(&150u16.to_be_bytes()).unwrap().unwrap(),
+            &b"seen"[..]
+        );
     }
 }
