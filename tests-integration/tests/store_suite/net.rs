@@ -71,6 +71,49 @@ pub fn black_hole() -> String {
     addr
 }
 
+/// A store pointed at [`black_hole`] with a deadline of 500 ms an attempt and two attempts:
+/// creating its table, a get and a 16-bucket scan each fail within 4 s with an error
+/// `transient` calls so (each store's error has its own `is_transient`).
+pub fn unresponsive<S: rowkey::store::Store>(
+    store: S,
+    create_table: impl FnOnce(&S) -> Result<(), S::Error>,
+    transient: impl Fn(&S::Error) -> bool,
+) where
+    S::Error: std::fmt::Debug,
+{
+    let bound = Duration::from_secs(4);
+    let t = std::time::Instant::now();
+    let err = create_table(&store).unwrap_err();
+    assert!(t.elapsed() < bound, "create_table took {:?}", t.elapsed());
+    assert!(transient(&err), "{err}");
+    let t = std::time::Instant::now();
+    let err = store.get(b"k").unwrap_err();
+    assert!(t.elapsed() < bound, "get took {:?}", t.elapsed());
+    eprintln!("an unresponsive server: {err}");
+    let t = std::time::Instant::now();
+    let table = rowkey::store::Table::<_, Event>::new(store);
+    let first = table.scan(&Event::scan().ranges()).next();
+    assert!(
+        matches!(first, Some(Err(rowkey::store::TableError::Store(ref e))) if transient(e)),
+        "{first:?}"
+    );
+    assert!(
+        t.elapsed() < bound,
+        "a 16-bucket scan took {:?} to fail",
+        t.elapsed()
+    );
+}
+
+/// The retry policy [`unresponsive`] expects: two attempts of at most 500 ms.
+#[cfg(any(feature = "bigtable", feature = "hbase", feature = "hbase-rpc"))]
+pub fn unresponsive_policy() -> rowkey::store::RetryPolicy {
+    rowkey::store::RetryPolicy {
+        max_attempts: 2,
+        attempt_timeout: Duration::from_millis(500),
+        ..rowkey::store::RetryPolicy::default()
+    }
+}
+
 /// A TCP proxy to `target` whose connections can be cut: each connection forwards until `cut`
 /// is set, then both directions close; while `stall` is set nothing passes and nothing closes
 /// (a server that stopped answering). While `record` is set, the bytes it forwards either way
