@@ -121,7 +121,7 @@ use datafusion::logical_expr::{Between, BinaryExpr, Expr, Operator, TableProvide
 use datafusion::physical_expr::expressions::Column;
 use datafusion::physical_expr::PhysicalSortExpr;
 use datafusion::physical_plan::{DisplayFormatType, ExecutionPlan};
-use rowkey::store::{LentRow, SkipScan, Store};
+use rowkey::store::{SkipScan, Store};
 use rowkey::{Constraint, DynQuery, DynValue, KeyRange, Query, QueryKey, TypedQuery};
 use rowkey_arrow::KeyBatchBuilder;
 pub use rowkey_arrow::Options;
@@ -851,11 +851,9 @@ impl<S: Store + Send + Sync + 'static> exec::PartitionedScan for KeyScan<S> {
                         let Some(row) = S::lend_next(&mut scan) else {
                             break;
                         };
-                        match row.map_err(external)? {
-                            LentRow::Lent(key, value) => batch.push(key, Some(value)),
-                            LentRow::Owned((key, value)) => batch.push(&key, Some(&value)),
-                        }
-                        .map_err(external)?;
+                        let row = row.map_err(external)?;
+                        let (key, value) = row.parts();
+                        batch.push(key, Some(value)).map_err(external)?;
                         left -= 1;
                         if !flush(&mut batch, batch_rows, &plain, &send)? {
                             return Ok(());

@@ -7,7 +7,7 @@ use std::path::Path;
 use bytes::Bytes;
 use fjall::{Database, Keyspace, KeyspaceCreateOptions, Slice};
 
-use super::{composite, BatchError, CellError, CellScan, Columns, LentRow, Row, RowWrite, Store};
+use super::{composite, BatchError, CellError, CellScan, Columns, Row, RowWrite, Store};
 use crate::scan::KeyRange;
 
 /// One fjall keyspace as a sorted store. Cheap to clone; clones share the database.
@@ -217,22 +217,22 @@ impl Store for FjallStore {
         })
     }
 
-    /// The entry is kept in the scan and lent from fjall's own buffers: nothing copied. With
-    /// `fjall-shared` it is handed over instead, key and value as `Bytes` sharing fjall's
-    /// buffers (moved out of its `Slice`s, nothing copied either), so a caller that keeps the
-    /// value keeps fjall's buffer rather than a copy.
+    /// The entry is kept in the scan and lent from fjall's own buffers: nothing copied. (With
+    /// `fjall-shared` the trait's default hands the row over instead, key and value as `Bytes`
+    /// moved out of fjall's `Slice`s: nothing copied either, and a caller that keeps the value
+    /// keeps fjall's buffer.)
+    #[cfg(not(feature = "fjall-shared"))]
     #[inline]
-    fn lend_next<'a, 's>(scan: &'s mut FjallScan) -> Option<Result<LentRow<'s>, fjall::Error>>
+    fn lend_next<'a, 's>(
+        scan: &'s mut FjallScan,
+    ) -> Option<Result<super::LentRow<'s>, fjall::Error>>
     where
         Self: 'a,
     {
         Some(match scan.next_guard()?.into_inner() {
-            #[cfg(feature = "fjall-shared")]
-            Ok((k, v)) => Ok(LentRow::Owned((from_fjall(k), from_fjall(v)))),
-            #[cfg(not(feature = "fjall-shared"))]
             Ok(entry) => {
                 let (k, v) = scan.current.insert(entry);
-                Ok(LentRow::Lent(k, v))
+                Ok(super::LentRow::Lent(k, v))
             }
             Err(e) => Err(e),
         })

@@ -28,9 +28,7 @@ use crate::scan::pushdown::KeyFilter;
 use crate::scan::query::{Query, Step};
 use crate::scan::KeyRange;
 
-use bytes::Bytes;
-
-use super::{LentRow, Row, Store};
+use super::{Row, Store};
 
 /// What a skip scan did: rows read from the store, seeks, rows returned.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -490,21 +488,10 @@ impl<'a, S: Store + ?Sized + 'a> SkipScan<'a, S> {
             let read = match S::lend_next(self.inner.as_mut()?) {
                 None => None,
                 Some(Err(e)) => Some(Err(e)),
-                Some(Ok(row)) => {
-                    let key = match &row {
-                        LentRow::Lent(key, _) => key,
-                        LentRow::Owned((key, _)) => &key[..],
-                    };
-                    Some(Ok(match self.walk.on_row(key) {
-                        Action::Yield => Ok(match row {
-                            LentRow::Lent(key, value) => {
-                                (Bytes::copy_from_slice(key), Bytes::copy_from_slice(value))
-                            }
-                            LentRow::Owned(row) => row,
-                        }),
-                        action => Err(action),
-                    }))
-                }
+                Some(Ok(row)) => Some(Ok(match self.walk.on_row(row.parts().0) {
+                    Action::Yield => Ok(row.into_owned()),
+                    action => Err(action),
+                })),
             };
             match read {
                 None => self.inner = self.walk.next_range(&mut open),

@@ -300,6 +300,28 @@ pub enum LentRow<'s> {
     Owned(Row),
 }
 
+impl LentRow<'_> {
+    /// The row's key and value bytes, however they are held.
+    #[inline]
+    pub fn parts(&self) -> (&[u8], &[u8]) {
+        match self {
+            LentRow::Lent(key, value) => (key, value),
+            LentRow::Owned((key, value)) => (key, value),
+        }
+    }
+
+    /// The row to keep: the held row itself, or a copy of the lent one.
+    #[inline]
+    pub fn into_owned(self) -> Row {
+        match self {
+            LentRow::Lent(key, value) => {
+                (Bytes::copy_from_slice(key), Bytes::copy_from_slice(value))
+            }
+            LentRow::Owned(row) => row,
+        }
+    }
+}
+
 /// The rows of [`Store::scan_cells_lent`] and [`Store::scan_rows_lent`], made into `T`s.
 #[doc(hidden)]
 pub type LentScan<'a, T, E> = Box<dyn Iterator<Item = Result<T, E>> + 'a>;
